@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Idempotent setup: system packages (when root), a project venv in .venv, the litedigest
+# package in editable mode with its test dependencies. Safe to run any number of times.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
+          zlib1g-dev build-essential python3-venv)
+missing=()
+for p in "${APT_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  else
+    echo "setup: missing system packages (run as root to install): ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.litedigest-deps
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  .venv/bin/pip install -q --upgrade pip setuptools wheel
+  .venv/bin/pip install -q -e ".[test]"
+  echo "$want" > "$stamp"
+fi
+echo "setup: ok ($(.venv/bin/python --version))"

@@ -1,0 +1,80 @@
+"""Engine spec strings (DESIGN.md "Engines are named by one spec string").
+
+`sha256:opt:p1` -> EngineSpec(algorithm="sha256", arch="opt", stages=1). The algorithm part
+may name a variant that shares an engine (sha224 runs on the sha256 engines).
+"""
+from dataclasses import dataclass
+
+# algorithm -> (engine family, block bytes, digest bytes)
+ALGORITHMS = {
+    "sha256": ("sha256", 64, 32),
+    "sha224": ("sha256", 64, 28),
+}
+# architectures implemented per engine family, with their latency in cycles per block
+ARCHITECTURES = {
+    "sha256": ("base", "opt"),
+}
+DEFAULT_ARCH = {"sha256": "opt"}
+
+
+class SpecError(ValueError):
+    """An engine spec string that names no engine we can build."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    algorithm: str
+    arch: str
+    stages: int = 1
+
+    @property
+    def family(self):
+        return ALGORITHMS[self.algorithm][0]
+
+    @property
+    def block_size(self):
+        return ALGORITHMS[self.algorithm][1]
+
+    @property
+    def digest_size(self):
+        return ALGORITHMS[self.algorithm][2]
+
+    @property
+    def engine_name(self):
+        """The spec of the hardware engine (variants share one)."""
+        return f"{self.family}:{self.arch}:p{self.stages}"
+
+    def __str__(self):
+        return f"{self.algorithm}:{self.arch}" + (f":p{self.stages}" if self.stages != 1 else "")
+
+
+def parse(spec, default_algorithm=None):
+    """Parse 'sha256', 'sha256:opt', 'sha224:base:p1' into an EngineSpec; raise SpecError."""
+    if not isinstance(spec, str) or not spec:
+        raise SpecError(f"engine spec must be a non-empty string, got {spec!r}")
+    parts = spec.lower().split(":")
+    algo = parts[0]
+    if algo not in ALGORITHMS:
+        raise SpecError(f"unknown algorithm {algo!r} in engine spec {spec!r} "
+                        f"(known: {', '.join(sorted(ALGORITHMS))})")
+    if default_algorithm is not None and algo != default_algorithm:
+        raise SpecError(f"engine spec {spec!r} is for {algo}, not {default_algorithm}")
+    family = ALGORITHMS[algo][0]
+    arch = DEFAULT_ARCH[family]
+    stages = 1
+    rest = parts[1:]
+    if rest and not rest[0].startswith("p"):
+        arch = rest.pop(0)
+        if arch not in ARCHITECTURES[family]:
+            raise SpecError(f"unknown architecture {arch!r} for {family} in {spec!r} "
+                            f"(known: {', '.join(ARCHITECTURES[family])})")
+    if rest:
+        p = rest.pop(0)
+        if not (p.startswith("p") and p[1:].isdigit() and int(p[1:]) >= 1):
+            raise SpecError(f"bad pipeline part {p!r} in {spec!r} (expected pN, N >= 1)")
+        stages = int(p[1:])
+        if stages != 1:
+            raise SpecError(f"{spec!r}: pipelined engines (p > 1) are not implemented yet")
+    if rest:
+        raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
+    return EngineSpec(algo, arch, stages)
