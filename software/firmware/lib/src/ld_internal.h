@@ -1,0 +1,20 @@
+/* LiteDigest C library: internal helpers. The core needs no C library headers beyond the
+ * freestanding <stddef.h>/<stdint.h>, so it builds with a bare cross compiler. */
+#ifndef LITEDIGEST_LD_INTERNAL_H
+#define LITEDIGEST_LD_INTERNAL_H
+
+#include "litedigest/ld_types.h"
+
+static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    while (n--)
+        *dst++ = *src++;
+}
+
+static inline void ld_zero(uint8_t *dst, size_t n)
+{
+    while (n--)
+        *dst++ = 0;
+}
+
+#endif
