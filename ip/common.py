@@ -1,0 +1,73 @@
+"""Building blocks shared by the hash engines: word arithmetic and the engine stream layouts.
+
+Every engine follows DESIGN.md's engine contract: a sink of message blocks and a source of
+chaining values, both LiteX stream endpoints tagged with the message's slot id.
+"""
+from migen import Cat, Replicate, Signal, Constant, log2_int
+
+from litex.soc.interconnect import stream
+
+
+def rotr(x, n, width=32):
+    """Rotate right by a constant (wiring only)."""
+    n %= width
+    return Cat(x[n:width], x[:n]) if n else x
+
+
+def shr(x, n, width=32):
+    """Logical shift right by a constant (wiring only)."""
+    return Cat(x[n:width], Replicate(0, n))
+
+
+def csa(a, b, c, width=32):
+    """3:2 carry-save compression: returns (sum, carry) with a + b + c == sum + carry (mod 2**width).
+
+    One full-adder delay instead of a carry-propagating adder: seed 001 section 7.5."""
+    s = a ^ b ^ c
+    maj = (a & b) | (a & c) | (b & c)
+    return s, Cat(Constant(0, 1), maj[:width - 1])
+
+
+def add_mod(*operands, width=32):
+    """Sum of any number of words modulo 2**width: a carry-save tree ending in one adder.
+
+    With two operands this is a plain adder; with three or more the operands are first
+    compressed 3:2 until two are left (the "CSA followed by a modulo-32 addition" of seed 001)."""
+    ops = [Constant(o, width) if isinstance(o, int) else o for o in operands]
+    assert ops, "nothing to add"
+    while len(ops) > 2:
+        s, c = csa(ops[0], ops[1], ops[2], width)
+        ops = ops[3:] + [s, c]
+    if len(ops) == 1:
+        return ops[0]
+    return (ops[0] + ops[1])[:width]
+
+
+def words(sig, n, width=32):
+    """Split a packed signal into n words, word i at bits [width*i, width*(i+1))."""
+    return [sig[width * i:width * (i + 1)] for i in range(n)]
+
+
+def slot_bits(slots):
+    return max(1, log2_int(slots, need_pow2=False))
+
+
+def engine_sink_layout(block_bits, cv_bits, slots, variant_bits=1):
+    """Message blocks in. `first` (the endpoint's own flag) starts from the IV of `variant`,
+    `load_cv` starts from `cv`, neither continues from the slot's stored chaining value;
+    `last` is carried to the result. Word i of the block is data[32*i+31:32*i]."""
+    return [
+        ("data", block_bits),
+        ("slot", slot_bits(slots)),
+        ("variant", variant_bits),
+        ("load_cv", 1),
+        ("cv", cv_bits),
+    ]
+
+
+def engine_source_layout(cv_bits, slots):
+    """Chaining values out, one per block, with the block's slot and `last` flag."""
+    return [
+        ("digest", cv_bits),
+        ("slot", slot_bits(slots)),
+    ]

@@ -1,0 +1,32 @@
+"""Engine factory: one spec string (DESIGN.md) -> a Migen engine module, plus Verilog export."""
+from migen import Signal
+from migen.fhdl import verilog
+
+from litedigest import spec as specmod
+
+from .sha256 import SHA256Engine
+
+FAMILIES = {"sha256": SHA256Engine}
+
+
+def make_engine(spec, slots=None):
+    """Build the engine named by `spec` (str or EngineSpec). `slots` defaults to the number of
+    blocks the engine holds in flight (one context per pipeline stage)."""
+    s = specmod.parse(spec) if isinstance(spec, str) else spec
+    cls = FAMILIES[s.family]
+    return cls(arch=s.arch, slots=slots or s.stages)
+
+
+def engine_ios(engine):
+    ios = set()
+    for ep in (engine.sink, engine.source):
+        ios |= {sig for sig in ep.flatten() if isinstance(sig, Signal)}
+    return ios
+
+
+def engine_verilog(spec, slots=None, name="ld_engine"):
+    """Verilog of a bare engine with ports sys_clk, sys_rst, sink_*, source_* (the stream
+    fields as `sink_payload_data`, `source_payload_digest`, ...). Returns (engine, text)."""
+    engine = make_engine(spec, slots)
+    out = verilog.convert(engine, ios=engine_ios(engine), name=name)
+    return engine, str(out)

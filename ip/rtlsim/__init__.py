@@ -1,0 +1,168 @@
+"""Run one bare engine in Verilator from Python (the `rtl` backend and the gateware tests).
+
+`RTLSim(spec)` exports the engine to Verilog, compiles it with the C++ harness next to this
+file into a shared library (cached under build/rtlsim/<hash>/, keyed by the Verilog and the
+harness source), and drives it through ctypes.
+"""
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..engines import engine_verilog
+
+HERE = Path(__file__).resolve().parent
+
+
+def _repo_build_dir():
+    env = os.environ.get("LITEDIGEST_BUILD")
+    if env:
+        return Path(env)
+    # editable checkout: <repo>/ip/rtlsim -> <repo>/build
+    return HERE.parent.parent / "build"
+
+
+def _verilator_root():
+    out = subprocess.run(["verilator", "--getenv", "VERILATOR_ROOT"], capture_output=True,
+                         text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+class RTLSimError(RuntimeError):
+    pass
+
+
+def build_library(spec, slots=None, build_dir=None):
+    """Compile (or reuse) the harness library for an engine. Returns (engine, path)."""
+    engine, vtext = engine_verilog(spec, slots)
+    bw, cw = engine.block_bits // 32, engine.digest_bits // 32
+    harness = (HERE / "harness.cpp").read_text()
+    key = hashlib.sha256((vtext + harness + f"{bw},{cw}").encode()).hexdigest()[:16]
+    out_dir = Path(build_dir or _repo_build_dir()) / "rtlsim" / key
+    lib = out_dir / "libldsim.so"
+    if lib.exists():
+        return engine, lib
+    if shutil.which("verilator") is None:
+        raise RTLSimError("verilator is not installed (run scripts/setup.sh)")
+    tmp = out_dir.with_name(out_dir.name + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    (tmp / "ld_engine.v").write_text(vtext)
+    flags = f"-fPIC -O2 -DLD_BLOCK_WORDS={bw} -DLD_CV_WORDS={cw}"
+    run = lambda cmd: subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True)
+    try:
+        run(["verilator", "--cc", "ld_engine.v", "--top-module", "ld_engine", "-O3",
+             "-Wno-fatal", "-Wno-lint", "-Wno-style", "--Mdir", "obj", "-CFLAGS", flags])
+        # the model archive plus Verilator's runtime objects (VM_GLOBAL_FAST)
+        run(["make", "-s", "-C", "obj", "-f", "Vld_engine.mk", f"-j{os.cpu_count() or 2}",
+             "Vld_engine__ALL.a", "verilated.o", "verilated_threads.o"])
+        root = _verilator_root()
+        objs = ["obj/Vld_engine__ALL.a", "obj/verilated.o", "obj/verilated_threads.o"]
+        run(["g++", "-shared", *flags.split(), "-std=c++17", "-Iobj", f"-I{root}/include",
+             f"-I{root}/include/vltstd", str(HERE / "harness.cpp"),
+             "-Wl,--whole-archive", *objs, "-Wl,--no-whole-archive", "-pthread",
+             "-o", "libldsim.so"])
+    except subprocess.CalledProcessError as e:
+        raise RTLSimError(f"building the engine simulator failed: {' '.join(e.cmd)}\n"
+                          f"{e.stdout[-3000:]}{e.stderr[-3000:]}") from None
+    # atomic publish: concurrent builders (pytest-xdist) may race; last rename wins, same bits
+    if out_dir.exists():
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        try:
+            tmp.rename(out_dir)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return engine, lib
+
+
+class Block:
+    """One block for the engine: `words` (block_bits/32 ints), flags and tags."""
+    __slots__ = ("words", "slot", "first", "last", "variant", "cv")
+
+    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None):
+        self.words, self.slot, self.first, self.last = words, slot, first, last
+        self.variant, self.cv = variant, cv
+
+
+class Result:
+    __slots__ = ("cv", "slot", "last", "cycle")
+
+    def __init__(self, cv, slot, last, cycle):
+        self.cv, self.slot, self.last, self.cycle = cv, slot, last, cycle
+
+
+class RTLSim:
+    """A running engine simulation. `run(blocks)` feeds the blocks and returns
+    (results, accept_cycles); results come in the order the engine emits them."""
+
+    def __init__(self, spec, slots=None, seed=1, stall_in=0, stall_out=0, build_dir=None):
+        self.engine, path = build_library(spec, slots, build_dir)
+        self.bw = self.engine.block_bits // 32
+        self.cw = self.engine.digest_bits // 32
+        self._lib = lib = ctypes.CDLL(str(path))
+        u32p = ctypes.POINTER(ctypes.c_uint32)
+        u64p = ctypes.POINTER(ctypes.c_uint64)
+        lib.ldsim_new.restype = ctypes.c_void_p
+        lib.ldsim_new.argtypes = [ctypes.c_uint64]
+        lib.ldsim_free.argtypes = [ctypes.c_void_p]
+        lib.ldsim_set_stalls.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint]
+        lib.ldsim_cycle.restype = ctypes.c_uint64
+        lib.ldsim_cycle.argtypes = [ctypes.c_void_p]
+        lib.ldsim_run.restype = ctypes.c_long
+        lib.ldsim_run.argtypes = [ctypes.c_void_p, ctypes.c_long, u32p, u32p, u32p, u32p, u32p,
+                                  u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
+        self._h = lib.ldsim_new(seed)
+        self.set_stalls(stall_in, stall_out)
+
+    def set_stalls(self, stall_in, stall_out):
+        """Percent of cycles the sink has no valid / the source no ready (random, seeded)."""
+        self._lib.ldsim_set_stalls(self._h, stall_in, stall_out)
+
+    @property
+    def cycle(self):
+        return self._lib.ldsim_cycle(self._h)
+
+    def run(self, blocks, max_cycles=None):
+        n = len(blocks)
+        if n == 0:
+            return [], []
+        bw, cw = self.bw, self.cw
+        flat = []
+        cvs = []
+        for b in blocks:
+            if len(b.words) != bw:
+                raise ValueError(f"a block has {len(b.words)} words, the engine takes {bw}")
+            flat.extend(b.words)
+            cvs.extend(b.cv if b.cv is not None else [0] * cw)
+        U32, U64 = ctypes.c_uint32, ctypes.c_uint64
+        a_blk = (U32 * len(flat))(*flat)
+        a_slot = (U32 * n)(*[b.slot for b in blocks])
+        a_flags = (U32 * n)(*[(1 if b.first else 0) | (2 if b.last else 0) | (4 if b.cv is not None else 0)
+                              for b in blocks])
+        a_var = (U32 * n)(*[b.variant for b in blocks])
+        a_cv = (U32 * len(cvs))(*cvs)
+        o_cv, o_slot, o_last = (U32 * (n * cw))(), (U32 * n)(), (U32 * n)()
+        o_acc, o_cyc = (U64 * n)(), (U64 * n)()
+        if max_cycles is None:
+            max_cycles = 1000 + n * (self.engine.latency + 2) * 50
+        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, o_cv, o_slot,
+                                  o_last, o_acc, o_cyc, max_cycles)
+        if got < 0:
+            raise TimeoutError(f"engine produced no result for {n} blocks within {max_cycles} cycles")
+        results = [Result(list(o_cv[cw * j:cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
+                   for j in range(got)]
+        return results, list(o_acc)
+
+    def close(self):
+        if self._h:
+            self._lib.ldsim_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

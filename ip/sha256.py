@@ -1,0 +1,275 @@
+"""SHA-256 / SHA-224 engines (FIPS 180-4), two round architectures behind one engine contract.
+
+- ``base``: one round per clock, the conventional datapath (seed 000 fig. 2/3): T1 is a chain
+  of adders; round 0 runs in the accept cycle, then 63 rounds and 1 final-addition cycle.
+- ``opt``: the optimized operation block of seed 001 section 7 (also seed 003): two rounds per
+  clock (partial unrolling by 2), spatial pre-computation with resource reordering, W+K
+  prefetch, carry-save adders and temporal pre-computation. The accept cycle runs the
+  initialization unit, then 32 mega-rounds, the last one folding in the final addition.
+
+  The round consumes only registered, pre-computed sums (the registers of the initialization
+  unit, eqs. 12-17), never h, d, g, c or W+K directly:
+
+      H   = h + (W+K)[2j]              eq. 13
+      X   = h + d + (W+K)[2j]          eq. 12
+      P4  = g + (W+K)[2j+1]            eq. 14
+      P4c = g + c + (W+K)[2j+1]        (P4 with the d-input of the 2nd round's e; seed's p4)
+
+  so that e1 = CSA(X, S1(e), Ch(e,f,g)), a1 = CSA-tree(H, S1(e), Ch, S0(a), Maj(a,b,c)),
+  e2 = CSA(P4c, S1(e1), Ch(e1,e,f)), a2 = CSA-tree(P4, S1(e1), Ch(e1,e,f), S0(a1), Maj(a1,a,b)).
+  The next cycle's H/X/P4/P4c (the starred registers X*, H*, P4* of eqs. 15-17) are computed
+  from this cycle's registered f, b, e, a and the prefetched (W+K) pair, off the critical path:
+  H* = f + (W+K)[2j+2], X* = f + b + (W+K)[2j+2], P4* = e + (W+K)[2j+3], P4c* = e + a + (W+K)[2j+3].
+  The (W+K) pair two rounds ahead is itself registered one cycle early (system-level data
+  prefetching, seed 001 section 7.3). When a block is accepted the initialization unit computes
+  H, X, P4, P4c from the starting chaining value and the block's first words in the accept
+  cycle, so no extra cycle is spent (seed 001 fig. 13).
+
+Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
+interleaved in any order (DESIGN.md engine contract). Latency (accept to result valid) is
+65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
+full occupancy interval == latency.
+"""
+from migen import Module, Signal, Array, Constant, Cat, If, Mux
+
+from litex.soc.interconnect import stream
+
+from .common import (rotr, shr, add_mod, words, engine_sink_layout, engine_source_layout,
+                     slot_bits)
+
+K256 = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]
+# variant index -> initial hash value H0..H7
+IVS = [
+    [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19],
+    [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4],
+]
+VARIANTS = {"sha256": 0, "sha224": 1}
+
+
+def big_sigma0(x):
+    return rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22)
+
+
+def big_sigma1(x):
+    return rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25)
+
+
+def small_sigma0(x):
+    return rotr(x, 7) ^ rotr(x, 18) ^ shr(x, 3)
+
+
+def small_sigma1(x):
+    return rotr(x, 17) ^ rotr(x, 19) ^ shr(x, 10)
+
+
+def ch(e, f, g):
+    return (e & f) ^ (~e & g)
+
+
+def maj(a, b, c):
+    return (a & b) ^ (a & c) ^ (b & c)
+
+
+def pack_words(ws):
+    """Word i at bits [32i, 32i+32) (the engine's block/chaining-value layout)."""
+    return sum(w << (32 * i) for i, w in enumerate(ws))
+
+
+def rom(values, width=32):
+    return Array(Constant(v, width) for v in values)
+
+
+class SHA256Engine(Module):
+    """SHA-256/224 compression engine. See the module docstring for the architectures."""
+
+    ARCHITECTURES = {"base": 1, "opt": 2}  # arch -> rounds per clock
+
+    def __init__(self, arch="opt", slots=1):
+        if arch not in self.ARCHITECTURES:
+            raise ValueError(f"unknown SHA-256 architecture {arch!r} "
+                             f"(known: {', '.join(self.ARCHITECTURES)})")
+        if slots < 1:
+            raise ValueError("slots must be >= 1")
+        self.arch = arch
+        self.slots = slots
+        self.block_bits = 512
+        self.digest_bits = 256
+        self.variants = dict(VARIANTS)
+        self.rounds_per_cycle = self.ARCHITECTURES[arch]
+        self.round_cycles = 64 // self.rounds_per_cycle
+        # cycles from accept to result valid: round_cycles rounds + 1 (the final addition for
+        # base, the initialization unit for opt)
+        self.latency = self.round_cycles + 1
+        self.interval = self.latency  # the engine accepts again when the result appears
+        self.blocks_in_flight = 1
+
+        self.sink = sink = stream.Endpoint(engine_sink_layout(512, 256, slots))
+        self.source = source = stream.Endpoint(engine_source_layout(256, slots))
+
+        st = [Signal(32, name=f"st_{n}") for n in "abcdefgh"]
+        w = [Signal(32, name=f"w{i}") for i in range(16)]
+        busy = Signal()
+        count = Signal(max=self.round_cycles + 1)
+        cur_slot = Signal(slot_bits(slots))
+        cur_last = Signal()
+        cv_cur = Signal(256)  # chaining value the current block started from
+        cv_mem = Array(Signal(256, name=f"cv_slot{i}") for i in range(slots))
+
+        # result register: the source
+        res_valid = Signal()
+        res_digest = Signal(256)
+        res_slot = Signal(slot_bits(slots))
+        res_last = Signal()
+        out_free = Signal()
+        accept = Signal()
+        self.comb += [
+            out_free.eq(~res_valid | source.ready),
+            sink.ready.eq(~busy),
+            accept.eq(sink.valid & sink.ready),
+            source.valid.eq(res_valid),
+            source.digest.eq(res_digest),
+            source.slot.eq(res_slot),
+            source.last.eq(res_last),
+        ]
+        self.sync += If(source.ready, res_valid.eq(0))  # overridden below when a result lands
+
+        # starting chaining value of an accepted block
+        iv = Mux(sink.variant, Constant(pack_words(IVS[1]), 256), Constant(pack_words(IVS[0]), 256))
+        init_cv = Signal(256)
+        self.comb += init_cv.eq(Mux(sink.first, iv, Mux(sink.load_cv, sink.cv, cv_mem[sink.slot])))
+        self.sync += If(accept,
+            busy.eq(1),
+            cur_slot.eq(sink.slot),
+            cur_last.eq(sink.last),
+            cv_cur.eq(init_cv),
+        )
+
+        def finish(cv_new):
+            """Statements of the edge that completes a block with chaining value cv_new."""
+            return [
+                cv_mem[cur_slot].eq(cv_new),
+                res_valid.eq(1),
+                res_digest.eq(cv_new),
+                res_slot.eq(cur_slot),
+                res_last.eq(cur_last),
+                busy.eq(0),
+            ]
+
+        ctx = dict(st=st, w=w, count=count, busy=busy, accept=accept, out_free=out_free,
+                   init_st=words(init_cv, 8), data_w=words(sink.data, 16),
+                   cv_words=words(cv_cur, 8), finish=finish)
+        if arch == "base":
+            self._base_datapath(**ctx)
+        else:
+            self._opt_datapath(**ctx)
+
+    @staticmethod
+    def _schedule_next(w, i):
+        """W[t+16] from the window w = W[t..t+15], as the i-th new word (t shifted by i)."""
+        return add_mod(small_sigma1(w[14 + i]), w[9 + i], small_sigma0(w[1 + i]), w[i])
+
+    def _base_datapath(self, st, w, count, busy, accept, out_free, init_st, data_w, cv_words, finish):
+        """Round 0 runs in the accept cycle (the multiplexer in front of the round selects the
+        starting value, seed 000 fig. 3), rounds 1..63 follow, then one final-addition cycle."""
+        final = Signal(name="final_add")
+        rin = [Mux(accept, i, s) for i, s in zip(init_st, st)]
+        win = [Mux(accept, d, x) for d, x in zip(data_w, w)]
+        a, b, c, d, e, f, g, h = rin
+        k = rom(K256)[Mux(accept, 0, count)]
+        t1 = Signal(32)
+        t2 = Signal(32)
+        # conventional adder chain (seed 000 fig. 2): no carry-save, no pre-computation
+        self.comb += [
+            t1.eq(h + big_sigma1(e) + ch(e, f, g) + k + win[0]),
+            t2.eq(big_sigma0(a) + maj(a, b, c)),
+        ]
+        rounding = accept | (busy & ~final)
+        self.sync += [
+            If(rounding,
+                [dst.eq(src) for dst, src in zip(st, [t1 + t2, a, b, c, d + t1, e, f, g])],
+                [w[i].eq(win[i + 1]) for i in range(15)],
+                w[15].eq(self._schedule_next(win, 0)),
+                count.eq(Mux(accept, 1, count + 1)),
+                If(~accept & (count == self.round_cycles - 1), final.eq(1)),
+            ),
+            If(final & out_free,
+                final.eq(0),
+                finish(Cat(*[add_mod(s, c) for s, c in zip(st, cv_words)])),
+            ),
+        ]
+
+    def _opt_datapath(self, st, w, count, busy, accept, out_free, init_st, data_w, cv_words, finish):
+        """The accept cycle runs the initialization unit; 32 mega-rounds follow, the last of
+        which also performs the final chaining-value addition: its a/e words get the
+        chaining value through the pre-computed P4/P4c (temporal pre-computation, so no
+        extra adder on the critical path), the other words through adders fed by registers
+        or by the first round's outputs."""
+        a, b, c, d, e, f, g, h = st
+        pre_h, pre_x, pre_p4, pre_p4c = (Signal(32, name=n) for n in ("pre_h", "pre_x", "pre_p4", "pre_p4c"))
+        wk2, wk3 = Signal(32, name="wk_next0"), Signal(32, name="wk_next1")  # (W+K)[2j+2], [2j+3]
+
+        s1e, che = Signal(32), Signal(32)
+        e1, a1, e2, a2 = (Signal(32, name=n) for n in ("e1", "a1", "e2", "a2"))
+        s1e1, ch1 = Signal(32), Signal(32)
+        self.comb += [
+            s1e.eq(big_sigma1(e)),
+            che.eq(ch(e, f, g)),
+            e1.eq(add_mod(pre_x, s1e, che)),
+            a1.eq(add_mod(pre_h, s1e, che, big_sigma0(a), maj(a, b, c))),
+            s1e1.eq(big_sigma1(e1)),
+            ch1.eq(ch(e1, e, f)),
+            e2.eq(add_mod(pre_p4c, s1e1, ch1)),
+            a2.eq(add_mod(pre_p4, s1e1, ch1, big_sigma0(a1), maj(a1, a, b))),
+        ]
+        # K for the (W+K) pair prefetched during mega-round j: K[2j+4], K[2j+5] (0 past the end)
+        k_even = rom([K256[2 * j + 4] if 2 * j + 4 < 64 else 0 for j in range(32)])[count]
+        k_odd = rom([K256[2 * j + 5] if 2 * j + 5 < 64 else 0 for j in range(32)])[count]
+        last = count == self.round_cycles - 1
+        # the next mega-round is the last: fold the chaining value into its a2/e2 sums
+        next_last = count == self.round_cycles - 2
+        cv_a = Mux(next_last, cv_words[0], 0)
+        cv_e = Mux(next_last, cv_words[4], 0)
+
+        ia, ib, ic, id_, ie, if_, ig, ih = init_st
+        cv_final = Cat(a2, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
+                       e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7]))
+        self.sync += [
+            If(accept,
+                [s.eq(v) for s, v in zip(st, init_st)],
+                [wi.eq(dw) for wi, dw in zip(w, data_w)],
+                count.eq(0),
+                # initialization unit (seed 001 eqs. 12-17, fig. 13)
+                pre_h.eq(add_mod(ih, data_w[0], K256[0])),
+                pre_x.eq(add_mod(ih, id_, data_w[0], K256[0])),
+                pre_p4.eq(add_mod(ig, data_w[1], K256[1])),
+                pre_p4c.eq(add_mod(ig, ic, data_w[1], K256[1])),
+                wk2.eq(add_mod(data_w[2], K256[2])),
+                wk3.eq(add_mod(data_w[3], K256[3])),
+            ).Elif(busy & ~last,
+                count.eq(count + 1),
+                [dst.eq(src) for dst, src in zip(st, [a2, a1, a, b, e2, e1, e, f])],
+                # temporal pre-computation for the next mega-round (X*, H*, P4*)
+                pre_h.eq(add_mod(f, wk2)),
+                pre_x.eq(add_mod(f, b, wk2)),
+                pre_p4.eq(add_mod(e, wk3, cv_a)),
+                pre_p4c.eq(add_mod(e, a, wk3, cv_e)),
+                # W+K prefetch: the pair two rounds ahead of the one being pre-computed
+                wk2.eq(add_mod(w[4], k_even)),
+                wk3.eq(add_mod(w[5], k_odd)),
+                # message schedule, two words per clock
+                [w[i].eq(w[i + 2]) for i in range(14)],
+                w[14].eq(self._schedule_next(w, 0)),
+                w[15].eq(self._schedule_next(w, 1)),
+            ).Elif(busy & last & out_free,
+                finish(cv_final),
+            ),
+        ]
