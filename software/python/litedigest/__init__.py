@@ -1,0 +1,33 @@
+"""LiteDigest: hashing on FPGA SoCs, with a hashlib-style Python API.
+
+    import litedigest
+    h = litedigest.new("sha256", b"abc", backend="sw")   # or backend="rtl" / "soc"
+    h.hexdigest()
+    litedigest.sha224(b"abc", engine="sha224:base", backend="rtl").digest()
+
+Backends: `sw` (the C library on the host via cffi), `rtl` (an engine alone in simulation),
+`soc` (the simulated SoC). `engine` is an engine spec string (litedigest.spec).
+"""
+from . import spec
+from .hashobj import HashObject, new
+
+__all__ = ["new", "sha256", "sha224", "algorithms_available", "algorithms_guaranteed",
+           "native_sha256", "HashObject", "spec"]
+
+algorithms_available = frozenset(spec.ALGORITHMS)
+algorithms_guaranteed = algorithms_available
+
+
+def sha256(data=b"", *, backend="sw", engine=None):
+    return new("sha256", data, backend=backend, engine=engine)
+
+
+def sha224(data=b"", *, backend="sw", engine=None):
+    return new("sha224", data, backend=backend, engine=engine)
+
+
+def native_sha256(data, variant="sha256"):
+    """The C library's own one-shot ld_sha256 (its buffering and padding), variant
+    "sha256"/"sha224" (or LD_SHA256/LD_SHA224)."""
+    from . import native
+    return native.sha256(data, variant)

@@ -1,0 +1,127 @@
+"""cffi API-mode builder of `litedigest._native`: the portable C library (software/firmware/lib)
+compiled for the host.
+
+Exposes the software SHA-256/224 (streaming, one-shot, compress), the Merkle-Damgard padding,
+and the hash-peripheral driver whose HAL read32/write32 are Python callbacks
+(`extern "Python"`: `ld_py_read32`/`ld_py_write32`, dispatched by litedigest.native to the
+currently bound register accessor), so the C driver can run against any Python-side
+peripheral (a model, the simulated SoC through its bridge, ...).
+
+Built by setuptools through `setup(cffi_modules=[".../_native_build.py:ffibuilder"])`, or by hand:
+`python software/python/litedigest/_native_build.py` (writes the extension next to this file).
+"""
+import os
+
+from cffi import FFI
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
+_LIB = os.path.join(_ROOT, "software", "firmware", "lib")
+_SOURCES = ["common.c", "pad.c", "sha256_sw.c", "sha256_hw.c"]
+
+
+def _rel(path):
+    # setuptools prefers sources relative to the project root (its working directory)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+CDEF = """
+#define LD_OK 0
+#define LD_ERR_ARG -1
+#define LD_ERR_STATE -2
+#define LD_ERR_TIMEOUT -3
+#define LD_ERR_HW -4
+#define LD_ERR_RANGE -5
+#define LD_SHA256 0
+#define LD_SHA224 1
+#define LD_PATH_CSR 0
+#define LD_PATH_DMA 1
+
+const char *ld_strerror(int err);
+
+typedef struct {
+    uint32_t state[8];
+    uint64_t total;
+    uint8_t  buf[64];
+    uint32_t buflen;
+    int      variant;
+    int      finished;
+    uint32_t magic;
+} ld_sha256_ctx;
+
+size_t ld_sha256_digest_size(int variant);
+int ld_sha256_iv(int variant, uint32_t state[8]);
+void ld_sha256_compress(uint32_t state[8], const uint8_t *blocks, size_t nblocks);
+int ld_sha256_init(ld_sha256_ctx *ctx, int variant);
+int ld_sha256_update(ld_sha256_ctx *ctx, const void *data, size_t len);
+int ld_sha256_final(ld_sha256_ctx *ctx, uint8_t *out);
+int ld_sha256(int variant, const void *data, size_t len, uint8_t *out);
+
+size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
+                 uint64_t total_len, size_t block_size);
+
+typedef struct {
+    uintptr_t ctrl, din, cv, dma_base, dma_length, status, digest, blocks,
+              cycles_latch, cycles_value, info;
+    uint32_t (*read32)(uintptr_t addr);
+    void (*write32)(uintptr_t addr, uint32_t value);
+    void (*dma_sync)(void);
+    uint32_t timeout_polls;
+    uintptr_t ram_base, ram_size;
+} ld_hw_dev;
+
+typedef struct {
+    uint32_t buf[16];
+    uint32_t pad[32];
+    const ld_hw_dev *dev;
+    uint64_t total;
+    uint32_t buflen;
+    uint32_t jobs;
+    int variant, path;
+    int state;
+} ld_hw_sha256_ctx;
+
+int ld_hw_sha256_init(ld_hw_sha256_ctx *ctx, const ld_hw_dev *dev, int variant, int path);
+int ld_hw_sha256_update(ld_hw_sha256_ctx *ctx, const void *data, size_t len);
+int ld_hw_sha256_final(ld_hw_sha256_ctx *ctx, uint8_t *out);
+int ld_hw_sha256(const ld_hw_dev *dev, int variant, int path, const void *data, size_t len,
+                 uint8_t *out);
+int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, uint32_t ctrl_levels,
+                  uint32_t *status_out);
+int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uint32_t ctrl_levels,
+                  uint32_t *status_out);
+void ld_hw_read_digest_words(const ld_hw_dev *dev, uint32_t words[8]);
+int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
+
+/* ctrl/status bits as compiled into the driver */
+static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_LAST,
+    LD_CTRL_VARIANT, LD_CTRL_LOAD_CV, LD_CTRL_ACK;
+static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
+    LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS, LD_STATUS_WORDS_BIT;
+
+/* HAL callbacks into Python */
+extern "Python" uint32_t ld_py_read32(uintptr_t addr);
+extern "Python" void ld_py_write32(uintptr_t addr, uint32_t value);
+"""
+
+ffibuilder = FFI()
+ffibuilder.cdef(CDEF)
+ffibuilder.set_source(
+    "litedigest._native",
+    """
+#include "litedigest/ld_common.h"
+#include "litedigest/ld_sha256.h"
+#include "litedigest/ld_pad.h"
+#include "litedigest/ld_hw.h"
+""",
+    sources=[_rel(os.path.join(_LIB, "src", s)) for s in _SOURCES],
+    include_dirs=[_rel(os.path.join(_LIB, "include"))],
+    extra_compile_args=["-O2", "-std=c99"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(tmpdir=os.path.join(_ROOT, "build", "cffi"), verbose=False)
