@@ -1,0 +1,36 @@
+"""The `litedigest` command. Subcommands are modules `litedigest.cmd_<name>` listed in COMMANDS,
+each providing `add_parser(subparsers)` that registers its parser and sets `func(args) -> int`."""
+import argparse
+import importlib
+import sys
+
+COMMANDS = ["sum"]
+
+PROG = "litedigest"
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="LiteDigest: hash engines on FPGA SoCs (software, RTL, SoC backends).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        mod = importlib.import_module(f"{__package__}.cmd_{name}")
+        mod.add_parser(sub)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        rc = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 141
+    return int(rc or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
