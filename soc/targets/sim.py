@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Simulated LiteDigest SoC: LiteX + VexRiscv under Verilator.
+
+- VexRiscv (standard), sys clock 1 MHz nominal (a simulation: the wall rate is what Verilator
+  manages, about 1.8 M cycles/s).
+- No ROM and no BIOS: the CPU resets straight into the integrated main RAM, whose contents come
+  from a ``$readmemh`` ``.init`` file that the runner rewrites per run (no Verilator rebuild for a
+  firmware change, see ``litedigest.soc.sim_runner``).
+- Console UART on ``serial:0`` (sim module ``serial2console``: the sim's stdout/stdin).
+- Host bridge: ``UARTBone`` on ``serial:1`` through ``RS232PHYModel``, exposed over TCP by the
+  patched ``serial2tcp_nodelay`` sim module (``soc/sim_modules``): TCP_NODELAY, buffered TX,
+  bounded RX, loopback only, port chosen per run in ``sim_config.js``.
+- ``hash_engine``: when not None, ``litedigest.soc.peripheral.add_hash_peripheral(self, spec)``
+  adds the ``sha256`` CSR peripheral and its DMA master.
+
+Run as a script to build (used by ``sim_runner.build_sim`` in a subprocess)::
+
+    python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base] [--main-ram-size N]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from migen import *
+
+from litex.build.generic_platform import Pins, Subsignal
+from litex.build.sim.config import SimConfig
+from litex.soc.cores.uart import RS232PHYModel, UARTBone
+from litex.soc.integration.builder import Builder
+from litex.soc.integration.soc_core import SoCCore
+from litex.tools.litex_sim import SimSoC
+
+SYS_CLK_FREQ = int(1e6)
+MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
+DEFAULT_MAIN_RAM_SIZE = 256 * 1024
+# RISC-V "j ." : the placeholder program the model is built with (the runner replaces it).
+PLACEHOLDER_PROGRAM = [0x0000006F]
+BRIDGE_MODULE = "serial2tcp_nodelay"
+SIM_MODULES_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sim_modules")
+
+_bridge_serial_io = [
+    ("serial", 1,
+        Subsignal("source_valid", Pins(1)),
+        Subsignal("source_ready", Pins(1)),
+        Subsignal("source_data",  Pins(8)),
+        Subsignal("sink_valid",   Pins(1)),
+        Subsignal("sink_ready",   Pins(1)),
+        Subsignal("sink_data",    Pins(8)),
+    ),
+]
+
+
+def firmware_words(data, size):
+    """Little-endian 32-bit words of ``data`` padded with zeros to ``size`` bytes."""
+    if len(data) > size:
+        raise ValueError(f"firmware image of {len(data)} bytes does not fit in {size} bytes of main RAM")
+    data = bytes(data) + bytes(size - len(data))
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, size, 4)]
+
+
+class LiteDigestSimSoC(SimSoC):
+    def __init__(self, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
+                 sram_size=0x2000, **kwargs):
+        assert main_ram_size % 4 == 0
+        if main_ram_init is None:
+            main_ram_init = PLACEHOLDER_PROGRAM
+        if isinstance(main_ram_init, (bytes, bytearray)):
+            main_ram_init = firmware_words(main_ram_init, main_ram_size)
+        # Full-depth init so that the $readmemh file always exists and always covers the RAM.
+        main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
+
+        SimSoC.__init__(self,
+            cpu_type                 = "vexriscv",
+            cpu_variant              = "standard",
+            cpu_reset_address        = MAIN_RAM_BASE,
+            integrated_rom_size      = 0,
+            integrated_sram_size     = sram_size,
+            integrated_main_ram_size = main_ram_size,
+            integrated_main_ram_init = main_ram_init,
+            uart_name                = "sim",
+            # ident: SimSoC sets "LiteX Simulation" itself.
+            **kwargs)
+        self.hash_engine = hash_engine
+
+        # Host bridge: UARTBone on a second sim serial pad.
+        self.platform.add_extension(_bridge_serial_io)
+        self.uartbone_phy = RS232PHYModel(self.platform.request("serial", 1))
+        self.uartbone = UARTBone(phy=self.uartbone_phy, clk_freq=SYS_CLK_FREQ)
+        self.bus.add_master(name="uartbone", master=self.uartbone.wishbone)
+
+        # Hash peripheral (someone else's module).
+        if hash_engine is not None:
+            from litedigest.soc.peripheral import add_hash_peripheral
+            add_hash_peripheral(self, hash_engine)
+
+
+def sim_config(port=0):
+    """The runtime configuration the Vsim binary reads (``sim_config.js``).
+
+    The bridge port is a placeholder here: the runner rewrites it per run."""
+    cfg = SimConfig()
+    cfg.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
+    cfg.add_module("serial2console", "serial")
+    cfg.add_module(BRIDGE_MODULE, ("serial", 1), args={"port": port})
+    return cfg
+
+
+def build(build_dir, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firmware=None,
+          compile_gateware=True, jobs=None, opt_level="O3"):
+    """Generate gateware, csr.json/csr.csv, software headers and libraries; compile the
+    Verilator model unless ``compile_gateware`` is False. Returns the Builder."""
+    build_dir = os.path.abspath(build_dir)
+    init = None
+    if firmware is not None:
+        with open(firmware, "rb") as f:
+            init = f.read()
+    soc = LiteDigestSimSoC(hash_engine=hash_engine, main_ram_size=main_ram_size, main_ram_init=init)
+    # With no ROM the Builder compiles no software: the libraries firmware links against are
+    # built below (without the BIOS).
+    builder = Builder(soc,
+        output_dir       = build_dir,
+        compile_software = True,
+        csr_json         = os.path.join(build_dir, "csr.json"),
+        csr_csv          = os.path.join(build_dir, "csr.csv"),
+    )
+    # The patched TCP bridge module, copied into the build (the toolchain writes a
+    # variables.mak next to extra modules, so they must not live in the source tree).
+    mods_dir = os.path.join(build_dir, "sim_modules")
+    if os.path.isdir(mods_dir):
+        shutil.rmtree(mods_dir)
+    shutil.copytree(os.path.join(SIM_MODULES_SRC, BRIDGE_MODULE), os.path.join(mods_dir, BRIDGE_MODULE))
+
+    builder.build(
+        sim_config       = sim_config(),
+        run              = False,        # we compile ourselves below and never run here
+        interactive      = False,
+        extra_mods       = [BRIDGE_MODULE],
+        extra_mods_path  = mods_dir,
+        jobs             = jobs or os.cpu_count(),
+        opt_level        = opt_level,
+    )
+    # LiteX software (picolibc, compiler-rt, libbase, ...) without the BIOS.
+    builder._prepare_rom_software()
+    builder._generate_rom_software(compile_bios=False)
+
+    if compile_gateware:
+        import subprocess
+        gw = builder.gateware_dir
+        subprocess.check_call(["bash", "build_sim.sh"], cwd=gw)
+    return builder
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Build the LiteDigest simulated SoC")
+    p.add_argument("--build-dir", required=True)
+    p.add_argument("--hash-engine", default=None)
+    p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE)
+    p.add_argument("--firmware", default=None, help="initial main RAM image (.bin)")
+    p.add_argument("--no-compile-gateware", action="store_true")
+    p.add_argument("--opt-level", default="O3")
+    args = p.parse_args(argv)
+    builder = build(args.build_dir, hash_engine=args.hash_engine, main_ram_size=args.main_ram_size,
+                    firmware=args.firmware, compile_gateware=not args.no_compile_gateware,
+                    opt_level=args.opt_level)
+    soc = builder.soc
+    info = {
+        "gateware_dir": os.path.abspath(builder.gateware_dir),
+        "software_dir": os.path.abspath(builder.software_dir),
+        "main_ram_base": MAIN_RAM_BASE,
+        "main_ram_size": args.main_ram_size,
+        "main_ram_init": "%s.init" % _memory_verilog_name(builder),
+        "hash_engine": args.hash_engine,
+        "bridge_module": BRIDGE_MODULE,
+    }
+    with open(os.path.join(args.build_dir, "sim_build_info.json"), "w") as f:
+        json.dump(info, f, indent=2)
+    return 0
+
+
+def _memory_verilog_name(builder):
+    """File name (without .init) of the main RAM's $readmemh file in the gateware dir."""
+    gw = builder.gateware_dir
+    size = builder.soc.integrated_main_ram_size // 4
+    cands = []
+    for fn in sorted(os.listdir(gw)):
+        if fn.endswith(".init") and "main_ram" in fn:
+            with open(os.path.join(gw, fn)) as f:
+                n = sum(1 for _ in f)
+            if n == size:
+                cands.append(fn[:-len(".init")])
+    if len(cands) != 1:
+        raise RuntimeError(f"cannot identify the main RAM .init file in {gw}: {cands}")
+    return cands[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
