@@ -1,0 +1,78 @@
+"""NIST CAVP SHA test vectors from the installed `cryptography_vectors` package.
+
+    load_cavp("SHA256ShortMsg") -> [(msg_bytes, md_bytes), ...]   (also LongMsg, SHA224...)
+    load_monte("SHA256Monte")   -> (seed_bytes, [md_bytes, ...])
+
+`name` may carry the .rsp suffix or not. CAVP byte-oriented files list Len in bits; a Len = 0
+entry carries Msg = 00, which means the empty message.
+"""
+import os
+
+import cryptography_vectors
+
+_SHA2 = os.path.join(os.path.dirname(cryptography_vectors.__file__), "hashes", "SHA2")
+
+
+def _path(name):
+    if not name.endswith(".rsp"):
+        name += ".rsp"
+    return os.path.join(_SHA2, name)
+
+
+def _records(name):
+    rec = {}
+    with open(_path(name)) as f:
+        for raw in f:
+            line = raw.strip()
+            if not line or line.startswith("#") or line.startswith("["):
+                if rec:
+                    yield rec
+                    rec = {}
+                continue
+            key, _, value = line.partition("=")
+            rec[key.strip()] = value.strip()
+    if rec:
+        yield rec
+
+
+def load_cavp(name):
+    out = []
+    for rec in _records(name):
+        if "Len" not in rec:
+            continue
+        nbits = int(rec["Len"])
+        if nbits % 8:
+            raise ValueError(f"{name}: bit-oriented message length {nbits}")
+        msg = bytes.fromhex(rec["Msg"])[: nbits // 8]
+        out.append((msg, bytes.fromhex(rec["MD"])))
+    if not out:
+        raise ValueError(f"{name}: no vectors")
+    return out
+
+
+def load_monte(name):
+    seed, mds = None, []
+    for rec in _records(name):
+        if "Seed" in rec:
+            seed = bytes.fromhex(rec["Seed"])
+        if "MD" in rec:
+            mds.append(bytes.fromhex(rec["MD"]))
+    if seed is None or not mds:
+        raise ValueError(f"{name}: no Monte Carlo data")
+    return seed, mds
+
+
+def monte_check(hash_fn, seed, mds, iterations=None):
+    """Run the CAVP SHA-2 Monte Carlo procedure with hash_fn(bytes) -> bytes; compare against
+    the first `iterations` checkpoints (all by default). Returns the number checked."""
+    n = len(mds) if iterations is None else min(iterations, len(mds))
+    md = seed
+    for j in range(n):
+        m0 = m1 = m2 = md
+        for _ in range(1000):
+            mi = m0 + m1 + m2
+            m0, m1, m2 = m1, m2, hash_fn(mi)
+        md = m2
+        if md != mds[j]:
+            raise AssertionError(f"Monte Carlo checkpoint {j}: {md.hex()} != {mds[j].hex()}")
+    return n
