@@ -1,0 +1,165 @@
+"""litedigest's hashlib-style API on the sw backend, against hashlib and NIST CAVP vectors."""
+import hashlib
+import random
+
+import pytest
+
+from vectors import load_cavp, load_monte, monte_check
+
+import litedigest
+from litedigest import backends, hashobj
+
+
+@pytest.mark.parametrize("name", ["SHA256ShortMsg", "SHA256LongMsg", "SHA224ShortMsg", "SHA224LongMsg"])
+def test_cavp(name):
+    algo = name[:6].lower()
+    for msg, md in load_cavp(name):
+        h = litedigest.new(algo, msg)
+        assert h.digest() == md
+        assert h.hexdigest() == md.hex()
+
+
+def test_monte_sha256_two_checkpoints():
+    seed, mds = load_monte("SHA256Monte")
+    assert monte_check(lambda m: litedigest.sha256(m).digest(), seed, mds, iterations=2) == 2
+
+
+@pytest.mark.parametrize("algo", ["sha256", "sha224"])
+def test_random_lengths_and_splits(algo):
+    rng = random.Random(algo)
+    lengths = [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 16383, 16384, 16385, 40000] + \
+        [rng.randrange(0, 5000) for _ in range(60)]
+    for n in lengths:
+        msg = rng.randbytes(n)
+        h = litedigest.new(algo)
+        pos = 0
+        while pos < n:
+            step = rng.choice([0, 1, 7, 63, 64, 65, 1000, 20000])
+            h.update(msg[pos:pos + step])
+            pos += step
+        assert h.digest() == hashlib.new(algo, msg).digest(), n
+
+
+def test_attributes():
+    for algo, ds in (("sha256", 32), ("sha224", 28)):
+        h = litedigest.new(algo)
+        ref = hashlib.new(algo)
+        assert (h.name, h.digest_size, h.block_size) == (ref.name, ref.digest_size, ref.block_size) == (algo, ds, 64)
+    assert litedigest.algorithms_available == {"sha256", "sha224"}
+    assert litedigest.sha224(b"abc").hexdigest() == hashlib.sha224(b"abc").hexdigest()
+    assert litedigest.new("SHA256", b"abc").digest() == hashlib.sha256(b"abc").digest()
+
+
+def test_input_types():
+    ref = hashlib.sha256(b"abcdef").digest()
+    for data in (b"abcdef", bytearray(b"abcdef"), memoryview(b"abcdef")):
+        assert litedigest.sha256(data).digest() == ref
+    import array
+    a = array.array("I", [1, 2, 3])
+    assert litedigest.sha256(a).digest() == hashlib.sha256(a).digest()
+    with pytest.raises(TypeError, match="Strings must be encoded"):
+        litedigest.sha256("abc")
+    with pytest.raises(TypeError):
+        litedigest.sha256().update("abc")
+    with pytest.raises(TypeError):
+        litedigest.sha256(12)
+
+
+def test_digest_does_not_change_state_and_copy():
+    h = litedigest.sha256(b"x" * 100)
+    d1 = h.digest()
+    assert h.digest() == d1  # twice: same value
+    c = h.copy()
+    h.update(b"more")        # update after digest is fine
+    assert h.digest() == hashlib.sha256(b"x" * 100 + b"more").digest()
+    assert c.digest() == d1  # the copy is independent
+    c.update(b"other" * 5000)
+    assert c.digest() == hashlib.sha256(b"x" * 100 + b"other" * 5000).digest()
+    assert h.digest() == hashlib.sha256(b"x" * 100 + b"more").digest()
+    # copy of a state with compressed chunks and a partial buffer
+    big = litedigest.sha224(b"y" * 40001)
+    cp = big.copy()
+    cp.update(b"z")
+    assert big.digest() == hashlib.sha224(b"y" * 40001).digest()
+    assert cp.digest() == hashlib.sha224(b"y" * 40001 + b"z").digest()
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="unsupported hash type md5"):
+        litedigest.new("md5")
+    with pytest.raises(ValueError, match="unknown backend"):
+        litedigest.new("sha256", backend="gpu")
+    with pytest.raises(ValueError, match="sha224"):
+        litedigest.new("sha256", engine="sha224:opt")       # engine of another algorithm
+    with pytest.raises(ValueError, match="unknown architecture"):
+        litedigest.new("sha256", engine="sha256:fast")
+    with pytest.raises(ValueError):
+        litedigest.new("sha256", engine="sha256:opt:p0")
+    # sw ignores the architecture, but the spec is validated and kept
+    h = litedigest.new("sha256", b"abc", engine="sha256:base")
+    assert h.engine == "sha256:base" and h.digest() == hashlib.sha256(b"abc").digest()
+
+
+def test_backend_registry(monkeypatch):
+    sw1 = backends.get_backend("sw", "sha256:opt:p1")
+    assert backends.get_backend("sw", "sha256:opt:p1") is sw1  # cached
+    assert sw1.name == "sw" and isinstance(sw1, backends.Backend)
+    with pytest.raises(ValueError):
+        backends.get_backend("nope")
+    monkeypatch.setattr(backends, "BACKENDS", backends.BACKENDS + ("missing_backend",))
+    with pytest.raises(ValueError, match="not available"):
+        backends.get_backend("missing_backend")
+
+
+def test_sw_backend_compress_contract():
+    from litedigest import spec
+    be = backends.get_backend("sw")
+    s256 = spec.parse("sha256")
+    blocks = bytes(range(64)) * 3
+    cv = be.compress(s256, None, blocks)
+    assert len(cv) == 32
+    # resuming from a chaining value = one call over all blocks
+    cv1 = be.compress(s256, None, blocks[:64])
+    assert be.compress(s256, cv1, blocks[64:]) == cv
+    last = hashobj.md_pad(b"", 192, 64)
+    assert be.compress(s256, cv, last) == hashlib.sha256(blocks).digest()
+    s224 = spec.parse("sha224")
+    assert be.compress(s224, None, hashobj.md_pad(b"abc", 3, 64))[:28] == hashlib.sha224(b"abc").digest()
+    for bad in (b"", b"x" * 65):
+        with pytest.raises(ValueError):
+            be.compress(s256, None, bad)
+
+
+def test_compress_batches_are_bounded(monkeypatch):
+    calls = []
+
+    class Spy(backends.Backend):
+        name = "spy"
+
+        def compress(self, spec, cv, blocks):
+            calls.append(len(blocks))
+            return backends.get_backend("sw").compress(spec, cv, blocks)
+
+    h = litedigest.sha256()
+    h._backend = Spy()
+    data = random.Random(5).randbytes(100000)
+    h.update(data)
+    assert h.digest() == hashlib.sha256(data).digest()
+    assert max(calls) <= hashobj.CHUNK and all(c % 64 == 0 and c > 0 for c in calls)
+    assert len(calls) <= 100000 // hashobj.CHUNK + 2
+
+
+def test_python_padding_rule():
+    assert hashobj.md_pad(b"", 0, 64) == b"\x80" + bytes(63)
+    assert len(hashobj.md_pad(b"a" * 55, 55, 64)) == 64
+    assert len(hashobj.md_pad(b"a" * 56, 56, 64)) == 128
+    assert len(hashobj.md_pad(b"a" * 111, 111, 128)) == 128
+    assert len(hashobj.md_pad(b"a" * 112, 112, 128)) == 256
+
+
+def test_native_streaming_api():
+    rng = random.Random(9)
+    for n in (0, 55, 56, 64, 1000):
+        msg = rng.randbytes(n)
+        assert litedigest.native_sha256(msg) == hashlib.sha256(msg).digest()
+        assert litedigest.native_sha256(msg, "sha224") == hashlib.sha224(msg).digest()
