@@ -214,11 +214,18 @@ class SHA256Engine(Module):
         extra adder on the critical path), the other words through adders fed by registers
         or by the first round's outputs."""
         a, b, c, d, e, f, g, h = st
-        pre_h, pre_x, pre_p4, pre_p4c = (Signal(32, name=n) for n in ("pre_h", "pre_x", "pre_p4", "pre_p4c"))
-        wk2, wk3 = Signal(32, name="wk_next0"), Signal(32, name="wk_next1")  # (W+K)[2j+2], [2j+3]
+        pre_h = Signal(32)
+        pre_x = Signal(32)
+        pre_p4 = Signal(32)
+        pre_p4c = Signal(32)
+        wk2 = Signal(32)  # (W+K)[2j+2]
+        wk3 = Signal(32)  # (W+K)[2j+3]
 
         s1e, che = Signal(32), Signal(32)
-        e1, a1, e2, a2 = (Signal(32, name=n) for n in ("e1", "a1", "e2", "a2"))
+        e1 = Signal(32)
+        a1 = Signal(32)
+        e2 = Signal(32)
+        a2 = Signal(32)
         s1e1, ch1 = Signal(32), Signal(32)
         self.comb += [
             s1e.eq(big_sigma1(e)),

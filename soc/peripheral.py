@@ -95,7 +95,10 @@ class HashPeripheral(CycleCounter):
         f = self.ctrl.fields
         active = Signal()
         done = Signal()
-        err_len, err_addr, err_state, err_bus = (Signal(name=n) for n in ("err_len", "err_addr", "err_state", "err_bus"))
+        err_len = Signal()
+        err_addr = Signal()
+        err_state = Signal()
+        err_bus = Signal()
         finish = Signal()        # pulse: the job ends this cycle
         rd_addr = Signal(30)     # next word address to read
         rd_left = Signal(32)     # words still to read
