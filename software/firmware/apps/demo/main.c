@@ -7,6 +7,7 @@
 
 #include <generated/csr.h>
 #include <generated/mem.h>
+#include <generated/soc.h>
 #include <system.h>
 
 #include "litedigest/ld_sha256.h"
