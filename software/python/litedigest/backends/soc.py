@@ -1,0 +1,75 @@
+"""The `soc` backend: the whole simulated SoC (Verilator + VexRiscv + the hash peripheral),
+driven from the host over the UARTBone bridge while the CPU idles.
+
+The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
+booted with the idle firmware, and kept running until the backend is closed (or the
+interpreter exits). Data for the DMA path goes to the upper half of main RAM.
+"""
+import atexit
+import os
+import re
+
+from .. import spec as specmod
+from ..driver import HashPeripheral, parse_csr_fields
+from . import Backend
+
+
+def repo_root():
+    return os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+
+
+def soc_build_dir(spec):
+    root = os.environ.get("LITEDIGEST_BUILD") or os.path.join(repo_root(), "build")
+    return os.path.join(root, "soc", re.sub(r"[^a-z0-9]+", "-", spec.engine_name))
+
+
+def firmware_app(name):
+    return os.path.join(repo_root(), "software", "firmware", "apps", name)
+
+
+class SoCBackend(Backend):
+    name = "soc"
+
+    def __init__(self, engine=None, path=None):
+        from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
+        self.spec = specmod.parse(engine or "sha256")
+        self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
+        if self.path not in ("csr", "dma"):
+            raise ValueError(f"unknown soc path {self.path!r} (csr or dma)")
+        self.build = build_sim(soc_build_dir(self.spec), hash_engine=self.spec.engine_name)
+        fw = build_firmware(self.build, firmware_app("idle"))
+        self.sim = SimProcess(self.build, firmware=fw)
+        self.sim.start()
+        try:
+            self.sim.read_console_until("LDIDLE", timeout=60)
+            consts = self.sim.constants
+            ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
+            with open(os.path.join(self.build.software_dir, "include", "generated", "csr.h")) as f:
+                fields = parse_csr_fields(f.read(), "sha256")
+            bus = self.sim.bus
+            self.periph = HashPeripheral(
+                read32=lambda a: bus.read(a),
+                write32=lambda a, v: bus.write(a, [v]),
+                write_bytes=bus.write_bytes,
+                registers=self.sim.csrs.registers, fields=fields, instance="sha256",
+                dma_buffer=(ram_base + ram_size // 2, ram_size // 2))
+        except BaseException:
+            self.sim.close()
+            raise
+        atexit.register(self.close)
+
+    def compress(self, spec, cv, blocks):
+        from litedigest.ip.sha256 import VARIANTS
+        if spec.family != self.spec.family:
+            raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
+        return self.periph.compress(bytes(blocks), cv=cv, variant=VARIANTS[spec.algorithm],
+                                    path=self.path)
+
+    def close(self):
+        sim, self.sim = getattr(self, "sim", None), None
+        if sim is not None:
+            sim.close()
+
+
+def open_backend(engine=None):
+    return SoCBackend(engine)
