@@ -1,6 +1,6 @@
 # Shared recipe for LiteDigest firmware apps (the LiteX demo-app pattern), built out of tree.
 # An app's Makefile sets APP (its name), OBJECTS (crt0.o + its objects) and optionally
-# APP_CFLAGS, APP_SRC_DIRS (more source directories) and OPT_OBJECTS (objects built with -O2),
+# APP_CFLAGS, APP_LDFLAGS, APP_SRC_DIRS (more source directories) and OPT_OBJECTS (objects built with -O2),
 # then includes this file:
 #   make -C software/firmware/apps/<app> BUILD_DIR=<LiteX build dir> [OUT=<output dir>]
 # Outputs (<app>.elf, <app>.bin, objects) go to $(OUT), default $(BUILD_DIR)/firmware/<app>.
@@ -27,7 +27,7 @@ $(OUT)/$(APP).bin: $(OUT)/$(APP).elf
 	chmod -x $@
 
 $(OUT)/$(APP).elf: $(OBJECTS:%=$(OUT)/%) $(APPS_DIR)/linker.ld
-	$(CC) $(LDFLAGS) -T $(APPS_DIR)/linker.ld -N -o $@ \
+	$(CC) $(LDFLAGS) $(APP_LDFLAGS) -T $(APPS_DIR)/linker.ld -N -o $@ \
 		$(OBJECTS:%=$(OUT)/%) \
 		$(APP_LIBS:%=-L$(BUILD_DIR)/software/%) \
 		-Wl,--whole-archive \

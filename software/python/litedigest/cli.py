@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["sum"]
+COMMANDS = ["sum", "demo", "bench"]
 
 PROG = "litedigest"
 

@@ -1,0 +1,85 @@
+"""Run the firmware demo on the simulated SoC and collect its measurements.
+
+The firmware (software/firmware/apps/demo) prints one `LDRESULT key=value ...` line per
+measurement and one `LDCHECK name=... ok=0|1` line per bad-input check, then `LDDONE`.
+Used by `litedigest demo` and `litedigest bench --backend soc`.
+"""
+import dataclasses
+import hashlib
+import re
+
+from . import spec as specmod
+
+DEFAULT_ENGINE = "sha256:opt"
+
+
+@dataclasses.dataclass
+class DemoRun:
+    engine: str
+    records: list      # dicts: engine, path, bytes, cycles, ok, digest
+    checks: list       # dicts: name, ok
+    console: str       # everything the firmware printed
+    build_seconds: float
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and all(r["ok"] for r in self.records) and \
+            all(c["ok"] for c in self.checks)
+
+    def table(self):
+        """The firmware's own table (bytes, path, cycles, bytes/cycle, speedup, ok)."""
+        m = re.search(r"^bytes\s+path.*?(?=\n\s*\n|\Z)", self.console, re.M | re.S)
+        return m.group(0) if m else ""
+
+    def record(self, path, nbytes):
+        for r in self.records:
+            if r["path"] == path and r["bytes"] == nbytes:
+                return r
+        return None
+
+
+def demo_message(n):
+    """The message the demo firmware hashes: byte i is (7 i + 3) mod 256 (see its main())."""
+    return bytes((7 * i + 3) & 0xFF for i in range(n))
+
+
+def _kv(line):
+    out = {}
+    for tok in line.split():
+        k, _, v = tok.partition("=")
+        out[k] = int(v) if v.isdigit() else v
+    return out
+
+
+def parse_console(text):
+    records, checks = [], []
+    for line in text.splitlines():
+        if line.startswith("LDRESULT "):
+            r = _kv(line[len("LDRESULT "):])
+            # the firmware compares hw with its own sw digest; check both against hashlib too
+            want = hashlib.sha256(demo_message(r.get("bytes", 0))).hexdigest()
+            r["ok"] = bool(r.get("ok")) and r.get("digest") == want
+            records.append(r)
+        elif line.startswith("LDCHECK "):
+            c = _kv(line[len("LDCHECK "):])
+            c["ok"] = bool(c.get("ok"))
+            checks.append(c)
+    return records, checks
+
+
+def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
+    """Build the SoC for `engine` (cached) and the demo firmware, run it, parse its output."""
+    from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
+    from litedigest.backends.soc import soc_build_dir, firmware_app
+    spec = specmod.parse(engine)
+    log = log or (lambda msg: None)
+    log(f"building the simulated SoC for {spec.engine_name} (cached after the first run)...")
+    b = build_sim(soc_build_dir(spec), hash_engine=spec.engine_name)
+    log("building the demo firmware...")
+    fw = build_firmware(b, firmware_app("demo"))
+    log("running the demo on the simulated SoC (Verilator + VexRiscv)...")
+    with SimProcess(b, firmware=fw) as sim:
+        # the LiteX console UART ends lines with "\n\r"
+        text = sim.read_console_until("LDDONE", timeout=timeout).replace("\r", "")
+    records, checks = parse_console(text)
+    return DemoRun(str(spec), records, checks, text, b.build_seconds)
