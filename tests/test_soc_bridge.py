@@ -1,10 +1,9 @@
 """The simulated SoC and its host bridge (UARTBone over the patched TCP serial module).
 
-The first run builds the SoC (about 1.5-2 minutes from empty); later runs reuse the cached build
-in build/sim-bridge-test and take a few seconds.
+Uses the same cached SoC build as the `soc` backend (build/soc/sha256-opt-p1): the first run
+builds it (about 2 minutes from empty), later runs take a few seconds.
 """
 import os
-import shutil
 import socket
 import threading
 import time
@@ -14,17 +13,14 @@ import pytest
 from litedigest.soc import sim_runner as sr
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-BUILD_DIR = os.environ.get("LITEDIGEST_SIM_BRIDGE_BUILD", os.path.join(ROOT, "build", "sim-bridge-test"))
+ENGINE = "sha256:opt:p1"
 IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("verilator") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
-    reason="needs verilator and riscv64-unknown-elf-gcc (scripts/setup.sh)")
-
 
 @pytest.fixture(scope="module")
 def sim_build():
-    return sr.build_sim(BUILD_DIR)
+    from litedigest.backends.soc import soc_build_dir
+    from litedigest import spec
+    return sr.build_sim(soc_build_dir(spec.parse(ENGINE)), hash_engine=ENGINE)
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +40,13 @@ def test_build_outputs(sim_build):
     for f in ("csr.json", "csr.csv", "software/include/generated/csr.h",
               "software/include/generated/mem.h", "software/include/generated/variables.mak",
               "software/libbase/libbase.a"):
-        assert os.path.exists(os.path.join(BUILD_DIR, f)), f
+        assert os.path.exists(os.path.join(sim_build.build_dir, f)), f
     regs = sim_build.csr_map()
     assert "ctrl_scratch" in regs.registers
     assert regs.constants["main_ram_base"] == sim_build.main_ram_base
     assert regs.constants["main_ram_size"] == sim_build.main_ram_size
     # The cache: a second call reuses the model.
-    again = sr.build_sim(BUILD_DIR)
+    again = sr.build_sim(sim_build.build_dir, hash_engine=ENGINE)
     assert not again.built
 
 
