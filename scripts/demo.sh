@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up everything (system packages when root, .venv) and run the main demo: the simulated
+# LiteX SoC (Verilator + VexRiscv + the SHA-256 peripheral) hashing in software, through CSRs
+# and through DMA. The first run builds the SoC (a few minutes); later runs reuse build/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/scripts/setup.sh"
+exec "$ROOT/.venv/bin/litedigest" demo "$@"
