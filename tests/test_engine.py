@@ -172,3 +172,20 @@ def test_rtl_backend_through_hashlib_api():
             assert h.hexdigest() == hashlib.sha256(m).hexdigest()
             assert litedigest.new("sha224", m, backend="rtl", engine=f"sha224:{arch}").digest() \
                 == hashlib.sha224(m).digest()
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_cli_sum_rtl_backend_matches_coreutils(arch, tmp_path):
+    import subprocess
+    import sys
+    rng = random.Random(f"cli-{arch}")
+    names = []
+    for n in (0, 55, 56, 63, 64, 119, 120, 777):
+        (tmp_path / f"f{n}").write_bytes(rng.randbytes(n))
+        names.append(f"f{n}")
+    for algo in ALGOS:
+        ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
+                               "--backend", "rtl", "--engine", f"{algo}:{arch}", *names],
+                              cwd=tmp_path, capture_output=True, check=True)
+        ref = subprocess.run([f"{algo}sum", *names], cwd=tmp_path, capture_output=True, check=True)
+        assert ours.stdout == ref.stdout
