@@ -4,15 +4,26 @@ from migen.fhdl import verilog
 
 from litedigest import spec as specmod
 
+from .sha1 import SHA1Engine
 from .sha256 import SHA256Engine
 
-FAMILIES = {"sha256": SHA256Engine}
+FAMILIES = {"sha1": SHA1Engine, "sha256": SHA256Engine}
+
+
+def _spec(spec):
+    return specmod.parse(spec) if isinstance(spec, str) else spec
+
+
+def variant_of(spec):
+    """The engine's variant index (IV choice) for the spec's algorithm, e.g. sha224 -> 1."""
+    s = _spec(spec)
+    return list(FAMILIES[s.family].IVS).index(s.algorithm)
 
 
 def make_engine(spec, slots=None):
     """Build the engine named by `spec` (str or EngineSpec). `slots` defaults to the number of
     blocks the engine holds in flight (one context per pipeline stage)."""
-    s = specmod.parse(spec) if isinstance(spec, str) else spec
+    s = _spec(spec)
     cls = FAMILIES[s.family]
     return cls(arch=s.arch, slots=slots or s.stages)
 

@@ -30,12 +30,10 @@ interleaved in any order (DESIGN.md engine contract). Latency (accept to result 
 65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
 full occupancy interval == latency.
 """
-from migen import Module, Signal, Array, Constant, Cat, If, Mux
+from migen import Signal, Cat, If, Mux
 
-from litex.soc.interconnect import stream
-
-from .common import (rotr, shr, add_mod, words, engine_sink_layout, engine_source_layout,
-                     slot_bits)
+from .common import rotr, shr, add_mod
+from .engine_base import HashEngine, pack_words, rom
 
 K256 = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -52,7 +50,6 @@ IVS = [
     [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19],
     [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4],
 ]
-VARIANTS = {"sha256": 0, "sha224": 1}
 
 
 def big_sigma0(x):
@@ -79,140 +76,47 @@ def maj(a, b, c):
     return (a & b) ^ (a & c) ^ (b & c)
 
 
-def pack_words(ws):
-    """Word i at bits [32i, 32i+32) (the engine's block/chaining-value layout)."""
-    return sum(w << (32 * i) for i, w in enumerate(ws))
-
-
-def rom(values, width=32):
-    return Array(Constant(v, width) for v in values)
-
-
-class SHA256Engine(Module):
+class SHA256Engine(HashEngine):
     """SHA-256/224 compression engine. See the module docstring for the architectures."""
 
+    family = "sha256"
+    IVS = {"sha256": IVS[0], "sha224": IVS[1]}
     ARCHITECTURES = {"base": 1, "opt": 2}  # arch -> rounds per clock
 
     def __init__(self, arch="opt", slots=1):
-        if arch not in self.ARCHITECTURES:
-            raise ValueError(f"unknown SHA-256 architecture {arch!r} "
-                             f"(known: {', '.join(self.ARCHITECTURES)})")
-        if slots < 1:
-            raise ValueError("slots must be >= 1")
-        self.arch = arch
-        self.slots = slots
-        self.block_bits = 512
-        self.digest_bits = 256
-        self.variants = dict(VARIANTS)
-        self.rounds_per_cycle = self.ARCHITECTURES[arch]
-        self.round_cycles = 64 // self.rounds_per_cycle
-        # cycles from accept to result valid: round_cycles rounds + 1 (the final addition for
-        # base, the initialization unit for opt)
-        self.latency = self.round_cycles + 1
-        self.interval = self.latency  # the engine accepts again when the result appears
-        self.blocks_in_flight = 1
-
-        self.sink = sink = stream.Endpoint(engine_sink_layout(512, 256, slots))
-        self.source = source = stream.Endpoint(engine_source_layout(256, slots))
-
-        st = [Signal(32, name=f"st_{n}") for n in "abcdefgh"]
-        w = [Signal(32, name=f"w{i}") for i in range(16)]
-        busy = Signal()
-        count = Signal(max=self.round_cycles + 1)
-        cur_slot = Signal(slot_bits(slots))
-        cur_last = Signal()
-        cv_cur = Signal(256)  # chaining value the current block started from
-        cv_mem = Array(Signal(256, name=f"cv_slot{i}") for i in range(slots))
-
-        # result register: the source
-        res_valid = Signal()
-        res_digest = Signal(256)
-        res_slot = Signal(slot_bits(slots))
-        res_last = Signal()
-        out_free = Signal()
-        accept = Signal()
-        self.comb += [
-            out_free.eq(~res_valid | source.ready),
-            sink.ready.eq(~busy),
-            accept.eq(sink.valid & sink.ready),
-            source.valid.eq(res_valid),
-            source.digest.eq(res_digest),
-            source.slot.eq(res_slot),
-            source.last.eq(res_last),
-        ]
-        self.sync += If(source.ready, res_valid.eq(0))  # overridden below when a result lands
-
-        # starting chaining value of an accepted block
-        iv = Mux(sink.variant, Constant(pack_words(IVS[1]), 256), Constant(pack_words(IVS[0]), 256))
-        init_cv = Signal(256)
-        self.comb += init_cv.eq(Mux(sink.first, iv, Mux(sink.load_cv, sink.cv, cv_mem[sink.slot])))
-        self.sync += If(accept,
-            busy.eq(1),
-            cur_slot.eq(sink.slot),
-            cur_last.eq(sink.last),
-            cv_cur.eq(init_cv),
-        )
-
-        def finish(cv_new):
-            """Statements of the edge that completes a block with chaining value cv_new."""
-            return [
-                cv_mem[cur_slot].eq(cv_new),
-                res_valid.eq(1),
-                res_digest.eq(cv_new),
-                res_slot.eq(cur_slot),
-                res_last.eq(cur_last),
-                busy.eq(0),
-            ]
-
-        ctx = dict(st=st, w=w, count=count, busy=busy, accept=accept, out_free=out_free,
-                   init_st=words(init_cv, 8), data_w=words(sink.data, 16),
-                   cv_words=words(cv_cur, 8), finish=finish)
+        self.setup(arch, slots, round_cycles=64 // self.ARCHITECTURES.get(arch, 1))
+        self.rounds_per_cycle = self.steps_per_cycle
         if arch == "base":
-            self._base_datapath(**ctx)
+            self.iterate(self._base_round)
         else:
-            self._opt_datapath(**ctx)
+            self._opt_datapath()
 
     @staticmethod
     def _schedule_next(w, i):
         """W[t+16] from the window w = W[t..t+15], as the i-th new word (t shifted by i)."""
         return add_mod(small_sigma1(w[14 + i]), w[9 + i], small_sigma0(w[1 + i]), w[i])
 
-    def _base_datapath(self, st, w, count, busy, accept, out_free, init_st, data_w, cv_words, finish):
-        """Round 0 runs in the accept cycle (the multiplexer in front of the round selects the
-        starting value, seed 000 fig. 3), rounds 1..63 follow, then one final-addition cycle."""
-        final = Signal(name="final_add")
-        rin = [Mux(accept, i, s) for i, s in zip(init_st, st)]
-        win = [Mux(accept, d, x) for d, x in zip(data_w, w)]
+    def _base_round(self, rin, win, idx):
+        """One round (conventional adder chain, seed 000 fig. 2: no carry-save, no
+        pre-computation) and the one-word shift of the message schedule."""
         a, b, c, d, e, f, g, h = rin
-        k = rom(K256)[Mux(accept, 0, count)]
+        k = rom(K256)[idx]
         t1 = Signal(32)
         t2 = Signal(32)
-        # conventional adder chain (seed 000 fig. 2): no carry-save, no pre-computation
         self.comb += [
             t1.eq(h + big_sigma1(e) + ch(e, f, g) + k + win[0]),
             t2.eq(big_sigma0(a) + maj(a, b, c)),
         ]
-        rounding = accept | (busy & ~final)
-        self.sync += [
-            If(rounding,
-                [dst.eq(src) for dst, src in zip(st, [t1 + t2, a, b, c, d + t1, e, f, g])],
-                [w[i].eq(win[i + 1]) for i in range(15)],
-                w[15].eq(self._schedule_next(win, 0)),
-                count.eq(Mux(accept, 1, count + 1)),
-                If(~accept & (count == self.round_cycles - 1), final.eq(1)),
-            ),
-            If(final & out_free,
-                final.eq(0),
-                finish(Cat(*[add_mod(s, c) for s, c in zip(st, cv_words)])),
-            ),
-        ]
+        return [t1 + t2, a, b, c, d + t1, e, f, g], win[1:] + [self._schedule_next(win, 0)]
 
-    def _opt_datapath(self, st, w, count, busy, accept, out_free, init_st, data_w, cv_words, finish):
+    def _opt_datapath(self):
         """The accept cycle runs the initialization unit; 32 mega-rounds follow, the last of
         which also performs the final chaining-value addition: its a/e words get the
         chaining value through the pre-computed P4/P4c (temporal pre-computation, so no
         extra adder on the critical path), the other words through adders fed by registers
         or by the first round's outputs."""
+        st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
+        init_st, data_w, cv_words = self.init_st, self.data_w, self.cv_words
         a, b, c, d, e, f, g, h = st
         pre_h = Signal(32)
         pre_x = Signal(32)
@@ -276,7 +180,7 @@ class SHA256Engine(Module):
                 [w[i].eq(w[i + 2]) for i in range(14)],
                 w[14].eq(self._schedule_next(w, 0)),
                 w[15].eq(self._schedule_next(w, 1)),
-            ).Elif(busy & last & out_free,
-                finish(cv_final),
+            ).Elif(busy & last & self.out_free,
+                self.finish(cv_final),
             ),
         ]

@@ -1,6 +1,7 @@
-"""Gateware tests of the SHA-256/224 engines in Verilator, against independent references:
-the complete NIST CAVP byte-oriented files (ShortMsg, LongMsg, Monte) and hashlib, with
-random valid/ready stalls on both streams and interleaved messages."""
+"""Gateware tests of the SHA-1 and SHA-256/224 engines in Verilator, against independent
+references: the complete NIST CAVP byte-oriented files (ShortMsg, LongMsg, Monte) and hashlib,
+with random valid/ready stalls on both streams and interleaved messages. Every engine spec
+gets every test (all are p1 so far, so the Monte files run on all of them)."""
 import hashlib
 import random
 import struct
@@ -8,13 +9,18 @@ import struct
 import pytest
 
 from litedigest.ip.rtlsim import RTLSim, Block
-from litedigest.ip.sha256 import VARIANTS
+from litedigest.ip.engines import variant_of
 
 import vectors
 
-ARCHS = ["base", "opt"]
+# engine spec -> latency the issue specifies (rounds per block / rounds per clock, + 1)
+EXPECTED_LATENCY = {"sha256:base": 65, "sha256:opt": 33,
+                    "sha1:base": 81, "sha1:k5": 17, "sha1:opt": 41}
+ENGINES = list(EXPECTED_LATENCY)
+ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"]}
+ENGINE_ALGOS = [(e, a) for e in ENGINES for a in ALGOS_OF[e.split(":")[0]]]
+ARCHS = ["base", "opt"]  # sha256 architectures, for the SHA-256-only tests below
 ALGOS = ["sha256", "sha224"]
-EXPECTED_LATENCY = {"base": 65, "opt": 33}
 
 
 def md_pad(msg):
@@ -27,21 +33,24 @@ def message_blocks(msg, algo, slot=0):
     padded = md_pad(msg)
     n = len(padded) // 64
     return [Block(list(struct.unpack(">16I", padded[64 * i:64 * i + 64])), slot=slot,
-                  first=(i == 0), last=(i == n - 1), variant=VARIANTS[algo])
+                  first=(i == 0), last=(i == n - 1), variant=variant_of(algo))
             for i in range(n)]
 
 
 def digest_of(result, algo):
-    return struct.pack(">8I", *result.cv)[:28 if algo == "sha224" else 32]
+    return struct.pack(f">{len(result.cv)}I", *result.cv)[:hashlib.new(algo).digest_size]
 
 
 _sims = {}
 
 
-def sim_for(arch, slots=1):
-    key = (arch, slots)
+def sim_for(engine, slots=1):
+    """The simulator of an engine spec ("sha1:k5"; a bare arch means sha256:<arch>)."""
+    if ":" not in engine:
+        engine = f"sha256:{engine}"
+    key = (engine, slots)
     if key not in _sims:
-        _sims[key] = RTLSim(f"sha256:{arch}", slots=slots, seed=1234 + slots)
+        _sims[key] = RTLSim(engine, slots=slots, seed=1234 + slots)
     return _sims[key]
 
 
@@ -53,69 +62,69 @@ def hash_batch(sim, msgs, algo):
     return [digest_of(r, algo) for r in results if r.last]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_latency_and_interval_match_engine_attributes(arch):
-    sim = sim_for(arch)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_latency_and_interval_match_engine_attributes(engine):
+    sim = sim_for(engine)
     sim.set_stalls(0, 0)
     eng = sim.engine
-    assert eng.latency == EXPECTED_LATENCY[arch]
+    assert eng.latency == EXPECTED_LATENCY[engine]
     assert eng.interval == eng.latency and eng.blocks_in_flight == 1
+    algo = ALGOS_OF[engine.split(":")[0]][0]
     msg = bytes(range(256)) * 2  # 9 blocks padded
-    results, accepted = sim.run(message_blocks(msg, "sha256"))
+    results, accepted = sim.run(message_blocks(msg, algo))
     assert [r.cycle - a for r, a in zip(results, accepted)] == [eng.latency] * len(results)
     gaps = {b.cycle - a.cycle for a, b in zip(results, results[1:])}
     assert gaps == {eng.interval}
-    assert digest_of(results[-1], "sha256") == hashlib.sha256(msg).digest()
+    assert digest_of(results[-1], algo) == hashlib.new(algo, msg).digest()
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("algo", ALGOS)
+@pytest.mark.parametrize("engine,algo", ENGINE_ALGOS)
 @pytest.mark.parametrize("kind", ["ShortMsg", "LongMsg"])
-def test_nist_cavp_messages(arch, algo, kind):
+def test_nist_cavp_messages(engine, algo, kind):
     cases = vectors.load_cavp(f"{algo.upper()}{kind}")
     assert len(cases) >= 64
-    sim = sim_for(arch)
+    sim = sim_for(engine)
     sim.set_stalls(10, 10)
     got = hash_batch(sim, [m for m, _ in cases], algo)
     for (msg, md), d in zip(cases, got):
-        assert d == md, f"{algo}:{arch} {kind} len={len(msg)}"
+        assert d == md, f"{engine} {algo} {kind} len={len(msg)}"
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("algo", ALGOS)
-def test_nist_cavp_monte(arch, algo):
+@pytest.mark.parametrize("engine,algo", ENGINE_ALGOS)
+def test_nist_cavp_monte(engine, algo):
     seed, checkpoints = vectors.load_monte(f"{algo.upper()}Monte")
     assert len(checkpoints) == 100
-    sim = sim_for(arch)
+    sim = sim_for(engine)
     sim.set_stalls(0, 0)
     for j, expected in enumerate(checkpoints):
         md = [seed, seed, seed]
         for _ in range(1000):
             md = [md[1], md[2], hash_batch(sim, [md[0] + md[1] + md[2]], algo)[0]]
         seed = md[2]
-        assert seed == expected, f"{algo}:{arch} Monte checkpoint {j}"
+        assert seed == expected, f"{engine} {algo} Monte checkpoint {j}"
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_random_lengths_with_stalls_against_hashlib(arch):
-    rng = random.Random(f"lengths-{arch}")
-    sim = sim_for(arch)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_random_lengths_with_stalls_against_hashlib(engine):
+    rng = random.Random(f"lengths-{engine}")
+    sim = sim_for(engine)
     for stall_in, stall_out in [(0, 0), (30, 0), (0, 30), (50, 50), (80, 80)]:
         sim.set_stalls(stall_in, stall_out)
         msgs = [rng.randbytes(rng.randint(0, 1000)) for _ in range(40)]
-        algos = [rng.choice(ALGOS) for _ in msgs]
+        algos = [rng.choice(ALGOS_OF[engine.split(":")[0]]) for _ in msgs]
         for m, algo in zip(msgs, algos):
             (d,) = hash_batch(sim, [m], algo)
             assert d == hashlib.new(algo, m).digest(), (len(m), algo, stall_in, stall_out)
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_interleaved_messages_in_slots_with_stalls(arch):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_interleaved_messages_in_slots_with_stalls(engine):
     """Blocks of up to 4 messages (one per slot) interleaved in random order."""
-    rng = random.Random(f"interleave-{arch}")
-    sim = sim_for(arch, slots=4)
+    rng = random.Random(f"interleave-{engine}")
+    sim = sim_for(engine, slots=4)
     sim.set_stalls(40, 40)
-    pending = [(rng.randbytes(rng.randint(0, 700)), rng.choice(ALGOS)) for _ in range(24)]
+    algos = ALGOS_OF[engine.split(":")[0]]
+    pending = [(rng.randbytes(rng.randint(0, 700)), rng.choice(algos)) for _ in range(24)]
     queues = {}       # slot -> remaining blocks of its current message
     owner = {}        # slot -> (msg, algo)
     order, expected = [], []
@@ -145,24 +154,30 @@ def test_interleaved_messages_in_slots_with_stalls(arch):
         assert digest_of(r, algo) == d
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_resume_from_loaded_chaining_value(arch):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_resume_from_loaded_chaining_value(engine):
     """load_cv: a message split across two slots through an exported chaining value."""
-    rng = random.Random(f"resume-{arch}")
-    sim = sim_for(arch, slots=4)
+    rng = random.Random(f"resume-{engine}")
+    sim = sim_for(engine, slots=4)
     sim.set_stalls(20, 20)
+    algo = ALGOS_OF[engine.split(":")[0]][0]
     msg = rng.randbytes(64 * 5 + 17)
-    blocks = message_blocks(msg, "sha256")
+    blocks = message_blocks(msg, algo)
     head, _ = sim.run([Block(b.words, slot=1, first=b.first, last=False) for b in blocks[:3]])
     tail = [Block(b.words, slot=2, last=b.last) for b in blocks[3:]]
     tail[0].cv = head[-1].cv
     results, _ = sim.run(tail)
-    assert digest_of(results[-1], "sha256") == hashlib.sha256(msg).digest()
+    assert digest_of(results[-1], algo) == hashlib.new(algo, msg).digest()
 
 
 def test_rtl_backend_through_hashlib_api():
     import litedigest
     rng = random.Random(7)
+    for n in [0, 55, 56, 64, 1000]:
+        m = rng.randbytes(n)
+        for arch in ("base", "k5", "opt"):
+            assert litedigest.new("sha1", m, backend="rtl", engine=f"sha1:{arch}").digest() \
+                == hashlib.sha1(m).digest()
     for arch in ARCHS:
         for n in [0, 55, 56, 63, 64, 119, 120, 1000]:
             m = rng.randbytes(n)
@@ -174,16 +189,17 @@ def test_rtl_backend_through_hashlib_api():
                 == hashlib.sha224(m).digest()
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_cli_sum_rtl_backend_matches_coreutils(arch, tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cli_sum_rtl_backend_matches_coreutils(engine, tmp_path):
     import subprocess
     import sys
-    rng = random.Random(f"cli-{arch}")
+    family, arch = engine.split(":")
+    rng = random.Random(f"cli-{engine}")
     names = []
     for n in (0, 55, 56, 63, 64, 119, 120, 777):
         (tmp_path / f"f{n}").write_bytes(rng.randbytes(n))
         names.append(f"f{n}")
-    for algo in ALGOS:
+    for algo in ALGOS_OF[family]:
         ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
                                "--backend", "rtl", "--engine", f"{algo}:{arch}", *names],
                               cwd=tmp_path, capture_output=True, check=True)

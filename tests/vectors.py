@@ -16,7 +16,9 @@ _SHA2 = os.path.join(os.path.dirname(cryptography_vectors.__file__), "hashes", "
 def _path(name):
     if not name.endswith(".rsp"):
         name += ".rsp"
-    return os.path.join(_SHA2, name)
+    # SHA-1 files live in hashes/SHA1, the SHA-2 family's in hashes/SHA2
+    folder = os.path.join(os.path.dirname(_SHA2), "SHA1") if name.startswith("SHA1") else _SHA2
+    return os.path.join(folder, name)
 
 
 def _records(name):

@@ -37,7 +37,7 @@ def _md_pad(msg):
 
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim, Block
-    from litedigest.ip.sha256 import VARIANTS
+    from litedigest.ip.engines import variant_of
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
     rng = random.Random(2026)
@@ -46,9 +46,9 @@ def bench_rtl(engine, sizes):
         padded = _md_pad(msg)
         nb = len(padded) // 64
         blocks = [Block(list(struct.unpack(">16I", padded[64 * i:64 * i + 64])), first=i == 0,
-                        last=i == nb - 1, variant=VARIANTS[spec.algorithm]) for i in range(nb)]
+                        last=i == nb - 1, variant=variant_of(spec)) for i in range(nb)]
         results, accepted = sim.run(blocks)
-        digest = struct.pack(">8I", *results[-1].cv)[:spec.digest_size]
+        digest = struct.pack(f">{sim.cw}I", *results[-1].cv)[:spec.digest_size]
         cycles = results[-1].cycle - accepted[0]
         gaps = [b.cycle - a.cycle for a, b in zip(results, results[1:])]
         yield {

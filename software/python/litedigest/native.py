@@ -70,6 +70,23 @@ def compress(state, blocks):
     return list(st)
 
 
+def sha1_iv():
+    """The SHA-1 initial hash value as 5 ints."""
+    st = ffi.new("uint32_t[5]")
+    lib.ld_sha1_iv(st)
+    return list(st)
+
+
+def sha1_compress(state, blocks):
+    """ld_sha1_compress: state = 5 ints, blocks a multiple of 64 bytes; returns 5 ints."""
+    blocks = bytes(blocks)
+    if len(blocks) % 64:
+        raise ValueError("blocks must be a multiple of 64 bytes")
+    st = ffi.new("uint32_t[5]", list(state))
+    lib.ld_sha1_compress(st, blocks, len(blocks) // 64)
+    return list(st)
+
+
 def md_pad(tail, total_len, block_size=64):
     """ld_md_pad: the padded final block(s) for a message of total_len bytes ending in tail."""
     tail = bytes(tail)

@@ -7,14 +7,16 @@ from dataclasses import dataclass
 
 # algorithm -> (engine family, block bytes, digest bytes)
 ALGORITHMS = {
+    "sha1": ("sha1", 64, 20),
     "sha256": ("sha256", 64, 32),
     "sha224": ("sha256", 64, 28),
 }
-# architectures implemented per engine family, with their latency in cycles per block
+# round architectures implemented per engine family
 ARCHITECTURES = {
+    "sha1": ("base", "k5", "opt"),
     "sha256": ("base", "opt"),
 }
-DEFAULT_ARCH = {"sha256": "opt"}
+DEFAULT_ARCH = {"sha1": "opt", "sha256": "opt"}
 
 
 class SpecError(ValueError):

@@ -16,7 +16,7 @@ class RTLBackend(Backend):
     def compress(self, spec, cv, blocks):
         """Hash whole blocks from cv (None: the IV of spec.algorithm); return the new cv."""
         from litedigest.ip.rtlsim import Block
-        from litedigest.ip.sha256 import VARIANTS
+        from litedigest.ip.engines import variant_of
         if spec.family != self.spec.family:
             raise ValueError(f"the rtl backend runs {self.spec}, not {spec.algorithm}")
         bs = spec.block_size
@@ -24,15 +24,16 @@ class RTLBackend(Backend):
             raise ValueError(f"compress needs a non-zero multiple of {bs} bytes, got {len(blocks)}")
         n = len(blocks) // bs
         nw = bs // 4
-        cv_words = list(struct.unpack(">8I", cv)) if cv is not None else None
-        variant = VARIANTS[spec.algorithm]
+        ncv = self.sim.cw
+        cv_words = list(struct.unpack(f">{ncv}I", cv)) if cv is not None else None
+        variant = variant_of(spec)
         todo = []
         for i in range(n):
             ws = list(struct.unpack(f">{nw}I", blocks[bs * i:bs * (i + 1)]))
             todo.append(Block(ws, first=(i == 0 and cv is None), last=(i == n - 1),
                               variant=variant, cv=cv_words if (i == 0 and cv is not None) else None))
         results, _ = self.sim.run(todo)
-        return struct.pack(">8I", *results[-1].cv)
+        return struct.pack(f">{ncv}I", *results[-1].cv)
 
     def close(self):
         self.sim.close()

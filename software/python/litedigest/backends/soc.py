@@ -33,6 +33,9 @@ class SoCBackend(Backend):
     def __init__(self, engine=None, path=None):
         from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
         self.spec = specmod.parse(engine or "sha256")
+        if self.spec.family != "sha256":
+            raise ValueError(f"the soc backend has SoC builds for sha256/sha224 engines only so "
+                             f"far, not {self.spec.engine_name}")
         self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
         if self.path not in ("csr", "dma"):
             raise ValueError(f"unknown soc path {self.path!r} (csr or dma)")
@@ -59,10 +62,10 @@ class SoCBackend(Backend):
         atexit.register(self.close)
 
     def compress(self, spec, cv, blocks):
-        from litedigest.ip.sha256 import VARIANTS
+        from litedigest.ip.engines import variant_of
         if spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
-        return self.periph.compress(bytes(blocks), cv=cv, variant=VARIANTS[spec.algorithm],
+        return self.periph.compress(bytes(blocks), cv=cv, variant=variant_of(spec),
                                     path=self.path)
 
     def close(self):

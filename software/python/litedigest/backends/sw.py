@@ -1,28 +1,36 @@
-"""The `sw` backend: the C library's software SHA-256 compression (ld_sha256_compress) on the
-host through cffi. The engine architecture in a spec is meaningless here and ignored."""
+"""The `sw` backend: the C library's software compression functions (ld_sha256_compress,
+ld_sha1_compress) on the host through cffi. The engine architecture in a spec is meaningless
+here and ignored."""
 import struct
 
 from . import Backend
 from .. import native
+
+# family -> (IV for an algorithm, compress(state, blocks), chaining-value words)
+FAMILIES = {
+    "sha256": (native.iv, native.compress, 8),
+    "sha1": (lambda algorithm: native.sha1_iv(), native.sha1_compress, 5),
+}
 
 
 class SwBackend(Backend):
     name = "sw"
 
     def compress(self, spec, cv, blocks):
-        if spec.family != "sha256":
+        if spec.family not in FAMILIES:
             raise ValueError(f"sw backend: {spec.algorithm} is not supported")
+        iv, compress, nwords = FAMILIES[spec.family]
         blocks = bytes(blocks)
         if not blocks or len(blocks) % spec.block_size:
             raise ValueError(f"blocks must be a non-zero multiple of {spec.block_size} bytes, "
                              f"got {len(blocks)}")
         if cv is None:
-            state = native.iv(spec.algorithm)
+            state = iv(spec.algorithm)
         else:
-            if len(cv) != 32:
-                raise ValueError("cv must be 32 bytes")
-            state = struct.unpack(">8I", cv)
-        return struct.pack(">8I", *native.compress(state, blocks))
+            if len(cv) != 4 * nwords:
+                raise ValueError(f"cv must be {4 * nwords} bytes")
+            state = struct.unpack(f">{nwords}I", cv)
+        return struct.pack(f">{nwords}I", *compress(state, blocks))
 
 
 def open_backend(engine=None):
