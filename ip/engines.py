@@ -6,8 +6,9 @@ from litedigest import spec as specmod
 
 from .sha1 import SHA1Engine
 from .sha256 import SHA256Engine
+from .sha512 import SHA512Engine
 
-FAMILIES = {"sha1": SHA1Engine, "sha256": SHA256Engine}
+FAMILIES = {"sha1": SHA1Engine, "sha256": SHA256Engine, "sha512": SHA512Engine}
 
 
 def _spec(spec):

@@ -60,14 +60,6 @@ def big_sigma1(x):
     return rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25)
 
 
-def small_sigma0(x):
-    return rotr(x, 7) ^ rotr(x, 18) ^ shr(x, 3)
-
-
-def small_sigma1(x):
-    return rotr(x, 17) ^ rotr(x, 19) ^ shr(x, 10)
-
-
 def ch(e, f, g):
     return (e & f) ^ (~e & g)
 
@@ -76,7 +68,87 @@ def maj(a, b, c):
     return (a & b) ^ (a & c) ^ (b & c)
 
 
-class SHA256Engine(HashEngine):
+class SHA2Engine(HashEngine):
+    """What SHA-256 and SHA-512 share: the round and the message schedule, parameterised by
+    word width, round constants and rotation amounts (FIPS 180-4 4.1.2 / 4.1.3), and two
+    round architectures on the conventional sequencer:
+    - ``base``: one round per clock (the conventional adder chain, seed 000 fig. 2);
+    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (seed 002): the h operand
+      of the first four rounds of a clock is a register (h, g, f, e), so its sum with K + W is
+      pre-calculated off the round chain; the multi-operand sums use carry-save trees."""
+
+    ROUNDS = 64
+    K = K256
+    # (Sigma0, Sigma1, sigma0, sigma1): rotate, rotate, rotate|shift amounts
+    ROT = ((2, 13, 22), (6, 11, 25), (7, 18, 3), (17, 19, 10))
+
+    def __init__(self, arch, slots):
+        self.setup(arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1))
+        self.rounds_per_cycle = self.steps_per_cycle
+        if arch == "base":
+            self.iterate(self._base_round)
+        elif arch.startswith("k"):
+            self.iterate(self._unrolled_rounds)
+        else:
+            self._opt_datapath()
+
+    def _big_sigma(self, i, x):
+        w = self.WORD
+        return rotr(x, self.ROT[i][0], w) ^ rotr(x, self.ROT[i][1], w) ^ rotr(x, self.ROT[i][2], w)
+
+    def _small_sigma(self, i, x):
+        w = self.WORD
+        r = self.ROT[2 + i]
+        return rotr(x, r[0], w) ^ rotr(x, r[1], w) ^ shr(x, r[2], w)
+
+    def schedule(self, win, n):
+        """Shift the 16-word window by n, appending W[t+16..t+15+n]."""
+        ext = list(win)
+        for i in range(n):
+            # a named signal, not an expression: later new words take sigma() of earlier ones,
+            # and carry-save trees reference operands twice, so expressions would blow up
+            nw = Signal(self.WORD, name=f"w_new{i}")
+            self.comb += nw.eq(add_mod(self._small_sigma(1, ext[i + 14]), ext[i + 9],
+                                       self._small_sigma(0, ext[i + 1]), ext[i], width=self.WORD))
+            ext.append(nw)
+        return ext[n:n + 16]
+
+    def _base_round(self, rin, win, idx):
+        """One round (conventional adder chain, seed 000 fig. 2: no carry-save, no
+        pre-computation) and the one-word shift of the message schedule."""
+        a, b, c, d, e, f, g, h = rin
+        k = rom(self.K, self.WORD)[idx]
+        t1 = Signal(self.WORD)
+        t2 = Signal(self.WORD)
+        self.comb += [
+            t1.eq(h + self._big_sigma(1, e) + ch(e, f, g) + k + win[0]),
+            t2.eq(self._big_sigma(0, a) + maj(a, b, c)),
+        ]
+        return [t1 + t2, a, b, c, d + t1, e, f, g], self.schedule(win, 1)
+
+    def _unrolled_rounds(self, rin, win, idx):
+        k, wb = self.steps_per_cycle, self.WORD
+        st = list(rin)
+        for i in range(k):
+            a, b, c, d, e, f, g, h = st
+            kt = rom([self.K[k * j + i] for j in range(self.round_cycles)], wb)[idx]
+            # h + K + W: from registers for rounds 0..3 (h, g, f, e), so pre-calculated in
+            # parallel with the round chain; round 4's h is round 0's new e
+            khw = Signal(wb, name=f"khw{i}")
+            t1 = Signal(wb, name=f"t1_{i}")
+            na = Signal(wb, name=f"a{i + 1}")
+            ne = Signal(wb, name=f"e{i + 1}")
+            self.comb += [
+                khw.eq(add_mod(h, kt, win[i], width=wb)),
+                t1.eq(add_mod(khw, self._big_sigma(1, e), ch(e, f, g), width=wb)),
+                na.eq(add_mod(t1, self._big_sigma(0, a), maj(a, b, c), width=wb)),
+                ne.eq(add_mod(d, t1, width=wb)),
+            ]
+            st = [na, a, b, c, ne, e, f, g]
+        return st, self.schedule(win, k)
+
+
+class SHA256Engine(SHA2Engine):
     """SHA-256/224 compression engine. See the module docstring for the architectures."""
 
     family = "sha256"
@@ -84,30 +156,7 @@ class SHA256Engine(HashEngine):
     ARCHITECTURES = {"base": 1, "opt": 2}  # arch -> rounds per clock
 
     def __init__(self, arch="opt", slots=1):
-        self.setup(arch, slots, round_cycles=64 // self.ARCHITECTURES.get(arch, 1))
-        self.rounds_per_cycle = self.steps_per_cycle
-        if arch == "base":
-            self.iterate(self._base_round)
-        else:
-            self._opt_datapath()
-
-    @staticmethod
-    def _schedule_next(w, i):
-        """W[t+16] from the window w = W[t..t+15], as the i-th new word (t shifted by i)."""
-        return add_mod(small_sigma1(w[14 + i]), w[9 + i], small_sigma0(w[1 + i]), w[i])
-
-    def _base_round(self, rin, win, idx):
-        """One round (conventional adder chain, seed 000 fig. 2: no carry-save, no
-        pre-computation) and the one-word shift of the message schedule."""
-        a, b, c, d, e, f, g, h = rin
-        k = rom(K256)[idx]
-        t1 = Signal(32)
-        t2 = Signal(32)
-        self.comb += [
-            t1.eq(h + big_sigma1(e) + ch(e, f, g) + k + win[0]),
-            t2.eq(big_sigma0(a) + maj(a, b, c)),
-        ]
-        return [t1 + t2, a, b, c, d + t1, e, f, g], win[1:] + [self._schedule_next(win, 0)]
+        super().__init__(arch, slots)
 
     def _opt_datapath(self):
         """The accept cycle runs the initialization unit; 32 mega-rounds follow, the last of
@@ -177,9 +226,7 @@ class SHA256Engine(HashEngine):
                 wk2.eq(add_mod(w[4], k_even)),
                 wk3.eq(add_mod(w[5], k_odd)),
                 # message schedule, two words per clock
-                [w[i].eq(w[i + 2]) for i in range(14)],
-                w[14].eq(self._schedule_next(w, 0)),
-                w[15].eq(self._schedule_next(w, 1)),
+                [dst.eq(src) for dst, src in zip(w, self.schedule(w, 2))],
             ).Elif(busy & last & self.out_free,
                 self.finish(cv_final),
             ),

@@ -15,30 +15,39 @@ import vectors
 
 # engine spec -> latency the issue specifies (rounds per block / rounds per clock, + 1)
 EXPECTED_LATENCY = {"sha256:base": 65, "sha256:opt": 33,
-                    "sha1:base": 81, "sha1:k5": 17, "sha1:opt": 41}
+                    "sha1:base": 81, "sha1:k5": 17, "sha1:opt": 41,
+                    "sha512:base": 81, "sha512:k5": 17}
 ENGINES = list(EXPECTED_LATENCY)
-ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"]}
+ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"],
+            "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"]}
 ENGINE_ALGOS = [(e, a) for e in ENGINES for a in ALGOS_OF[e.split(":")[0]]]
 ARCHS = ["base", "opt"]  # sha256 architectures, for the SHA-256-only tests below
 ALGOS = ["sha256", "sha224"]
 
 
-def md_pad(msg):
+def is_sha512_family(algo):
+    return algo in ALGOS_OF["sha512"]
+
+
+def md_pad(msg, block_size=64):
     """FIPS 180-4 padding, written here independently of the library under test."""
-    n = len(msg)
-    return msg + b"\x80" + b"\x00" * ((55 - n) % 64) + struct.pack(">Q", 8 * n)
+    n, lenbytes = len(msg), block_size // 8
+    zeros = (block_size - lenbytes - 1 - n) % block_size
+    return msg + b"\x80" + b"\x00" * zeros + (8 * n).to_bytes(lenbytes, "big")
 
 
 def message_blocks(msg, algo, slot=0):
-    padded = md_pad(msg)
-    n = len(padded) // 64
-    return [Block(list(struct.unpack(">16I", padded[64 * i:64 * i + 64])), slot=slot,
+    bs, fmt = (128, ">16Q") if is_sha512_family(algo) else (64, ">16I")
+    padded = md_pad(msg, bs)
+    n = len(padded) // bs
+    return [Block(list(struct.unpack(fmt, padded[bs * i:bs * (i + 1)])), slot=slot,
                   first=(i == 0), last=(i == n - 1), variant=variant_of(algo))
             for i in range(n)]
 
 
 def digest_of(result, algo):
-    return struct.pack(f">{len(result.cv)}I", *result.cv)[:hashlib.new(algo).digest_size]
+    fmt = "Q" if is_sha512_family(algo) else "I"
+    return struct.pack(f">{len(result.cv)}{fmt}", *result.cv)[:hashlib.new(algo).digest_size]
 
 
 _sims = {}
@@ -161,7 +170,7 @@ def test_resume_from_loaded_chaining_value(engine):
     sim = sim_for(engine, slots=4)
     sim.set_stalls(20, 20)
     algo = ALGOS_OF[engine.split(":")[0]][0]
-    msg = rng.randbytes(64 * 5 + 17)
+    msg = rng.randbytes((128 if is_sha512_family(algo) else 64) * 5 + 17)  # 6 blocks padded
     blocks = message_blocks(msg, algo)
     head, _ = sim.run([Block(b.words, slot=1, first=b.first, last=False) for b in blocks[:3]])
     tail = [Block(b.words, slot=2, last=b.last) for b in blocks[3:]]
@@ -173,11 +182,15 @@ def test_resume_from_loaded_chaining_value(engine):
 def test_rtl_backend_through_hashlib_api():
     import litedigest
     rng = random.Random(7)
-    for n in [0, 55, 56, 64, 1000]:
+    for n in [0, 55, 56, 64, 111, 112, 128, 1000]:
         m = rng.randbytes(n)
         for arch in ("base", "k5", "opt"):
             assert litedigest.new("sha1", m, backend="rtl", engine=f"sha1:{arch}").digest() \
                 == hashlib.sha1(m).digest()
+        for arch in ("base", "k5"):
+            for algo in ALGOS_OF["sha512"]:
+                assert litedigest.new(algo, m, backend="rtl", engine=f"{algo}:{arch}").digest() \
+                    == hashlib.new(algo, m).digest()
     for arch in ARCHS:
         for n in [0, 55, 56, 63, 64, 119, 120, 1000]:
             m = rng.randbytes(n)
@@ -196,10 +209,11 @@ def test_cli_sum_rtl_backend_matches_coreutils(engine, tmp_path):
     family, arch = engine.split(":")
     rng = random.Random(f"cli-{engine}")
     names = []
-    for n in (0, 55, 56, 63, 64, 119, 120, 777):
+    for n in (0, 55, 56, 63, 64, 111, 112, 119, 120, 128, 777):
         (tmp_path / f"f{n}").write_bytes(rng.randbytes(n))
         names.append(f"f{n}")
-    for algo in ALGOS_OF[family]:
+    import shutil
+    for algo in [a for a in ALGOS_OF[family] if shutil.which(f"{a}sum")]:  # coreutils has no sha512_224sum
         ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
                                "--backend", "rtl", "--engine", f"{algo}:{arch}", *names],
                               cwd=tmp_path, capture_output=True, check=True)

@@ -12,9 +12,10 @@ from litedigest import backends, hashobj
 
 
 @pytest.mark.parametrize("name", ["SHA256ShortMsg", "SHA256LongMsg", "SHA224ShortMsg", "SHA224LongMsg",
-                                  "SHA1ShortMsg", "SHA1LongMsg"])
+                                  "SHA1ShortMsg", "SHA1LongMsg", "SHA384ShortMsg", "SHA512LongMsg",
+                                  "SHA512_224ShortMsg", "SHA512_256ShortMsg"])
 def test_cavp(name):
-    algo = re.match(r"SHA\d+", name).group(0).lower()
+    algo = re.match(r"SHA\d+(_\d+)?", name).group(0).lower()
     for msg, md in load_cavp(name):
         h = litedigest.new(algo, msg)
         assert h.digest() == md
@@ -27,7 +28,7 @@ def test_monte_two_checkpoints(algo):
     assert monte_check(lambda m: litedigest.new(algo, m).digest(), seed, mds, iterations=2) == 2
 
 
-@pytest.mark.parametrize("algo", ["sha1", "sha256", "sha224"])
+@pytest.mark.parametrize("algo", ["sha1", "sha256", "sha224", "sha384", "sha512", "sha512_256"])
 def test_random_lengths_and_splits(algo):
     rng = random.Random(algo)
     lengths = [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 16383, 16384, 16385, 40000] + \
@@ -48,7 +49,8 @@ def test_attributes():
         h = litedigest.new(algo)
         ref = hashlib.new(algo)
         assert (h.name, h.digest_size, h.block_size) == (ref.name, ref.digest_size, ref.block_size) == (algo, ds, 64)
-    assert litedigest.algorithms_available == {"sha1", "sha256", "sha224"}
+    assert litedigest.algorithms_available == {"sha1", "sha256", "sha224", "sha384", "sha512",
+                                               "sha512_224", "sha512_256"}
     assert litedigest.sha224(b"abc").hexdigest() == hashlib.sha224(b"abc").hexdigest()
     assert litedigest.new("SHA256", b"abc").digest() == hashlib.sha256(b"abc").digest()
 

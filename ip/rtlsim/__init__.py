@@ -8,6 +8,7 @@ import ctypes
 import hashlib
 import os
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def build_library(spec, slots=None, build_dir=None):
 
 
 class Block:
-    """One block for the engine: `words` (block_bits/32 ints), flags and tags."""
+    """One block for the engine: `words` (block_bits/word_bits ints), flags and tags."""
     __slots__ = ("words", "slot", "first", "last", "variant", "cv")
 
     def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None):
@@ -100,8 +101,10 @@ class RTLSim:
 
     def __init__(self, spec, slots=None, seed=1, stall_in=0, stall_out=0, build_dir=None):
         self.engine, path = build_library(spec, slots, build_dir)
-        self.bw = self.engine.block_bits // 32
-        self.cw = self.engine.digest_bits // 32
+        self.word_bits = wb = self.engine.word_bits
+        self.bw = self.engine.block_bits // wb  # engine words per block
+        self.cw = self.engine.digest_bits // wb  # engine words per chaining value
+        self._chunks = wb // 32                 # harness 32-bit chunks per engine word
         self._lib = lib = ctypes.CDLL(str(path))
         u32p = ctypes.POINTER(ctypes.c_uint32)
         u64p = ctypes.POINTER(ctypes.c_uint64)
@@ -117,6 +120,25 @@ class RTLSim:
         self._h = lib.ldsim_new(seed)
         self.set_stalls(stall_in, stall_out)
 
+    def words(self, data):
+        """Big-endian engine words of `data` (a block or a chaining value)."""
+        fmt = "Q" if self.word_bits == 64 else "I"
+        return list(struct.unpack(f">{len(data) * 8 // self.word_bits}{fmt}", data))
+
+    def to_bytes(self, words):
+        fmt = "Q" if self.word_bits == 64 else "I"
+        return struct.pack(f">{len(words)}{fmt}", *words)
+
+    def _split(self, words):
+        """Engine words -> the harness's 32-bit chunks (Verilator order: low chunk first)."""
+        if self._chunks == 1:
+            return list(words)
+        return [(w >> (32 * c)) & 0xFFFFFFFF for w in words for c in range(self._chunks)]
+
+    def _join(self, chunks):
+        n = self._chunks
+        return [sum(chunks[i + c] << (32 * c) for c in range(n)) for i in range(0, len(chunks), n)]
+
     def set_stalls(self, stall_in, stall_out):
         """Percent of cycles the sink has no valid / the source no ready (random, seeded)."""
         self._lib.ldsim_set_stalls(self._h, stall_in, stall_out)
@@ -129,14 +151,15 @@ class RTLSim:
         n = len(blocks)
         if n == 0:
             return [], []
-        bw, cw = self.bw, self.cw
+        bw = self.bw
+        cw = self.cw * self._chunks  # harness chunks per chaining value
         flat = []
         cvs = []
         for b in blocks:
             if len(b.words) != bw:
                 raise ValueError(f"a block has {len(b.words)} words, the engine takes {bw}")
-            flat.extend(b.words)
-            cvs.extend(b.cv if b.cv is not None else [0] * cw)
+            flat.extend(self._split(b.words))
+            cvs.extend(self._split(b.cv) if b.cv is not None else [0] * cw)
         U32, U64 = ctypes.c_uint32, ctypes.c_uint64
         a_blk = (U32 * len(flat))(*flat)
         a_slot = (U32 * n)(*[b.slot for b in blocks])
@@ -152,7 +175,7 @@ class RTLSim:
                                   o_last, o_acc, o_cyc, max_cycles)
         if got < 0:
             raise TimeoutError(f"engine produced no result for {n} blocks within {max_cycles} cycles")
-        results = [Result(list(o_cv[cw * j:cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
+        results = [Result(self._join(o_cv[cw * j:cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
                    for j in range(got)]
         return results, list(o_acc)
 

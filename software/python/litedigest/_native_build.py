@@ -17,7 +17,7 @@ from cffi import FFI
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
-_SOURCES = ["common.c", "pad.c", "sha1_sw.c", "sha256_sw.c", "sha256_hw.c"]
+_SOURCES = ["common.c", "pad.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "sha256_hw.c"]
 
 
 def _rel(path):
@@ -63,6 +63,8 @@ int ld_sha256(int variant, const void *data, size_t len, uint8_t *out);
 
 void ld_sha1_iv(uint32_t state[5]);
 void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks);
+int ld_sha512_iv(int variant, uint64_t state[8]);
+void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks);
 
 size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
                  uint64_t total_len, size_t block_size);
@@ -119,6 +121,7 @@ ffibuilder.set_source(
 #include "litedigest/ld_common.h"
 #include "litedigest/ld_sha1.h"
 #include "litedigest/ld_sha256.h"
+#include "litedigest/ld_sha512.h"
 #include "litedigest/ld_pad.h"
 #include "litedigest/ld_hw.h"
 """,

@@ -9,10 +9,10 @@ import hashlib
 import json
 import random
 import statistics
-import struct
 import sys
 
 from . import spec as specmod
+from .hashobj import md_pad
 from . import socdemo
 
 DEFAULT_SIZES = (64, 1024, 16384)
@@ -30,25 +30,22 @@ def add_parser(subparsers):
     p.set_defaults(func=run)
 
 
-def _md_pad(msg):
-    n = len(msg)
-    return msg + b"\x80" + b"\x00" * ((55 - n) % 64) + struct.pack(">Q", 8 * n)
-
-
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim, Block
     from litedigest.ip.engines import variant_of
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
     rng = random.Random(2026)
+    bs = spec.block_size
     for n in sizes:
         msg = rng.randbytes(n)
-        padded = _md_pad(msg)
-        nb = len(padded) // 64
-        blocks = [Block(list(struct.unpack(">16I", padded[64 * i:64 * i + 64])), first=i == 0,
-                        last=i == nb - 1, variant=variant_of(spec)) for i in range(nb)]
+        whole = len(msg) - len(msg) % bs
+        padded = msg[:whole] + md_pad(msg[whole:], len(msg), bs)
+        nb = len(padded) // bs
+        blocks = [Block(sim.words(padded[bs * i:bs * (i + 1)]), first=i == 0, last=i == nb - 1,
+                        variant=variant_of(spec)) for i in range(nb)]
         results, accepted = sim.run(blocks)
-        digest = struct.pack(f">{sim.cw}I", *results[-1].cv)[:spec.digest_size]
+        digest = sim.to_bytes(results[-1].cv)[:spec.digest_size]
         cycles = results[-1].cycle - accepted[0]
         gaps = [b.cycle - a.cycle for a, b in zip(results, results[1:])]
         yield {

@@ -87,6 +87,28 @@ def sha1_compress(state, blocks):
     return list(st)
 
 
+SHA512_VARIANTS = {"sha512": 0, "sha384": 1, "sha512_224": 2, "sha512_256": 3}
+
+
+def sha512_iv(algorithm):
+    """The initial hash value of a SHA-512-family algorithm as 8 ints."""
+    if algorithm not in SHA512_VARIANTS:
+        raise ValueError(f"unknown SHA-512 variant {algorithm!r}")
+    st = ffi.new("uint64_t[8]")
+    _check(lib.ld_sha512_iv(SHA512_VARIANTS[algorithm], st), "ld_sha512_iv")
+    return list(st)
+
+
+def sha512_compress(state, blocks):
+    """ld_sha512_compress: state = 8 ints, blocks a multiple of 128 bytes; returns 8 ints."""
+    blocks = bytes(blocks)
+    if len(blocks) % 128:
+        raise ValueError("blocks must be a multiple of 128 bytes")
+    st = ffi.new("uint64_t[8]", list(state))
+    lib.ld_sha512_compress(st, blocks, len(blocks) // 128)
+    return list(st)
+
+
 def md_pad(tail, total_len, block_size=64):
     """ld_md_pad: the padded final block(s) for a message of total_len bytes ending in tail."""
     tail = bytes(tail)

@@ -10,13 +10,18 @@ ALGORITHMS = {
     "sha1": ("sha1", 64, 20),
     "sha256": ("sha256", 64, 32),
     "sha224": ("sha256", 64, 28),
+    "sha512": ("sha512", 128, 64),
+    "sha384": ("sha512", 128, 48),
+    "sha512_224": ("sha512", 128, 28),
+    "sha512_256": ("sha512", 128, 32),
 }
 # round architectures implemented per engine family
 ARCHITECTURES = {
     "sha1": ("base", "k5", "opt"),
     "sha256": ("base", "opt"),
+    "sha512": ("base", "k5"),
 }
-DEFAULT_ARCH = {"sha1": "opt", "sha256": "opt"}
+DEFAULT_ARCH = {"sha1": "opt", "sha256": "opt", "sha512": "k5"}
 
 
 class SpecError(ValueError):

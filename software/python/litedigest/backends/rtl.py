@@ -1,6 +1,4 @@
 """The `rtl` backend: one engine alone in a Verilator simulation (litedigest.ip.rtlsim)."""
-import struct
-
 from .. import spec as specmod
 from . import Backend
 
@@ -22,18 +20,16 @@ class RTLBackend(Backend):
         bs = spec.block_size
         if not blocks or len(blocks) % bs:
             raise ValueError(f"compress needs a non-zero multiple of {bs} bytes, got {len(blocks)}")
+        sim = self.sim
         n = len(blocks) // bs
-        nw = bs // 4
-        ncv = self.sim.cw
-        cv_words = list(struct.unpack(f">{ncv}I", cv)) if cv is not None else None
+        cv_words = sim.words(cv) if cv is not None else None
         variant = variant_of(spec)
-        todo = []
-        for i in range(n):
-            ws = list(struct.unpack(f">{nw}I", blocks[bs * i:bs * (i + 1)]))
-            todo.append(Block(ws, first=(i == 0 and cv is None), last=(i == n - 1),
-                              variant=variant, cv=cv_words if (i == 0 and cv is not None) else None))
-        results, _ = self.sim.run(todo)
-        return struct.pack(f">{ncv}I", *results[-1].cv)
+        todo = [Block(sim.words(blocks[bs * i:bs * (i + 1)]), first=(i == 0 and cv is None),
+                      last=(i == n - 1), variant=variant,
+                      cv=cv_words if (i == 0 and cv is not None) else None)
+                for i in range(n)]
+        results, _ = sim.run(todo)
+        return sim.to_bytes(results[-1].cv)
 
     def close(self):
         self.sim.close()

@@ -1,15 +1,16 @@
 """The `sw` backend: the C library's software compression functions (ld_sha256_compress,
-ld_sha1_compress) on the host through cffi. The engine architecture in a spec is meaningless
+ld_sha1_compress, ld_sha512_compress) on the host through cffi. The engine architecture in a spec is meaningless
 here and ignored."""
 import struct
 
 from . import Backend
 from .. import native
 
-# family -> (IV for an algorithm, compress(state, blocks), chaining-value words)
+# family -> (IV for an algorithm, compress(state, blocks), chaining-value words, word format)
 FAMILIES = {
-    "sha256": (native.iv, native.compress, 8),
-    "sha1": (lambda algorithm: native.sha1_iv(), native.sha1_compress, 5),
+    "sha256": (native.iv, native.compress, 8, "I"),
+    "sha1": (lambda algorithm: native.sha1_iv(), native.sha1_compress, 5, "I"),
+    "sha512": (native.sha512_iv, native.sha512_compress, 8, "Q"),
 }
 
 
@@ -19,7 +20,7 @@ class SwBackend(Backend):
     def compress(self, spec, cv, blocks):
         if spec.family not in FAMILIES:
             raise ValueError(f"sw backend: {spec.algorithm} is not supported")
-        iv, compress, nwords = FAMILIES[spec.family]
+        iv, compress, nwords, fmt = FAMILIES[spec.family]
         blocks = bytes(blocks)
         if not blocks or len(blocks) % spec.block_size:
             raise ValueError(f"blocks must be a non-zero multiple of {spec.block_size} bytes, "
@@ -27,10 +28,11 @@ class SwBackend(Backend):
         if cv is None:
             state = iv(spec.algorithm)
         else:
-            if len(cv) != 4 * nwords:
-                raise ValueError(f"cv must be {4 * nwords} bytes")
-            state = struct.unpack(f">{nwords}I", cv)
-        return struct.pack(f">{nwords}I", *compress(state, blocks))
+            size = struct.calcsize(f">{nwords}{fmt}")
+            if len(cv) != size:
+                raise ValueError(f"cv must be {size} bytes")
+            state = struct.unpack(f">{nwords}{fmt}", cv)
+        return struct.pack(f">{nwords}{fmt}", *compress(state, blocks))
 
 
 def open_backend(engine=None):

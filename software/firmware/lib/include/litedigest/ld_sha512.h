@@ -1,0 +1,32 @@
+/* LiteDigest C library: software SHA-512 compression (FIPS 180-4), for SHA-512, SHA-384,
+ * SHA-512/224 and SHA-512/256 (variants differ by IV; truncation is the caller's).
+ * Only the compression function and IVs so far: the hashlib-style front end pads in Python.
+ * The streaming/one-shot API of ld_sha256.h does not exist for SHA-512 yet. */
+#ifndef LITEDIGEST_LD_SHA512_H
+#define LITEDIGEST_LD_SHA512_H
+
+#include "ld_types.h"
+#include "ld_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LD_SHA512_BLOCK_SIZE 128
+
+/* variants, in the order of the engine's IVs (litedigest.ip.sha512.SHA512Engine.IVS) */
+#define LD_SHA512     0
+#define LD_SHA384     1
+#define LD_SHA512_224 2
+#define LD_SHA512_256 3
+
+/* The initial hash value H0..H7 of a variant. Returns LD_OK or LD_ERR_ARG. */
+int ld_sha512_iv(int variant, uint64_t state[8]);
+
+/* Process nblocks whole 128-byte blocks into state (no padding, no length bookkeeping). */
+void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
