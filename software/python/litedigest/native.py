@@ -60,14 +60,19 @@ def iv(variant=SHA256):
     return list(st)
 
 
+def _compress(cfunc, word_type, nwords, block_size, state, blocks):
+    """Run a C compression function: state = nwords ints, blocks a multiple of block_size."""
+    blocks = bytes(blocks)
+    if len(blocks) % block_size:
+        raise ValueError(f"blocks must be a multiple of {block_size} bytes")
+    st = ffi.new(f"{word_type}[{nwords}]", list(state))
+    cfunc(st, blocks, len(blocks) // block_size)
+    return list(st)
+
+
 def compress(state, blocks):
     """ld_sha256_compress: state = 8 ints, blocks a multiple of 64 bytes; returns 8 ints."""
-    blocks = bytes(blocks)
-    if len(blocks) % 64:
-        raise ValueError("blocks must be a multiple of 64 bytes")
-    st = ffi.new("uint32_t[8]", list(state))
-    lib.ld_sha256_compress(st, blocks, len(blocks) // 64)
-    return list(st)
+    return _compress(lib.ld_sha256_compress, "uint32_t", 8, 64, state, blocks)
 
 
 def sha1_iv():
@@ -79,12 +84,7 @@ def sha1_iv():
 
 def sha1_compress(state, blocks):
     """ld_sha1_compress: state = 5 ints, blocks a multiple of 64 bytes; returns 5 ints."""
-    blocks = bytes(blocks)
-    if len(blocks) % 64:
-        raise ValueError("blocks must be a multiple of 64 bytes")
-    st = ffi.new("uint32_t[5]", list(state))
-    lib.ld_sha1_compress(st, blocks, len(blocks) // 64)
-    return list(st)
+    return _compress(lib.ld_sha1_compress, "uint32_t", 5, 64, state, blocks)
 
 
 SHA512_VARIANTS = {"sha512": 0, "sha384": 1, "sha512_224": 2, "sha512_256": 3}
@@ -101,12 +101,7 @@ def sha512_iv(algorithm):
 
 def sha512_compress(state, blocks):
     """ld_sha512_compress: state = 8 ints, blocks a multiple of 128 bytes; returns 8 ints."""
-    blocks = bytes(blocks)
-    if len(blocks) % 128:
-        raise ValueError("blocks must be a multiple of 128 bytes")
-    st = ffi.new("uint64_t[8]", list(state))
-    lib.ld_sha512_compress(st, blocks, len(blocks) // 128)
-    return list(st)
+    return _compress(lib.ld_sha512_compress, "uint64_t", 8, 128, state, blocks)
 
 
 def md_pad(tail, total_len, block_size=64):
