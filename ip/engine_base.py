@@ -6,6 +6,14 @@ Round architectures plug in on top:
 - `iterate(...)` is the conventional sequencer: the first group of rounds runs in the accept
   cycle (the multiplexer in front of the round selects the starting value, seed 000 fig. 3),
   the remaining groups follow, then one cycle adds the chaining value. Latency = cycles + 1.
+- `iterate_pipelined(...)` is the p-stage version of it (seed 000): p stages of R/p cycles
+  each, all handing over together every R/p cycles; stage s runs round groups
+  s*R/p .. (s+1)*R/p - 1 with its own state, message window and round constants, and carries
+  its block's starting chaining value, slot and last flag. The last stage's last round group
+  also adds the chaining value (seed 002's HA' of step 79), so at a handover the finished
+  chaining value sits in registers and the same message's next block can enter stage 0 in
+  that very cycle (through a multiplexer, not an adder): p messages keep all p stages busy.
+  Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
 - optimized architectures with an initialization unit drive `busy`, `count` and `finish`
   themselves (see sha256.SHA256Engine._opt_datapath).
 """
@@ -25,6 +33,23 @@ def rom(values, width=32):
     return Array(Constant(v, width) for v in values)
 
 
+class RoundGroup:
+    """The round group a datapath works on: `phase` (a signal, 0..count-1) plus a constant
+    `offset`. `select(table)` reads a per-group table (round constants, step-function
+    choice) restricted to the groups this datapath can see: a pipeline stage gets a bank of
+    just its own constants, and a table that is constant over them becomes a constant (so a
+    SHA-1 stage carries only the non-linear functions of its own rounds)."""
+
+    def __init__(self, phase, offset=0, count=1):
+        self.phase, self.offset, self.count = phase, offset, count
+
+    def select(self, table, width):
+        vals = list(table[self.offset:self.offset + self.count])
+        if len(set(vals)) == 1:
+            return Constant(vals[0], width)
+        return rom(vals, width)[self.phase]
+
+
 class HashEngine(Module):
     """Common part of the engines. Subclasses set the class attributes and call `setup`."""
 
@@ -33,12 +58,16 @@ class HashEngine(Module):
     IVS = {}             # variant name -> list of initial chaining-value words
     ARCHITECTURES = {}   # arch -> steps per clock
 
-    def setup(self, arch, slots, round_cycles):
+    def setup(self, arch, slots, round_cycles, stages=1):
         if arch not in self.ARCHITECTURES:
             raise ValueError(f"unknown {self.family} architecture {arch!r} "
                              f"(known: {', '.join(self.ARCHITECTURES)})")
         if slots < 1:
             raise ValueError("slots must be >= 1")
+        if stages < 1 or round_cycles % stages:
+            raise ValueError(f"{stages} pipeline stages do not divide {round_cycles} round cycles")
+        if stages > 1 and slots < stages:
+            raise ValueError(f"a {stages}-stage engine needs at least {stages} slots, got {slots}")
         wb = self.WORD
         ncv = len(next(iter(self.IVS.values())))
         self.arch = arch
@@ -49,9 +78,13 @@ class HashEngine(Module):
         self.variants = {name: i for i, name in enumerate(self.IVS)}
         self.steps_per_cycle = self.ARCHITECTURES[arch]
         self.round_cycles = round_cycles
+        self.stages = stages
         self.latency = round_cycles + 1   # accept to result valid
-        self.interval = self.latency      # the engine accepts again when the result appears
-        self.blocks_in_flight = 1
+        if stages == 1:
+            self.interval = self.latency  # the engine accepts again when the result appears
+        else:
+            self.interval = round_cycles // stages  # a result every stage period
+        self.blocks_in_flight = stages
 
         vbits = max(1, (len(self.IVS) - 1).bit_length())
         self.sink = sink = stream.Endpoint(engine_sink_layout(self.block_bits, self.digest_bits, slots, vbits))
@@ -72,9 +105,10 @@ class HashEngine(Module):
         res_last = Signal()
         self.out_free = Signal()
         self.accept = accept = Signal()
+        if stages == 1:
+            self.comb += sink.ready.eq(~busy)
         self.comb += [
             self.out_free.eq(~res_valid | source.ready),
-            sink.ready.eq(~busy),
             accept.eq(sink.valid & sink.ready),
             source.valid.eq(res_valid),
             source.digest.eq(res_digest),
@@ -85,40 +119,45 @@ class HashEngine(Module):
 
         ivs = [Constant(pack_words(v, wb), self.digest_bits) for v in self.IVS.values()]
         iv = Array(ivs)[sink.variant] if len(ivs) > 1 else ivs[0]
-        init_cv = Signal(self.digest_bits)
+        self.init_cv = init_cv = Signal(self.digest_bits)
         self.comb += init_cv.eq(Mux(sink.first, iv, Mux(sink.load_cv, sink.cv, cv_mem[sink.slot])))
-        self.sync += If(accept,
-            busy.eq(1),
-            cur_slot.eq(sink.slot),
-            cur_last.eq(sink.last),
-            cv_cur.eq(init_cv),
-        )
+        if stages == 1:  # the one block in the engine (pipelines carry these per stage)
+            self.sync += If(accept,
+                busy.eq(1),
+                cur_slot.eq(sink.slot),
+                cur_last.eq(sink.last),
+                cv_cur.eq(init_cv),
+            )
         self.init_st = words(init_cv, ncv, wb)
         self.data_w = words(sink.data, self.BLOCK_WORDS, wb)
         self.cv_words = words(cv_cur, ncv, wb)
 
-        def finish(cv_new):
-            """Statements of the edge that completes a block with chaining value cv_new."""
+        def complete(cv_new, slot, last):
+            """Statements of the edge that completes a block of `slot` with chaining value cv_new."""
             return [
-                cv_mem[cur_slot].eq(cv_new),
+                cv_mem[slot].eq(cv_new),
                 res_valid.eq(1),
                 res_digest.eq(cv_new),
-                res_slot.eq(cur_slot),
-                res_last.eq(cur_last),
-                busy.eq(0),
+                res_slot.eq(slot),
+                res_last.eq(last),
             ]
+
+        def finish(cv_new):
+            """Completion of the single block in a one-stage engine."""
+            return complete(cv_new, cur_slot, cur_last) + [busy.eq(0)]
+        self.complete = complete
         self.finish = finish
 
     def iterate(self, step):
-        """The conventional sequencer. `step(rin, win, count)` returns (state', window') for
-        one clock's group of rounds, `count` being the group index (0 in the accept cycle)."""
+        """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
+        one clock's group of rounds, `group` a RoundGroup (index 0 in the accept cycle)."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         final = Signal(name="final_add")
         rin = [Mux(accept, i, s) for i, s in zip(self.init_st, st)]
         win = [Mux(accept, d, x) for d, x in zip(self.data_w, w)]
         idx = Signal(max=self.round_cycles + 1)
         self.comb += idx.eq(Mux(accept, 0, count))
-        st_next, w_next = step(rin, win, idx)
+        st_next, w_next = step(rin, win, RoundGroup(idx, 0, self.round_cycles))
         self.sync += [
             If(accept | (busy & ~final),
                 [dst.eq(src) for dst, src in zip(st, st_next)],
@@ -130,4 +169,76 @@ class HashEngine(Module):
                 final.eq(0),
                 self.finish(Cat(*[add_mod(s, c, width=self.word_bits) for s, c in zip(st, self.cv_words)])),
             ),
+        ]
+
+    def iterate_pipelined(self, step):
+        """The p-stage sequencer (see the module docstring). `step` as for `iterate`; it is
+        instantiated once per stage, with that stage's round-group index."""
+        p, wb = self.stages, self.word_bits
+        period = self.round_cycles // p
+        sink = self.sink
+        ncv = len(self.st)
+        phase = Signal(max=max(2, period), name="phase")
+        handover = phase == 0
+        advance = Signal()  # the pipeline moves this cycle (it stalls for a full output only)
+        slot_busy = Signal(self.slots)  # slots with a block in flight
+        fin_valid = Signal()
+        fin_slot = Signal(len(sink.slot))
+        fin_cv = Signal(self.digest_bits)
+        # at a handover the last stage's block is done: its slot may take its next block now
+        reusable = handover & fin_valid & (fin_slot == sink.slot)
+        self.comb += [
+            advance.eq(~(handover & fin_valid & ~self.out_free)),
+            sink.ready.eq(advance & handover & (~(slot_busy >> sink.slot)[0] | reusable)),
+        ]
+        init_cv = Signal(self.digest_bits, name="pipe_init_cv")
+        self.comb += init_cv.eq(Mux(~sink.first & ~sink.load_cv & reusable, fin_cv, self.init_cv))
+        init_st = [init_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
+        prev = dict(valid=self.accept, st=init_st, w=self.data_w, cv=init_cv,
+                    slot=sink.slot, last=sink.last)
+        regs = None
+        for s in range(p):
+            regs = dict(
+                valid=Signal(name=f"s{s}_valid"),
+                st=[Signal(wb, name=f"s{s}_st{i}") for i in range(ncv)],
+                w=[Signal(wb, name=f"s{s}_w{i}") for i in range(self.BLOCK_WORDS)],
+                cv=Signal(self.digest_bits, name=f"s{s}_cv"),
+                slot=Signal(len(sink.slot), name=f"s{s}_slot"),
+                last=Signal(name=f"s{s}_last"),
+            )
+            # at a handover a stage takes the previous stage's block, otherwise its own
+            pick = lambda a, b: Mux(handover, a, b)
+            rin = [pick(a, b) for a, b in zip(prev["st"], regs["st"])]
+            win = [pick(a, b) for a, b in zip(prev["w"], regs["w"])]
+            st_next, w_next = step(rin, win, RoundGroup(phase, s * period, period))
+            if s == p - 1:
+                # fold the final addition into the last round group
+                cv_in = pick(prev["cv"], regs["cv"])
+                final = phase == period - 1
+                st_next = [add_mod(x, Mux(final, cv_in[wb * i:wb * (i + 1)], 0), width=wb)
+                           for i, x in enumerate(st_next)]
+            self.sync += If(advance,
+                [d.eq(v) for d, v in zip(regs["st"], st_next)],
+                [d.eq(v) for d, v in zip(regs["w"], w_next)],
+                If(handover,
+                    regs["valid"].eq(prev["valid"]),
+                    regs["cv"].eq(prev["cv"]),
+                    regs["slot"].eq(prev["slot"]),
+                    regs["last"].eq(prev["last"]),
+                ),
+            )
+            prev = regs
+        done = Signal()
+        self.comb += [
+            fin_valid.eq(regs["valid"]),
+            fin_slot.eq(regs["slot"]),
+            fin_cv.eq(Cat(*regs["st"])),
+            done.eq(advance & handover & regs["valid"]),
+        ]
+        one = lambda slot: Constant(1, self.slots) << slot
+        self.sync += [
+            If(advance, phase.eq(Mux(phase == period - 1, 0, phase + 1))),
+            If(done, self.complete(fin_cv, regs["slot"], regs["last"])),
+            slot_busy.eq((slot_busy & ~Mux(done, one(regs["slot"]), 0))
+                         | Mux(self.accept, one(sink.slot), 0)),
         ]

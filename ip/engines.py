@@ -26,7 +26,7 @@ def make_engine(spec, slots=None):
     blocks the engine holds in flight (one context per pipeline stage)."""
     s = _spec(spec)
     cls = FAMILIES[s.family]
-    return cls(arch=s.arch, slots=slots or s.stages)
+    return cls(arch=s.arch, slots=slots or s.stages, stages=s.stages)
 
 
 def engine_ios(engine):

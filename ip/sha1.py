@@ -17,7 +17,7 @@
 from migen import Signal, Cat, If, Mux
 
 from .common import rotr, add_mod
-from .engine_base import HashEngine, rom
+from .engine_base import HashEngine, RoundGroup, rom
 
 K1 = [0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6]
 IV1 = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
@@ -48,18 +48,24 @@ class SHA1Engine(HashEngine):
     IVS = {"sha1": IV1}
     ARCHITECTURES = {"base": 1, "k5": 5, "opt": 2}  # arch -> steps per clock
 
-    def __init__(self, arch="opt", slots=1):
-        self.setup(arch, slots, round_cycles=80 // self.ARCHITECTURES.get(arch, 1))
+    PIPELINED = ("base",)  # architectures with p-stage versions so far
+
+    def __init__(self, arch="opt", slots=1, stages=1):
+        if stages > 1 and arch not in self.PIPELINED:
+            raise ValueError(f"sha1:{arch} has no pipelined version yet (p{stages})")
+        self.setup(arch, slots, round_cycles=80 // self.ARCHITECTURES.get(arch, 1), stages=stages)
         if arch == "opt":
             self._opt_datapath()
-        else:
+        elif stages == 1:
             self.iterate(self._steps)
+        else:
+            self.iterate_pipelined(self._steps)
 
-    def _region(self, idx):
-        """Which 20-step quarter cycle `idx` is in (k divides 20, so one per cycle)."""
+    def _region(self, group):
+        """Which 20-step quarter a round group is in (k divides 20, so one per cycle)."""
         k = self.steps_per_cycle
         region = Signal(2)
-        self.comb += region.eq(rom([(k * j) // 20 for j in range(self.round_cycles)], 2)[idx])
+        self.comb += region.eq(group.select([(k * j) // 20 for j in range(self.round_cycles)], 2))
         return region
 
     def _steps(self, rin, win, idx):
@@ -98,7 +104,7 @@ class SHA1Engine(HashEngine):
         p1 = Signal(32)       # d + (W+K)[2j+1] (+ the chaining value's A in the last mega-step)
         wk2 = Signal(32)      # (W+K)[2j+2]
         wk3 = Signal(32)      # (W+K)[2j+3]
-        region = self._region(count)
+        region = self._region(RoundGroup(count, 0, self.round_cycles))
         a1 = Signal(32)
         a2 = Signal(32)
         q1 = Signal(32)       # f(a, b<<<30, c) + p1: step 2's operand, from registers only

@@ -82,13 +82,19 @@ class SHA2Engine(HashEngine):
     # (Sigma0, Sigma1, sigma0, sigma1): rotate, rotate, rotate|shift amounts
     ROT = ((2, 13, 22), (6, 11, 25), (7, 18, 3), (17, 19, 10))
 
-    def __init__(self, arch, slots):
-        self.setup(arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1))
+    PIPELINED = ("base",)  # architectures with p-stage versions so far
+
+    def __init__(self, arch, slots, stages=1):
+        if stages > 1 and arch not in self.PIPELINED:
+            raise ValueError(f"{self.family}:{arch} has no pipelined version yet (p{stages})")
+        self.setup(arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1),
+                   stages=stages)
         self.rounds_per_cycle = self.steps_per_cycle
+        sequencer = self.iterate if stages == 1 else self.iterate_pipelined
         if arch == "base":
-            self.iterate(self._base_round)
+            sequencer(self._base_round)
         elif arch.startswith("k"):
-            self.iterate(self._unrolled_rounds)
+            sequencer(self._unrolled_rounds)
         else:
             self._opt_datapath()
 
@@ -117,7 +123,7 @@ class SHA2Engine(HashEngine):
         """One round (conventional adder chain, seed 000 fig. 2: no carry-save, no
         pre-computation) and the one-word shift of the message schedule."""
         a, b, c, d, e, f, g, h = rin
-        k = rom(self.K, self.WORD)[idx]
+        k = idx.select(self.K, self.WORD)
         t1 = Signal(self.WORD)
         t2 = Signal(self.WORD)
         self.comb += [
@@ -131,7 +137,7 @@ class SHA2Engine(HashEngine):
         st = list(rin)
         for i in range(k):
             a, b, c, d, e, f, g, h = st
-            kt = rom([self.K[k * j + i] for j in range(self.round_cycles)], wb)[idx]
+            kt = idx.select([self.K[k * j + i] for j in range(self.round_cycles)], wb)
             # h + K + W: from registers for rounds 0..3 (h, g, f, e), so pre-calculated in
             # parallel with the round chain; round 4's h is round 0's new e
             khw = Signal(wb, name=f"khw{i}")
@@ -155,8 +161,8 @@ class SHA256Engine(SHA2Engine):
     IVS = {"sha256": IVS[0], "sha224": IVS[1]}
     ARCHITECTURES = {"base": 1, "opt": 2}  # arch -> rounds per clock
 
-    def __init__(self, arch="opt", slots=1):
-        super().__init__(arch, slots)
+    def __init__(self, arch="opt", slots=1, stages=1):
+        super().__init__(arch, slots, stages)
 
     def _opt_datapath(self):
         """The accept cycle runs the initialization unit; 32 mega-rounds follow, the last of

@@ -57,5 +57,5 @@ class SHA512Engine(SHA2Engine):
     IVS = {"sha512": IV512, "sha384": IV384, "sha512_224": IV512_224, "sha512_256": IV512_256}
     ARCHITECTURES = {"base": 1, "k5": 5}
 
-    def __init__(self, arch="k5", slots=1):
-        super().__init__(arch, slots)
+    def __init__(self, arch="k5", slots=1, stages=1):
+        super().__init__(arch, slots, stages)

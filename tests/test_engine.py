@@ -53,13 +53,13 @@ def digest_of(result, algo):
 _sims = {}
 
 
-def sim_for(engine, slots=1):
+def sim_for(engine, slots=None):
     """The simulator of an engine spec ("sha1:k5"; a bare arch means sha256:<arch>)."""
     if ":" not in engine:
         engine = f"sha256:{engine}"
     key = (engine, slots)
     if key not in _sims:
-        _sims[key] = RTLSim(engine, slots=slots, seed=1234 + slots)
+        _sims[key] = RTLSim(engine, slots=slots, seed=1234 + (slots or 1))
     return _sims[key]
 
 

@@ -22,6 +22,11 @@ ARCHITECTURES = {
     "sha512": ("base", "k5"),
 }
 DEFAULT_ARCH = {"sha1": "opt", "sha256": "opt", "sha512": "k5"}
+# pipeline stage counts implemented per (family, arch) (seed 000's sets for the base rounds)
+STAGES = {
+    ("sha1", "base"): (1, 2, 4, 5, 8, 10, 16, 20, 40, 80),
+    ("sha256", "base"): (1, 2, 4, 8, 16, 32, 64),
+}
 
 
 class SpecError(ValueError):
@@ -80,8 +85,12 @@ def parse(spec, default_algorithm=None):
         if not (p.startswith("p") and p[1:].isdigit() and int(p[1:]) >= 1):
             raise SpecError(f"bad pipeline part {p!r} in {spec!r} (expected pN, N >= 1)")
         stages = int(p[1:])
-        if stages != 1:
-            raise SpecError(f"{spec!r}: pipelined engines (p > 1) are not implemented yet")
+        allowed = STAGES.get((family, arch), (1,))
+        if stages not in allowed:
+            if len(allowed) == 1:
+                raise SpecError(f"{spec!r}: {family}:{arch} has no pipelined version (p > 1) yet")
+            raise SpecError(f"{spec!r}: {family}:{arch} pipelines have "
+                            f"{', '.join(map(str, allowed))} stages, not {stages}")
     if rest:
         raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
     return EngineSpec(algo, arch, stages)
