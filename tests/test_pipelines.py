@@ -10,6 +10,7 @@ import pytest
 from litedigest import spec as specmod
 from litedigest.ip.rtlsim import RTLSim, Block
 from litedigest.ip.engines import variant_of
+from litedigest.scheduler import round_robin
 
 import vectors
 from test_engine import md_pad
@@ -36,23 +37,8 @@ def blocks_of(sim, msg, algo, slot):
 
 
 def schedule(sim, jobs):
-    """Round-robin message scheduler (seed 000 section 7) written for the test: up to p
-    messages in the p slots, one block each per round, a slot refilled when its message ends.
-    Returns the block order and, per slot, the jobs in the order they used it."""
-    p = sim.engine.stages
-    pending = list(enumerate(jobs))
-    active, per_slot, order = {}, {s: [] for s in range(p)}, []
-    while pending or active:
-        for slot in range(p):
-            if slot not in active and pending:
-                i, (msg, algo) = pending.pop(0)
-                active[slot] = blocks_of(sim, msg, algo, slot)
-                per_slot[slot].append(i)
-        for slot in sorted(active):
-            order.append(active[slot].pop(0))
-            if not active[slot]:
-                del active[slot]
-    return order, per_slot
+    """The package's round-robin message scheduler over this engine's slots."""
+    return round_robin(jobs, sim.engine.stages, lambda job, slot: blocks_of(sim, job[0], job[1], slot))
 
 
 def run_jobs(sim, jobs):
@@ -142,3 +128,21 @@ def test_spec_stage_counts():
     for bad in ("sha256:base:p3", "sha1:base:p3", "sha256:opt:p4", "sha1:k5:p2", "sha256:base:p0"):
         with pytest.raises(specmod.SpecError):
             specmod.parse(bad)
+
+
+def test_bench_rtl_reports_pipelined_engines():
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--backend", "rtl",
+                          "--engine", "sha256:base:p4,sha1:base:p5", "--sizes", "0,1000", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert [(r["engine"], r["messages"], r["bytes"]) for r in recs] == [
+        ("sha256:base:p4", 4, 0), ("sha256:base:p4", 4, 4000),
+        ("sha1:base:p5", 5, 0), ("sha1:base:p5", 5, 5000)]
+    assert all(r["digest_ok"] for r in recs)
+    assert [(r["latency"], r["interval"]) for r in recs] == [(65, 16), (65, 16), (81, 16), (81, 16)]
+    bad = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--engine", "sha256:opt:p4"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "no pipelined version" in bad.stderr

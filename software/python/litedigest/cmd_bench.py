@@ -1,7 +1,12 @@
 """`litedigest bench`: measurements as JSON records, one per run.
 
-  --backend rtl: the engine alone in Verilator; per message size the cycles from the first
-                 block accepted to the digest, and the measured latency and interval.
+  --backend rtl: the engine alone in Verilator. Per message size, p messages of that size
+                 (p = the engine's pipeline stages, 1 for unpipelined engines) go through the
+                 round-robin message scheduler; a record has the cycles from the first block
+                 accepted to the last digest, the measured latency (accept to result of the
+                 first block) and interval (median cycles between results), and the occupancy
+                 (blocks x interval / cycles). --engine all measures every implemented spec;
+                 --markdown prints a table.
   --backend soc: the firmware demo on the simulated SoC: software, CSR and DMA paths for
                  64 B, 1 KiB and 16 KiB (the sizes the firmware measures).
 """
@@ -23,37 +28,52 @@ def add_parser(subparsers):
         "bench", help="measure engines (rtl) or the SoC (soc), JSON records",
         description=__doc__, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
     p.add_argument("--backend", choices=("rtl", "soc"), default="rtl")
-    p.add_argument("--engine", default=socdemo.DEFAULT_ENGINE, help="engine spec (default %(default)s)")
+    p.add_argument("--engine", default=socdemo.DEFAULT_ENGINE,
+                   help="engine spec, a comma-separated list, or 'all' (rtl) (default %(default)s)")
     p.add_argument("--sizes", default=None,
                    help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl)")
     p.set_defaults(func=run)
 
 
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim, Block
     from litedigest.ip.engines import variant_of
+    from litedigest.scheduler import round_robin
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
+    p = sim.engine.stages
     rng = random.Random(2026)
     bs = spec.block_size
-    for n in sizes:
-        msg = rng.randbytes(n)
+
+    def blocks_of(msg, slot):
         whole = len(msg) - len(msg) % bs
         padded = msg[:whole] + md_pad(msg[whole:], len(msg), bs)
         nb = len(padded) // bs
-        blocks = [Block(sim.words(padded[bs * i:bs * (i + 1)]), first=i == 0, last=i == nb - 1,
-                        variant=variant_of(spec)) for i in range(nb)]
-        results, accepted = sim.run(blocks)
-        digest = sim.to_bytes(results[-1].cv)[:spec.digest_size]
+        return [Block(sim.words(padded[bs * i:bs * (i + 1)]), slot=slot, first=i == 0,
+                      last=i == nb - 1, variant=variant_of(spec)) for i in range(nb)]
+
+    for n in sizes:
+        msgs = [rng.randbytes(n) for _ in range(p)]
+        order, per_slot = round_robin(msgs, p, blocks_of)
+        results, accepted = sim.run(order)
+        digests = [None] * p
+        for r in results:
+            if r.last:
+                digests[per_slot[r.slot].pop(0)] = sim.to_bytes(r.cv)[:spec.digest_size]
         cycles = results[-1].cycle - accepted[0]
         gaps = [b.cycle - a.cycle for a, b in zip(results, results[1:])]
+        interval = statistics.median(gaps) if gaps else None
+        if interval is not None and interval == int(interval):
+            interval = int(interval)
         yield {
-            "engine": str(spec), "backend": "rtl", "path": "stream", "bytes": n, "blocks": nb,
-            "cycles": cycles, "bytes_per_cycle": round(n / cycles, 4),
-            "latency": results[0].cycle - accepted[0],
-            "interval": statistics.median(gaps) if gaps else None,
-            "digest_ok": digest == hashlib.new(spec.algorithm, msg).digest(),
+            "engine": str(spec), "backend": "rtl", "path": "stream", "messages": p,
+            "bytes": n * p, "blocks": len(order), "cycles": cycles,
+            "bytes_per_cycle": round(n * p / cycles, 4),
+            "latency": results[0].cycle - accepted[0], "interval": interval,
+            "occupancy": round(len(order) * sim.engine.interval / cycles, 4),
+            "digest_ok": digests == [hashlib.new(spec.algorithm, m).digest() for m in msgs],
         }
     sim.close()
 
@@ -73,30 +93,54 @@ def bench_soc(engine):
                            ", ".join(c["name"] for c in demo.checks if not c["ok"]))
 
 
+MD_HEADER = ("| engine | latency (cycles) | interval (cycles) | blocks in flight | messages x bytes "
+             "| cycles | bytes/cycle | occupancy |\n|---|---|---|---|---|---|---|---|")
+
+
+def _markdown(rec):
+    return (f"| `{rec['engine']}` | {rec['latency']} | {rec['interval']} | {rec['messages']} "
+            f"| {rec['messages']} x {rec['bytes'] // rec['messages']} | {rec['cycles']} "
+            f"| {rec['bytes_per_cycle']} | {rec['occupancy']} |")
+
+
+def _text(rec):
+    extra = ""
+    if "latency" in rec:
+        extra = f" latency={rec['latency']} interval={rec['interval']} occupancy={rec['occupancy']}"
+    return (f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "
+            f"{rec['cycles']:>9} cycles {rec['bytes_per_cycle']:>8.4f} B/cycle "
+            f"{'ok' if rec['digest_ok'] else 'DIGEST MISMATCH'}{extra}")
+
+
 def run(args):
     try:
-        specmod.parse(args.engine)
         if args.backend == "soc":
-            if args.sizes:
-                raise ValueError("--sizes applies to --backend rtl only (the firmware measures 64, 1024, 16384)")
+            specmod.parse(args.engine)
+            if args.sizes or args.markdown:
+                raise ValueError("--sizes and --markdown apply to --backend rtl only "
+                                 "(the firmware measures 64, 1024, 16384)")
             records = bench_soc(args.engine)
         else:
+            specs = specmod.all_specs() if args.engine == "all" else args.engine.split(",")
+            for sp in specs:
+                specmod.parse(sp)
             sizes = DEFAULT_SIZES
             if args.sizes:
                 sizes = [int(s) for s in args.sizes.split(",")]
                 if any(s < 0 for s in sizes):
                     raise ValueError("sizes must be >= 0")
-            records = bench_rtl(args.engine, sizes)
+            records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
         ok = True
+        if args.markdown:
+            print(MD_HEADER)
         for rec in records:
             ok &= rec["digest_ok"]
             if args.json:
                 print(json.dumps(rec), flush=True)
+            elif args.markdown:
+                print(_markdown(rec), flush=True)
             else:
-                extra = f" latency={rec['latency']} interval={rec['interval']}" if "latency" in rec else ""
-                print(f"{rec['engine']:<14} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>6} B "
-                      f"{rec['cycles']:>9} cycles {rec['bytes_per_cycle']:>8.4f} B/cycle "
-                      f"{'ok' if rec['digest_ok'] else 'DIGEST MISMATCH'}{extra}", flush=True)
+                print(_text(rec), flush=True)
         return 0 if ok else 1
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)

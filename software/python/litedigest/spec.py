@@ -94,3 +94,13 @@ def parse(spec, default_algorithm=None):
     if rest:
         raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
     return EngineSpec(algo, arch, stages)
+
+
+def all_specs():
+    """Every engine spec implemented (one per family, architecture and stage count)."""
+    out = []
+    for family, archs in ARCHITECTURES.items():
+        for arch in archs:
+            for p in STAGES.get((family, arch), (1,)):
+                out.append(f"{family}:{arch}" + (f":p{p}" if p > 1 else ""))
+    return out
