@@ -3,9 +3,7 @@
 Every engine follows DESIGN.md's engine contract: a sink of message blocks and a source of
 chaining values, both LiteX stream endpoints tagged with the message's slot id.
 """
-from migen import Cat, Replicate, Signal, Constant, log2_int
-
-from litex.soc.interconnect import stream
+from migen import Cat, Replicate, Constant, log2_int
 
 
 def rotr(x, n, width=32):

@@ -43,6 +43,14 @@ class RoundGroup:
     def __init__(self, phase, offset=0, count=1):
         self.phase, self.offset, self.count = phase, offset, count
 
+    def at(self, g):
+        """True when the group is `g` (a constant when g is outside this datapath's groups)."""
+        if not self.offset <= g < self.offset + self.count:
+            return Constant(0, 1)
+        if self.count == 1:
+            return Constant(1, 1)
+        return self.phase == g - self.offset
+
     def select(self, table, width):
         vals = list(table[self.offset:self.offset + self.count])
         if len(set(vals)) == 1:
@@ -171,9 +179,37 @@ class HashEngine(Module):
             ),
         ]
 
-    def iterate_pipelined(self, step):
-        """The p-stage sequencer (see the module docstring). `step` as for `iterate`; it is
-        instantiated once per stage, with that stage's round-group index."""
+    def iterate_precomputed(self, step, pre_init, npre):
+        """The sequencer of optimized rounds with pre-computed registers: the accept cycle
+        runs the initialization unit `pre_init(state, block words) -> pre values`, then one
+        mega-round per cycle; `step(state, window, pre, group, cv words)` returns
+        (state', window', pre', final state), the final state (chaining value added) being
+        used in the last group. Latency round_cycles + 1."""
+        st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
+        wb = self.word_bits
+        pre = [Signal(wb, name=f"pre{i}") for i in range(npre)]
+        st_next, w_next, pre_next, st_final = step(st, w, pre, RoundGroup(count, 0, self.round_cycles),
+                                                   self.cv_words)
+        last = count == self.round_cycles - 1
+        self.sync += If(accept,
+            [d.eq(v) for d, v in zip(st, self.init_st)],
+            [d.eq(v) for d, v in zip(w, self.data_w)],
+            [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
+            count.eq(0),
+        ).Elif(busy & ~last,
+            count.eq(count + 1),
+            [d.eq(v) for d, v in zip(st, st_next)],
+            [d.eq(v) for d, v in zip(w, w_next)],
+            [d.eq(v) for d, v in zip(pre, pre_next)],
+        ).Elif(busy & last & self.out_free,
+            self.finish(Cat(*st_final)),
+        )
+
+    def iterate_pipelined(self, step, pre_init=None, npre=0):
+        """The p-stage sequencer (see the module docstring). `step` as for `iterate`, or, with
+        `pre_init`, as for `iterate_precomputed` (stage 0 then gets its pre-computed values
+        from the initialization unit in the handover cycle); it is instantiated once per
+        stage, with that stage's round groups."""
         p, wb = self.stages, self.word_bits
         period = self.round_cycles // p
         sink = self.sink
@@ -195,13 +231,15 @@ class HashEngine(Module):
         self.comb += init_cv.eq(Mux(~sink.first & ~sink.load_cv & reusable, fin_cv, self.init_cv))
         init_st = [init_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
         prev = dict(valid=self.accept, st=init_st, w=self.data_w, cv=init_cv,
-                    slot=sink.slot, last=sink.last)
+                    slot=sink.slot, last=sink.last,
+                    pre=pre_init(init_st, self.data_w) if pre_init else [])
         regs = None
         for s in range(p):
             regs = dict(
                 valid=Signal(name=f"s{s}_valid"),
                 st=[Signal(wb, name=f"s{s}_st{i}") for i in range(ncv)],
                 w=[Signal(wb, name=f"s{s}_w{i}") for i in range(self.BLOCK_WORDS)],
+                pre=[Signal(wb, name=f"s{s}_pre{i}") for i in range(npre)],
                 cv=Signal(self.digest_bits, name=f"s{s}_cv"),
                 slot=Signal(len(sink.slot), name=f"s{s}_slot"),
                 last=Signal(name=f"s{s}_last"),
@@ -210,16 +248,24 @@ class HashEngine(Module):
             pick = lambda a, b: Mux(handover, a, b)
             rin = [pick(a, b) for a, b in zip(prev["st"], regs["st"])]
             win = [pick(a, b) for a, b in zip(prev["w"], regs["w"])]
-            st_next, w_next = step(rin, win, RoundGroup(phase, s * period, period))
-            if s == p - 1:
-                # fold the final addition into the last round group
-                cv_in = pick(prev["cv"], regs["cv"])
-                final = phase == period - 1
-                st_next = [add_mod(x, Mux(final, cv_in[wb * i:wb * (i + 1)], 0), width=wb)
-                           for i, x in enumerate(st_next)]
+            group = RoundGroup(phase, s * period, period)
+            cv_in = pick(prev["cv"], regs["cv"])
+            cv_words = [cv_in[wb * i:wb * (i + 1)] for i in range(ncv)]
+            final = phase == period - 1
+            if pre_init is None:
+                st_next, w_next = step(rin, win, group)
+                pre_next = []
+                if s == p - 1:  # fold the final addition into the last round group
+                    st_next = [add_mod(x, Mux(final, c, 0), width=wb) for x, c in zip(st_next, cv_words)]
+            else:
+                pin = [pick(a, b) for a, b in zip(prev["pre"], regs["pre"])]
+                st_next, w_next, pre_next, st_final = step(rin, win, pin, group, cv_words)
+                if s == p - 1:
+                    st_next = [Mux(final, f, x) for f, x in zip(st_final, st_next)]
             self.sync += If(advance,
                 [d.eq(v) for d, v in zip(regs["st"], st_next)],
                 [d.eq(v) for d, v in zip(regs["w"], w_next)],
+                [d.eq(v) for d, v in zip(regs["pre"], pre_next)],
                 If(handover,
                     regs["valid"].eq(prev["valid"]),
                     regs["cv"].eq(prev["cv"]),

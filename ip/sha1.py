@@ -14,10 +14,10 @@
   the initialization unit, then 40 mega-steps; the last one also adds the chaining value (its
   A word through the pre-computed P1): latency 41.
 """
-from migen import Signal, Cat, If, Mux
+from migen import Signal, Mux
 
 from .common import rotr, add_mod
-from .engine_base import HashEngine, RoundGroup, rom
+from .engine_base import HashEngine, rom
 
 K1 = [0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6]
 IV1 = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
@@ -48,14 +48,17 @@ class SHA1Engine(HashEngine):
     IVS = {"sha1": IV1}
     ARCHITECTURES = {"base": 1, "k5": 5, "opt": 2}  # arch -> steps per clock
 
-    PIPELINED = ("base",)  # architectures with p-stage versions so far
+    PIPELINED = ("base", "opt")  # architectures with p-stage versions so far
 
     def __init__(self, arch="opt", slots=1, stages=1):
         if stages > 1 and arch not in self.PIPELINED:
             raise ValueError(f"sha1:{arch} has no pipelined version yet (p{stages})")
         self.setup(arch, slots, round_cycles=80 // self.ARCHITECTURES.get(arch, 1), stages=stages)
         if arch == "opt":
-            self._opt_datapath()
+            if stages == 1:
+                self.iterate_precomputed(self._opt_step, self._opt_init, self.OPT_PRE)
+            else:
+                self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
         elif stages == 1:
             self.iterate(self._steps)
         else:
@@ -67,6 +70,7 @@ class SHA1Engine(HashEngine):
         region = Signal(2)
         self.comb += region.eq(group.select([(k * j) // 20 for j in range(self.round_cycles)], 2))
         return region
+
 
     def _steps(self, rin, win, idx):
         k = self.steps_per_cycle
@@ -96,50 +100,37 @@ class SHA1Engine(HashEngine):
             A, B, C, D, E = a_new, A, rotl(B, 30), C, D
         return [A, B, C, D, E], schedule(win, k)
 
-    def _opt_datapath(self):
-        st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        init_st, data_w, cv_words = self.init_st, self.data_w, self.cv_words
+    OPT_PRE = 4  # pre-computed registers: P0, P1, (W+K)[2j+2], (W+K)[2j+3]
+
+    def _opt_init(self, st, data_w):
+        """The initialization unit: e + (W+K)[0], d + (W+K)[1] and the (W+K) pair of the
+        second mega-step, from the starting chaining value and the block's first words."""
         a, b, c, d, e = st
-        p0 = Signal(32)       # e + (W+K)[2j]
-        p1 = Signal(32)       # d + (W+K)[2j+1] (+ the chaining value's A in the last mega-step)
-        wk2 = Signal(32)      # (W+K)[2j+2]
-        wk3 = Signal(32)      # (W+K)[2j+3]
-        region = self._region(RoundGroup(count, 0, self.round_cycles))
+        return [add_mod(e, data_w[0], K1[0]), add_mod(d, data_w[1], K1[0]),
+                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0])]
+
+    def _opt_step(self, st, w, pre, group, cv_words):
+        """One mega-step (two steps). P0 = e + (W+K)[2j] and P1 = d + (W+K)[2j+1] were
+        registered a cycle ahead (temporal pre-computation: next e = c, next d = b<<<30); step 2's
+        operand f(a, b<<<30, c) + P1 is formed from registers in parallel with step 1. In the
+        group before the last, the chaining value's A word is folded into P1."""
+        a, b, c, d, e = st
+        p0, p1, wk2, wk3 = pre
+        region = self._region(group)
         a1 = Signal(32)
         a2 = Signal(32)
-        q1 = Signal(32)       # f(a, b<<<30, c) + p1: step 2's operand, from registers only
+        q1 = Signal(32)
         self.comb += [
             a1.eq(add_mod(rotl(a, 5), f_t(region, b, c, d), p0)),
             q1.eq(add_mod(f_t(region, a, rotl(b, 30), c), p1)),
             a2.eq(add_mod(rotl(a1, 5), q1)),
         ]
-        last = count == self.round_cycles - 1
-        next_last = count == self.round_cycles - 2
         # K of the (W+K) pair prefetched in mega-step j: steps 2j+4, 2j+5 (0 past the end)
-        k_pre = rom([K1[(2 * j + 4) // 20] if 2 * j + 4 < 80 else 0 for j in range(40)])[count]
-        cv_final = Cat(a2, add_mod(a1, cv_words[1]), add_mod(rotl(a, 30), cv_words[2]),
-                       add_mod(rotl(b, 30), cv_words[3]), add_mod(c, cv_words[4]))
-        ia, ib, ic, id_, ie = init_st
-        self.sync += [
-            If(accept,
-                [s.eq(v) for s, v in zip(st, init_st)],
-                [wi.eq(dw) for wi, dw in zip(w, data_w)],
-                count.eq(0),
-                # initialization unit
-                p0.eq(add_mod(ie, data_w[0], K1[0])),
-                p1.eq(add_mod(id_, data_w[1], K1[0])),
-                wk2.eq(add_mod(data_w[2], K1[0])),
-                wk3.eq(add_mod(data_w[3], K1[0])),
-            ).Elif(busy & ~last,
-                count.eq(count + 1),
-                [dst.eq(src) for dst, src in zip(st, [a2, a1, rotl(a, 30), rotl(b, 30), c])],
-                # temporal pre-computation: next e = c, next d = b<<<30
-                p0.eq(add_mod(c, wk2)),
-                p1.eq(add_mod(rotl(b, 30), wk3, Mux(next_last, cv_words[0], 0))),
-                wk2.eq(add_mod(w[4], k_pre)),
-                wk3.eq(add_mod(w[5], k_pre)),
-                [dst.eq(src) for dst, src in zip(w, schedule(w, 2))],
-            ).Elif(busy & last & self.out_free,
-                self.finish(cv_final),
-            ),
-        ]
+        k_pre = group.select([K1[(2 * j + 4) // 20] if 2 * j + 4 < 80 else 0 for j in range(40)], 32)
+        cv_a = Mux(group.at(self.round_cycles - 2), cv_words[0], 0)
+        st_next = [a2, a1, rotl(a, 30), rotl(b, 30), c]
+        pre_next = [add_mod(c, wk2), add_mod(rotl(b, 30), wk3, cv_a),
+                    add_mod(w[4], k_pre), add_mod(w[5], k_pre)]
+        st_final = [a2, add_mod(a1, cv_words[1]), add_mod(rotl(a, 30), cv_words[2]),
+                    add_mod(rotl(b, 30), cv_words[3]), add_mod(c, cv_words[4])]
+        return st_next, schedule(w, 2), pre_next, st_final

@@ -30,10 +30,10 @@ interleaved in any order (DESIGN.md engine contract). Latency (accept to result 
 65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
 full occupancy interval == latency.
 """
-from migen import Signal, Cat, If, Mux
+from migen import Signal, Mux
 
 from .common import rotr, shr, add_mod
-from .engine_base import HashEngine, pack_words, rom
+from .engine_base import HashEngine
 
 K256 = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -82,7 +82,7 @@ class SHA2Engine(HashEngine):
     # (Sigma0, Sigma1, sigma0, sigma1): rotate, rotate, rotate|shift amounts
     ROT = ((2, 13, 22), (6, 11, 25), (7, 18, 3), (17, 19, 10))
 
-    PIPELINED = ("base",)  # architectures with p-stage versions so far
+    PIPELINED = ("base", "opt")  # architectures with p-stage versions so far
 
     def __init__(self, arch, slots, stages=1):
         if stages > 1 and arch not in self.PIPELINED:
@@ -90,13 +90,14 @@ class SHA2Engine(HashEngine):
         self.setup(arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1),
                    stages=stages)
         self.rounds_per_cycle = self.steps_per_cycle
+        if arch == "opt":
+            if stages == 1:
+                self.iterate_precomputed(self._opt_step, self._opt_init, self.OPT_PRE)
+            else:
+                self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
+            return
         sequencer = self.iterate if stages == 1 else self.iterate_pipelined
-        if arch == "base":
-            sequencer(self._base_round)
-        elif arch.startswith("k"):
-            sequencer(self._unrolled_rounds)
-        else:
-            self._opt_datapath()
+        sequencer(self._base_round if arch == "base" else self._unrolled_rounds)
 
     def _big_sigma(self, i, x):
         w = self.WORD
@@ -164,22 +165,24 @@ class SHA256Engine(SHA2Engine):
     def __init__(self, arch="opt", slots=1, stages=1):
         super().__init__(arch, slots, stages)
 
-    def _opt_datapath(self):
-        """The accept cycle runs the initialization unit; 32 mega-rounds follow, the last of
-        which also performs the final chaining-value addition: its a/e words get the
-        chaining value through the pre-computed P4/P4c (temporal pre-computation, so no
-        extra adder on the critical path), the other words through adders fed by registers
-        or by the first round's outputs."""
-        st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        init_st, data_w, cv_words = self.init_st, self.data_w, self.cv_words
-        a, b, c, d, e, f, g, h = st
-        pre_h = Signal(32)
-        pre_x = Signal(32)
-        pre_p4 = Signal(32)
-        pre_p4c = Signal(32)
-        wk2 = Signal(32)  # (W+K)[2j+2]
-        wk3 = Signal(32)  # (W+K)[2j+3]
+    OPT_PRE = 6  # pre-computed registers: H, X, P4, P4c, (W+K)[2j+2], (W+K)[2j+3]
 
+    def _opt_init(self, st, data_w):
+        """The initialization unit (seed 001 eqs. 12-17, fig. 13): the pre-computed values of
+        the first mega-round from the starting chaining value and the block's first words."""
+        a, b, c, d, e, f, g, h = st
+        return [add_mod(h, data_w[0], K256[0]), add_mod(h, d, data_w[0], K256[0]),
+                add_mod(g, data_w[1], K256[1]), add_mod(g, c, data_w[1], K256[1]),
+                add_mod(data_w[2], K256[2]), add_mod(data_w[3], K256[3])]
+
+    def _opt_step(self, st, w, pre, group, cv_words):
+        """One mega-round (two rounds) on pre-computed sums, the temporal pre-computation of
+        the next one's (X*, H*, P4*), the W+K prefetch and the two-word schedule step. In the
+        group before the last, the chaining value's a/e words are folded into P4/P4c (so the
+        last mega-round's a2/e2 are final without an extra adder); the final state adds the
+        other words through adders fed by registers or by the first round's outputs."""
+        a, b, c, d, e, f, g, h = st
+        pre_h, pre_x, pre_p4, pre_p4c, wk2, wk3 = pre
         s1e, che = Signal(32), Signal(32)
         e1 = Signal(32)
         a1 = Signal(32)
@@ -197,43 +200,17 @@ class SHA256Engine(SHA2Engine):
             a2.eq(add_mod(pre_p4, s1e1, ch1, big_sigma0(a1), maj(a1, a, b))),
         ]
         # K for the (W+K) pair prefetched during mega-round j: K[2j+4], K[2j+5] (0 past the end)
-        k_even = rom([K256[2 * j + 4] if 2 * j + 4 < 64 else 0 for j in range(32)])[count]
-        k_odd = rom([K256[2 * j + 5] if 2 * j + 5 < 64 else 0 for j in range(32)])[count]
-        last = count == self.round_cycles - 1
-        # the next mega-round is the last: fold the chaining value into its a2/e2 sums
-        next_last = count == self.round_cycles - 2
+        k_even = group.select([K256[2 * j + 4] if 2 * j + 4 < 64 else 0 for j in range(32)], 32)
+        k_odd = group.select([K256[2 * j + 5] if 2 * j + 5 < 64 else 0 for j in range(32)], 32)
+        next_last = group.at(self.round_cycles - 2)
         cv_a = Mux(next_last, cv_words[0], 0)
         cv_e = Mux(next_last, cv_words[4], 0)
-
-        ia, ib, ic, id_, ie, if_, ig, ih = init_st
-        cv_final = Cat(a2, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
-                       e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7]))
-        self.sync += [
-            If(accept,
-                [s.eq(v) for s, v in zip(st, init_st)],
-                [wi.eq(dw) for wi, dw in zip(w, data_w)],
-                count.eq(0),
-                # initialization unit (seed 001 eqs. 12-17, fig. 13)
-                pre_h.eq(add_mod(ih, data_w[0], K256[0])),
-                pre_x.eq(add_mod(ih, id_, data_w[0], K256[0])),
-                pre_p4.eq(add_mod(ig, data_w[1], K256[1])),
-                pre_p4c.eq(add_mod(ig, ic, data_w[1], K256[1])),
-                wk2.eq(add_mod(data_w[2], K256[2])),
-                wk3.eq(add_mod(data_w[3], K256[3])),
-            ).Elif(busy & ~last,
-                count.eq(count + 1),
-                [dst.eq(src) for dst, src in zip(st, [a2, a1, a, b, e2, e1, e, f])],
-                # temporal pre-computation for the next mega-round (X*, H*, P4*)
-                pre_h.eq(add_mod(f, wk2)),
-                pre_x.eq(add_mod(f, b, wk2)),
-                pre_p4.eq(add_mod(e, wk3, cv_a)),
-                pre_p4c.eq(add_mod(e, a, wk3, cv_e)),
-                # W+K prefetch: the pair two rounds ahead of the one being pre-computed
-                wk2.eq(add_mod(w[4], k_even)),
-                wk3.eq(add_mod(w[5], k_odd)),
-                # message schedule, two words per clock
-                [dst.eq(src) for dst, src in zip(w, self.schedule(w, 2))],
-            ).Elif(busy & last & self.out_free,
-                self.finish(cv_final),
-            ),
+        st_next = [a2, a1, a, b, e2, e1, e, f]
+        pre_next = [
+            add_mod(f, wk2), add_mod(f, b, wk2),                # H*, X*
+            add_mod(e, wk3, cv_a), add_mod(e, a, wk3, cv_e),    # P4*, P4c*
+            add_mod(w[4], k_even), add_mod(w[5], k_odd),        # W+K prefetch
         ]
+        st_final = [a2, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
+                    e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7])]
+        return st_next, self.schedule(w, 2), pre_next, st_final

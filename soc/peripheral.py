@@ -9,7 +9,7 @@ Every result of the engine updates `digest`; a job is done when nothing is left 
 the buffers or the engine. Bad jobs (length, range, state) never start and are reported in
 `status`; the peripheral stays usable after `ack`.
 """
-from migen import Module, Signal, Cat, If, Array, Constant, Mux
+from migen import Module, Signal, Cat, If, Array
 
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField

@@ -1,5 +1,5 @@
-"""p-stage pipelined engines (seed 000): every stage count of the base rounds for SHA-1 and
-SHA-256, each against the complete NIST CAVP ShortMsg and LongMsg files and hashlib with random
+"""p-stage pipelined engines (seed 000): every stage count of the base and optimized rounds for
+SHA-1 and SHA-256, each against the complete NIST CAVP ShortMsg and LongMsg files and hashlib with random
 stalls, its latency and interval measured in Verilator, and the pipeline occupancy with p
 messages. (The Monte files run on the p1 engines in test_engine.py, as the issue allows.)"""
 import hashlib
@@ -15,10 +15,13 @@ from litedigest.scheduler import round_robin
 import vectors
 from test_engine import md_pad
 
-STAGES = {"sha256": (2, 4, 8, 16, 32, 64), "sha1": (2, 4, 5, 8, 10, 16, 20, 40, 80)}
-ROUNDS = {"sha256": 64, "sha1": 80}
+STAGES = {("sha256", "base"): (2, 4, 8, 16, 32, 64),
+          ("sha1", "base"): (2, 4, 5, 8, 10, 16, 20, 40, 80),
+          ("sha256", "opt"): (2, 4, 8, 16, 32),
+          ("sha1", "opt"): (2, 4, 5, 8, 10, 20, 40)}
+ROUND_CYCLES = {("sha256", "base"): 64, ("sha1", "base"): 80, ("sha256", "opt"): 32, ("sha1", "opt"): 40}
 ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"]}
-SPECS = [f"{fam}:base:p{p}" for fam, ps in STAGES.items() for p in ps]
+SPECS = [f"{fam}:{arch}:p{p}" for (fam, arch), ps in STAGES.items() for p in ps]
 
 _sims = {}
 
@@ -55,14 +58,15 @@ def run_jobs(sim, jobs):
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_latency_interval_and_attributes(spec):
-    family, _, p = spec.split(":")
+    family, arch, p = spec.split(":")
     p = int(p[1:])
     sim = sim_for(spec)
     sim.set_stalls(0, 0)
     eng = sim.engine
+    cycles = ROUND_CYCLES[(family, arch)]
     assert (eng.stages, eng.blocks_in_flight, eng.slots) == (p, p, p)
-    assert eng.latency == ROUNDS[family] + 1
-    assert eng.interval == ROUNDS[family] // p
+    assert eng.latency == cycles + 1
+    assert eng.interval == cycles // p
     jobs = [(bytes([s]) * 500, ALGOS_OF[family][0]) for s in range(p)]  # 8 blocks each
     order, _ = schedule(sim, jobs)
     results, accepted = sim.run(order)
@@ -106,7 +110,7 @@ def test_same_slot_blocks_wait_for_their_chaining_value():
     assert min(b - a for a, b in zip(accepted, accepted[1:])) >= 64
 
 
-@pytest.mark.parametrize("spec", ["sha256:base:p4", "sha1:base:p8"])
+@pytest.mark.parametrize("spec", ["sha256:opt:p4", "sha1:opt:p8", "sha256:base:p4", "sha1:base:p8"])
 def test_occupancy_with_p_messages(spec):
     """p messages of 16 KiB keep the pipeline busy: busy cycles / total cycles >= 95%."""
     sim = sim_for(spec)
@@ -125,7 +129,9 @@ def test_occupancy_with_p_messages(spec):
 
 def test_spec_stage_counts():
     assert specmod.parse("sha1:base:p80").stages == 80
-    for bad in ("sha256:base:p3", "sha1:base:p3", "sha256:opt:p4", "sha1:k5:p2", "sha256:base:p0"):
+    assert specmod.parse("sha256:opt:p4").stages == 4
+    for bad in ("sha256:base:p3", "sha1:base:p3", "sha256:opt:p64", "sha1:opt:p16", "sha1:k5:p2",
+                "sha512:k5:p2", "sha256:base:p0"):
         with pytest.raises(specmod.SpecError):
             specmod.parse(bad)
 
@@ -143,6 +149,6 @@ def test_bench_rtl_reports_pipelined_engines():
         ("sha1:base:p5", 5, 0), ("sha1:base:p5", 5, 5000)]
     assert all(r["digest_ok"] for r in recs)
     assert [(r["latency"], r["interval"]) for r in recs] == [(65, 16), (65, 16), (81, 16), (81, 16)]
-    bad = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--engine", "sha256:opt:p4"],
+    bad = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--engine", "sha1:k5:p4"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "no pipelined version" in bad.stderr
