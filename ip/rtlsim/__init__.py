@@ -12,17 +12,11 @@ import struct
 import subprocess
 from pathlib import Path
 
+from litedigest.paths import build_root
+
 from ..engines import engine_verilog
 
 HERE = Path(__file__).resolve().parent
-
-
-def _repo_build_dir():
-    env = os.environ.get("LITEDIGEST_BUILD")
-    if env:
-        return Path(env)
-    # editable checkout: <repo>/ip/rtlsim -> <repo>/build
-    return HERE.parent.parent / "build"
 
 
 def _verilator_root():
@@ -41,7 +35,7 @@ def build_library(spec, slots=None, build_dir=None):
     bw, cw = engine.block_bits // 32, engine.digest_bits // 32
     harness = (HERE / "harness.cpp").read_text()
     key = hashlib.sha256((vtext + harness + f"{bw},{cw}").encode()).hexdigest()[:16]
-    out_dir = Path(build_dir or _repo_build_dir()) / "rtlsim" / key
+    out_dir = Path(build_dir or build_root()) / "rtlsim" / key
     lib = out_dir / "libldsim.so"
     if lib.exists():
         return engine, lib
@@ -138,6 +132,19 @@ class RTLSim:
     def _join(self, chunks):
         n = self._chunks
         return [sum(chunks[i + c] << (32 * c) for c in range(n)) for i in range(0, len(chunks), n)]
+
+    def blocks(self, data, slot=0, variant=0, first=True, last=True, cv=None):
+        """`data` (whole blocks) as Blocks of one message: the first starts from the IV when
+        `first`, or from chaining value `cv` (bytes) when given; the final one carries `last`."""
+        bs = self.engine.block_bits // 8
+        if not data or len(data) % bs:
+            raise ValueError(f"need a non-zero multiple of {bs} bytes, got {len(data)}")
+        n = len(data) // bs
+        cv_words = self.words(cv) if cv is not None else None
+        return [Block(self.words(data[bs * i:bs * (i + 1)]), slot=slot, variant=variant,
+                      first=i == 0 and first and cv is None, last=i == n - 1 and last,
+                      cv=cv_words if i == 0 else None)
+                for i in range(n)]
 
     def set_stalls(self, stall_in, stall_out):
         """Percent of cycles the sink has no valid / the source no ready (random, seeded)."""

@@ -38,7 +38,7 @@ def add_parser(subparsers):
 
 
 def bench_rtl(engine, sizes):
-    from litedigest.ip.rtlsim import RTLSim, Block
+    from litedigest.ip.rtlsim import RTLSim
     from litedigest.ip.engines import variant_of
     from litedigest.scheduler import round_robin
     spec = specmod.parse(engine)
@@ -50,9 +50,7 @@ def bench_rtl(engine, sizes):
     def blocks_of(msg, slot):
         whole = len(msg) - len(msg) % bs
         padded = msg[:whole] + md_pad(msg[whole:], len(msg), bs)
-        nb = len(padded) // bs
-        return [Block(sim.words(padded[bs * i:bs * (i + 1)]), slot=slot, first=i == 0,
-                      last=i == nb - 1, variant=variant_of(spec)) for i in range(nb)]
+        return sim.blocks(padded, slot=slot, variant=variant_of(spec))
 
     for n in sizes:
         msgs = [rng.randbytes(n) for _ in range(p)]

@@ -13,7 +13,6 @@ class RTLBackend(Backend):
 
     def compress(self, spec, cv, blocks):
         """Hash whole blocks from cv (None: the IV of spec.algorithm); return the new cv."""
-        from litedigest.ip.rtlsim import Block
         from litedigest.ip.engines import variant_of
         if spec.family != self.spec.family:
             raise ValueError(f"the rtl backend runs {self.spec}, not {spec.algorithm}")
@@ -21,13 +20,7 @@ class RTLBackend(Backend):
         if not blocks or len(blocks) % bs:
             raise ValueError(f"compress needs a non-zero multiple of {bs} bytes, got {len(blocks)}")
         sim = self.sim
-        n = len(blocks) // bs
-        cv_words = sim.words(cv) if cv is not None else None
-        variant = variant_of(spec)
-        todo = [Block(sim.words(blocks[bs * i:bs * (i + 1)]), first=(i == 0 and cv is None),
-                      last=(i == n - 1), variant=variant,
-                      cv=cv_words if (i == 0 and cv is not None) else None)
-                for i in range(n)]
+        todo = sim.blocks(bytes(blocks), variant=variant_of(spec), cv=cv)
         results, _ = sim.run(todo)
         return sim.to_bytes(results[-1].cv)
 

@@ -10,17 +10,13 @@ import os
 import re
 
 from .. import spec as specmod
+from ..paths import build_root, repo_root
 from ..driver import HashPeripheral, parse_csr_fields
 from . import Backend
 
 
-def repo_root():
-    return os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
-
-
 def soc_build_dir(spec):
-    root = os.environ.get("LITEDIGEST_BUILD") or os.path.join(repo_root(), "build")
-    return os.path.join(root, "soc", re.sub(r"[^a-z0-9]+", "-", spec.engine_name))
+    return os.path.join(build_root(), "soc", re.sub(r"[^a-z0-9]+", "-", spec.engine_name))
 
 
 def firmware_app(name):
