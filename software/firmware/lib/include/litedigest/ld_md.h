@@ -1,0 +1,76 @@
+/* LiteDigest C library: every Merkle-Damgard hash of the library behind one interface
+ * (SHA-1, SHA-224/256, SHA-384/512, SHA-512/224, SHA-512/256), software implementation.
+ *
+ * An algorithm id names the function; the table behind it gives the family (which compression
+ * function and which peripheral), the block and digest sizes and the variant number (the IV
+ * choice, same numbering as the peripheral's ctrl.variant field and the engines' IVS order).
+ * The hardware driver (ld_hw.h) and the message scheduler (ld_sched.h) use the same ids.
+ */
+#ifndef LITEDIGEST_LD_MD_H
+#define LITEDIGEST_LD_MD_H
+
+#include "ld_types.h"
+#include "ld_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* algorithm ids */
+#define LD_ALG_SHA1       0
+#define LD_ALG_SHA256     1
+#define LD_ALG_SHA224     2
+#define LD_ALG_SHA512     3
+#define LD_ALG_SHA384     4
+#define LD_ALG_SHA512_224 5
+#define LD_ALG_SHA512_256 6
+#define LD_ALG_COUNT      7
+
+/* families (one compression function / one kind of engine each) */
+#define LD_FAMILY_SHA1   0
+#define LD_FAMILY_SHA256 1
+#define LD_FAMILY_SHA512 2
+
+#define LD_MD_MAX_BLOCK_SIZE  128
+#define LD_MD_MAX_DIGEST_SIZE 64
+
+/* Facts about an algorithm; all return 0 (or -1 for family/variant) for an unknown id. */
+size_t ld_md_block_size(int alg);   /* 64 or 128 bytes */
+size_t ld_md_digest_size(int alg);  /* output bytes (truncated for 224/384/...) */
+size_t ld_md_state_words(int alg);  /* 32-bit words of the chaining value: 5, 8 or 16 */
+int ld_md_family(int alg);          /* LD_FAMILY_* */
+int ld_md_variant(int alg);         /* IV number inside the family */
+const char *ld_md_name(int alg);    /* "sha1", "sha256", ..., "sha512_256" (hashlib names) */
+
+/* The chaining value as big-endian 32-bit words (a 64-bit word is two: high, low), which is
+ * also the order of the peripheral's cv/digest registers and of the digest bytes. */
+int ld_md_iv_words(int alg, uint32_t *words);
+
+typedef struct {
+    union {
+        uint32_t w32[8];
+        uint64_t w64[8];
+    } state;
+    uint64_t total;                   /* message bytes so far */
+    uint8_t  buf[LD_MD_MAX_BLOCK_SIZE]; /* partial block */
+    uint32_t buflen;                  /* bytes in buf (< block size) */
+    int      alg;
+    int      finished;                /* 1 after final */
+    uint32_t magic;                   /* set by init: catches an uninitialised context */
+} ld_md_ctx;
+
+/* Streaming API, same contract as ld_sha256_*: init LD_OK / LD_ERR_ARG (NULL ctx, unknown
+ * alg); update LD_OK / LD_ERR_ARG (NULL ctx, NULL data with len > 0) / LD_ERR_STATE (after
+ * final, uninitialised); final writes ld_md_digest_size(alg) bytes, LD_ERR_STATE when
+ * repeated. copy duplicates a context (hashlib's copy()). */
+int ld_md_init(ld_md_ctx *ctx, int alg);
+int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len);
+int ld_md_final(ld_md_ctx *ctx, uint8_t *out);
+int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src);
+/* one-shot */
+int ld_md(int alg, const void *data, size_t len, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
