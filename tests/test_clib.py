@@ -18,7 +18,7 @@ from litedigest.hashobj import md_pad as py_md_pad
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FW = os.path.join(ROOT, "software", "firmware")
-LIB_SRCS = ["common.c", "pad.c", "sha256_sw.c", "sha256_hw.c"]
+LIB_SRCS = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "sha256_hw.c"]
 
 
 # ------------------------------------------------------------------ C builds
@@ -121,6 +121,217 @@ def test_call_order_errors():
     assert native.strerror(lib.LD_ERR_RANGE) == "DMA address/length not usable"
     assert (lib.LD_OK, lib.LD_ERR_ARG, lib.LD_ERR_STATE, lib.LD_ERR_TIMEOUT, lib.LD_ERR_HW,
             lib.LD_ERR_RANGE) == (0, -1, -2, -3, -4, -5)
+
+
+# ------------------------------------------------------------------ ld_md: every algorithm
+
+MD_NAMES = ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256"]
+
+
+def _stream(name, msg, rng, maxstep):
+    """The digest of msg through MdCtx, fed in random chunk sizes (0 included)."""
+    ctx = native.MdCtx(name)
+    pos = 0
+    while pos < len(msg):
+        step = rng.randint(0, maxstep)
+        ctx.update(msg[pos:pos + step])
+        pos += step
+    return ctx.final()
+
+
+@pytest.mark.parametrize("name", MD_NAMES)
+@pytest.mark.parametrize("kind", ["ShortMsg", "LongMsg"])
+def test_md_cavp_oneshot_and_streaming(name, kind):
+    vectors = load_cavp(name.upper() + kind)  # SHA1ShortMsg, ..., SHA512_224LongMsg
+    rng = random.Random(name + kind)
+    bs = hashlib.new(name).block_size
+    for msg, md in vectors:
+        assert native.md(name, msg) == md
+        assert _stream(name, msg, rng, 2 * bs + 10) == md
+    assert len(vectors) >= 64
+
+
+@pytest.mark.parametrize("name", MD_NAMES)
+def test_md_cavp_monte_first_checkpoints(name):
+    seed, mds = load_monte(name.upper() + "Monte")
+    assert monte_check(lambda m: native.md(name, m), seed, mds, iterations=3) == 3
+
+
+@pytest.mark.parametrize("name", MD_NAMES)
+def test_md_vs_hashlib(name):
+    rng = random.Random(name)
+    bs = hashlib.new(name).block_size
+    # every length across the one/two padding-block boundaries of the first blocks, then random
+    lengths = list(range(0, 3 * bs + 2)) + [rng.randrange(3 * bs, 20000) for _ in range(40)]
+    for n in lengths:
+        msg = rng.randbytes(n)
+        want = hashlib.new(name, msg).digest()
+        assert native.md(name, msg) == want, n
+        assert _stream(name, msg, rng, 3 * bs) == want, n
+
+
+@pytest.mark.parametrize("name", MD_NAMES)
+def test_md_ctx_copy_and_digest_semantics(name):
+    rng = random.Random(name + "copy")
+    a, h = native.MdCtx(name), hashlib.new(name)
+    for _ in range(20):
+        chunk = rng.randbytes(rng.randint(0, 300))
+        a.update(chunk)
+        h.update(chunk)
+        b, hb = a.copy(), h.copy()
+        tail = rng.randbytes(rng.randint(0, 200))
+        b.update(tail)          # the copy diverges; the original is unaffected
+        hb.update(tail)
+        assert b.digest() == hb.digest()
+        assert a.digest() == h.digest()  # digest() leaves the context usable
+    assert a.name == h.name and a.digest_size == h.digest_size and a.block_size == h.block_size
+    assert a.hexdigest() == h.hexdigest()
+    assert a.final() == h.digest()
+    # a finished context copies into a finished one
+    c = a.copy()
+    for ctx in (a, c):
+        for op in (ctx.final, lambda: ctx.update(b"x")):
+            with pytest.raises(native.NativeError) as e:
+                op()
+            assert e.value.code == lib.LD_ERR_STATE
+
+
+def test_md_table():
+    want_variant = {"sha1": 0, "sha256": lib.LD_SHA256, "sha224": lib.LD_SHA224,
+                    "sha512": lib.LD_SHA512, "sha384": lib.LD_SHA384,
+                    "sha512_224": lib.LD_SHA512_224, "sha512_256": lib.LD_SHA512_256}
+    assert (lib.LD_SHA256, lib.LD_SHA224) == (0, 1)
+    assert (lib.LD_SHA512, lib.LD_SHA384, lib.LD_SHA512_224, lib.LD_SHA512_256) == (0, 1, 2, 3)
+    assert want_variant["sha512_224"] == native.SHA512_VARIANTS["sha512_224"]
+    assert sorted(native.MD_ALGS) == sorted(MD_NAMES) and lib.LD_ALG_COUNT == 7
+    ids = {"sha1": lib.LD_ALG_SHA1, "sha256": lib.LD_ALG_SHA256, "sha224": lib.LD_ALG_SHA224,
+           "sha512": lib.LD_ALG_SHA512, "sha384": lib.LD_ALG_SHA384,
+           "sha512_224": lib.LD_ALG_SHA512_224, "sha512_256": lib.LD_ALG_SHA512_256}
+    assert native.MD_ALGS == ids
+    for name, alg in ids.items():
+        h = hashlib.new(name)
+        family = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256,
+                  "sha224": lib.LD_FAMILY_SHA256}.get(name, lib.LD_FAMILY_SHA512)
+        assert ffi.string(lib.ld_md_name(alg)).decode() == name
+        assert lib.ld_md_block_size(alg) == h.block_size
+        assert lib.ld_md_digest_size(alg) == h.digest_size
+        assert lib.ld_md_family(alg) == family
+        assert lib.ld_md_variant(alg) == want_variant[name]
+        assert lib.ld_md_state_words(alg) == {lib.LD_FAMILY_SHA1: 5, lib.LD_FAMILY_SHA256: 8,
+                                              lib.LD_FAMILY_SHA512: 16}[family]
+        assert lib.ld_md_block_size(alg) <= lib.LD_MD_MAX_BLOCK_SIZE
+        assert lib.ld_md_digest_size(alg) <= lib.LD_MD_MAX_DIGEST_SIZE
+        assert lib.ld_md_state_words(alg) <= lib.LD_MD_MAX_STATE_WORDS
+        # the IV as big-endian 32-bit words, 64-bit words as (high, low)
+        if family == lib.LD_FAMILY_SHA1:
+            iv = native.sha1_iv()
+        elif family == lib.LD_FAMILY_SHA256:
+            iv = native.iv(name)
+        else:
+            iv = [w for q in native.sha512_iv(name) for w in (q >> 32, q & 0xFFFFFFFF)]
+        assert native.md_iv_words(name) == iv
+    assert native.md_iv_words("sha1") == [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
+    assert native.md_iv_words("sha512_224")[:2] == [0x8C3D37C8, 0x19544DA2]
+    for bad in (-1, lib.LD_ALG_COUNT, 1000):
+        assert lib.ld_md_block_size(bad) == 0 and lib.ld_md_digest_size(bad) == 0
+        assert lib.ld_md_state_words(bad) == 0
+        assert lib.ld_md_family(bad) == -1 and lib.ld_md_variant(bad) == -1
+        assert lib.ld_md_name(bad) == ffi.NULL
+        assert lib.ld_md_iv_words(bad, ffi.new("uint32_t[16]")) == lib.LD_ERR_ARG
+    assert lib.ld_md_iv_words(lib.LD_ALG_SHA1, ffi.NULL) == lib.LD_ERR_ARG
+    # ld_md_iv_words writes exactly state_words words
+    words = ffi.new("uint32_t[16]", [0xA5A5A5A5] * 16)
+    assert lib.ld_md_iv_words(lib.LD_ALG_SHA1, words) == lib.LD_OK
+    assert list(words)[5:] == [0xA5A5A5A5] * 11
+
+
+def test_md_errors():
+    out = ffi.new("uint8_t[64]")
+    ctx = ffi.new("ld_md_ctx *")
+    # NULL context, unknown algorithm
+    assert lib.ld_md_init(ffi.NULL, lib.LD_ALG_SHA256) == lib.LD_ERR_ARG
+    for bad in (-1, lib.LD_ALG_COUNT):
+        assert lib.ld_md_init(ctx, bad) == lib.LD_ERR_ARG
+        assert lib.ld_md(bad, b"abc", 3, out) == lib.LD_ERR_ARG
+    assert lib.ld_md_update(ffi.NULL, b"a", 1) == lib.LD_ERR_ARG
+    assert lib.ld_md_final(ffi.NULL, out) == lib.LD_ERR_ARG
+    assert lib.ld_md_copy(ffi.NULL, ctx) == lib.LD_ERR_ARG
+    assert lib.ld_md_copy(ctx, ffi.NULL) == lib.LD_ERR_ARG
+    assert lib.ld_md_ctx_alg(ffi.NULL) == -1
+    with pytest.raises(ValueError):
+        native.MdCtx("md5")
+    with pytest.raises(native.NativeError) as e:
+        native.MdCtx(lib.LD_ALG_COUNT)
+    assert e.value.code == lib.LD_ERR_ARG
+    # uninitialised: zeroed, and garbage that carries no magic
+    for fill in (0x00, 0x5A):
+        raw = ffi.new("ld_md_ctx *")
+        ffi.memmove(raw, bytes([fill]) * ffi.sizeof("ld_md_ctx"), ffi.sizeof("ld_md_ctx"))
+        assert lib.ld_md_ctx_alg(raw) == -1
+        assert lib.ld_md_update(raw, b"a", 1) == lib.LD_ERR_STATE
+        assert lib.ld_md_final(raw, out) == lib.LD_ERR_STATE
+        assert lib.ld_md_copy(ctx, raw) == lib.LD_ERR_STATE
+        assert lib.ld_sha256_update(raw, b"a", 1) == lib.LD_ERR_STATE
+        assert lib.ld_sha256_final(raw, out) == lib.LD_ERR_STATE
+    # a context with the magic but inconsistent fields is refused too
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA256) == lib.LD_OK
+    ctx.alg = 99
+    assert lib.ld_md_update(ctx, b"a", 1) == lib.LD_ERR_STATE
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA256) == lib.LD_OK
+    ctx.buflen = 64
+    assert lib.ld_md_final(ctx, out) == lib.LD_ERR_STATE
+    # arguments and call order
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA384) == lib.LD_OK
+    assert lib.ld_md_ctx_alg(ctx) == lib.LD_ALG_SHA384
+    assert lib.ld_md_update(ctx, ffi.NULL, 5) == lib.LD_ERR_ARG
+    assert lib.ld_md_update(ctx, ffi.NULL, 0) == lib.LD_OK
+    assert lib.ld_md_final(ctx, ffi.NULL) == lib.LD_ERR_ARG
+    assert lib.ld_md_final(ctx, out) == lib.LD_OK
+    assert bytes(out)[:48] == hashlib.sha384(b"").digest()
+    assert lib.ld_md_final(ctx, out) == lib.LD_ERR_STATE          # final twice
+    assert lib.ld_md_update(ctx, b"x", 1) == lib.LD_ERR_STATE     # update after final
+    assert lib.ld_md_ctx_alg(ctx) == lib.LD_ALG_SHA384            # still initialised
+    assert lib.ld_md_copy(ctx, ctx) == lib.LD_OK                  # copy onto itself
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA1) == lib.LD_OK      # re-init after final
+    assert lib.ld_md_final(ctx, out) == lib.LD_OK
+    assert bytes(out)[:20] == hashlib.sha1(b"").digest()
+    # final writes exactly digest_size bytes
+    for name, alg in native.MD_ALGS.items():
+        buf = ffi.new("uint8_t[80]", [0xEE] * 80)
+        assert lib.ld_md(alg, b"abc", 3, buf) == lib.LD_OK
+        n = lib.ld_md_digest_size(alg)
+        assert bytes(buf)[:n] == hashlib.new(name, b"abc").digest()
+        assert bytes(buf)[n:] == b"\xee" * (80 - n)
+    assert lib.ld_md(lib.LD_ALG_SHA1, ffi.NULL, 1, out) == lib.LD_ERR_ARG
+    assert lib.ld_md(lib.LD_ALG_SHA1, ffi.NULL, 0, out) == lib.LD_OK
+    assert bytes(out)[:20] == hashlib.sha1(b"").digest()
+
+
+def test_sha256_api_is_the_md_core():
+    """ld_sha256_ctx is an ld_md_ctx: the wrappers and ld_md_* interoperate on one context,
+    and the wrappers refuse a context of another family (its digest would overflow out)."""
+    assert ffi.sizeof("ld_sha256_ctx") == ffi.sizeof("ld_md_ctx")
+    ctx = ffi.new("ld_sha256_ctx *")
+    out = ffi.new("uint8_t[64]", [0xEE] * 64)
+    assert lib.ld_sha256_init(ctx, lib.LD_SHA224) == lib.LD_OK
+    assert lib.ld_md_ctx_alg(ctx) == lib.LD_ALG_SHA224
+    assert lib.ld_md_update(ctx, b"ab", 2) == lib.LD_OK
+    assert lib.ld_sha256_update(ctx, b"c", 1) == lib.LD_OK
+    assert lib.ld_sha256_final(ctx, out) == lib.LD_OK
+    assert bytes(out)[:28] == hashlib.sha224(b"abc").digest() and bytes(out)[28:] == b"\xee" * 36
+    for alg in (lib.LD_ALG_SHA1, lib.LD_ALG_SHA512, lib.LD_ALG_SHA512_224):
+        assert lib.ld_md_init(ctx, alg) == lib.LD_OK
+        assert lib.ld_sha256_update(ctx, b"a", 1) == lib.LD_ERR_ARG
+        assert lib.ld_sha256_final(ctx, out) == lib.LD_ERR_ARG
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA256) == lib.LD_OK
+    assert lib.ld_sha256_final(ctx, out) == lib.LD_OK
+    assert bytes(out)[:32] == hashlib.sha256(b"").digest()
+    assert lib.ld_sha256_init(ctx, 2) == lib.LD_ERR_ARG
+    assert lib.ld_sha256_init(ffi.NULL, lib.LD_SHA256) == lib.LD_ERR_ARG
+    assert lib.ld_sha256(2, b"abc", 3, out) == lib.LD_ERR_ARG
+    assert lib.ld_sha256(lib.LD_SHA256, ffi.NULL, 3, out) == lib.LD_ERR_ARG
+    assert lib.ld_sha256_update(ffi.NULL, b"a", 1) == lib.LD_ERR_ARG
+    assert lib.ld_sha256_final(ffi.NULL, out) == lib.LD_ERR_ARG
 
 
 # ------------------------------------------------------------------ hw driver vs a model

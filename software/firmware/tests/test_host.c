@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "litedigest/ld_sha256.h"
+#include "litedigest/ld_md.h"
 #include "litedigest/ld_pad.h"
 
 static int failures, checks;
@@ -35,6 +36,80 @@ static void check_hex(int variant, const void *msg, size_t len, const char *want
     check(r == LD_OK && strcmp(h, want) == 0, what);
     if (strcmp(h, want) != 0)
         printf("  got  %s\n  want %s\n", h, want);
+}
+
+/* ld_md: "abc" for every algorithm (FIPS 180-4 examples; SHA-512/t from hashlib), the table,
+ * every split of lengths across the first blocks, copy and call order */
+static void md_tests(const uint8_t *msg, size_t msglen)
+{
+    static const char *abc[LD_ALG_COUNT] = {
+        /* LD_ALG_SHA1 .. LD_ALG_SHA512_256, in id order */
+        "a9993e364706816aba3e25717850c26c9cd0d89d",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+        "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163"
+        "1a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+        "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+        "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+    };
+    static const char *names[LD_ALG_COUNT] = {
+        "sha1", "sha256", "sha224", "sha512", "sha384", "sha512_224", "sha512_256",
+    };
+    uint8_t d1[LD_MD_MAX_DIGEST_SIZE + 1], d2[LD_MD_MAX_DIGEST_SIZE];
+    uint32_t iv[LD_MD_MAX_STATE_WORDS];
+    char h[2 * LD_MD_MAX_DIGEST_SIZE + 1], what[64];
+    ld_md_ctx ctx, ctx2;
+    size_t len, split, ds, bs;
+    int alg;
+
+    for (alg = 0; alg < LD_ALG_COUNT; alg++) {
+        ds = ld_md_digest_size(alg);
+        bs = ld_md_block_size(alg);
+        sprintf(what, "ld_md %s abc", names[alg]);
+        d1[ds] = 0xEE;
+        check(ld_md(alg, "abc", 3, d1) == LD_OK && d1[ds] == 0xEE, what);
+        hex(d1, ds, h);
+        check(strcmp(h, abc[alg]) == 0, what);
+        check(strcmp(ld_md_name(alg), names[alg]) == 0, "ld_md_name");
+        check(ds <= LD_MD_MAX_DIGEST_SIZE && bs == (ld_md_family(alg) == LD_FAMILY_SHA512 ? 128u : 64u),
+              "ld_md sizes");
+        check(ld_md_iv_words(alg, iv) == LD_OK && ld_md_state_words(alg) <= LD_MD_MAX_STATE_WORDS,
+              "ld_md_iv_words");
+        /* every split of every length up to 2 blocks + 1 gives the one-shot digest; a copy
+         * taken at the split finishes the same message */
+        for (len = 0; len <= 2 * bs + 1 && len <= msglen; len++) {
+            int ok = 1;
+            ld_md(alg, msg, len, d1);
+            for (split = 0; split <= len; split++) {
+                ld_md_init(&ctx, alg);
+                ld_md_update(&ctx, msg, split);
+                ok &= ld_md_copy(&ctx2, &ctx) == LD_OK;
+                ld_md_update(&ctx, msg + split, len - split);
+                ld_md_final(&ctx, d2);
+                ok &= memcmp(d1, d2, ds) == 0;
+                ld_md_update(&ctx2, msg + split, len - split);
+                ld_md_final(&ctx2, d2);
+                ok &= memcmp(d1, d2, ds) == 0;
+            }
+            sprintf(what, "ld_md %s streaming splits", names[alg]);
+            check(ok, what);
+        }
+    }
+    check(iv[0] == 0x22312194u && iv[1] == 0xfc2bf72cu, "ld_md_iv_words sha512_256 high/low");
+    check(ld_md_family(LD_ALG_SHA224) == LD_FAMILY_SHA256 && ld_md_variant(LD_ALG_SHA224) == LD_SHA224 &&
+          ld_md_variant(LD_ALG_SHA512_224) == 2 && ld_md_state_words(LD_ALG_SHA1) == 5,
+          "ld_md table");
+    check(ld_md_block_size(LD_ALG_COUNT) == 0 && ld_md_digest_size(-1) == 0 &&
+          ld_md_family(LD_ALG_COUNT) == -1 && ld_md_variant(-1) == -1 && ld_md_name(7) == NULL,
+          "ld_md table: unknown alg");
+    check(ld_md_init(&ctx, LD_ALG_COUNT) == LD_ERR_ARG && ld_md_init(NULL, LD_ALG_SHA1) == LD_ERR_ARG,
+          "ld_md_init bad arguments");
+    ld_md_init(&ctx, LD_ALG_SHA512);
+    check(ld_md_final(&ctx, d1) == LD_OK && ld_md_final(&ctx, d1) == LD_ERR_STATE &&
+          ld_md_update(&ctx, "x", 1) == LD_ERR_STATE, "ld_md call order");
+    check(ld_sha256_final(&ctx, d1) == LD_ERR_ARG, "ld_sha256_final refuses a SHA-512 context");
 }
 
 int main(void)
@@ -109,6 +184,8 @@ int main(void)
     check(ld_sha256_init(&ctx, LD_SHA256) == LD_OK && ld_sha256_final(&ctx, d2) == LD_OK &&
           memcmp(d1, d2, 32) == 0, "re-init after final");
     check(strcmp(ld_strerror(LD_ERR_STATE), "wrong call order") == 0, "strerror");
+
+    md_tests(msg, sizeof msg);
 
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;

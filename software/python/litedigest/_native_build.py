@@ -1,7 +1,9 @@
 """cffi API-mode builder of `litedigest._native`: the portable C library (software/firmware/lib)
 compiled for the host.
 
-Exposes the software SHA-256/224 (streaming, one-shot, compress), the Merkle-Damgard padding,
+Exposes the generic Merkle-Damgard API of every algorithm (ld_md.h: table, streaming, one-shot),
+the software SHA-256/224 (streaming, one-shot, compress), the SHA-1 and SHA-512 compression
+functions, the Merkle-Damgard padding,
 and the hash-peripheral driver whose HAL read32/write32 are Python callbacks
 (`extern "Python"`: `ld_py_read32`/`ld_py_write32`, dispatched by litedigest.native to the
 currently bound register accessor), so the C driver can run against any Python-side
@@ -17,7 +19,7 @@ from cffi import FFI
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
-_SOURCES = ["common.c", "pad.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "sha256_hw.c"]
+_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "sha256_hw.c"]
 
 
 def _rel(path):
@@ -43,15 +45,54 @@ CDEF = """
 
 const char *ld_strerror(int err);
 
+#define LD_ALG_SHA1 0
+#define LD_ALG_SHA256 1
+#define LD_ALG_SHA224 2
+#define LD_ALG_SHA512 3
+#define LD_ALG_SHA384 4
+#define LD_ALG_SHA512_224 5
+#define LD_ALG_SHA512_256 6
+#define LD_ALG_COUNT 7
+#define LD_FAMILY_SHA1 0
+#define LD_FAMILY_SHA256 1
+#define LD_FAMILY_SHA512 2
+#define LD_MD_MAX_BLOCK_SIZE 128
+#define LD_MD_MAX_DIGEST_SIZE 64
+#define LD_MD_MAX_STATE_WORDS 16
+#define LD_SHA512 0
+#define LD_SHA384 1
+#define LD_SHA512_224 2
+#define LD_SHA512_256 3
+
+size_t ld_md_block_size(int alg);
+size_t ld_md_digest_size(int alg);
+size_t ld_md_state_words(int alg);
+int ld_md_family(int alg);
+int ld_md_variant(int alg);
+const char *ld_md_name(int alg);
+int ld_md_iv_words(int alg, uint32_t *words);
+
 typedef struct {
-    uint32_t state[8];
+    union {
+        uint32_t w32[8];
+        uint64_t w64[8];
+    } state;
     uint64_t total;
-    uint8_t  buf[64];
+    uint8_t  buf[128];
     uint32_t buflen;
-    int      variant;
+    int      alg;
     int      finished;
     uint32_t magic;
-} ld_sha256_ctx;
+} ld_md_ctx;
+
+int ld_md_init(ld_md_ctx *ctx, int alg);
+int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len);
+int ld_md_final(ld_md_ctx *ctx, uint8_t *out);
+int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src);
+int ld_md_ctx_alg(const ld_md_ctx *ctx);
+int ld_md(int alg, const void *data, size_t len, uint8_t *out);
+
+typedef ld_md_ctx ld_sha256_ctx;
 
 size_t ld_sha256_digest_size(int variant);
 int ld_sha256_iv(int variant, uint32_t state[8]);
@@ -119,6 +160,7 @@ ffibuilder.set_source(
     "litedigest._native",
     """
 #include "litedigest/ld_common.h"
+#include "litedigest/ld_md.h"
 #include "litedigest/ld_sha1.h"
 #include "litedigest/ld_sha256.h"
 #include "litedigest/ld_sha512.h"

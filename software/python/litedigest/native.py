@@ -2,6 +2,9 @@
 
 - `sha256(data, variant)` / `Sha256Ctx`: the C library's own streaming API (its padding and
   buffering, not only the compression function);
+- `md(name, data)` / `MdCtx(name)`: the generic streaming API of every algorithm (ld_md.h),
+  names as in hashlib ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
+  "sha512_256"); `MD_ALGS` maps them to the C algorithm ids;
 - `compress(state_words, blocks)`, `iv(variant)`, `md_pad(tail, total_len, block_size)`;
 - `HwDevice`: the C hash-peripheral driver (ld_hw_sha256_*) running against registers
   provided by Python (`read32(addr)`, `write32(addr, value)`), e.g. a model or a bridge.
@@ -36,13 +39,18 @@ def _check(code, what):
         raise NativeError(code, what)
 
 
-def _variant(variant):
-    if isinstance(variant, str):
+def _by_name(table, key, what):
+    """table[key] for a name (ValueError naming `what` when unknown); an int passes through."""
+    if isinstance(key, str):
         try:
-            return VARIANTS[variant]
+            return table[key]
         except KeyError:
-            raise ValueError(f"unknown SHA-256 variant {variant!r}") from None
-    return variant
+            raise ValueError(f"unknown {what} {key!r}") from None
+    return key
+
+
+def _variant(variant):
+    return _by_name(VARIANTS, variant, "SHA-256 variant")
 
 
 def strerror(code):
@@ -142,6 +150,83 @@ def sha256(data, variant=SHA256):
     _check(lib.ld_sha256(variant, data, len(data), out), "ld_sha256")
     return bytes(ffi.buffer(out, digest_size(variant)))
 
+
+
+# ---------------------------------------------------------------------------------------
+# The generic Merkle-Damgard API (ld_md.h): every algorithm, by hashlib name.
+
+# hashlib name -> LD_ALG_* id, from the C table itself
+MD_ALGS = {ffi.string(lib.ld_md_name(a)).decode(): a for a in range(lib.LD_ALG_COUNT)}
+
+
+def md_alg(name):
+    """The LD_ALG_* id of a hashlib algorithm name (an int is passed through)."""
+    return _by_name(MD_ALGS, name, "algorithm")
+
+
+def md_iv_words(name):
+    """ld_md_iv_words: the initial chaining value as big-endian 32-bit words."""
+    alg = md_alg(name)
+    words = ffi.new(f"uint32_t[{lib.LD_MD_MAX_STATE_WORDS}]")
+    _check(lib.ld_md_iv_words(alg, words), "ld_md_iv_words")
+    return list(words)[:lib.ld_md_state_words(alg)]
+
+
+class MdCtx:
+    """ld_md_init/update/final/copy as a hashlib-like object. digest() finalises a copy, so
+    it can be called any number of times and update() may follow; final() finalises this
+    context itself (a second final() or a later update() raises NativeError(LD_ERR_STATE))."""
+
+    def __init__(self, name="sha256", data=b""):
+        self.alg = md_alg(name)
+        self._ctx = ffi.new("ld_md_ctx *")
+        _check(lib.ld_md_init(self._ctx, self.alg), "ld_md_init")
+        if data:
+            self.update(data)
+
+    @property
+    def name(self):
+        return ffi.string(lib.ld_md_name(self.alg)).decode()
+
+    @property
+    def digest_size(self):
+        return lib.ld_md_digest_size(self.alg)
+
+    @property
+    def block_size(self):
+        return lib.ld_md_block_size(self.alg)
+
+    def update(self, data):
+        data = bytes(data)
+        _check(lib.ld_md_update(self._ctx, data, len(data)), "ld_md_update")
+        return self
+
+    def copy(self):
+        other = MdCtx.__new__(MdCtx)
+        other.alg = self.alg
+        other._ctx = ffi.new("ld_md_ctx *")
+        _check(lib.ld_md_copy(other._ctx, self._ctx), "ld_md_copy")
+        return other
+
+    def final(self):
+        out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
+        _check(lib.ld_md_final(self._ctx, out), "ld_md_final")
+        return bytes(ffi.buffer(out, self.digest_size))
+
+    def digest(self):
+        return self.copy().final()
+
+    def hexdigest(self):
+        return self.digest().hex()
+
+
+def md(name, data):
+    """One-shot ld_md(alg, data): the digest bytes."""
+    data = bytes(data)
+    alg = md_alg(name)
+    out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
+    _check(lib.ld_md(alg, data, len(data), out), "ld_md")
+    return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
 
 # ---------------------------------------------------------------------------------------
 # The C peripheral driver against Python-provided registers.

@@ -12,9 +12,6 @@
  */
 #include "ld_internal.h"
 #include "litedigest/ld_sha256.h"
-#include "litedigest/ld_pad.h"
-
-#define LD_SHA256_MAGIC 0x5a256c7du
 
 static const uint32_t K256[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
@@ -120,87 +117,35 @@ int ld_sha256_iv(int variant, uint32_t state[8])
     return LD_OK;
 }
 
+/* The streaming API is the ld_md core (md_sw.c) restricted to the SHA-256 family:
+ * ld_sha256_ctx is an ld_md_ctx. A context that ld_md_init set up for another family is
+ * refused with LD_ERR_ARG (its digest would not fit the caller's 32 bytes). */
+static int other_family(const ld_sha256_ctx *ctx)
+{
+    int alg = ld_md_ctx_alg(ctx);
+    return alg >= 0 && ld_md_family(alg) != LD_FAMILY_SHA256;
+}
+
 int ld_sha256_init(ld_sha256_ctx *ctx, int variant)
 {
-    if (ctx == NULL || ld_sha256_digest_size(variant) == 0)
+    if (ld_sha256_digest_size(variant) == 0)
         return LD_ERR_ARG;
-    ld_sha256_iv(variant, ctx->state);
-    ctx->total = 0;
-    ctx->buflen = 0;
-    ctx->variant = variant;
-    ctx->finished = 0;
-    ctx->magic = LD_SHA256_MAGIC;
-    return LD_OK;
+    return ld_md_init(ctx, variant == LD_SHA256 ? LD_ALG_SHA256 : LD_ALG_SHA224);
 }
 
 int ld_sha256_update(ld_sha256_ctx *ctx, const void *data, size_t len)
 {
-    const uint8_t *p = (const uint8_t *)data;
-
-    if (ctx == NULL || (data == NULL && len > 0))
-        return LD_ERR_ARG;
-    if (ctx->magic != LD_SHA256_MAGIC || ctx->finished)
-        return LD_ERR_STATE;
-    ctx->total += len;
-    if (ctx->buflen) {
-        size_t n = 64 - ctx->buflen;
-        if (n > len)
-            n = len;
-        ld_copy(ctx->buf + ctx->buflen, p, n);
-        ctx->buflen += (uint32_t)n;
-        p += n;
-        len -= n;
-        if (ctx->buflen < 64)
-            return LD_OK;
-        ld_sha256_compress(ctx->state, ctx->buf, 1);
-        ctx->buflen = 0;
-    }
-    if (len >= 64) {
-        size_t nb = len / 64;
-        ld_sha256_compress(ctx->state, p, nb);
-        p += nb * 64;
-        len -= nb * 64;
-    }
-    if (len) {
-        ld_copy(ctx->buf, p, len);
-        ctx->buflen = (uint32_t)len;
-    }
-    return LD_OK;
+    return other_family(ctx) ? LD_ERR_ARG : ld_md_update(ctx, data, len);
 }
 
 int ld_sha256_final(ld_sha256_ctx *ctx, uint8_t *out)
 {
-    uint8_t pad[128];
-    size_t n, i, words;
-
-    if (ctx == NULL || out == NULL)
-        return LD_ERR_ARG;
-    if (ctx->magic != LD_SHA256_MAGIC || ctx->finished)
-        return LD_ERR_STATE;
-    n = ld_md_pad(pad, ctx->buf, ctx->buflen, ctx->total, 64);
-    if (n == 0)
-        return LD_ERR_ARG;
-    ld_sha256_compress(ctx->state, pad, n / 64);
-    words = ctx->variant == LD_SHA224 ? 7 : 8;
-    for (i = 0; i < words; i++) {
-        uint32_t w = ctx->state[i];
-        out[4 * i] = (uint8_t)(w >> 24);
-        out[4 * i + 1] = (uint8_t)(w >> 16);
-        out[4 * i + 2] = (uint8_t)(w >> 8);
-        out[4 * i + 3] = (uint8_t)w;
-    }
-    ctx->finished = 1;
-    ld_zero(ctx->buf, sizeof ctx->buf);
-    return LD_OK;
+    return other_family(ctx) ? LD_ERR_ARG : ld_md_final(ctx, out);
 }
 
 int ld_sha256(int variant, const void *data, size_t len, uint8_t *out)
 {
-    ld_sha256_ctx ctx;
-    int r = ld_sha256_init(&ctx, variant);
-    if (r == LD_OK)
-        r = ld_sha256_update(&ctx, data, len);
-    if (r == LD_OK)
-        r = ld_sha256_final(&ctx, out);
-    return r;
+    if (ld_sha256_digest_size(variant) == 0)
+        return LD_ERR_ARG;
+    return ld_md(variant == LD_SHA256 ? LD_ALG_SHA256 : LD_ALG_SHA224, data, len, out);
 }

@@ -33,6 +33,7 @@ extern "C" {
 
 #define LD_MD_MAX_BLOCK_SIZE  128
 #define LD_MD_MAX_DIGEST_SIZE 64
+#define LD_MD_MAX_STATE_WORDS 16  /* 32-bit words: room for ld_md_iv_words of any alg */
 
 /* Facts about an algorithm; all return 0 (or -1 for family/variant) for an unknown id. */
 size_t ld_md_block_size(int alg);   /* 64 or 128 bytes */
@@ -43,7 +44,8 @@ int ld_md_variant(int alg);         /* IV number inside the family */
 const char *ld_md_name(int alg);    /* "sha1", "sha256", ..., "sha512_256" (hashlib names) */
 
 /* The chaining value as big-endian 32-bit words (a 64-bit word is two: high, low), which is
- * also the order of the peripheral's cv/digest registers and of the digest bytes. */
+ * also the order of the peripheral's cv/digest registers and of the digest bytes.
+ * Writes ld_md_state_words(alg) words; LD_OK, or LD_ERR_ARG (unknown alg, NULL words). */
 int ld_md_iv_words(int alg, uint32_t *words);
 
 typedef struct {
@@ -67,6 +69,10 @@ int ld_md_init(ld_md_ctx *ctx, int alg);
 int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len);
 int ld_md_final(ld_md_ctx *ctx, uint8_t *out);
 int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src);
+/* copy: LD_OK, LD_ERR_ARG (NULL dst/src), LD_ERR_STATE (src uninitialised); a finished src
+ * gives a finished dst. ld_md_ctx_alg: the alg of an initialised (possibly finished)
+ * context, -1 for NULL or an uninitialised one. */
+int ld_md_ctx_alg(const ld_md_ctx *ctx);
 /* one-shot */
 int ld_md(int alg, const void *data, size_t len, uint8_t *out);
 

@@ -1,6 +1,6 @@
 /* LiteDigest C library: software SHA-1 compression (FIPS 180-4).
- * Only the compression function and IV so far: the hashlib-style front end pads in Python.
- * The streaming/one-shot API of ld_sha256.h does not exist for SHA-1 yet. */
+ * The compression function and IV only; the streaming and one-shot API (padding, buffering,
+ * big-endian digest) is ld_md.h's with LD_ALG_SHA1. */
 #ifndef LITEDIGEST_LD_SHA1_H
 #define LITEDIGEST_LD_SHA1_H
 

@@ -1,7 +1,8 @@
 /* LiteDigest C library: software SHA-512 compression (FIPS 180-4), for SHA-512, SHA-384,
  * SHA-512/224 and SHA-512/256 (variants differ by IV; truncation is the caller's).
- * Only the compression function and IVs so far: the hashlib-style front end pads in Python.
- * The streaming/one-shot API of ld_sha256.h does not exist for SHA-512 yet. */
+ * The compression function and IVs only; the streaming and one-shot API (padding, buffering,
+ * big-endian truncated digest) is ld_md.h's with LD_ALG_SHA512, LD_ALG_SHA384,
+ * LD_ALG_SHA512_224 and LD_ALG_SHA512_256. */
 #ifndef LITEDIGEST_LD_SHA512_H
 #define LITEDIGEST_LD_SHA512_H
 

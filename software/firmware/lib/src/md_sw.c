@@ -1,0 +1,223 @@
+/* LiteDigest C library: the Merkle-Damgard front end of every algorithm (ld_md.h), in
+ * software: the algorithm table, buffering of partial blocks, padding (ld_md_pad) and the
+ * big-endian digest, over the compression functions of sha1_sw.c, sha256_sw.c and
+ * sha512_sw.c. ld_sha256_* (sha256_sw.c) are wrappers over this streaming core. */
+#include "ld_internal.h"
+#include "litedigest/ld_md.h"
+#include "litedigest/ld_pad.h"
+#include "litedigest/ld_sha1.h"
+#include "litedigest/ld_sha256.h"
+#include "litedigest/ld_sha512.h"
+
+#define LD_MD_MAGIC 0x6d645f31u
+
+static const struct {
+    uint8_t family, variant, digest_size;
+    const char *name;
+} ALGS[LD_ALG_COUNT] = {
+    /* indexed by LD_ALG_* */
+    { LD_FAMILY_SHA1,   0,             20, "sha1" },
+    { LD_FAMILY_SHA256, LD_SHA256,     32, "sha256" },
+    { LD_FAMILY_SHA256, LD_SHA224,     28, "sha224" },
+    { LD_FAMILY_SHA512, LD_SHA512,     64, "sha512" },
+    { LD_FAMILY_SHA512, LD_SHA384,     48, "sha384" },
+    { LD_FAMILY_SHA512, LD_SHA512_224, 28, "sha512_224" },
+    { LD_FAMILY_SHA512, LD_SHA512_256, 32, "sha512_256" },
+};
+
+static int known(int alg)
+{
+    return alg >= 0 && alg < LD_ALG_COUNT;
+}
+
+size_t ld_md_block_size(int alg)
+{
+    return !known(alg) ? 0 : ALGS[alg].family == LD_FAMILY_SHA512 ? 128 : 64;
+}
+
+size_t ld_md_digest_size(int alg)
+{
+    return known(alg) ? ALGS[alg].digest_size : 0;
+}
+
+size_t ld_md_state_words(int alg)
+{
+    if (!known(alg))
+        return 0;
+    return ALGS[alg].family == LD_FAMILY_SHA1 ? 5 : ALGS[alg].family == LD_FAMILY_SHA256 ? 8 : 16;
+}
+
+int ld_md_family(int alg)
+{
+    return known(alg) ? ALGS[alg].family : -1;
+}
+
+int ld_md_variant(int alg)
+{
+    return known(alg) ? ALGS[alg].variant : -1;
+}
+
+const char *ld_md_name(int alg)
+{
+    return known(alg) ? ALGS[alg].name : NULL;
+}
+
+/* the initial chaining value of a known alg into ctx->state (unused words zero) */
+static void load_iv(int alg, ld_md_ctx *ctx)
+{
+    ld_zero((uint8_t *)&ctx->state, sizeof ctx->state);
+    switch (ALGS[alg].family) {
+    case LD_FAMILY_SHA1:
+        ld_sha1_iv(ctx->state.w32);
+        break;
+    case LD_FAMILY_SHA256:
+        (void)ld_sha256_iv(ALGS[alg].variant, ctx->state.w32);
+        break;
+    default:
+        (void)ld_sha512_iv(ALGS[alg].variant, ctx->state.w64);
+        break;
+    }
+}
+
+/* big-endian 32-bit word k of the chaining value (a 64-bit word is two: high, low) */
+static uint32_t state_word(const ld_md_ctx *ctx, size_t k)
+{
+    if (ALGS[ctx->alg].family == LD_FAMILY_SHA512)
+        return (uint32_t)(ctx->state.w64[k / 2] >> ((k & 1) ? 0 : 32));
+    return ctx->state.w32[k];
+}
+
+static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
+{
+    switch (ALGS[ctx->alg].family) {
+    case LD_FAMILY_SHA1:
+        ld_sha1_compress(ctx->state.w32, blocks, nblocks);
+        break;
+    case LD_FAMILY_SHA256:
+        ld_sha256_compress(ctx->state.w32, blocks, nblocks);
+        break;
+    default:
+        ld_sha512_compress(ctx->state.w64, blocks, nblocks);
+        break;
+    }
+}
+
+int ld_md_iv_words(int alg, uint32_t *words)
+{
+    ld_md_ctx ctx;
+    size_t k, n = ld_md_state_words(alg);
+
+    if (words == NULL || n == 0)
+        return LD_ERR_ARG;
+    ctx.alg = alg;
+    load_iv(alg, &ctx);
+    for (k = 0; k < n; k++)
+        words[k] = state_word(&ctx, k);
+    return LD_OK;
+}
+
+/* an initialised context whose fields are consistent (not garbage that happens to carry the
+ * magic value) */
+static int valid(const ld_md_ctx *ctx)
+{
+    return ctx->magic == LD_MD_MAGIC && known(ctx->alg) && ctx->buflen < ld_md_block_size(ctx->alg);
+}
+
+int ld_md_ctx_alg(const ld_md_ctx *ctx)
+{
+    return ctx != NULL && valid(ctx) ? ctx->alg : -1;
+}
+
+int ld_md_init(ld_md_ctx *ctx, int alg)
+{
+    if (ctx == NULL || !known(alg))
+        return LD_ERR_ARG;
+    ctx->alg = alg;
+    load_iv(alg, ctx);
+    ctx->total = 0;
+    ld_zero(ctx->buf, sizeof ctx->buf);
+    ctx->buflen = 0;
+    ctx->finished = 0;
+    ctx->magic = LD_MD_MAGIC;
+    return LD_OK;
+}
+
+int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    size_t bs;
+
+    if (ctx == NULL || (data == NULL && len > 0))
+        return LD_ERR_ARG;
+    if (!valid(ctx) || ctx->finished)
+        return LD_ERR_STATE;
+    bs = ld_md_block_size(ctx->alg);
+    ctx->total += len;
+    if (ctx->buflen) {
+        size_t n = bs - ctx->buflen;
+        if (n > len)
+            n = len;
+        ld_copy(ctx->buf + ctx->buflen, p, n);
+        ctx->buflen += (uint32_t)n;
+        p += n;
+        len -= n;
+        if (ctx->buflen < bs)
+            return LD_OK;
+        compress(ctx, ctx->buf, 1);
+        ctx->buflen = 0;
+    }
+    if (len >= bs) {
+        size_t nb = len / bs;
+        compress(ctx, p, nb);
+        p += nb * bs;
+        len -= nb * bs;
+    }
+    if (len) {
+        ld_copy(ctx->buf, p, len);
+        ctx->buflen = (uint32_t)len;
+    }
+    return LD_OK;
+}
+
+int ld_md_final(ld_md_ctx *ctx, uint8_t *out)
+{
+    uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE];
+    size_t n, i, bs;
+
+    if (ctx == NULL || out == NULL)
+        return LD_ERR_ARG;
+    if (!valid(ctx) || ctx->finished)
+        return LD_ERR_STATE;
+    bs = ld_md_block_size(ctx->alg);
+    n = ld_md_pad(pad, ctx->buf, ctx->buflen, ctx->total, bs);
+    if (n == 0)
+        return LD_ERR_ARG;  /* message too long for the length field */
+    compress(ctx, pad, n / bs);
+    for (i = 0; i < ALGS[ctx->alg].digest_size; i++)
+        out[i] = (uint8_t)(state_word(ctx, i / 4) >> (24 - 8 * (i % 4)));
+    ctx->finished = 1;
+    ld_zero(ctx->buf, sizeof ctx->buf);
+    return LD_OK;
+}
+
+int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src)
+{
+    if (dst == NULL || src == NULL)
+        return LD_ERR_ARG;
+    if (!valid(src))
+        return LD_ERR_STATE;
+    if (dst != src)
+        ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);
+    return LD_OK;
+}
+
+int ld_md(int alg, const void *data, size_t len, uint8_t *out)
+{
+    ld_md_ctx ctx;
+    int r = ld_md_init(&ctx, alg);
+    if (r == LD_OK)
+        r = ld_md_update(&ctx, data, len);
+    if (r == LD_OK)
+        r = ld_md_final(&ctx, out);
+    return r;
+}
