@@ -1,15 +1,23 @@
 """The hash peripheral: one engine behind CSRs and a bus-mastering DMA (soc/REGISTERS.md).
 
-Two ways in, one block register in front of the engine:
-- CSR path: the CPU writes a block word by word into `din` and pulses `start`;
-- DMA path: the CPU gives `dma_base`/`dma_length`; a Wishbone reader pulls the words from main
-  RAM into a fill buffer, which moves into the block register when the engine takes the
-  previous block, so fetching block n+1 overlaps hashing block n.
-Every result of the engine updates `digest`; a job is done when nothing is left in the reader,
-the buffers or the engine. Bad jobs (length, range, state) never start and are reported in
-`status`; the peripheral stays usable after `ack`.
+An engine with S slots (S = p for a p-stage pipeline) holds S messages; every register that
+starts a job names its slot (`ctrl.slot`), and the peripheral keeps one job per slot:
+- CSR path: the CPU writes one block into `din` (32-bit big-endian words) and pulses `start`;
+- DMA path: the CPU gives a segment (`dma_base`/`dma_length`) and optionally a second one
+  (`tail_base`/`tail_length`, e.g. the padded tail the C library builds), and pulses
+  `dma_start`. The reader fetches blocks for the slots with work, in round-robin order, a
+  whole block at a time, into a fill buffer that moves to the block register in front of the
+  engine; a slot's next block may be fetched while its previous one is in the engine (the
+  data does not depend on the chaining value; the engine itself admits a slot's block only
+  once the previous one has left, seed 000's scheduling rule), so the pipeline stays full.
+The DMA reads rows of `dma_width` bits (32 on the SoC bus, or a block-wide port such as
+soc.wide_ram.WideRAM's); segments must be aligned to a row. Each slot's chaining value is
+kept (`digest_sel` picks which one `digest` shows); `slots_done` says which jobs finished.
+Bad jobs (length, range, state, slot) never start and are reported in `status`; the
+peripheral stays usable after `ack`.
 """
-from migen import Module, Signal, Cat, If, Array
+from migen import Module, Signal, Cat, If, Array, Memory, Constant, Mux, Replicate
+from migen.fhdl.bitcontainer import log2_int
 
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField
@@ -18,17 +26,27 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 
-ARCH_CODES = {"base": 0, "opt": 1}
+ARCH_CODES = {"base": 0, "opt": 1, "k5": 2}
 
 
-def _msw_first(sig, nwords):
-    """LiteX multi-word CSRs put the most significant word at the lowest address; the engine
-    puts word 0 (H0) at the least significant bits. Reorder so H0 sits at the lowest address."""
-    return Cat(*[sig[32 * (nwords - 1 - i):32 * (nwords - i)] for i in range(nwords)])
+def _msw_first(sig, nwords, width):
+    """LiteX multi-word CSRs put the most significant 32 bits at the lowest address; the engine
+    puts word 0 (H0) at the least significant bits. Reorder the engine words so H0 sits at the
+    lowest address (a 64-bit word: its high half first)."""
+    return Cat(*[sig[width * (nwords - 1 - i):width * (nwords - i)] for i in range(nwords)])
 
 
 def _bswap32(x):
     return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
+
+
+def engine_block(block_le, word_bits):
+    """The engine's block (word i at bits [W*i, W*(i+1)), big-endian words) from the block's
+    bytes in memory order (byte k at bits [8k, 8k+8))."""
+    nb = word_bits // 8
+    nbytes = len(block_le) // 8
+    byte = lambda k: block_le[8 * k:8 * (k + 1)]
+    return Cat(*[byte(i * nb + nb - 1 - j) for i in range(nbytes // nb) for j in range(nb)])
 
 
 class CycleCounter(Module, AutoCSR):
@@ -45,41 +63,81 @@ class CycleCounter(Module, AutoCSR):
         ]
 
 
+def round_robin_pick(sync_ce, req, n):
+    """Round-robin choice among the n request bits `req`: returns (any, slot, stmts) where
+    `slot` is the first requester after the previous choice (cyclically); `stmts` are the
+    comb statements, and the previous choice advances on `sync_ce` (sync statements)."""
+    last = Signal(max=max(2, n), name="rr_last")
+    start = Signal(max=max(2, n), name="rr_start")
+    rot = Signal(n, name="rr_rot")
+    off = Signal(max=max(2, n), name="rr_off")
+    pick = Signal(max=max(2, n), name="rr_pick")
+    comb = [
+        start.eq(Mux(last == n - 1, 0, last + 1)),
+        rot.eq(Cat(req, req) >> start),
+        off.eq(0),
+    ]
+    comb += [If(rot[k], off.eq(k)) for k in reversed(range(n))]
+    comb.append(pick.eq(Mux(start + off >= n, start + off - n, start + off)))
+    sync = [If(sync_ce, last.eq(pick))]
+    return req != 0, pick, comb, sync
+
+
 class HashPeripheral(CycleCounter):
-    def __init__(self, engine, ram_base, ram_size):
+    def __init__(self, engine, ram_base, ram_size, dma_width=32):
         self.add_cycle_counter()
         self.engine = engine
         self.submodules.core = engine
-        nbw = engine.block_bits // 32     # words per block
-        ncw = engine.digest_bits // 32    # words per chaining value
-        block_bytes = engine.block_bits // 8
+        nslots = engine.slots
+        W = engine.word_bits
+        block_bits = engine.block_bits
+        block_bytes = block_bits // 8
+        nbw = block_bits // 32            # din words per block
+        ncw = engine.digest_bits // W     # engine words per chaining value
+        if dma_width % 32 or block_bits % dma_width or dma_width & (dma_width - 1):
+            raise ValueError(f"dma_width must be a power of two multiple of 32 dividing {block_bits}")
+        row_bytes = dma_width // 8
+        rows_per_block = block_bits // dma_width
+        rb = log2_int(row_bytes)          # byte address -> row address
+        bb = log2_int(block_bytes)
+        self.dma_width, self.row_bytes = dma_width, row_bytes
+        sb = max(1, (nslots - 1).bit_length())
 
-        self.bus = bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
 
         self.ctrl = CSRStorage(fields=[
-            CSRField("start", offset=0, pulse=True, description="Hash the block written to din."),
-            CSRField("dma_start", offset=1, pulse=True, description="Hash dma_length bytes at dma_base."),
-            CSRField("first", offset=2, description="The job's first block starts from the IV."),
+            CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
+            CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
+            CSRField("first", offset=2, description="The job's first block starts from the IV of `variant`."),
             CSRField("last", offset=3, description="The job's last block ends the message."),
-            CSRField("variant", offset=4, size=max(1, (len(engine.variants) - 1).bit_length()),
-                     description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
             CSRField("load_cv", offset=5, description="The job's first block starts from cv."),
-            CSRField("ack", offset=6, pulse=True, description="Clear done and errors, reset din."),
+            CSRField("ack", offset=6, pulse=True, description="Clear done and errors; reset din."),
+            CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
+            CSRField("variant", offset=8, size=4,
+                     description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
+            CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
         ])
         self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
         self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
-        self.dma_base = CSRStorage(32, description="DMA byte address, 4-byte aligned, in main RAM.")
-        self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a multiple of {block_bytes}.")
+        self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
+        self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}.")
+        self.tail_base = CSRStorage(32, description=f"Tail segment byte address, {row_bytes}-byte aligned.")
+        self.tail_length = CSRStorage(32, description=f"Tail length in bytes, a multiple of {block_bytes}.")
         self.status = CSRStatus(fields=[
             CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_len", offset=2),
             CSRField("err_addr", offset=3), CSRField("err_state", offset=4), CSRField("err_bus", offset=5),
             CSRField("words", offset=8, size=8),
         ])
-        self.digest = CSRStatus(engine.digest_bits, description="Chaining value after the latest block (H0 first).")
+        self.slots_busy = CSRStatus(nslots, description="Slots with a job running (bit s: slot s).")
+        self.slots_done = CSRStatus(nslots, description="Slots whose job finished since their last ack.")
+        self.slots_ack = CSRStorage(nslots, description="Writing clears the slots_done bits set here.")
+        self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
+        self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
         self.blocks = CSRStatus(32, description="Blocks completed since reset.")
         self.info = CSRStatus(fields=[
-            CSRField("latency", offset=0, size=8), CSRField("in_flight", offset=8, size=8),
-            CSRField("arch", offset=16, size=4),
+            CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),
+            CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
+            CSRField("slots", offset=24, size=8),
         ])
         self.submodules.ev = EventManager()
         self.ev.done = EventSourcePulse(description="A job finished (see status for errors).")
@@ -87,167 +145,266 @@ class HashPeripheral(CycleCounter):
 
         self.comb += [
             self.info.fields.latency.eq(engine.latency),
-            self.info.fields.in_flight.eq(engine.blocks_in_flight),
+            self.info.fields.stages.eq(engine.stages),
             self.info.fields.arch.eq(ARCH_CODES[engine.arch]),
+            self.info.fields.align_log2.eq(rb),
+            self.info.fields.slots.eq(nslots),
         ]
 
-        # --- job state ---------------------------------------------------------------------
         f = self.ctrl.fields
-        active = Signal()
-        done = Signal()
-        err_len = Signal()
-        err_addr = Signal()
-        err_state = Signal()
-        err_bus = Signal()
-        finish = Signal()        # pulse: the job ends this cycle
-        rd_addr = Signal(30)     # next word address to read
-        rd_left = Signal(32)     # words still to read
-        fill = Array(Signal(32, name=f"fill{i}") for i in range(nbw))
-        fill_cnt = Signal(max=nbw + 1)
-        first_left = Signal()    # the next block to enter the engine is the job's first
-        blocks_left = Signal(32)  # blocks still to move into the block register
-        din_buf = Array(Signal(32, name=f"din{i}") for i in range(nbw))
-        words = Signal(8)
-        inflight = Signal(8)
-
-        blk_valid = Signal()
-        blk_data = Signal(engine.block_bits)
-        blk_first = Signal()
-        blk_last = Signal()
-
         sink, source = engine.sink, engine.source
+        err_len, err_addr, err_state, err_bus = Signal(), Signal(), Signal(), Signal()
+        done = Signal()
+        words = Signal(8)
+        din_buf = Array(Signal(32, name=f"din{i}") for i in range(nbw))
+
+        # --- per-slot jobs --------------------------------------------------------------
+        mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
+        act = mk("act")                 # a job is running
+        cur_row = mk("cur_row", 32 - rb)  # next row to read
+        cur_rows = mk("cur_rows", 32 - rb)  # rows left in the current segment
+        tail_row = mk("tail_row", 32 - rb)
+        tail_rows = mk("tail_rows", 32 - rb)
+        nfirst = mk("nfirst")           # the slot's next block is its job's first
+        nlcv = mk("nlcv")               # ... and starts from cv
+        jlast = mk("jlast")             # the job ends the message
+        jvar = mk("jvar", 4)
+        outst = mk("outst", 2)          # blocks fetched/queued and not yet out of the engine
+        sdone = Signal(nslots)
+        cv_pending = Signal()           # a load_cv job has not yet sent its first block
+
+        # --- block register in front of the engine ----------------------------------------
+        blk_valid = Signal()
+        blk = dict(data=Signal(block_bits), slot=Signal(sb), first=Signal(), lcv=Signal(),
+                   last=Signal(), var=Signal(4))
+        accept = Signal()
         self.comb += [
             sink.valid.eq(blk_valid),
-            sink.data.eq(blk_data),
-            sink.first.eq(blk_first & f.first),
-            sink.load_cv.eq(blk_first & f.load_cv & ~f.first),
-            sink.last.eq(blk_last & f.last),
-            sink.variant.eq(f.variant),
-            sink.slot.eq(0),
-            sink.cv.eq(_msw_first(self.cv.storage, ncw)),
+            sink.data.eq(blk["data"]),
+            sink.first.eq(blk["first"]),
+            sink.load_cv.eq(blk["lcv"] & ~blk["first"]),
+            sink.last.eq(blk["last"]),
+            sink.variant.eq(blk["var"]),
+            sink.slot.eq(blk["slot"]),
+            sink.cv.eq(_msw_first(self.cv.storage, ncw, W)),
             source.ready.eq(1),
+            accept.eq(sink.valid & sink.ready),
         ]
+
+        # --- CSR path: a block waiting for the block register -------------------------------
+        csr_pending = Signal()
+        csr = dict(data=Signal(block_bits), slot=Signal(sb), first=Signal(), lcv=Signal(),
+                   last=Signal(), var=Signal(4))
+
+        # --- DMA reader --------------------------------------------------------------------
+        fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
+        fill_cnt = Signal(max=rows_per_block + 1)
+        fill_full = Signal()
+        filling = Signal()
+        fs = Signal(sb)                 # the slot being fetched
+        fmeta = dict(first=Signal(), lcv=Signal(), last=Signal(), var=Signal(4))
+        req = Signal(nslots)
+        self.comb += req.eq(Cat(*[act[s] & (cur_rows[s] != 0) & ~(blk_valid & (blk["slot"] == s))
+                                  & ~(csr_pending & (csr["slot"] == s)) for s in range(nslots)]))
+        choose = Signal()
+        any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
+        self.comb += rr_comb
+        self.sync += rr_sync
+        self.comb += choose.eq(~filling & ~fill_full & any_req & ~err_bus)
+
+        reading = Signal()
+        got = Signal()
         self.comb += [
-            self.status.fields.busy.eq(active),
+            reading.eq(filling),
+            bus.cyc.eq(reading), bus.stb.eq(reading), bus.we.eq(0),
+            bus.sel.eq(Replicate(1, dma_width // 8)),
+            bus.adr.eq(cur_row[fs]),
+            got.eq(reading & bus.ack),
+        ]
+        last_row_of_block = fill_cnt == rows_per_block - 1
+        seg_end = cur_rows[fs] == 1
+        job_end = seg_end & (tail_rows[fs] == 0)
+
+        move = Signal()
+        from_csr = Signal()
+        self.comb += [
+            from_csr.eq(csr_pending),
+            move.eq((csr_pending | fill_full) & (~blk_valid | accept)),
+        ]
+        fields = ("data", "slot", "first", "lcv", "last", "var")
+        self.sync += [
+            If(move,
+                blk_valid.eq(1),
+                If(from_csr,
+                    [blk[k].eq(csr[k]) for k in fields],
+                    csr_pending.eq(0),
+                ).Else(
+                    blk["data"].eq(engine_block(Cat(*fill), W)),
+                    blk["slot"].eq(fs),
+                    [blk[k].eq(fmeta[k]) for k in ("first", "lcv", "last", "var")],
+                    fill_full.eq(0),
+                ),
+            ).Elif(accept,
+                blk_valid.eq(0),
+            ),
+            If(accept & sink.load_cv, cv_pending.eq(0)),
+            If(choose,
+                filling.eq(1), fs.eq(pick), fill_cnt.eq(0),
+            ),
+            If(got,
+                fill[fill_cnt].eq(bus.dat_r),
+                fill_cnt.eq(fill_cnt + 1),
+                If(seg_end & (tail_rows[fs] != 0),
+                    cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
+                ).Else(
+                    cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                ),
+                If(last_row_of_block,
+                    filling.eq(0), fill_full.eq(1),
+                    fmeta["first"].eq(nfirst[fs]), fmeta["lcv"].eq(nlcv[fs]),
+                    fmeta["last"].eq(jlast[fs] & job_end), fmeta["var"].eq(jvar[fs]),
+                    nfirst[fs].eq(0), nlcv[fs].eq(0),
+                ),
+            ),
+            If(reading & bus.err,
+                # abandon the slot's job: nothing more is read, the partial block is dropped
+                err_bus.eq(1), filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0),
+            ),
+        ]
+
+        # --- checks at job start ------------------------------------------------------------
+        slot = f.slot
+        base, length = self.dma_base.storage, self.dma_length.storage
+        tbase, tlen = self.tail_base.storage, self.tail_length.storage
+        ram_end = ram_base + ram_size
+        end, tend = Signal(34), Signal(34)
+        self.comb += [end.eq(base + length), tend.eq(tbase + tlen)]
+        slot_bad = Signal()
+        slot_active = Signal()
+        self.comb += [slot_bad.eq(slot >= nslots), slot_active.eq(Array(act)[slot[:sb]] & ~slot_bad)]
+        mult = lambda x: x[:bb] == 0
+        dma_len_bad = (length == 0) | ~mult(length) | (f.tail & ~mult(tlen))
+        in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
+        dma_addr_bad = ~in_ram(base, end) | (f.tail & (tlen != 0) & ~in_ram(tbase, tend))
+        state_bad = slot_bad | slot_active | (f.load_cv & ~f.first & cv_pending)
+        csr_bad = Signal()
+        dma_bad = Signal()
+        self.comb += [
+            csr_bad.eq(f.start & (state_bad | csr_pending | (words != nbw))),
+            dma_bad.eq(f.dma_start & ~f.start & (state_bad | dma_len_bad | dma_addr_bad)),
+        ]
+        starting = Signal()
+        self.comb += starting.eq((f.start | f.dma_start) & ~csr_bad & ~dma_bad)
+
+        # --- per-slot bookkeeping -------------------------------------------------------------
+        finish = Signal(nslots)
+        self.comb += finish.eq(Cat(*[act[s] & (cur_rows[s] == 0) & (outst[s] == 0) for s in range(nslots)]))
+        for s in range(nslots):
+            inc = (choose & (pick == s)) | (f.start & starting & (slot == s))
+            dec = (source.valid & (source.slot == s)) | (reading & bus.err & (fs == s) & ~got)
+            self.sync += outst[s].eq(outst[s] + inc - dec)
+            self.sync += If(finish[s], act[s].eq(0))
+            self.sync += If(starting & (slot == s),
+                act[s].eq(1),
+                nfirst[s].eq(f.first), nlcv[s].eq(f.load_cv & ~f.first), jlast[s].eq(f.last),
+                jvar[s].eq(f.variant),
+                If(f.start,
+                    cur_rows[s].eq(0), tail_rows[s].eq(0),
+                ).Else(
+                    cur_row[s].eq(base[rb:]), cur_rows[s].eq(length[rb:]),
+                    tail_row[s].eq(tbase[rb:]), tail_rows[s].eq(Mux(f.tail, tlen[rb:], 0)),
+                ),
+            )
+        slots_ack = Signal(nslots)
+        self.comb += slots_ack.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0))
+        self.sync += sdone.eq((sdone & ~slots_ack) | finish)
+
+        # --- digests: one chaining value per slot ------------------------------------------------
+        if nslots == 1:
+            cv_out = Signal(engine.digest_bits)
+            self.sync += If(source.valid, cv_out.eq(source.digest))
+        else:
+            dmem = Memory(engine.digest_bits, nslots, name="digests")
+            wp = dmem.get_port(write_capable=True)
+            rp = dmem.get_port(async_read=True)
+            self.specials += dmem, wp, rp
+            self.comb += [
+                wp.adr.eq(source.slot), wp.dat_w.eq(source.digest), wp.we.eq(source.valid),
+                rp.adr.eq(self.digest_sel.storage),
+            ]
+            cv_out = rp.dat_r
+        self.comb += self.digest.status.eq(_msw_first(cv_out, ncw, W))
+
+        self.comb += [
+            self.status.fields.busy.eq(Cat(*act) != 0),
             self.status.fields.done.eq(done),
             self.status.fields.err_len.eq(err_len),
             self.status.fields.err_addr.eq(err_addr),
             self.status.fields.err_state.eq(err_state),
             self.status.fields.err_bus.eq(err_bus),
             self.status.fields.words.eq(words),
+            self.slots_busy.status.eq(Cat(*act)),
+            self.slots_done.status.eq(sdone),
         ]
-
-        # --- checks at job start ------------------------------------------------------------
-        base, length = self.dma_base.storage, self.dma_length.storage
-        end = Signal(34)
-        self.comb += end.eq(base + length)
-        dma_len_bad = (length == 0) | (length[:(block_bytes - 1).bit_length()] != 0)
-        dma_addr_bad = (base[:2] != 0) | (base < ram_base) | (end > ram_base + ram_size)
-
-        accept = sink.valid & sink.ready
-        reading = Signal()
-        got_word = Signal()
-        fill_full = fill_cnt == nbw
-        move = Signal()  # fill buffer -> block register
-        self.comb += [
-            reading.eq(active & (rd_left != 0) & ~fill_full & ~err_bus),
-            bus.cyc.eq(reading), bus.stb.eq(reading), bus.we.eq(0), bus.sel.eq(0xf),
-            bus.adr.eq(rd_addr),
-            got_word.eq(reading & bus.ack),
-            move.eq(fill_full & (~blk_valid | accept)),
-            finish.eq(active & (rd_left == 0) & (fill_cnt == 0) & ~blk_valid & (inflight == 0)),
-        ]
-
+        rejected = Signal()
+        self.comb += rejected.eq(csr_bad | dma_bad)
         self.sync += [
-            # engine results: every block updates digest, the counter and the in-flight count
-            If(source.valid,
-                self.digest.status.eq(_msw_first(source.digest, ncw)),
-                self.blocks.status.eq(self.blocks.status + 1),
-            ),
-            inflight.eq(inflight + accept - source.valid),
-
-            # block register
-            If(move,
-                blk_valid.eq(1),
-                blk_data.eq(Cat(*fill)),
-                blk_first.eq(first_left),
-                blk_last.eq(blocks_left == 1),
-                first_left.eq(0),
-                blocks_left.eq(blocks_left - 1),
-                fill_cnt.eq(0),
-            ).Elif(accept,
-                blk_valid.eq(0),
-            ),
-
-            # DMA reader: one word per bus transaction, memory byte 0 is the word's MSB
-            If(got_word,
-                fill[fill_cnt].eq(_bswap32(bus.dat_r)),
-                fill_cnt.eq(fill_cnt + 1),
-                rd_addr.eq(rd_addr + 1),
-                rd_left.eq(rd_left - 1),
-            ),
-            If(reading & bus.err,
-                # abandon the job: nothing more is read, the partial block is dropped
-                err_bus.eq(1), rd_left.eq(0), fill_cnt.eq(0), blocks_left.eq(0),
-            ),
-
-            If(finish, active.eq(0), done.eq(1)),
-
-            # din: block words for the CSR path
+            If(source.valid, self.blocks.status.eq(self.blocks.status + 1)),
+            If(finish != 0, done.eq(1)),
             If(self.din.re,
-                If(words < nbw,
+                If((words < nbw) & ~(f.start & ~csr_bad),
                     din_buf[words].eq(self.din.storage),
                     words.eq(words + 1),
                 ).Else(err_state.eq(1)),
             ),
-
             If(f.ack,
                 done.eq(0), err_len.eq(0), err_addr.eq(0), err_state.eq(0), err_bus.eq(0),
                 words.eq(0),
             ),
-
-            If(f.start | f.dma_start,
-                If(active,
-                    err_state.eq(1),
-                ).Elif(f.start,
-                    If(words != nbw,
-                        err_len.eq(1), done.eq(1),
-                    ).Else(
-                        active.eq(1), done.eq(0), words.eq(0),
-                        blk_valid.eq(1), blk_data.eq(Cat(*din_buf)), blk_first.eq(1), blk_last.eq(1),
-                    ),
-                ).Else(
-                    If(dma_len_bad,
-                        err_len.eq(1), done.eq(1),
-                    ).Elif(dma_addr_bad,
-                        err_addr.eq(1), done.eq(1),
-                    ).Else(
-                        active.eq(1), done.eq(0),
-                        rd_addr.eq(base[2:]), rd_left.eq(length[2:]),
-                        blocks_left.eq(length[(block_bytes.bit_length() - 1):]),
-                        first_left.eq(1), fill_cnt.eq(0),
-                    ),
-                ),
+            If(csr_bad,
+                done.eq(1),
+                If(state_bad | csr_pending, err_state.eq(1)).Else(err_len.eq(1)),
+            ),
+            If(dma_bad,
+                done.eq(1),
+                If(state_bad, err_state.eq(1)).Elif(dma_len_bad, err_len.eq(1)).Else(err_addr.eq(1)),
+            ),
+            If(starting & f.load_cv & ~f.first, cv_pending.eq(1)),
+            If(f.start & ~csr_bad,
+                csr_pending.eq(1), words.eq(0),
+                csr["data"].eq(engine_block(Cat(*[_bswap32(din_buf[i]) for i in range(nbw)]), W)),
+                csr["slot"].eq(slot), csr["first"].eq(f.first), csr["lcv"].eq(f.load_cv & ~f.first),
+                csr["last"].eq(f.last), csr["var"].eq(f.variant),
             ),
         ]
-        # a start rejected by a check completes at once: raise the event for it too
-        rejected = Signal()
-        self.comb += rejected.eq(~active & ((f.start & (words != nbw)) | (f.dma_start & (dma_len_bad | dma_addr_bad))))
-        self.comb += self.ev.done.trigger.eq(finish | rejected)
+        self.comb += self.ev.done.trigger.eq((finish != 0) | rejected)
 
 
-def add_hash_peripheral(soc, hash_engine, name="sha256"):
+def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None):
     """Add the hash peripheral for engine spec `hash_engine` to a LiteX SoC: CSRs, DMA bus
-    master, interrupt, and the engine facts as constants (csr.h / csr.json)."""
+    master, interrupt, and the engine facts as constants (csr.h / csr.json).
+
+    `dma_port`: None to master the SoC bus (32-bit rows), or (data_width, add_master) for a
+    wider port of main RAM (the sim target's WideRAM)."""
     spec = specmod.parse(hash_engine) if isinstance(hash_engine, str) else hash_engine
+    name = name or spec.family
     engine = make_engine(spec)
     ram = soc.bus.regions["main_ram"]
-    periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size)
+    width = 32 if dma_port is None else min(dma_port[0], engine.block_bits)
+    periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width)
+    periph.engine_spec = spec.engine_name
     setattr(soc.submodules, name, periph)
-    soc.bus.add_master(name=f"{name}_dma", master=periph.bus)
+    if dma_port is None:
+        soc.bus.add_master(name=f"{name}_dma", master=periph.bus)
+    else:
+        dma_port[1](periph.bus)
     if soc.irq.enabled:
         soc.irq.add(name, use_loc_if_exists=True)
-    soc.add_constant("LD_ENGINE_SPEC", str(spec))
-    soc.add_constant(f"{name.upper()}_LATENCY", engine.latency)
-    soc.add_constant(f"{name.upper()}_INTERVAL", engine.interval)
+    up = name.upper()
+    soc.add_constant(f"{up}_ENGINE", str(spec.engine_name))
+    soc.add_constant(f"{up}_LATENCY", engine.latency)
+    soc.add_constant(f"{up}_INTERVAL", engine.interval)
+    soc.add_constant(f"{up}_SLOTS", engine.slots)
+    soc.add_constant(f"{up}_BLOCK_BYTES", engine.block_bits // 8)
+    soc.add_constant(f"{up}_DMA_ALIGN", periph.row_bytes)
     return periph

@@ -82,6 +82,8 @@ class SimBuild:
     main_ram_size: int
     main_ram_init: str        # file name of the main RAM $readmemh file, in gateware_dir
     hash_engine: object = None
+    main_ram_row_bytes: int = 4   # bytes per line of the main RAM .init file
+    hash_peripherals: dict = None  # instance name -> engine spec
     built: bool = False       # True when this call rebuilt, False on a cache hit
     build_seconds: float = 0.0
 
@@ -121,7 +123,7 @@ def _config_stamp(hash_engine, main_ram_size):
     except ImportError:  # pragma: no cover
         pass
     h.update(json.dumps(cfg, sort_keys=True).encode())
-    files = [TARGET_SCRIPT] + _files_under(SIM_MODULES_DIR, (".c", ".h", "Makefile"))
+    files = [TARGET_SCRIPT, os.path.join(HERE, "wide_ram.py")] + _files_under(SIM_MODULES_DIR, (".c", ".h", "Makefile"))
     if hash_engine is not None:
         # The peripheral and the engines only matter when they are built in.
         files += [f for f in _files_under(HERE, (".py",)) if os.path.basename(f) != "sim_runner.py"
@@ -158,6 +160,8 @@ def _load_build(build_dir, hash_engine, built=False, seconds=0.0):
         main_ram_size = info["main_ram_size"],
         main_ram_init = info["main_ram_init"],
         hash_engine   = hash_engine,
+        main_ram_row_bytes = info.get("main_ram_row_bytes", 4),
+        hash_peripherals = info.get("hash_peripherals", {}),
         built         = built,
         build_seconds = seconds,
     )
@@ -176,6 +180,8 @@ def build_sim(build_dir, hash_engine=None, firmware=None, main_ram_size=DEFAULT_
     Concurrent callers on one build_dir are serialised with a file lock.
     """
     build_dir = os.path.abspath(build_dir)
+    if isinstance(hash_engine, (list, tuple)):
+        hash_engine = ",".join(str(e) for e in hash_engine)
     stamp, cfg = _config_stamp(hash_engine, main_ram_size)
     stamp_file = os.path.join(build_dir, STAMP_NAME)
     with _locked(build_dir):
@@ -254,25 +260,26 @@ def _image_bytes(firmware):
         return f.read()
 
 
-def write_main_ram_init(path, image, size):
-    """Write a ``$readmemh`` file for a RAM of ``size`` bytes from a binary image: one 32-bit
-    little-endian word per line (8 hex digits), zero-padded to the full depth."""
+def write_main_ram_init(path, image, size, row_bytes=4):
+    """Write a ``$readmemh`` file for a RAM of ``size`` bytes from a binary image: one row of
+    ``row_bytes`` per line (a little-endian number: memory byte 0 is the row's lowest byte),
+    zero-padded to the full depth."""
     data = _image_bytes(image)
     if len(data) > size:
         raise SimError(f"firmware image of {len(data)} bytes does not fit in main RAM ({size} bytes)")
     data = data + bytes(size - len(data))
-    words = memoryview(data).cast("I") if sys.byteorder == "little" else \
-        [int.from_bytes(data[i:i + 4], "little") for i in range(0, size, 4)]
+    fmt = "%%0%dX\n" % (2 * row_bytes)
+    rows = (int.from_bytes(data[i:i + row_bytes], "little") for i in range(0, size, row_bytes))
     tmp = path + ".tmp%d" % os.getpid()
     with open(tmp, "w") as f:
-        f.write("".join("%08X\n" % w for w in words))
+        f.write("".join(fmt % r for r in rows))
     os.replace(tmp, path)
 
 
 def load_firmware(sim_build, firmware):
     """Make ``firmware`` (path or bytes) the build's default main RAM image (no rebuild)."""
     write_main_ram_init(os.path.join(sim_build.gateware_dir, sim_build.main_ram_init), firmware,
-                        sim_build.main_ram_size)
+                        sim_build.main_ram_size, sim_build.main_ram_row_bytes)
 
 
 # CSR map ------------------------------------------------------------------------------------------
@@ -624,7 +631,8 @@ class SimProcess:
                     os.symlink(os.path.join(gw, fn), dst)
         ram_init = os.path.join(rd, self.build.main_ram_init)
         if self.firmware is not None:
-            write_main_ram_init(ram_init, self.firmware, self.build.main_ram_size)
+            write_main_ram_init(ram_init, self.firmware, self.build.main_ram_size,
+                                self.build.main_ram_row_bytes)
         elif not os.path.exists(ram_init):
             shutil.copyfile(os.path.join(gw, self.build.main_ram_init), ram_init)
         with open(os.path.join(gw, "sim_config.js")) as f:

@@ -1,7 +1,7 @@
 """The simulated SoC and its host bridge (UARTBone over the patched TCP serial module).
 
-Uses the same cached SoC build as the `soc` backend (build/soc/sha256-opt-p1): the first run
-builds it (about 2 minutes from empty), later runs take a few seconds.
+Uses the same cached SoC build as the `soc` backend and the demo (spec.MAIN_SOC): the first
+run builds it (a few minutes from empty), later runs take a few seconds.
 """
 import os
 import socket
@@ -14,13 +14,18 @@ from litedigest.soc import sim_runner as sr
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 ENGINE = "sha256:opt:p1"
+
+
+def engines():
+    from litedigest import spec
+    return spec.soc_engines_for(ENGINE)
+
 IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
 
 @pytest.fixture(scope="module")
 def sim_build():
     from litedigest.backends.soc import soc_build_dir
-    from litedigest import spec
-    return sr.build_sim(soc_build_dir(spec.parse(ENGINE)), hash_engine=ENGINE)
+    return sr.build_sim(soc_build_dir(engines()), hash_engine=engines())
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +51,7 @@ def test_build_outputs(sim_build):
     assert regs.constants["main_ram_base"] == sim_build.main_ram_base
     assert regs.constants["main_ram_size"] == sim_build.main_ram_size
     # The cache: a second call reuses the model.
-    again = sr.build_sim(sim_build.build_dir, hash_engine=ENGINE)
+    again = sr.build_sim(sim_build.build_dir, hash_engine=engines())
     assert not again.built
 
 
@@ -54,6 +59,9 @@ def test_init_file_format(tmp_path):
     p = tmp_path / "ram.init"
     sr.write_main_ram_init(str(p), bytes([1, 2, 3, 4, 5]), 16)
     assert p.read_text().split() == ["04030201", "00000005", "00000000", "00000000"]
+    # rows of the wide main RAM: one 16-byte row per line, memory byte 0 lowest
+    sr.write_main_ram_init(str(p), bytes(range(1, 18)), 32, row_bytes=16)
+    assert p.read_text().split() == ["100F0E0D0C0B0A090807060504030201", "%032X" % 0x11]
     with pytest.raises(sr.SimError):
         sr.write_main_ram_init(str(p), bytes(20), 16)
 

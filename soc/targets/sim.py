@@ -10,12 +10,16 @@
 - Host bridge: ``UARTBone`` on ``serial:1`` through ``RS232PHYModel``, exposed over TCP by the
   patched ``serial2tcp_nodelay`` sim module (``soc/sim_modules``): TCP_NODELAY, buffered TX,
   bounded RX, loopback only, port chosen per run in ``sim_config.js``.
-- ``hash_engine``: when not None, ``litedigest.soc.peripheral.add_hash_peripheral(self, spec)``
-  adds the ``sha256`` CSR peripheral and its DMA master.
+- Main RAM is ``soc.wide_ram.WideRAM``: the CPU's 32-bit port plus a read-only port one
+  64-byte row wide for the hash peripherals' DMA (round-robin arbitrated between them), so a
+  pipelined engine can be fed a block every few cycles.
+- ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a
+  peripheral (``litedigest.soc.peripheral.add_hash_peripheral``) named after its family
+  (``sha256``, ``sha1``, ``sha512``), or after the whole spec when a family appears twice.
 
 Run as a script to build (used by ``sim_runner.build_sim`` in a subprocess)::
 
-    python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base] [--main-ram-size N]
+    python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base,sha1] [--main-ram-size N]
 """
 
 import argparse
@@ -36,6 +40,7 @@ from litex.tools.litex_sim import SimSoC
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
 DEFAULT_MAIN_RAM_SIZE = 256 * 1024
+DMA_ROW_BITS = 512  # the wide port of main RAM: one SHA-1/SHA-256 block per read
 # RISC-V "j ." : the placeholder program the model is built with (the runner replaces it).
 PLACEHOLDER_PROGRAM = [0x0000006F]
 BRIDGE_MODULE = "serial2tcp_nodelay"
@@ -61,10 +66,22 @@ def firmware_words(data, size):
     return [int.from_bytes(data[i:i + 4], "little") for i in range(0, size, 4)]
 
 
+def engine_list(hash_engines):
+    """Engine specs from None, a list, or a comma-separated string."""
+    if hash_engines is None:
+        return []
+    if isinstance(hash_engines, str):
+        return [e.strip() for e in hash_engines.split(",") if e.strip()]
+    return [str(e) for e in hash_engines]
+
+
 class LiteDigestSimSoC(SimSoC):
-    def __init__(self, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
+    def __init__(self, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
                  sram_size=0x2000, **kwargs):
-        assert main_ram_size % 4 == 0
+        from litex.soc.integration.soc import SoCRegion
+        from litex.soc.interconnect import wishbone
+        from litedigest.soc.wide_ram import WideRAM
+        assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
             main_ram_init = PLACEHOLDER_PROGRAM
         if isinstance(main_ram_init, (bytes, bytearray)):
@@ -78,12 +95,14 @@ class LiteDigestSimSoC(SimSoC):
             cpu_reset_address        = MAIN_RAM_BASE,
             integrated_rom_size      = 0,
             integrated_sram_size     = sram_size,
-            integrated_main_ram_size = main_ram_size,
-            integrated_main_ram_init = main_ram_init,
+            integrated_main_ram_size = 0,   # our own, below
             uart_name                = "sim",
             # ident: SimSoC sets "LiteX Simulation" itself.
             **kwargs)
-        self.hash_engine = hash_engine
+        self.main_ram = WideRAM(main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram")
+        self.bus.add_slave("main_ram", self.main_ram.bus,
+                           SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
+        self.integrated_main_ram_size = main_ram_size
 
         # Host bridge: UARTBone on a second sim serial pad.
         self.platform.add_extension(_bridge_serial_io)
@@ -91,10 +110,23 @@ class LiteDigestSimSoC(SimSoC):
         self.uartbone = UARTBone(phy=self.uartbone_phy, clk_freq=SYS_CLK_FREQ)
         self.bus.add_master(name="uartbone", master=self.uartbone.wishbone)
 
-        # Hash peripheral (someone else's module).
-        if hash_engine is not None:
-            from litedigest.soc.peripheral import add_hash_peripheral
-            add_hash_peripheral(self, hash_engine)
+        # Hash peripherals, their DMA masters sharing the wide port of main RAM.
+        self.hash_engines = engine_list(hash_engines)
+        self.hash_peripherals = {}
+        dma_masters = []
+        from litedigest.soc.peripheral import add_hash_peripheral
+        from litedigest.spec import instance_name
+        for spec in self.hash_engines:
+            name = instance_name(spec, self.hash_engines)
+            if name in self.hash_peripherals:
+                raise ValueError(f"engine {spec} is listed twice")
+            self.hash_peripherals[name] = add_hash_peripheral(
+                self, spec, name=name, dma_port=(DMA_ROW_BITS, dma_masters.append))
+        if dma_masters:
+            if len(dma_masters) == 1:
+                self.comb += dma_masters[0].connect(self.main_ram.wide)
+            else:
+                self.dma_arbiter = wishbone.Arbiter(dma_masters, self.main_ram.wide)
 
 
 def sim_config(port=0):
@@ -108,7 +140,7 @@ def sim_config(port=0):
     return cfg
 
 
-def build(build_dir, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firmware=None,
+def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firmware=None,
           compile_gateware=True, jobs=None, opt_level="O3"):
     """Generate gateware, csr.json/csr.csv, software headers and libraries; compile the
     Verilator model unless ``compile_gateware`` is False. Returns the Builder."""
@@ -117,7 +149,7 @@ def build(build_dir, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firm
     if firmware is not None:
         with open(firmware, "rb") as f:
             init = f.read()
-    soc = LiteDigestSimSoC(hash_engine=hash_engine, main_ram_size=main_ram_size, main_ram_init=init)
+    soc = LiteDigestSimSoC(hash_engines=hash_engines, main_ram_size=main_ram_size, main_ram_init=init)
     # With no ROM the Builder compiles no software: the libraries firmware links against are
     # built below (without the BIOS).
     builder = Builder(soc,
@@ -156,13 +188,13 @@ def build(build_dir, hash_engine=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firm
 def main(argv=None):
     p = argparse.ArgumentParser(description="Build the LiteDigest simulated SoC")
     p.add_argument("--build-dir", required=True)
-    p.add_argument("--hash-engine", default=None)
+    p.add_argument("--hash-engine", default=None, help="engine spec(s), comma-separated")
     p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE)
     p.add_argument("--firmware", default=None, help="initial main RAM image (.bin)")
     p.add_argument("--no-compile-gateware", action="store_true")
     p.add_argument("--opt-level", default="O3")
     args = p.parse_args(argv)
-    builder = build(args.build_dir, hash_engine=args.hash_engine, main_ram_size=args.main_ram_size,
+    builder = build(args.build_dir, hash_engines=args.hash_engine, main_ram_size=args.main_ram_size,
                     firmware=args.firmware, compile_gateware=not args.no_compile_gateware,
                     opt_level=args.opt_level)
     soc = builder.soc
@@ -172,7 +204,9 @@ def main(argv=None):
         "main_ram_base": MAIN_RAM_BASE,
         "main_ram_size": args.main_ram_size,
         "main_ram_init": "%s.init" % _memory_verilog_name(builder),
-        "hash_engine": args.hash_engine,
+        "hash_engines": engine_list(args.hash_engine),
+        "hash_peripherals": {n: p.engine_spec for n, p in soc.hash_peripherals.items()},
+        "main_ram_row_bytes": DMA_ROW_BITS // 8,
         "bridge_module": BRIDGE_MODULE,
     }
     with open(os.path.join(args.build_dir, "sim_build_info.json"), "w") as f:
@@ -183,7 +217,7 @@ def main(argv=None):
 def _memory_verilog_name(builder):
     """File name (without .init) of the main RAM's $readmemh file in the gateware dir."""
     gw = builder.gateware_dir
-    size = builder.soc.integrated_main_ram_size // 4
+    size = builder.soc.integrated_main_ram_size // (DMA_ROW_BITS // 8)
     cands = []
     for fn in sorted(os.listdir(gw)):
         if fn.endswith(".init") and "main_ram" in fn:

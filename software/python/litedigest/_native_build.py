@@ -19,7 +19,7 @@ from cffi import FFI
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
-_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "sha256_hw.c"]
+_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c"]
 
 
 def _rel(path):
@@ -111,43 +111,78 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
                  uint64_t total_len, size_t block_size);
 
 typedef struct {
-    uintptr_t ctrl, din, cv, dma_base, dma_length, status, digest, blocks,
+    uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
+              slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);
     uint32_t timeout_polls;
     uintptr_t ram_base, ram_size;
+    int family;
 } ld_hw_dev;
 
 typedef struct {
-    uint32_t buf[16];
-    uint32_t pad[32];
-    const ld_hw_dev *dev;
-    uint64_t total;
-    uint32_t buflen;
-    uint32_t jobs;
-    int variant, path;
-    int state;
-} ld_hw_sha256_ctx;
+    unsigned latency, stages, slots, arch, dma_align, interval;
+} ld_hw_info;
+int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);
 
-int ld_hw_sha256_init(ld_hw_sha256_ctx *ctx, const ld_hw_dev *dev, int variant, int path);
-int ld_hw_sha256_update(ld_hw_sha256_ctx *ctx, const void *data, size_t len);
-int ld_hw_sha256_final(ld_hw_sha256_ctx *ctx, uint8_t *out);
-int ld_hw_sha256(const ld_hw_dev *dev, int variant, int path, const void *data, size_t len,
-                 uint8_t *out);
-int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, uint32_t ctrl_levels,
-                  uint32_t *status_out);
-int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uint32_t ctrl_levels,
-                  uint32_t *status_out);
-void ld_hw_read_digest_words(const ld_hw_dev *dev, uint32_t words[8]);
+typedef struct { ...; } ld_hw_md_ctx;
+int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path);
+int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len);
+int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
+int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
+int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                    uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                    uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                  uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                  uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
+void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *words, size_t nwords);
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
+int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
+
+#define LD_PATH_CSR 0
+#define LD_PATH_DMA 1
+#define LD_FAMILY_SHA1 0
+#define LD_FAMILY_SHA256 1
+#define LD_FAMILY_SHA512 2
+
+typedef struct {
+    const void *data;
+    size_t len;
+    int alg;
+    uint8_t *out;
+    int result;
+} ld_sched_msg;
+typedef struct { ...; } ld_sched_slot;
+typedef struct { ...; } ld_sched;
+typedef struct {
+    size_t slot, msg, first_block, nblocks;
+    const uint8_t *data;
+    size_t data_blocks;
+    const uint8_t *tail;
+    size_t tail_blocks;
+    int first, last;
+} ld_sched_job;
+int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
+                  size_t nslots, int whole_message_jobs);
+int ld_sched_next(ld_sched *s, ld_sched_job *job);
+long ld_sched_complete(ld_sched *s, size_t slot, int result);
+typedef struct {
+    uint64_t cycles;
+    uint32_t blocks, interval, jobs;
+} ld_sched_stats;
+int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats);
 
 /* ctrl/status bits as compiled into the driver */
 static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_LAST,
-    LD_CTRL_VARIANT, LD_CTRL_LOAD_CV, LD_CTRL_ACK;
+    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
 static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
-    LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS, LD_STATUS_WORDS_BIT;
+    LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS;
 
 /* HAL callbacks into Python */
 extern "Python" uint32_t ld_py_read32(uintptr_t addr);
@@ -166,6 +201,7 @@ ffibuilder.set_source(
 #include "litedigest/ld_sha512.h"
 #include "litedigest/ld_pad.h"
 #include "litedigest/ld_hw.h"
+#include "litedigest/ld_sched.h"
 """,
     sources=[_rel(os.path.join(_LIB, "src", s)) for s in _SOURCES],
     include_dirs=[_rel(os.path.join(_LIB, "include"))],

@@ -57,6 +57,8 @@ class HashPeripheral:
                          if k.startswith(instance + "_")}
             self.ctrl_fields = fields["ctrl"]
             self.ctrl_bits = {k: 1 << off for k, (off, _) in fields["ctrl"].items()}
+            off, size = fields["ctrl"]["variant"]
+            self.variant_mask = ((1 << size) - 1) << off
             self.status_fields = fields["status"]
             self.info_fields = fields.get("info", {})
             for reg in ("ctrl", "din", "cv", "dma_base", "dma_length", "status", "digest",
@@ -86,8 +88,12 @@ class HashPeripheral:
         lo = self.read32(self.addr["cycles_value"] + 4)
         return (hi << 32) | lo
 
-    def read_digest(self):
-        """The chaining value after the latest completed block, H0 first (bytes)."""
+    def read_digest(self, slot=0):
+        """Slot `slot`'s chaining value after its latest completed block, H0 first (bytes)."""
+        if "digest_sel" in self.addr:
+            self.write32(self.addr["digest_sel"], slot)
+        elif slot:
+            raise ValueError("this peripheral has one slot")
         a = self.addr["digest"]
         n = self.digest_bytes // 4
         return b"".join(self.read32(a + 4 * i).to_bytes(4, "big") for i in range(n))
@@ -95,7 +101,7 @@ class HashPeripheral:
     def ack(self, levels=0):
         self.write32(self.addr["ctrl"], self.ctrl_bits["ack"] | levels)
 
-    def levels(self, first=False, last=False, variant=0, load_cv=False):
+    def levels(self, first=False, last=False, variant=0, load_cv=False, slot=0):
         bits = 0
         if first:
             bits |= self.ctrl_bits["first"]
@@ -106,7 +112,13 @@ class HashPeripheral:
         off, size = self.ctrl_fields["variant"]
         if not 0 <= variant < (1 << size):
             raise ValueError(f"variant {variant} does not fit the ctrl register")
-        return bits | (variant << off)
+        bits |= variant << off
+        if slot:
+            off, size = self.ctrl_fields["slot"]
+            if not 0 <= slot < (1 << size):
+                raise ValueError(f"slot {slot} does not fit the ctrl register")
+            bits |= slot << off
+        return bits
 
     def load_cv(self, cv):
         if len(cv) != self.digest_bytes:
@@ -124,10 +136,10 @@ class HashPeripheral:
             if st["done"]:
                 break
             if time.monotonic() > deadline:
-                self.ack(levels & self.ctrl_bits["variant"])
+                self.ack(levels & self.variant_mask)
                 raise PeripheralTimeout(f"{self.instance}: job not done after "
                                         f"{self.timeout if timeout is None else timeout} s (status {st})")
-        self.ack(levels & self.ctrl_bits["variant"])
+        self.ack(levels & self.variant_mask)
         errs = [f for f in self.ERROR_FIELDS if st.get(f)]
         if errs:
             raise PeripheralError(f"{self.instance}: job failed: {', '.join(errs)}", errs)

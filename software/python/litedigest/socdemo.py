@@ -67,19 +67,63 @@ def parse_console(text):
     return records, checks
 
 
-def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
-    """Build the SoC for `engine` (cached) and the demo firmware, run it, parse its output."""
+def run_app(engines, app, log=None, timeout=900):
+    """Build the simulated SoC with `engines` (cached) and the firmware `app`
+    (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build)."""
     from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
     from litedigest.backends.soc import soc_build_dir, firmware_app
-    spec = specmod.parse(engine)
     log = log or (lambda msg: None)
-    log(f"building the simulated SoC for {spec.engine_name} (cached after the first run)...")
-    b = build_sim(soc_build_dir(spec), hash_engine=spec.engine_name)
-    log("building the demo firmware...")
-    fw = build_firmware(b, firmware_app("demo"))
-    log("running the demo on the simulated SoC (Verilator + VexRiscv)...")
+    log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
+    b = build_sim(soc_build_dir(engines), hash_engine=engines)
+    log(f"building the {app} firmware...")
+    fw = build_firmware(b, firmware_app(app))
+    log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
     with SimProcess(b, firmware=fw) as sim:
         # the LiteX console UART ends lines with "\n\r"
         text = sim.read_console_until("LDDONE", timeout=timeout).replace("\r", "")
+    return text, b
+
+
+def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
+    """Build the SoC that has `engine` (cached) and the demo firmware, run it, parse its output."""
+    spec = specmod.parse(engine)
+    text, b = run_app(specmod.soc_engines_for(spec), "demo", log=log, timeout=timeout)
     records, checks = parse_console(text)
     return DemoRun(str(spec), records, checks, text, b.build_seconds)
+
+
+@dataclasses.dataclass
+class SchedRun:
+    engines: list
+    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles, blocks, interval, util
+    checks: list       # LDCHECK lines
+    console: str
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and all(r["ok"] for r in self.records) and \
+            all(c["ok"] for c in self.checks)
+
+    def record(self, instance, path, run=-1):
+        rs = [r for r in self.records if r["instance"] == instance and r["path"] == path]
+        return rs[run] if rs else None
+
+
+def run_sched(engines=None, log=None, timeout=1800):
+    """The scheduler firmware (software/firmware/apps/sched) on a SoC with `engines` (default
+    spec.SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the DMA
+    and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
+    engines = list(engines or specmod.SCHED_SOC)
+    text, _ = run_app(engines, "sched", log=log, timeout=timeout)
+    records, checks = [], []
+    for line in text.splitlines():
+        if line.startswith("LDSCHED "):
+            r = _kv(line[len("LDSCHED "):])
+            r["ok"] = bool(r.get("ok"))
+            r["utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
+            records.append(r)
+        elif line.startswith("LDCHECK "):
+            c = _kv(line[len("LDCHECK "):])
+            c["ok"] = bool(c.get("ok"))
+            checks.append(c)
+    return SchedRun(engines, records, checks, text)

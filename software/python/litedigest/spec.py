@@ -34,6 +34,14 @@ STAGES = {
 class SpecError(ValueError):
     """An engine spec string that names no engine we can build."""
 
+STATE_BYTES = {"sha1": 20, "sha256": 32, "sha512": 64}
+
+# The simulated SoCs the soc backend, the demo and the scheduler measurements use: the main
+# one has the default engine of every family; the scheduler one the pipelines of seed 000
+# whose utilization the C scheduler is measured on. Any other spec gets a SoC of its own.
+MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5")
+SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8")
+
 
 @dataclass(frozen=True)
 class EngineSpec:
@@ -52,6 +60,11 @@ class EngineSpec:
     @property
     def digest_size(self):
         return ALGORITHMS[self.algorithm][2]
+
+    @property
+    def state_size(self):
+        """Bytes of the chaining value (what the engine returns per block)."""
+        return STATE_BYTES[self.family]
 
     @property
     def engine_name(self):
@@ -106,3 +119,23 @@ def all_specs():
             for p in STAGES.get((family, arch), (1,)):
                 out.append(f"{family}:{arch}" + (f":p{p}" if p > 1 else ""))
     return out
+
+
+def instance_name(spec, engines=()):
+    """The peripheral instance (register prefix in csr.h/csr.json) of `spec` in a SoC with
+    `engines`: its family ("sha256", "sha1", "sha512"), or the engine name with "_" for ":"
+    ("sha256_opt_p4") when the SoC has two engines of that family."""
+    spec = parse(spec) if isinstance(spec, str) else spec
+    same = [e for e in engines if (parse(e) if isinstance(e, str) else e).family == spec.family]
+    if len(same) > 1:
+        return spec.engine_name.replace(":", "_")
+    return spec.family
+
+
+def soc_engines_for(spec):
+    """The engine list of the simulated SoC that serves `spec` (see MAIN_SOC, SCHED_SOC)."""
+    spec = parse(spec) if isinstance(spec, str) else spec
+    for soc in (MAIN_SOC, SCHED_SOC):
+        if spec.engine_name in [parse(e).engine_name for e in soc]:
+            return list(soc)
+    return [spec.engine_name]

@@ -12,13 +12,16 @@
 
 #include "litedigest/ld_sha256.h"
 #include "litedigest/ld_hw.h"
+#include "litedigest/ld_md.h"
 
-#ifndef LD_ENGINE_SPEC
+#ifdef SHA256_ENGINE
+#define LD_ENGINE_SPEC SHA256_ENGINE
+#else
 #define LD_ENGINE_SPEC "sha256"
 #endif
 
 #define MAXLEN 16384
-static uint32_t msgbuf[MAXLEN / 4]; /* word-aligned, in main RAM (.bss) */
+static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (.bss) */
 
 static uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
 static void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
@@ -33,15 +36,7 @@ static void hal_dma_sync(void)
 #endif
 }
 
-static const ld_hw_dev dev = {
-    .ctrl = CSR_SHA256_CTRL_ADDR, .din = CSR_SHA256_DIN_ADDR, .cv = CSR_SHA256_CV_ADDR,
-    .dma_base = CSR_SHA256_DMA_BASE_ADDR, .dma_length = CSR_SHA256_DMA_LENGTH_ADDR,
-    .status = CSR_SHA256_STATUS_ADDR, .digest = CSR_SHA256_DIGEST_ADDR,
-    .blocks = CSR_SHA256_BLOCKS_ADDR, .cycles_latch = CSR_SHA256_CYCLES_LATCH_ADDR,
-    .cycles_value = CSR_SHA256_CYCLES_VALUE_ADDR, .info = CSR_SHA256_INFO_ADDR,
-    .read32 = hal_read32, .write32 = hal_write32, .dma_sync = hal_dma_sync,
-    .timeout_polls = 2000000, .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE,
-};
+static const ld_hw_dev dev = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync);
 
 /* integer-only printing (no dependence on %llu / %f support in the libc printf) */
 static void put_u64(uint64_t v)
@@ -122,8 +117,8 @@ static void measure(void)
                 if (p == 0)
                     r = ld_sha256(LD_SHA256, msg, sizes[s], dst);
                 else
-                    r = ld_hw_sha256(&dev, LD_SHA256, p == 1 ? LD_PATH_CSR : LD_PATH_DMA, msg,
-                                     sizes[s], dst);
+                    r = ld_hw_md(&dev, LD_ALG_SHA256, p == 1 ? LD_PATH_CSR : LD_PATH_DMA, msg,
+                                 sizes[s], dst);
                 t1 = now();
             }
             cycles[s][p] = t1 - t0;
@@ -160,18 +155,18 @@ static void bad_inputs(void)
 {
     uint8_t ref[32], out[32];
     uint32_t st = 0;
-    ld_hw_sha256_ctx ctx;
+    ld_hw_md_ctx ctx;
     int r;
 
     /* a caller buffer outside main RAM: the driver refuses before touching the DMA */
-    r = ld_hw_sha256(&dev, LD_SHA256, LD_PATH_DMA, (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE),
-                     128, out);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE),
+                 128, out);
     check("dma_outside_ram_driver", r == LD_ERR_RANGE);
     /* the same range given to the peripheral directly: err_addr, reported and acked */
-    r = ld_hw_job_dma(&dev, MAIN_RAM_BASE + MAIN_RAM_SIZE, 64, LD_CTRL_FIRST, &st);
+    r = ld_hw_job_dma(&dev, MAIN_RAM_BASE + MAIN_RAM_SIZE, 64, 0, 0, LD_CTRL_FIRST, &st);
     check("dma_outside_ram_err_addr", r == LD_ERR_HW && (st & LD_STATUS_ERR_ADDR));
     /* a length that is not a multiple of 64: err_len */
-    r = ld_hw_job_dma(&dev, (uintptr_t)msgbuf, 100, LD_CTRL_FIRST, &st);
+    r = ld_hw_job_dma(&dev, (uintptr_t)msgbuf, 100, 0, 0, LD_CTRL_FIRST, &st);
     check("dma_length_not_multiple_64", r == LD_ERR_HW && (st & LD_STATUS_ERR_LEN));
     /* start with fewer than 16 din words: err_len */
     dev.write32(dev.din, 0x61626380u);
@@ -184,22 +179,27 @@ static void bad_inputs(void)
     }
     check("csr_start_short_block_err_len", (st & LD_STATUS_ERR_LEN) != 0);
     /* driver call order */
-    r = ld_hw_sha256_init(&ctx, &dev, LD_SHA256, LD_PATH_CSR);
+    r = ld_hw_md_init(&ctx, &dev, LD_ALG_SHA256, LD_PATH_CSR);
     if (r == LD_OK)
-        r = ld_hw_sha256_update(&ctx, "abc", 3);
+        r = ld_hw_md_update(&ctx, "abc", 3);
     if (r == LD_OK)
-        r = ld_hw_sha256_final(&ctx, out);
+        r = ld_hw_md_final(&ctx, out);
     check("final_once", r == LD_OK);
-    check("final_twice_state", ld_hw_sha256_final(&ctx, out) == LD_ERR_STATE);
-    check("update_after_final_state", ld_hw_sha256_update(&ctx, "x", 1) == LD_ERR_STATE);
+    check("final_twice_state", ld_hw_md_final(&ctx, out) == LD_ERR_STATE);
+    check("update_after_final_state", ld_hw_md_update(&ctx, "x", 1) == LD_ERR_STATE);
+    /* a misaligned DMA segment: err_addr */
+    r = ld_hw_job_dma(&dev, (uintptr_t)msgbuf + 4, 64, 0, 0, LD_CTRL_FIRST, &st);
+    check("dma_misaligned_err_addr", r == LD_ERR_HW && (st & LD_STATUS_ERR_ADDR));
+    /* the wrong family for this device: refused by the driver */
+    check("wrong_family_arg", ld_hw_md(&dev, LD_ALG_SHA1, LD_PATH_CSR, "abc", 3, out) == LD_ERR_ARG);
     /* the peripheral is still usable, on both paths */
     ld_sha256(LD_SHA256, msgbuf, 1024, ref);
-    r = ld_hw_sha256(&dev, LD_SHA256, LD_PATH_DMA, msgbuf, 1024, out);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 1024, out);
     check("good_hash_after_errors_dma", r == LD_OK && memcmp(ref, out, 32) == 0);
-    r = ld_hw_sha256(&dev, LD_SHA256, LD_PATH_CSR, msgbuf, 1024, out);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_CSR, msgbuf, 1024, out);
     check("good_hash_after_errors_csr", r == LD_OK && memcmp(ref, out, 32) == 0);
     ld_sha256(LD_SHA224, "abc", 3, ref);
-    r = ld_hw_sha256(&dev, LD_SHA224, LD_PATH_CSR, "abc", 3, out);
+    r = ld_hw_md(&dev, LD_ALG_SHA224, LD_PATH_CSR, "abc", 3, out);
     check("sha224_abc", r == LD_OK && memcmp(ref, out, 28) == 0);
 }
 
@@ -211,9 +211,9 @@ int main(void)
     for (i = 0; i < MAXLEN; i++)
         m[i] = (uint8_t)((i * 7 + 3) & 0xff);
     info = dev.read32(dev.info);
-    printf("\nLiteDigest demo: engine %s, latency %u cycles/block, %u in flight, arch %u\n",
-           LD_ENGINE_SPEC, (unsigned)(info & 0xff), (unsigned)((info >> 8) & 0xff),
-           (unsigned)((info >> 16) & 0xf));
+    printf("\nLiteDigest demo: engine %s, latency %u cycles/block, %u stages, arch %u\n",
+           LD_ENGINE_SPEC, (unsigned)LD_INFO_LATENCY(info), (unsigned)LD_INFO_STAGES(info),
+           (unsigned)LD_INFO_ARCH(info));
     measure();
     bad_inputs();
     printf("LDDONE\n");

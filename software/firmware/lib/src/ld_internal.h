@@ -17,4 +17,12 @@ static inline void ld_zero(uint8_t *dst, size_t n)
         *dst++ = 0;
 }
 
+/* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */
+static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        out[i] = (uint8_t)(words[i / 4] >> (24 - 8 * (i % 4)));
+}
+
 #endif

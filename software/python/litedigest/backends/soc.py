@@ -3,7 +3,9 @@ driven from the host over the UARTBone bridge while the CPU idles.
 
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
 booted with the idle firmware, and kept running until the backend is closed (or the
-interpreter exits). Data for the DMA path goes to the upper half of main RAM.
+interpreter exits). Data for the DMA path goes to the upper half of main RAM. The SoC is the
+shared one that has the engine (spec.MAIN_SOC: the default engine of every family), or one
+built for that engine alone.
 """
 import atexit
 import os
@@ -15,8 +17,13 @@ from ..driver import HashPeripheral, parse_csr_fields
 from . import Backend
 
 
-def soc_build_dir(spec):
-    return os.path.join(build_root(), "soc", re.sub(r"[^a-z0-9]+", "-", spec.engine_name))
+def soc_build_dir(engines):
+    """build/soc/<engines>: one cached build per list of engine specs (a spec alone: its own
+    SoC, or the shared one that has it, see spec.soc_engines_for)."""
+    if isinstance(engines, (str, specmod.EngineSpec)):
+        engines = specmod.soc_engines_for(engines)
+    names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
+    return os.path.join(build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
 
 
 def firmware_app(name):
@@ -29,13 +36,12 @@ class SoCBackend(Backend):
     def __init__(self, engine=None, path=None):
         from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
         self.spec = specmod.parse(engine or "sha256")
-        if self.spec.family != "sha256":
-            raise ValueError(f"the soc backend has SoC builds for sha256/sha224 engines only so "
-                             f"far, not {self.spec.engine_name}")
+        self.engines = specmod.soc_engines_for(self.spec)
+        self.instance = specmod.instance_name(self.spec, self.engines)
         self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
         if self.path not in ("csr", "dma"):
             raise ValueError(f"unknown soc path {self.path!r} (csr or dma)")
-        self.build = build_sim(soc_build_dir(self.spec), hash_engine=self.spec.engine_name)
+        self.build = build_sim(soc_build_dir(self.engines), hash_engine=self.engines)
         fw = build_firmware(self.build, firmware_app("idle"))
         self.sim = SimProcess(self.build, firmware=fw)
         self.sim.start()
@@ -44,14 +50,15 @@ class SoCBackend(Backend):
             consts = self.sim.constants
             ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
             with open(os.path.join(self.build.software_dir, "include", "generated", "csr.h")) as f:
-                fields = parse_csr_fields(f.read(), "sha256")
+                fields = parse_csr_fields(f.read(), self.instance)
             bus = self.sim.bus
             self.periph = HashPeripheral(
                 read32=lambda a: bus.read(a),
                 write32=lambda a, v: bus.write(a, [v]),
                 write_bytes=bus.write_bytes,
-                registers=self.sim.csrs.registers, fields=fields, instance="sha256",
-                dma_buffer=(ram_base + ram_size // 2, ram_size // 2))
+                registers=self.sim.csrs.registers, fields=fields, instance=self.instance,
+                dma_buffer=(ram_base + ram_size // 2, ram_size // 2),
+                block_bytes=self.spec.block_size, digest_bytes=self.spec.state_size)
         except BaseException:
             self.sim.close()
             raise

@@ -1,8 +1,9 @@
-/* LiteDigest C library: driver for the SHA-256 hash peripheral (soc/REGISTERS.md).
+/* LiteDigest C library: driver for the hash peripherals (soc/REGISTERS.md), every algorithm.
  *
  * The core has no LiteX dependency: register access goes through the ld_hw_dev HAL, whose
- * addresses come from the platform (LiteX: csr.h CSR_SHA256_*_ADDR; Zynq: an MMIO base; the
- * host: cffi callbacks). Padding is done in software (ld_md_pad).
+ * addresses come from the platform (LiteX: csr.h, see LD_HW_DEV_LITEX below; Zynq: an MMIO
+ * base; the host: cffi callbacks). Padding is done in software (ld_md_pad); the message
+ * scheduler for multi-slot (pipelined) engines is in ld_sched.h.
  */
 #ifndef LITEDIGEST_LD_HW_H
 #define LITEDIGEST_LD_HW_H
@@ -10,6 +11,7 @@
 #include "ld_types.h"
 #include "ld_common.h"
 #include "ld_hw_regs.h"
+#include "ld_md.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,57 +22,105 @@ extern "C" {
 
 #define LD_HW_DEFAULT_TIMEOUT_POLLS 1000000u
 
+#if defined(__GNUC__)
+#define LD_DMA_ALIGNED __attribute__((aligned(64)))
+#else
+#define LD_DMA_ALIGNED /* the driver checks alignment at run time and falls back to CSR */
+#endif
+
 typedef struct {
     /* register addresses (multi-word registers: address of the most significant word,
      * the following words at +4, +8, ...) */
-    uintptr_t ctrl, din, cv, dma_base, dma_length, status, digest, blocks,
+    uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
+              slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);     /* make CPU writes visible to the DMA (cache flush); may be NULL */
-    uint32_t timeout_polls;     /* max status polls per job; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
+    uint32_t timeout_polls;     /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
     uintptr_t ram_base, ram_size; /* the range the DMA may read (main RAM) */
+    int family;                 /* LD_FAMILY_* of the engine behind these registers */
 } ld_hw_dev;
 
+/* A device for the LiteX peripheral instance NAME (upper case, as in csr.h: SHA256, SHA1,
+ * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync). */
+#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
+    .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR, \
+    .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,     \
+    .tail_base = CSR_##NAME##_TAIL_BASE_ADDR, .tail_length = CSR_##NAME##_TAIL_LENGTH_ADDR, \
+    .status = CSR_##NAME##_STATUS_ADDR, .slots_busy = CSR_##NAME##_SLOTS_BUSY_ADDR,         \
+    .slots_done = CSR_##NAME##_SLOTS_DONE_ADDR, .slots_ack = CSR_##NAME##_SLOTS_ACK_ADDR,   \
+    .digest_sel = CSR_##NAME##_DIGEST_SEL_ADDR, .digest = CSR_##NAME##_DIGEST_ADDR,         \
+    .blocks = CSR_##NAME##_BLOCKS_ADDR, .cycles_latch = CSR_##NAME##_CYCLES_LATCH_ADDR,     \
+    .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
+    .read32 = RD, .write32 = WR, .dma_sync = SYNC, .timeout_polls = 2000000,                \
+    .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY }
+
+/* The engine facts in the info register. */
 typedef struct {
-    uint32_t buf[16];     /* partial block (word-aligned so DMA can read it) */
-    uint32_t pad[32];     /* padded tail, up to 2 blocks (word-aligned) */
+    unsigned latency;    /* cycles from a block's accept to its result */
+    unsigned stages;     /* pipeline stages (blocks in flight) */
+    unsigned slots;      /* messages the engine holds (jobs that may run at once) */
+    unsigned arch;       /* 0 base, 1 opt, 2 k5 */
+    unsigned dma_align;  /* DMA segments must be aligned to this many bytes */
+    unsigned interval;   /* cycles between results when full: latency-1 over stages, or latency */
+} ld_hw_info;
+
+int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);
+
+/* Single-message streaming (slot 0; the caller owns the peripheral meanwhile). */
+typedef struct {
+    uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* padded tail, 1-2 blocks */
+    uint8_t buf[LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED;     /* partial block */
     const ld_hw_dev *dev;
     uint64_t total;       /* message bytes so far */
     uint32_t buflen;      /* bytes in buf */
     uint32_t jobs;        /* jobs issued for this message (0: the next one sets first) */
-    int variant, path;
+    uint32_t align;       /* DMA alignment of the peripheral */
+    int alg, path;
     int state;            /* internal: 1 active, 2 finished, 3 failed, other: not initialised */
-} ld_hw_sha256_ctx;
+} ld_hw_md_ctx;
 
 /* init: acks the peripheral (a clean start whatever happened before) and binds ctx to dev.
- * LD_ERR_ARG for a NULL ctx/dev/HAL, unknown variant or path. */
-int ld_hw_sha256_init(ld_hw_sha256_ctx *ctx, const ld_hw_dev *dev, int variant, int path);
+ * LD_ERR_ARG for a NULL ctx/dev/HAL, unknown alg, an alg of another family than the device,
+ * unknown path. */
+int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path);
 /* update: LD_OK, LD_ERR_ARG, LD_ERR_STATE (after final or after a failure),
  * LD_ERR_RANGE (DMA path: caller buffer outside [ram_base, ram_base+ram_size)),
- * LD_ERR_TIMEOUT, LD_ERR_HW. Any error other than LD_ERR_ARG fails the context:
- * later update/final calls return LD_ERR_STATE (the peripheral itself is always acked). */
-int ld_hw_sha256_update(ld_hw_sha256_ctx *ctx, const void *data, size_t len);
-/* final: pads, runs the last job, writes 32 or 28 digest bytes; LD_ERR_STATE when repeated. */
-int ld_hw_sha256_final(ld_hw_sha256_ctx *ctx, uint8_t *out);
+ * LD_ERR_TIMEOUT, LD_ERR_HW. Data not aligned for the DMA goes through the CSR path.
+ * Any error other than LD_ERR_ARG fails the context: later update/final calls return
+ * LD_ERR_STATE (the peripheral itself is always acked). */
+int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len);
+/* final: pads, runs the last job, writes ld_md_digest_size(alg) bytes; LD_ERR_STATE when repeated. */
+int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
 /* one-shot */
-int ld_hw_sha256(const ld_hw_dev *dev, int variant, int path, const void *data, size_t len,
-                 uint8_t *out);
+int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
 
-/* Low level: one job. CSR path: block is 64 bytes (any alignment); DMA path: addr/len as
- * written to dma_base/dma_length (no range check here: the peripheral checks). ctrl_levels is
- * a combination of LD_CTRL_FIRST/LAST/VARIANT/LOAD_CV. Waits, checks and acks.
- * Returns LD_OK, LD_ERR_TIMEOUT or LD_ERR_HW; *status_out (may be NULL) gets the status word
- * seen when the job was done (before the ack). */
-int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, uint32_t ctrl_levels,
-                  uint32_t *status_out);
-int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uint32_t ctrl_levels,
-                  uint32_t *status_out);
-/* Reads the 8 digest words (H0..H7). */
-void ld_hw_read_digest_words(const ld_hw_dev *dev, uint32_t words[8]);
+/* Low level. ctrl_levels: LD_CTRL_FIRST/LAST/LOAD_CV | LD_CTRL_VARIANT_VAL(v) | LD_CTRL_SLOT_VAL(s).
+ * start_* issue a job and return at once (LD_OK, or LD_ERR_HW when the peripheral rejected it,
+ * with *status_out the status word); job_* also wait for it, check and ack.
+ * CSR path: block is one block (any alignment); DMA path: segments as written to
+ * dma_base/dma_length and tail_base/tail_length (tail_len 0: no tail). */
+int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                    uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                    uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                  uint32_t ctrl_levels, uint32_t *status_out);
+int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                  uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
+/* Reads nwords digest words (H0 first; a 64-bit word is two) of a slot. */
+void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *words, size_t nwords);
 
 /* Latches and reads the peripheral's 64-bit free-running cycle counter. */
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
+
+/* Is [addr, addr+len) inside the device's DMA range and aligned to align bytes? */
+int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
+
+/* internal helper shared with the scheduler: poll until (read32(reg) & mask) != 0 or the
+ * timeout; returns the last value read (0 on timeout). */
+uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask);
 
 #ifdef __cplusplus
 }

@@ -1,102 +1,39 @@
-/* Bit positions of the hash peripheral's ctrl/status fields (soc/REGISTERS.md).
+/* Bit positions of the hash peripheral's ctrl/status/info fields (soc/REGISTERS.md).
  *
- * When compiled inside a LiteX build, include <generated/csr.h> BEFORE this header: the
- * csr.h field macros (CSR_SHA256_CTRL_START_OFFSET, ...) then take precedence, so the SoC's
- * own export is the single source of truth. Otherwise the table of REGISTERS.md is used.
+ * Every instance (sha1, sha256, sha512, sha256_opt_p4, ...) has its fields at the same
+ * positions, so one driver serves them all; the SoC exports them too (csr.h
+ * CSR_<INSTANCE>_CTRL_<FIELD>_OFFSET) and the tests check that the two agree.
  */
 #ifndef LITEDIGEST_LD_HW_REGS_H
 #define LITEDIGEST_LD_HW_REGS_H
 
-#ifdef CSR_SHA256_CTRL_START_OFFSET
-#define LD_CTRL_START_BIT CSR_SHA256_CTRL_START_OFFSET
-#else
-#define LD_CTRL_START_BIT 0
-#endif
-#ifdef CSR_SHA256_CTRL_DMA_START_OFFSET
-#define LD_CTRL_DMA_START_BIT CSR_SHA256_CTRL_DMA_START_OFFSET
-#else
-#define LD_CTRL_DMA_START_BIT 1
-#endif
-#ifdef CSR_SHA256_CTRL_FIRST_OFFSET
-#define LD_CTRL_FIRST_BIT CSR_SHA256_CTRL_FIRST_OFFSET
-#else
-#define LD_CTRL_FIRST_BIT 2
-#endif
-#ifdef CSR_SHA256_CTRL_LAST_OFFSET
-#define LD_CTRL_LAST_BIT CSR_SHA256_CTRL_LAST_OFFSET
-#else
-#define LD_CTRL_LAST_BIT 3
-#endif
-#ifdef CSR_SHA256_CTRL_VARIANT_OFFSET
-#define LD_CTRL_VARIANT_BIT CSR_SHA256_CTRL_VARIANT_OFFSET
-#else
-#define LD_CTRL_VARIANT_BIT 4
-#endif
-#ifdef CSR_SHA256_CTRL_LOAD_CV_OFFSET
-#define LD_CTRL_LOAD_CV_BIT CSR_SHA256_CTRL_LOAD_CV_OFFSET
-#else
-#define LD_CTRL_LOAD_CV_BIT 5
-#endif
-#ifdef CSR_SHA256_CTRL_ACK_OFFSET
-#define LD_CTRL_ACK_BIT CSR_SHA256_CTRL_ACK_OFFSET
-#else
-#define LD_CTRL_ACK_BIT 6
-#endif
-#ifdef CSR_SHA256_STATUS_BUSY_OFFSET
-#define LD_STATUS_BUSY_BIT CSR_SHA256_STATUS_BUSY_OFFSET
-#else
-#define LD_STATUS_BUSY_BIT 0
-#endif
-#ifdef CSR_SHA256_STATUS_DONE_OFFSET
-#define LD_STATUS_DONE_BIT CSR_SHA256_STATUS_DONE_OFFSET
-#else
-#define LD_STATUS_DONE_BIT 1
-#endif
-#ifdef CSR_SHA256_STATUS_ERR_LEN_OFFSET
-#define LD_STATUS_ERR_LEN_BIT CSR_SHA256_STATUS_ERR_LEN_OFFSET
-#else
-#define LD_STATUS_ERR_LEN_BIT 2
-#endif
-#ifdef CSR_SHA256_STATUS_ERR_ADDR_OFFSET
-#define LD_STATUS_ERR_ADDR_BIT CSR_SHA256_STATUS_ERR_ADDR_OFFSET
-#else
-#define LD_STATUS_ERR_ADDR_BIT 3
-#endif
-#ifdef CSR_SHA256_STATUS_ERR_STATE_OFFSET
-#define LD_STATUS_ERR_STATE_BIT CSR_SHA256_STATUS_ERR_STATE_OFFSET
-#else
-#define LD_STATUS_ERR_STATE_BIT 4
-#endif
-#ifdef CSR_SHA256_STATUS_ERR_BUS_OFFSET
-#define LD_STATUS_ERR_BUS_BIT CSR_SHA256_STATUS_ERR_BUS_OFFSET
-#else
-#define LD_STATUS_ERR_BUS_BIT 5
-#endif
-#ifdef CSR_SHA256_STATUS_WORDS_OFFSET
-#define LD_STATUS_WORDS_BIT CSR_SHA256_STATUS_WORDS_OFFSET
-#else
-#define LD_STATUS_WORDS_BIT 8
-#endif
-#if defined(CSR_SHA256_STATUS_WORDS_SIZE)
-#define LD_STATUS_WORDS_MASK ((1u << CSR_SHA256_STATUS_WORDS_SIZE) - 1u)
-#else
-#define LD_STATUS_WORDS_MASK 0xffu
-#endif
+#define LD_CTRL_START      (1u << 0)
+#define LD_CTRL_DMA_START  (1u << 1)
+#define LD_CTRL_FIRST      (1u << 2)
+#define LD_CTRL_LAST       (1u << 3)
+#define LD_CTRL_LOAD_CV    (1u << 5)
+#define LD_CTRL_ACK        (1u << 6)
+#define LD_CTRL_TAIL       (1u << 7)
+#define LD_CTRL_VARIANT_BIT 8
+#define LD_CTRL_VARIANT_MASK (0xfu << LD_CTRL_VARIANT_BIT)
+#define LD_CTRL_VARIANT_VAL(v) (((uint32_t)(v) << LD_CTRL_VARIANT_BIT) & LD_CTRL_VARIANT_MASK)
+#define LD_CTRL_SLOT_BIT   16
+#define LD_CTRL_SLOT_MASK  (0xffu << LD_CTRL_SLOT_BIT)
+#define LD_CTRL_SLOT_VAL(s) (((uint32_t)(s) << LD_CTRL_SLOT_BIT) & LD_CTRL_SLOT_MASK)
 
-#define LD_CTRL_START (1u << LD_CTRL_START_BIT)
-#define LD_CTRL_DMA_START (1u << LD_CTRL_DMA_START_BIT)
-#define LD_CTRL_FIRST (1u << LD_CTRL_FIRST_BIT)
-#define LD_CTRL_LAST (1u << LD_CTRL_LAST_BIT)
-#define LD_CTRL_VARIANT (1u << LD_CTRL_VARIANT_BIT)
-#define LD_CTRL_LOAD_CV (1u << LD_CTRL_LOAD_CV_BIT)
-#define LD_CTRL_ACK (1u << LD_CTRL_ACK_BIT)
-#define LD_STATUS_BUSY (1u << LD_STATUS_BUSY_BIT)
-#define LD_STATUS_DONE (1u << LD_STATUS_DONE_BIT)
-#define LD_STATUS_ERR_LEN (1u << LD_STATUS_ERR_LEN_BIT)
-#define LD_STATUS_ERR_ADDR (1u << LD_STATUS_ERR_ADDR_BIT)
-#define LD_STATUS_ERR_STATE (1u << LD_STATUS_ERR_STATE_BIT)
-#define LD_STATUS_ERR_BUS (1u << LD_STATUS_ERR_BUS_BIT)
+#define LD_STATUS_BUSY      (1u << 0)
+#define LD_STATUS_DONE      (1u << 1)
+#define LD_STATUS_ERR_LEN   (1u << 2)
+#define LD_STATUS_ERR_ADDR  (1u << 3)
+#define LD_STATUS_ERR_STATE (1u << 4)
+#define LD_STATUS_ERR_BUS   (1u << 5)
 #define LD_STATUS_ERRORS (LD_STATUS_ERR_LEN | LD_STATUS_ERR_ADDR | LD_STATUS_ERR_STATE | LD_STATUS_ERR_BUS)
-#define LD_STATUS_WORDS(s) (((s) >> LD_STATUS_WORDS_BIT) & LD_STATUS_WORDS_MASK)
+#define LD_STATUS_WORDS(s) (((s) >> 8) & 0xffu)
+
+#define LD_INFO_LATENCY(i)    ((i) & 0xffu)
+#define LD_INFO_STAGES(i)     (((i) >> 8) & 0xffu)
+#define LD_INFO_ARCH(i)       (((i) >> 16) & 0xfu)
+#define LD_INFO_ALIGN_LOG2(i) (((i) >> 20) & 0xfu)
+#define LD_INFO_SLOTS(i)      (((i) >> 24) & 0xffu)
 
 #endif

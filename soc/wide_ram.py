@@ -1,0 +1,76 @@
+"""Main RAM with a wide read port for the hash peripherals' DMA.
+
+A p-stage pipeline wants a block every R/p cycles (sha256:opt:p4: 64 bytes every 8 cycles,
+sha1:opt:p8: every 5), far beyond a 32-bit bus at 2 cycles per word. On an FPGA the answer is
+the block RAM's second port made as wide as a block row (a true dual-port BRAM with one narrow
+and one wide side), so this RAM has:
+- `bus`: the SoC's 32-bit Wishbone slave port (CPU, bridge), same timing as LiteX's SRAM;
+- `wide`: a read-only Wishbone slave port of `row_bits`, one row per transaction
+  (word addressing in rows; address bits above the RAM size are ignored, as LiteX's SRAM does).
+Both ports see one memory of `row_bits`-wide rows; row r holds 32-bit words
+r*row_words .. r*row_words + row_words - 1, word j at bits [32j, 32j+32), so the byte order
+in a row is the byte order in memory.
+"""
+from migen import Module, Signal, Memory, If, Array, Cat, Mux, READ_FIRST, WRITE_FIRST
+from migen.fhdl.bitcontainer import log2_int
+
+from litex.soc.interconnect import wishbone
+
+
+def rows_of_words(words, row_words):
+    """Pack 32-bit words (list) into rows of `row_words` words (word j at bits 32j)."""
+    rows = []
+    for r in range(0, len(words), row_words):
+        chunk = list(words[r:r + row_words]) + [0] * (row_words - len(words[r:r + row_words]))
+        rows.append(sum(w << (32 * j) for j, w in enumerate(chunk)))
+    return rows
+
+
+class WideRAM(Module):
+    def __init__(self, size, row_bits=512, init=None, name="main_ram"):
+        row_bytes = row_bits // 8
+        row_words = row_bits // 32
+        if row_bits % 32 or row_words & (row_words - 1) or size % row_bytes:
+            raise ValueError(f"row_bits must be 32 x a power of two dividing the size, got {row_bits}")
+        self.size, self.row_bits, self.row_bytes = size, row_bits, row_bytes
+        nrows = size // row_bytes
+        self.mem = Memory(row_bits, nrows, init=rows_of_words(init or [], row_words), name=name)
+        self.bus = bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        self.wide = wide = wishbone.Interface(data_width=row_bits, address_width=32, addressing="word")
+
+        wsel = log2_int(row_words, need_pow2=True)
+        rbits = log2_int(nrows, need_pow2=False)
+
+        # narrow port: read row, pick the word; writes enable the word's byte lanes only
+        pa = self.mem.get_port(write_capable=True, we_granularity=8, mode=WRITE_FIRST)
+        word = Signal(max(1, wsel))
+        word_q = Signal(max(1, wsel))
+        writing = Signal()
+        self.comb += writing.eq(bus.cyc & bus.stb & bus.we & ~bus.ack)
+        self.comb += [
+            word.eq(bus.adr[:wsel] if wsel else 0),
+            pa.adr.eq(bus.adr[wsel:wsel + rbits]),
+            pa.dat_w.eq(Cat(*([bus.dat_w] * row_words))),
+            pa.we.eq(Cat(*[Mux(writing & (word == j), bus.sel, 0) for j in range(row_words)])),
+            bus.dat_r.eq(Array(pa.dat_r[32 * j:32 * (j + 1)] for j in range(row_words))[word_q]),
+        ]
+        self.sync += [
+            word_q.eq(word),
+            bus.ack.eq(0),
+            If(bus.cyc & bus.stb & ~bus.ack, bus.ack.eq(1)),
+        ]
+
+        # wide port: read only (a write is answered with err, nothing is written)
+        pb = self.mem.get_port(mode=READ_FIRST)
+        self.comb += [
+            pb.adr.eq(wide.adr[:rbits]),
+            wide.dat_r.eq(pb.dat_r),
+        ]
+        self.sync += [
+            wide.ack.eq(0), wide.err.eq(0),
+            If(wide.cyc & wide.stb & ~wide.ack & ~wide.err,
+                If(wide.we, wide.err.eq(1)).Else(wide.ack.eq(1)),
+            ),
+        ]
+        self.specials += self.mem, pa, pb
+

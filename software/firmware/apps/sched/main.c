@@ -1,0 +1,189 @@
+/* LiteDigest scheduler firmware (LiteX, bare metal): for every hash peripheral of the SoC,
+ * the C library's message scheduler (ld_sched.h) hashes p messages of 16 KiB (p = the
+ * engine's slots) on the DMA and the CSR path, timed with the peripheral's cycle counter;
+ * utilization = blocks x interval / cycles of the whole run (from before the first job to
+ * after the last digest was read). Then a mixed batch (more messages than slots, random
+ * lengths, every algorithm of the family) checks refills, and bad messages check errors.
+ * Output: "LDSCHED ..." and "LDCHECK ..." lines, then "LDDONE". */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <generated/csr.h>
+#include <generated/mem.h>
+#include <generated/soc.h>
+#include <system.h>
+
+#include "litedigest/ld_md.h"
+#include "litedigest/ld_hw.h"
+#include "litedigest/ld_sched.h"
+
+#define MSG_BYTES 16384
+#define MAX_SLOTS 8
+#define MIX_MSGS 19
+
+static uint8_t msgs_buf[MAX_SLOTS * MSG_BYTES] LD_DMA_ALIGNED;
+static ld_sched_slot slots[MAX_SLOTS];
+static ld_sched_msg msgs[MIX_MSGS];
+static uint8_t outs[MIX_MSGS][LD_MD_MAX_DIGEST_SIZE];
+static uint8_t refs[MIX_MSGS][LD_MD_MAX_DIGEST_SIZE];
+
+static uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
+static void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
+/* VexRiscv's D-cache is write-through and the peripheral only reads: nothing to flush */
+static void hal_dma_sync(void) {}
+
+typedef struct {
+    const char *name, *engine;
+    ld_hw_dev dev;
+    int algs[4];
+    int nalgs;
+} periph;
+
+static const periph periphs[] = {
+#ifdef CSR_SHA256_BASE
+    {"sha256", SHA256_ENGINE, LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync),
+     {LD_ALG_SHA256, LD_ALG_SHA224}, 2},
+#endif
+#ifdef CSR_SHA1_BASE
+    {"sha1", SHA1_ENGINE, LD_HW_DEV_LITEX(SHA1, LD_FAMILY_SHA1, hal_read32, hal_write32, hal_dma_sync),
+     {LD_ALG_SHA1}, 1},
+#endif
+#ifdef CSR_SHA512_BASE
+    {"sha512", SHA512_ENGINE, LD_HW_DEV_LITEX(SHA512, LD_FAMILY_SHA512, hal_read32, hal_write32, hal_dma_sync),
+     {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256}, 4},
+#endif
+};
+
+static void put_u64(uint64_t v)
+{
+    char s[21];
+    int i = 20;
+    s[i] = 0;
+    do {
+        s[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    printf("%s", s + i);
+}
+
+static void check(const char *pname, const char *name, int ok)
+{
+    printf("LDCHECK name=%s_%s ok=%d\n", pname, name, ok ? 1 : 0);
+}
+
+static uint32_t rng = 12345u;
+static uint32_t rnd(void)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return rng >> 8;
+}
+
+/* p messages of 16 KiB on one path: the utilization figure */
+static void full_run(const periph *pp, int path, unsigned p)
+{
+    ld_sched_stats st;
+    unsigned i;
+    int r, ok = 1;
+    uint64_t busy;
+
+    for (i = 0; i < p; i++) {
+        msgs[i].data = msgs_buf + (size_t)i * MSG_BYTES;
+        msgs[i].len = MSG_BYTES;
+        msgs[i].alg = pp->algs[0];
+        msgs[i].out = outs[i];
+        ld_md(pp->algs[0], msgs[i].data, MSG_BYTES, refs[i]);
+    }
+    memset(&st, 0, sizeof st);
+    r = ld_hw_schedule(&pp->dev, path, msgs, p, slots, p, &st);
+    for (i = 0; i < p; i++)
+        ok &= msgs[i].result == LD_OK &&
+              memcmp(outs[i], refs[i], ld_md_digest_size(pp->algs[0])) == 0;
+    busy = (uint64_t)st.blocks * st.interval;
+    printf("LDSCHED instance=%s engine=%s path=%s msgs=%u bytes=%u cycles=", pp->name, pp->engine,
+           path == LD_PATH_DMA ? "dma" : "csr", p, (unsigned)MSG_BYTES);
+    put_u64(st.cycles);
+    printf(" blocks=%u interval=%u jobs=%u busy=", (unsigned)st.blocks, (unsigned)st.interval,
+           (unsigned)st.jobs);
+    put_u64(busy);
+    printf(" util_ppm=");
+    put_u64(st.cycles ? busy * 1000000u / st.cycles : 0);
+    printf(" ok=%d ret=%d\n", ok && r == LD_OK, r);
+}
+
+/* more messages than slots, random lengths, every algorithm of the family */
+static void mixed_run(const periph *pp, int path, unsigned p)
+{
+    unsigned i, n = MIX_MSGS;
+    int r, ok = 1;
+
+    for (i = 0; i < n; i++) {
+        uint32_t len = rnd() % 3000u;
+        uint32_t off = (rnd() % ((MAX_SLOTS * MSG_BYTES - 4096u) / 64u)) * 64u;
+        if (i == 3)
+            len = 0;
+        msgs[i].data = msgs_buf + off;
+        msgs[i].len = len;
+        msgs[i].alg = pp->algs[i % pp->nalgs];
+        msgs[i].out = outs[i];
+        ld_md(msgs[i].alg, msgs[i].data, len, refs[i]);
+    }
+    r = ld_hw_schedule(&pp->dev, path, msgs, n, slots, p, NULL);
+    for (i = 0; i < n; i++)
+        ok &= msgs[i].result == LD_OK && memcmp(outs[i], refs[i], ld_md_digest_size(msgs[i].alg)) == 0;
+    check(pp->name, path == LD_PATH_DMA ? "mixed_dma" : "mixed_csr", ok && r == LD_OK);
+}
+
+/* bad messages fail alone: the others still complete */
+static void bad_messages(const periph *pp, unsigned p)
+{
+    int r, other = pp->dev.family == LD_FAMILY_SHA1 ? LD_ALG_SHA256 : LD_ALG_SHA1;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        msgs[i].data = msgs_buf + 64u * i;
+        msgs[i].len = 200;
+        msgs[i].alg = pp->algs[0];
+        msgs[i].out = outs[i];
+        ld_md(pp->algs[0], msgs[i].data, 200, refs[i]);
+    }
+    msgs[1].alg = other;                                        /* wrong family */
+    msgs[2].data = (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE); /* outside RAM */
+    r = ld_hw_schedule(&pp->dev, LD_PATH_DMA, msgs, 4, slots, p, NULL);
+    check(pp->name, "bad_msgs_reported", r != LD_OK && msgs[1].result == LD_ERR_ARG &&
+          msgs[2].result == LD_ERR_RANGE);
+    check(pp->name, "bad_msgs_others_ok", msgs[0].result == LD_OK && msgs[3].result == LD_OK &&
+          memcmp(outs[0], refs[0], ld_md_digest_size(pp->algs[0])) == 0 &&
+          memcmp(outs[3], refs[3], ld_md_digest_size(pp->algs[0])) == 0);
+}
+
+int main(void)
+{
+    unsigned k, i;
+
+    for (i = 0; i < sizeof msgs_buf; i++)
+        msgs_buf[i] = (uint8_t)(rnd() & 0xff);
+    printf("\nLiteDigest scheduler: %u peripheral(s)\n", (unsigned)(sizeof periphs / sizeof periphs[0]));
+    for (k = 0; k < sizeof periphs / sizeof periphs[0]; k++) {
+        const periph *pp = &periphs[k];
+        ld_hw_info info;
+        unsigned p;
+        if (ld_hw_get_info(&pp->dev, &info) != LD_OK) {
+            check(pp->name, "info", 0);
+            continue;
+        }
+        p = info.slots < MAX_SLOTS ? info.slots : MAX_SLOTS;
+        printf("# %s: engine %s, latency %u, stages %u, slots %u, interval %u, dma align %u\n",
+               pp->name, pp->engine, info.latency, info.stages, info.slots, info.interval, info.dma_align);
+        full_run(pp, LD_PATH_DMA, p);   /* run twice: the first warms the caches */
+        full_run(pp, LD_PATH_DMA, p);
+        full_run(pp, LD_PATH_CSR, p);
+        mixed_run(pp, LD_PATH_DMA, p);
+        mixed_run(pp, LD_PATH_CSR, p);
+        bad_messages(pp, p);
+    }
+    printf("LDDONE\n");
+    while (1) {
+    }
+    return 0;
+}

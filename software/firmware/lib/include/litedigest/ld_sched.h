@@ -1,0 +1,98 @@
+/* LiteDigest C library: the message scheduler for multi-slot (pipelined) engines
+ * (seed 000 section 7).
+ *
+ * A p-stage engine holds p messages, one per slot. The scheduler keeps up to `nslots` of the
+ * caller's messages in the slots, gives a message its next job only after its previous job's
+ * chaining value is back (the slot reported done), and refills a slot with the next message
+ * as soon as one ends. Two layers:
+ * - the policy (ld_sched_init/next/complete), with no I/O: it says which job to issue on
+ *   which slot; any executor can run it (the hardware driver below, the host's rtl bench);
+ * - ld_hw_schedule(), the executor on a hash peripheral, CSR path (one block per job) or DMA
+ *   path (one job per message: its whole blocks, then its padded tail as second segment, so
+ *   the hardware interleaves the slots' blocks by itself and the CPU only refills slots).
+ * No allocation: the caller provides the per-slot workspace (ld_sched_slot, whose padded
+ * tail buffer the DMA reads, so it must be in main RAM).
+ */
+#ifndef LITEDIGEST_LD_SCHED_H
+#define LITEDIGEST_LD_SCHED_H
+
+#include "ld_types.h"
+#include "ld_common.h"
+#include "ld_md.h"
+#include "ld_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const void *data;   /* the message */
+    size_t len;         /* its length in bytes */
+    int alg;            /* LD_ALG_*; all messages of one run share a family */
+    uint8_t *out;       /* receives ld_md_digest_size(alg) bytes */
+    int result;         /* written by the scheduler: LD_OK or an LD_ERR_* code */
+} ld_sched_msg;
+
+typedef struct {
+    uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* the message's padded tail */
+    size_t msg;         /* index of the message in the slot (valid when busy) */
+    size_t next;        /* next block to issue (whole blocks first, then the tail's) */
+    size_t whole;       /* whole blocks of the message */
+    size_t ntail;       /* blocks of the padded tail (1 or 2) */
+    int busy;           /* a message is in the slot */
+    int outstanding;    /* a job of the slot is in the engine */
+} ld_sched_slot;
+
+typedef struct {
+    ld_sched_msg *msgs;
+    size_t nmsgs, next_msg, finished;
+    ld_sched_slot *slots;
+    size_t nslots;
+    int whole_message_jobs; /* 1: a job is the whole message (DMA); 0: one block per job */
+    size_t rr;              /* slot to look at first (round-robin) */
+} ld_sched;
+
+/* What to issue: blocks [first_block, first_block + nblocks) of message `msg` on `slot`,
+ * where block i < whole is message data at data + i*bs and block i >= whole is tail block
+ * i - whole of the slot's pad. `first` (from the IV) and `last` are the ctrl levels. */
+typedef struct {
+    size_t slot, msg, first_block, nblocks;
+    const uint8_t *data;    /* first block's bytes (message or pad), contiguous up to the tail */
+    size_t data_blocks;     /* how many of the job's blocks are message data (rest: pad) */
+    const uint8_t *tail;    /* the slot's pad (when the job reaches into it) */
+    size_t tail_blocks;
+    int first, last;
+} ld_sched_job;
+
+/* Policy. init: LD_ERR_ARG on NULLs / zero slots / a message with an unknown alg or NULL
+ * data with len > 0 (that message gets result LD_ERR_ARG and is skipped, the others run).
+ * next: 1 and *job when a job can be issued now, 0 when every slot with work is waiting for
+ * a completion (or no message is left to start), -1 when all messages are finished.
+ * complete: the slot's outstanding job ended with `result`; returns the index of the message
+ * that thereby finished (its digest must now be read from the slot), or -1. */
+int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
+                  size_t nslots, int whole_message_jobs);
+int ld_sched_next(ld_sched *s, ld_sched_job *job);
+long ld_sched_complete(ld_sched *s, size_t slot, int result);
+
+/* Run statistics of ld_hw_schedule (cycles from the peripheral's counter). */
+typedef struct {
+    uint64_t cycles;        /* from before the first job to after the last digest was read */
+    uint32_t blocks;        /* blocks the engine completed meanwhile */
+    uint32_t interval;      /* the engine's cycles per block when full (info register) */
+    uint32_t jobs;          /* jobs issued */
+} ld_sched_stats;
+
+/* Hash all messages on the peripheral, using min(nslots, engine slots) slots.
+ * Returns LD_OK when every message succeeded (each msgs[i].result says its own outcome),
+ * LD_ERR_ARG (bad arguments: nothing was run), LD_ERR_TIMEOUT (the peripheral stopped
+ * answering: unfinished messages get LD_ERR_TIMEOUT), or the first message error.
+ * DMA path: a message outside main RAM or not aligned to the peripheral's DMA alignment
+ * gets LD_ERR_RANGE (the others run). stats may be NULL. */
+int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

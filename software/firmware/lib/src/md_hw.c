@@ -1,0 +1,343 @@
+/* LiteDigest C library: driver for the hash peripherals (soc/REGISTERS.md), every algorithm.
+ *
+ * Jobs: the first job of a message sets ctrl.first (start from the variant's IV); later jobs
+ * set neither first nor load_cv and continue from the slot's chaining value. The final job
+ * (padded tail, from the context's own aligned buffer) sets ctrl.last; on the DMA path it is
+ * the tail segment of the job that carries the message's whole blocks, when there are any.
+ * After each job: poll until its slot is done (bounded by timeout_polls, with a short delay
+ * between polls so the CPU does not compete with the DMA for the bus), check the error bits,
+ * and always ack.
+ */
+#include "ld_internal.h"
+#include "litedigest/ld_hw.h"
+#include "litedigest/ld_pad.h"
+
+enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
+
+#define POLL_DELAY_ITERS 16
+
+/* Spin between polls without touching memory: the counter lives in a register and the
+ * empty asm only stops the compiler from deleting the loop. (A volatile counter would be a
+ * store per iteration, and with a write-through D-cache every store is a bus write that
+ * competes with the peripheral's DMA.) */
+static void poll_delay(void)
+{
+    uint32_t i;
+    for (i = 0; i < POLL_DELAY_ITERS; i++)
+        __asm__ volatile("");
+}
+
+static int dev_ok(const ld_hw_dev *dev)
+{
+    return dev != NULL && dev->read32 != NULL && dev->write32 != NULL;
+}
+
+uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
+{
+    uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
+    uint32_t polls = 0, v;
+
+    for (;;) {
+        v = dev->read32(reg);
+        if (v & mask)
+            return v;
+        if (++polls >= limit)
+            return 0;
+        poll_delay();
+    }
+}
+
+int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
+{
+    uint32_t v;
+
+    if (!dev_ok(dev) || info == NULL)
+        return LD_ERR_ARG;
+    v = dev->read32(dev->info);
+    info->latency = LD_INFO_LATENCY(v);
+    info->stages = LD_INFO_STAGES(v);
+    info->slots = LD_INFO_SLOTS(v);
+    info->arch = LD_INFO_ARCH(v);
+    info->dma_align = 1u << LD_INFO_ALIGN_LOG2(v);
+    if (info->stages == 0 || info->slots == 0 || info->latency == 0)
+        return LD_ERR_HW;      /* not a hash peripheral (or not powered) */
+    info->interval = info->stages > 1 ? (info->latency - 1) / info->stages : info->latency;
+    return LD_OK;
+}
+
+/* a job's slot from its levels, for the slots_done bit */
+static uint32_t slot_bit(uint32_t levels)
+{
+    return 1u << ((levels & LD_CTRL_SLOT_MASK) >> LD_CTRL_SLOT_BIT);
+}
+
+/* after a start: a rejected job sets done + an error bit at once and never runs */
+static int check_started(const ld_hw_dev *dev, uint32_t *status_out)
+{
+    uint32_t st = dev->read32(dev->status);
+    if (status_out)
+        *status_out = st;
+    if (st & LD_STATUS_ERRORS) {
+        dev->write32(dev->ctrl, LD_CTRL_ACK);
+        return LD_ERR_HW;
+    }
+    return LD_OK;
+}
+
+/* wait for the slot's job, check errors, ack */
+static int finish_job(const ld_hw_dev *dev, uint32_t levels, uint32_t *status_out)
+{
+    uint32_t bit = slot_bit(levels);
+    uint32_t done = ld_hw_poll(dev, dev->slots_done, bit);
+    uint32_t st = dev->read32(dev->status);
+    int r = done ? ((st & LD_STATUS_ERRORS) ? LD_ERR_HW : LD_OK) : LD_ERR_TIMEOUT;
+
+    if (status_out)
+        *status_out = st;
+    dev->write32(dev->slots_ack, bit);
+    dev->write32(dev->ctrl, LD_CTRL_ACK);
+    return r;
+}
+
+int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                    uint32_t ctrl_levels, uint32_t *status_out)
+{
+    size_t i;
+
+    if (!dev_ok(dev) || block == NULL || (block_size != 64 && block_size != 128))
+        return LD_ERR_ARG;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK;
+    for (i = 0; i < block_size; i += 4) {
+        const uint8_t *p = block + i;
+        dev->write32(dev->din, ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+                               ((uint32_t)p[2] << 8) | (uint32_t)p[3]);
+    }
+    dev->write32(dev->ctrl, LD_CTRL_START | ctrl_levels);
+    return check_started(dev, status_out);
+}
+
+int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                    uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out)
+{
+    if (!dev_ok(dev))
+        return LD_ERR_ARG;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK;
+    if (dev->dma_sync)
+        dev->dma_sync();
+    dev->write32(dev->dma_base, (uint32_t)addr);
+    dev->write32(dev->dma_length, len);
+    if (tail_len) {
+        dev->write32(dev->tail_base, (uint32_t)tail_addr);
+        dev->write32(dev->tail_length, tail_len);
+        ctrl_levels |= LD_CTRL_TAIL;
+    }
+    dev->write32(dev->ctrl, LD_CTRL_DMA_START | ctrl_levels);
+    return check_started(dev, status_out);
+}
+
+int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
+                  uint32_t ctrl_levels, uint32_t *status_out)
+{
+    int r = ld_hw_start_csr(dev, block, block_size, ctrl_levels, status_out);
+    return r == LD_OK ? finish_job(dev, ctrl_levels, status_out) : r;
+}
+
+int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
+                  uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out)
+{
+    int r = ld_hw_start_dma(dev, addr, len, tail_addr, tail_len, ctrl_levels, status_out);
+    return r == LD_OK ? finish_job(dev, ctrl_levels, status_out) : r;
+}
+
+void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *words, size_t nwords)
+{
+    size_t i;
+    dev->write32(dev->digest_sel, slot);
+    for (i = 0; i < nwords; i++)
+        words[i] = dev->read32(dev->digest + 4u * (uintptr_t)i);
+}
+
+int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
+{
+    uint32_t hi, lo;
+
+    if (!dev_ok(dev) || out == NULL)
+        return LD_ERR_ARG;
+    dev->write32(dev->cycles_latch, 1);
+    hi = dev->read32(dev->cycles_value);
+    lo = dev->read32(dev->cycles_value + 4);
+    *out = ((uint64_t)hi << 32) | lo;
+    return LD_OK;
+}
+
+int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align)
+{
+    return len > 0 && len <= 0xffffff80u && align && (addr & (align - 1u)) == 0 &&
+           addr >= dev->ram_base && addr - dev->ram_base < dev->ram_size &&
+           len <= dev->ram_size - (addr - dev->ram_base);
+}
+
+/* --- single-message streaming --------------------------------------------------------- */
+
+int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
+{
+    ld_hw_info info;
+
+    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 || ld_md_family(alg) != dev->family ||
+        (path != LD_PATH_CSR && path != LD_PATH_DMA))
+        return LD_ERR_ARG;
+    ctx->dev = dev;
+    ctx->alg = alg;
+    ctx->path = path;
+    ctx->total = 0;
+    ctx->buflen = 0;
+    ctx->jobs = 0;
+    ctx->align = ld_hw_get_info(dev, &info) == LD_OK ? info.dma_align : 4u;
+    ctx->state = CTX_ACTIVE;
+    /* clean start: clear done/errors and the din word count left by anyone before us */
+    dev->write32(dev->ctrl, LD_CTRL_ACK);
+    dev->write32(dev->slots_ack, 1u);
+    return LD_OK;
+}
+
+static uint32_t levels(ld_hw_md_ctx *ctx, int last)
+{
+    uint32_t l = LD_CTRL_VARIANT_VAL(ld_md_variant(ctx->alg));
+    if (ctx->jobs == 0)
+        l |= LD_CTRL_FIRST;
+    if (last)
+        l |= LD_CTRL_LAST;
+    return l;
+}
+
+/* hash nblocks whole blocks at p (then the tail blocks at tail, when ntail > 0) */
+static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
+                      const uint8_t *tail, size_t ntail, int last, int own_buffer)
+{
+    const ld_hw_dev *dev = ctx->dev;
+    size_t bs = ld_md_block_size(ctx->alg);
+    size_t len = nblocks * bs, tlen = ntail * bs;
+    int dma_p = nblocks && ld_hw_dma_ok(dev, (uintptr_t)p, len, ctx->align);
+    int dma_t = ntail && ld_hw_dma_ok(dev, (uintptr_t)tail, tlen, ctx->align);
+    int r = LD_OK;
+
+    if (ctx->path == LD_PATH_DMA && nblocks && !own_buffer && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
+        return LD_ERR_RANGE;
+    if (ctx->path == LD_PATH_DMA && (dma_p || (!nblocks && dma_t))) {
+        /* one job: the whole blocks, with the tail as second segment when it is DMA-readable */
+        const uint8_t *a = nblocks ? p : tail;
+        size_t alen = nblocks ? len : tlen;
+        int with_tail = nblocks && dma_t;
+        r = ld_hw_job_dma(dev, (uintptr_t)a, (uint32_t)alen, with_tail ? (uintptr_t)tail : 0,
+                          with_tail ? (uint32_t)tlen : 0,
+                          levels(ctx, last && (with_tail || !ntail || !nblocks)), NULL);
+        ctx->jobs++;
+        if (r != LD_OK || with_tail || !nblocks)
+            return r;
+        nblocks = 0;    /* the tail still has to go, through the CSR path */
+    }
+    /* CSR path, or DMA path with unaligned data / a context outside the DMA range */
+    while (nblocks-- && r == LD_OK) {
+        r = ld_hw_job_csr(dev, p, bs, levels(ctx, last && nblocks == 0 && !ntail), NULL);
+        ctx->jobs++;
+        p += bs;
+    }
+    while (ntail-- && r == LD_OK) {
+        r = ld_hw_job_csr(dev, tail, bs, levels(ctx, last && ntail == 0), NULL);
+        ctx->jobs++;
+        tail += bs;
+    }
+    return r;
+}
+
+static int check_ctx(const ld_hw_md_ctx *ctx)
+{
+    if (ctx == NULL)
+        return LD_ERR_ARG;
+    if (ctx->state != CTX_ACTIVE)
+        return LD_ERR_STATE;
+    return LD_OK;
+}
+
+static int fail(ld_hw_md_ctx *ctx, int r)
+{
+    if (r != LD_OK)
+        ctx->state = CTX_FAILED;
+    return r;
+}
+
+int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    size_t bs;
+    int r = check_ctx(ctx);
+
+    if (r != LD_OK)
+        return r;
+    if (data == NULL && len > 0)
+        return LD_ERR_ARG;
+    bs = ld_md_block_size(ctx->alg);
+    ctx->total += len;
+    if (ctx->buflen) {
+        size_t n = bs - ctx->buflen;
+        if (n > len)
+            n = len;
+        ld_copy(ctx->buf + ctx->buflen, p, n);
+        ctx->buflen += (uint32_t)n;
+        p += n;
+        len -= n;
+        if (ctx->buflen < bs)
+            return LD_OK;
+        r = run_blocks(ctx, ctx->buf, 1, NULL, 0, 0, 1);
+        ctx->buflen = 0;
+        if (r != LD_OK)
+            return fail(ctx, r);
+    }
+    if (len >= bs) {
+        size_t nb = len / bs;
+        r = run_blocks(ctx, p, nb, NULL, 0, 0, 0);
+        if (r != LD_OK)
+            return fail(ctx, r);
+        p += nb * bs;
+        len -= nb * bs;
+    }
+    if (len) {
+        ld_copy(ctx->buf, p, len);
+        ctx->buflen = (uint32_t)len;
+    }
+    return LD_OK;
+}
+
+int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out)
+{
+    uint32_t words[16];
+    size_t n, bs;
+    int r = check_ctx(ctx);
+
+    if (r != LD_OK)
+        return r;
+    if (out == NULL)
+        return LD_ERR_ARG;
+    bs = ld_md_block_size(ctx->alg);
+    n = ld_md_pad(ctx->pad, ctx->buf, ctx->buflen, ctx->total, bs);
+    if (n == 0)
+        return fail(ctx, LD_ERR_ARG);
+    r = run_blocks(ctx, NULL, 0, ctx->pad, n / bs, 1, 1);
+    if (r != LD_OK)
+        return fail(ctx, r);
+    ld_hw_read_digest_words(ctx->dev, 0, words, ld_md_state_words(ctx->alg));
+    ld_digest_bytes(ld_md_digest_size(ctx->alg), words, out);
+    ctx->state = CTX_FINISHED;
+    return LD_OK;
+}
+
+int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
+{
+    ld_hw_md_ctx ctx;
+    int r = ld_hw_md_init(&ctx, dev, alg, path);
+    if (r == LD_OK)
+        r = ld_hw_md_update(&ctx, data, len);
+    if (r == LD_OK)
+        r = ld_hw_md_final(&ctx, out);
+    return r;
+}

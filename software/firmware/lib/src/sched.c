@@ -1,0 +1,253 @@
+/* LiteDigest C library: the message scheduler (see ld_sched.h). */
+#include "ld_internal.h"
+#include "litedigest/ld_sched.h"
+#include "litedigest/ld_pad.h"
+
+#define PENDING 1   /* msgs[i].result of a message not finished yet */
+
+int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
+                  size_t nslots, int whole_message_jobs)
+{
+    size_t i;
+
+    if (s == NULL || (msgs == NULL && nmsgs) || slots == NULL || nslots == 0)
+        return LD_ERR_ARG;
+    s->msgs = msgs;
+    s->nmsgs = nmsgs;
+    s->next_msg = 0;
+    s->finished = 0;
+    s->slots = slots;
+    s->nslots = nslots;
+    s->whole_message_jobs = whole_message_jobs != 0;
+    s->rr = 0;
+    for (i = 0; i < nslots; i++) {
+        slots[i].busy = 0;
+        slots[i].outstanding = 0;
+    }
+    for (i = 0; i < nmsgs; i++) {
+        ld_sched_msg *m = &msgs[i];
+        if (ld_md_block_size(m->alg) == 0 || (m->data == NULL && m->len) || m->out == NULL) {
+            m->result = LD_ERR_ARG;
+            s->finished++;
+        } else {
+            m->result = PENDING;
+        }
+    }
+    return LD_OK;
+}
+
+/* Mark a message that has not started as failed (an executor's own checks). */
+static void reject(ld_sched *s, size_t i, int err)
+{
+    if (s->msgs[i].result == PENDING && i >= s->next_msg) {
+        s->msgs[i].result = err;
+        s->finished++;
+    }
+}
+
+/* put the next pending message into a free slot; 0 when none is left */
+static int assign(ld_sched *s, ld_sched_slot *sl)
+{
+    while (s->next_msg < s->nmsgs && s->msgs[s->next_msg].result != PENDING)
+        s->next_msg++;
+    if (s->next_msg >= s->nmsgs)
+        return 0;
+    {
+        const ld_sched_msg *m = &s->msgs[s->next_msg];
+        size_t bs = ld_md_block_size(m->alg);
+        size_t whole = m->len / bs;
+        size_t n = ld_md_pad(sl->pad, (const uint8_t *)m->data + whole * bs, m->len % bs,
+                             (uint64_t)m->len, bs);
+        sl->msg = s->next_msg++;
+        sl->whole = whole;
+        sl->ntail = n / bs;
+        sl->next = 0;
+        sl->busy = 1;
+        sl->outstanding = 0;
+    }
+    return 1;
+}
+
+int ld_sched_next(ld_sched *s, ld_sched_job *job)
+{
+    size_t k;
+
+    if (s == NULL || job == NULL)
+        return -1;
+    if (s->finished >= s->nmsgs)
+        return -1;
+    for (k = 0; k < s->nslots; k++) {
+        size_t i = (s->rr + k) % s->nslots;
+        ld_sched_slot *sl = &s->slots[i];
+        const ld_sched_msg *m;
+        size_t bs;
+
+        if (!sl->busy && !assign(s, sl))
+            continue;
+        if (sl->outstanding)
+            continue;
+        m = &s->msgs[sl->msg];
+        bs = ld_md_block_size(m->alg);
+        job->slot = i;
+        job->msg = sl->msg;
+        job->first_block = sl->next;
+        job->nblocks = s->whole_message_jobs ? sl->whole + sl->ntail - sl->next : 1;
+        if (sl->next < sl->whole) {
+            job->data = (const uint8_t *)m->data + sl->next * bs;
+            job->data_blocks = s->whole_message_jobs ? sl->whole - sl->next : 1;
+        } else {
+            job->data = sl->pad + (sl->next - sl->whole) * bs;
+            job->data_blocks = job->nblocks;
+        }
+        job->tail_blocks = job->nblocks - job->data_blocks;
+        job->tail = job->tail_blocks ? sl->pad : NULL;
+        job->first = sl->next == 0;
+        sl->next += job->nblocks;
+        job->last = sl->next == sl->whole + sl->ntail;
+        sl->outstanding = 1;
+        s->rr = (i + 1) % s->nslots;
+        return 1;
+    }
+    return 0;
+}
+
+long ld_sched_complete(ld_sched *s, size_t slot, int result)
+{
+    ld_sched_slot *sl;
+
+    if (s == NULL || slot >= s->nslots || !s->slots[slot].busy || !s->slots[slot].outstanding)
+        return -1;
+    sl = &s->slots[slot];
+    sl->outstanding = 0;
+    if (result == LD_OK && sl->next < sl->whole + sl->ntail)
+        return -1;
+    s->msgs[sl->msg].result = result;
+    sl->busy = 0;
+    s->finished++;
+    return (long)sl->msg;
+}
+
+/* --- executor on a hash peripheral -------------------------------------------------------- */
+
+/* the low 32-bit word of a slots_* register of an engine with `slots` slots (LiteX puts the
+ * most significant word at the lowest address) */
+static uintptr_t low_word(uintptr_t reg, unsigned slots)
+{
+    return reg + 4u * (uintptr_t)((slots + 31u) / 32u - 1u);
+}
+
+static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, const ld_sched_msg *m)
+{
+    size_t bs = ld_md_block_size(m->alg);
+    uint32_t lv = LD_CTRL_VARIANT_VAL(ld_md_variant(m->alg)) | LD_CTRL_SLOT_VAL(job->slot) |
+                  (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0);
+
+    if (path == LD_PATH_CSR)
+        return ld_hw_start_csr(dev, job->data, bs, lv, NULL);
+    return ld_hw_start_dma(dev, (uintptr_t)job->data, (uint32_t)(job->data_blocks * bs),
+                           (uintptr_t)job->tail, (uint32_t)(job->tail_blocks * bs), lv, NULL);
+}
+
+int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+{
+    ld_hw_info info;
+    ld_sched s;
+    ld_sched_job job;
+    uint64_t c0 = 0, c1 = 0;
+    uint32_t b0, outstanding = 0, jobs = 0;
+    uintptr_t done_reg, ack_reg;
+    size_t i, nsl;
+    int r, first_err = LD_OK;
+
+    if (dev == NULL || dev->read32 == NULL || dev->write32 == NULL ||
+        (path != LD_PATH_CSR && path != LD_PATH_DMA))
+        return LD_ERR_ARG;
+    r = ld_hw_get_info(dev, &info);
+    if (r != LD_OK)
+        return r;
+    nsl = nslots < info.slots ? nslots : info.slots;
+    if (nsl > 32)
+        nsl = 32;                 /* one 32-bit word of slots_done */
+    r = ld_sched_init(&s, msgs, nmsgs, slots, nsl, path == LD_PATH_DMA);
+    if (r != LD_OK)
+        return r;
+    for (i = 0; i < nmsgs; i++) {
+        const ld_sched_msg *m = &msgs[i];
+        size_t bs = ld_md_block_size(m->alg);
+        if (m->result != PENDING)
+            continue;
+        if (ld_md_family(m->alg) != dev->family)
+            reject(&s, i, LD_ERR_ARG);
+        else if (path == LD_PATH_DMA && m->len >= bs &&
+                 !ld_hw_dma_ok(dev, (uintptr_t)m->data, m->len - m->len % bs, info.dma_align))
+            reject(&s, i, LD_ERR_RANGE);
+    }
+    if (path == LD_PATH_DMA)
+        for (i = 0; i < nsl; i++)
+            if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info.dma_align))
+                return LD_ERR_RANGE;   /* nothing was run */
+    done_reg = low_word(dev->slots_done, info.slots);
+    ack_reg = low_word(dev->slots_ack, info.slots);
+    dev->write32(dev->ctrl, LD_CTRL_ACK);
+    dev->write32(ack_reg, 0xffffffffu);
+    if (path == LD_PATH_DMA && dev->dma_sync)
+        dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
+
+    ld_hw_cycles(dev, &c0);
+    b0 = dev->read32(dev->blocks);
+    for (;;) {
+        int n = ld_sched_next(&s, &job);
+        if (n == 1) {
+            r = issue(dev, path, &job, &msgs[job.msg]);
+            jobs++;
+            if (r != LD_OK)
+                ld_sched_complete(&s, job.slot, r);
+            else
+                outstanding |= 1u << job.slot;
+            continue;
+        }
+        if (n < 0)
+            break;
+        {
+            uint32_t done = ld_hw_poll(dev, done_reg, outstanding) & outstanding;
+            uint32_t st;
+            int res;
+            if (done == 0) {        /* timeout: fail what is in the engine and stop */
+                for (i = 0; i < nsl; i++)
+                    if (outstanding & (1u << i))
+                        ld_sched_complete(&s, i, LD_ERR_TIMEOUT);
+                dev->write32(dev->ctrl, LD_CTRL_ACK);
+                return LD_ERR_TIMEOUT;
+            }
+            st = dev->read32(dev->status);
+            res = (st & LD_STATUS_ERRORS) ? LD_ERR_HW : LD_OK;
+            if (res != LD_OK)
+                dev->write32(dev->ctrl, LD_CTRL_ACK);
+            dev->write32(ack_reg, done);
+            outstanding &= ~done;
+            for (i = 0; i < nsl; i++) {
+                long m;
+                if (!(done & (1u << i)))
+                    continue;
+                m = ld_sched_complete(&s, i, res);
+                if (m >= 0 && msgs[m].result == LD_OK) {
+                    uint32_t words[16];
+                    ld_hw_read_digest_words(dev, (unsigned)i, words, ld_md_state_words(msgs[m].alg));
+                    ld_digest_bytes(ld_md_digest_size(msgs[m].alg), words, msgs[m].out);
+                }
+            }
+        }
+    }
+    ld_hw_cycles(dev, &c1);
+    if (stats) {
+        stats->cycles = c1 - c0;
+        stats->blocks = dev->read32(dev->blocks) - b0;
+        stats->interval = info.interval;
+        stats->jobs = jobs;
+    }
+    for (i = 0; i < nmsgs; i++)
+        if (msgs[i].result != LD_OK && first_err == LD_OK)
+            first_err = msgs[i].result;
+    return first_err;
+}
