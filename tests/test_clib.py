@@ -4,6 +4,7 @@ a Python model of the hash peripheral of soc/REGISTERS.md (driver on the CSR and
 import hashlib
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -335,232 +336,954 @@ def test_sha256_api_is_the_md_core():
 
 
 # ------------------------------------------------------------------ hw driver vs a model
+#
+# PeripheralModel is the hash peripheral of soc/REGISTERS.md in Python; its field positions
+# are parsed from that document (not from the C header), so the driver is checked against
+# the contract. "Main RAM" is a host buffer whose address the DMA reads.
 
-# bit positions from soc/REGISTERS.md (independent of the C header)
-START, DMA_START, FIRST, LAST, VARIANT, LOAD_CV, ACK = (1 << b for b in range(7))
-BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (1 << b for b in range(6))
+REGISTERS_MD = os.path.join(ROOT, "soc", "REGISTERS.md")
+
+
+def _md_table(text, heading):
+    """The rows (dicts by header) of the first markdown table after `heading`."""
+    rows, started = [], False
+    lines = text[text.index(heading):].splitlines()
+    for line in lines if heading.startswith("|") else lines[1:]:
+        if line.startswith("|"):
+            started = True
+            cells = [c.strip() for c in line.replace("\\|", "\x00").strip().strip("|").split("|")]
+            rows.append([c.replace("\x00", "|") for c in cells])
+        elif started:
+            break
+    header = rows[0]
+    return [dict(zip(header, r)) for r in rows[2:]]
+
+
+def _bits(spec):
+    """'11:8' -> (8, 4); '3' -> (3, 1)"""
+    hi, _, lo = spec.partition(":")
+    lo = lo or hi
+    return int(lo), int(hi) - int(lo) + 1
+
+
+def registers_md():
+    """From soc/REGISTERS.md: register names, and ctrl/status/info fields {name: (lo, width)}."""
+    with open(REGISTERS_MD) as f:
+        text = f.read()
+    regs = _md_table(text, "| register |")
+    names = []
+    for r in regs:
+        names += [n for n in (x.strip("` ") for x in r["register"].replace("/", ",").split(","))]
+    fields = {}
+    for reg in ("ctrl", "status"):
+        fields[reg] = {r["name"].strip("`"): _bits(r["bit"])
+                       for r in _md_table(text, f"`{reg}` fields:")}
+    info_row = next(r for r in regs if r["register"] == "`info`")["meaning"]
+    words = {"latency": "latency", "pipeline": "stages", "arch": "arch", "log2": "align_log2",
+             "slots": "slots"}
+    fields["info"] = {}
+    for hi, lo, what in re.findall(r"(\d+):(\d+) (\w+)", info_row):
+        fields["info"][words[what]] = (int(lo), int(hi) - int(lo) + 1)
+    return names, fields
+
+
+REG_NAMES, FIELDS = registers_md()
+_C, _S = FIELDS["ctrl"], FIELDS["status"]
+START, DMA_START, FIRST, LAST, LOAD_CV, ACK, TAIL = (
+    1 << _C[n][0] for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail"))
+BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (
+    1 << _S[n][0] for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus"))
+ERRORS = ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS
+HOLD = 1 << _C["hold"][0] if "hold" in _C else 0   # DMA reader paused while set
+
+
+def _field(value, spec):
+    lo, width = spec
+    return (value >> lo) & ((1 << width) - 1)
+
+
+def _put_field(x, spec):
+    lo, width = spec
+    assert 0 <= x < 1 << width
+    return x << lo
 
 
 def test_driver_bits_match_registers_md():
+    """Every LD_CTRL_*/LD_STATUS_* the driver was compiled with is the field of that name in
+    the REGISTERS.md tables (LD_*_MASK: a multi-bit field), and the driver has the fields
+    it needs; every register of the contract is in its device."""
     b = native.ctrl_bits()
-    assert (b["LD_CTRL_START"], b["LD_CTRL_DMA_START"], b["LD_CTRL_FIRST"], b["LD_CTRL_LAST"],
-            b["LD_CTRL_VARIANT"], b["LD_CTRL_LOAD_CV"], b["LD_CTRL_ACK"]) == \
-        (START, DMA_START, FIRST, LAST, VARIANT, LOAD_CV, ACK)
-    assert (b["LD_STATUS_BUSY"], b["LD_STATUS_DONE"], b["LD_STATUS_ERR_LEN"], b["LD_STATUS_ERR_ADDR"],
-            b["LD_STATUS_ERR_STATE"], b["LD_STATUS_ERR_BUS"], b["LD_STATUS_WORDS_BIT"]) == \
-        (BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS, 8)
+    for cname, value in b.items():
+        reg, name = ("ctrl", cname[8:]) if cname.startswith("LD_CTRL_") else ("status", cname[10:])
+        name = name.lower()
+        mask = name.endswith("_mask")
+        name = name[:-5] if mask else name
+        assert name in FIELDS[reg], f"{cname}: no field {name!r} in the {reg} table"
+        lo, width = FIELDS[reg][name]
+        assert value == ((1 << width) - 1) << lo and (width > 1) == mask, cname
+    needed = {"LD_CTRL_" + n.upper() for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail")}
+    needed |= {"LD_CTRL_VARIANT_MASK", "LD_CTRL_SLOT_MASK"}
+    needed |= {"LD_STATUS_" + n.upper() for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus")}
+    assert needed <= set(b)
+    assert _S["words"] == (8, 8)
+    assert set(FIELDS["info"]) == {"latency", "stages", "arch", "align_log2", "slots"}
+    # (the EventManager's registers are not the driver's)
+    assert set(REG_NAMES) - {"ev_status", "ev_pending", "ev_enable"} == set(native.DEV_FIELDS)
+
+
+FAMILY_ALGS = {"sha1": ["sha1"], "sha256": ["sha256", "sha224"],
+               "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"]}
+FAMILY_OF = {a: f for f, algs in FAMILY_ALGS.items() for a in algs}
+
+
+def _compress(family, words, data):
+    """The C library's compression function on 32-bit state words (64-bit words as hi, lo)."""
+    if family == "sha1":
+        return native.sha1_compress(words, data)
+    if family == "sha256":
+        return native.compress(words, data)
+    q = native.sha512_compress([(words[2 * i] << 32) | words[2 * i + 1] for i in range(8)], data)
+    return [w for x in q for w in (x >> 32, x & 0xFFFFFFFF)]
 
 
 class PeripheralModel:
-    """The hash peripheral of soc/REGISTERS.md, in Python, reading 'main RAM' = a host buffer."""
-    REGS = dict(ctrl=0x00, din=0x04, cv=0x08, dma_base=0x28, dma_length=0x2C, status=0x30,
-                digest=0x34, blocks=0x54, cycles_latch=0x58, cycles_value=0x5C, info=0x64)
+    """The hash peripheral of soc/REGISTERS.md with `slots` slots, reading 'main RAM' = host
+    memory [ram_base, ram_base + ram_size).
 
-    def __init__(self, ram_base, ram_size, busy_polls=2, hang=False):
+    Jobs complete lazily: a job needs `busy_polls` reads of status/slots_busy/slots_done
+    (an int, or a function of the job's index) before it finishes, so several slots are in
+    flight at once; its DMA data is read when it finishes (a buffer changed meanwhile would
+    show). `hang`: True (no job finishes) or an int k (jobs k, k+1, ... never finish).
+    `bus_error(addr)`: True for a block address that gives a bus error. `regions`: more
+    (start, end) host ranges the DMA may read besides the RAM buffer (e.g. the C stack).
+    Recorded: jobs (every accepted job, in start order), errors_seen (every error bit ever
+    set, although the driver acks them), violations (things the contract leaves undefined
+    that a driver should not do), max_busy (most slots busy at once)."""
+
+    def __init__(self, family="sha256", slots=1, align=64, ram_base=0, ram_size=0, busy_polls=2,
+                 hang=False, latency=None, stages=None, arch=0, bus_error=None, regions=()):
+        self.family, self.nslots, self.align = family, slots, align
+        self.bs = 128 if family == "sha512" else 64
+        self.nw = {"sha1": 5, "sha256": 8, "sha512": 16}[family]
+        self.nbw = self.bs // 4
+        self.sw = (slots + 31) // 32  # words of the slots_* registers
+        self.latency = latency or {"sha1": 81, "sha256": 65, "sha512": 81}[family]
+        self.stages = stages or slots
+        self.arch = arch
         self.ram_base, self.ram_size = ram_base, ram_size
-        self.busy_polls, self.hang = busy_polls, hang
-        self.words, self.cvreg, self.cv = [], [0] * 8, [0] * 8
-        self.done = self.errs = 0
-        self.busy_left = 0
+        self.regions = [(ram_base, ram_base + ram_size)] + list(regions)
+        self.busy_polls, self.hang, self.bus_error = busy_polls, hang, bus_error
+        sizes = dict(ctrl=1, din=1, cv=self.nw, dma_base=1, dma_length=1, tail_base=1, tail_length=1,
+                     status=1, slots_busy=self.sw, slots_done=self.sw, slots_ack=self.sw, digest_sel=1,
+                     digest=self.nw, blocks=1, cycles_latch=1, cycles_value=2, info=1)
+        self.regs, self.size, addr = {}, sizes, 0x100
+        for name in native.DEV_FIELDS:
+            self.regs[name] = addr
+            addr += 4 * sizes[name]
+        self.store = {n: 0 for n in ("dma_base", "dma_length", "tail_base", "tail_length", "digest_sel")}
+        self.cvreg = [0] * self.nw
+        self.ackreg = [0] * self.sw
+        self.words = []
+        self.done = self.errs = self.errors_seen = 0
+        self.slot_cv = [[0] * self.nw for _ in range(slots)]
+        self.running = {}       # slot -> job dict
+        self.sdone = 0
         self.blocks = self.cycles = self.latched = 0
-        self.jobs = []          # (kind, levels, nblocks) of the jobs that ran
-        self.dma_reads = []     # (addr, len)
+        self.jobs, self.violations, self.max_busy, self.polls = [], [], 0, 0
+        self.hold = False
 
-    def _run(self, levels, data):
-        if levels & FIRST:
-            st = native.iv(1 if levels & VARIANT else 0)
-        elif levels & LOAD_CV:
-            st = list(self.cvreg)
-        else:
-            st = list(self.cv)
-        self.cv = native.compress(st, data)
-        self.blocks += len(data) // 64
+    # -- helpers
+    def _reg(self, addr):
+        for name, base in self.regs.items():
+            if base <= addr < base + 4 * self.size[name]:
+                return name, (addr - base) // 4
+        return None, 0
 
-    def _finish(self, err=0):
-        self.errs |= err
+    def _host(self, v):
+        # 32-bit address registers: rebuild the host address from the high bits of a region
+        # that holds it (the RAM buffer does not straddle a 4 GiB boundary: see the fixture)
+        for lo, hi in self.regions:
+            for high in {lo & ~0xFFFFFFFF, (hi - 1) & ~0xFFFFFFFF}:
+                if lo <= (high | v) < hi:
+                    return high | v
+        return (self.ram_base & ~0xFFFFFFFF) | v
+
+    def _in_ram(self, addr, n):
+        return addr % self.align == 0 and any(lo <= addr and addr + n <= hi for lo, hi in self.regions)
+
+    def _error(self, bit):
+        self.errs |= bit
+        self.errors_seen |= bit
         self.done = 1
-        self.busy_left = 0 if err else self.busy_polls
 
+    def info_word(self):
+        f = FIELDS["info"]
+        return (_put_field(self.latency, f["latency"]) | _put_field(self.stages, f["stages"]) |
+                _put_field(self.arch, f["arch"]) |
+                _put_field(self.align.bit_length() - 1, f["align_log2"]) |
+                _put_field(self.nslots, f["slots"]))
+
+    def _iv(self, variant):
+        algs = FAMILY_ALGS[self.family]
+        if variant >= len(algs):
+            self.violations.append(f"variant {variant}")
+            return [0] * self.nw
+        return native.md_iv_words(algs[variant])
+
+    # -- jobs
+    def _start(self, v):
+        """A start/dma_start write: None (accepted) or the error bit."""
+        slot = _field(v, _C["slot"])
+        if slot >= self.nslots or slot in self.running:
+            return ERR_STATE
+        job = dict(kind="csr" if v & START else "dma", slot=slot, first=bool(v & FIRST),
+                   last=bool(v & LAST), load_cv=bool(v & LOAD_CV) and not v & FIRST,
+                   variant=_field(v, _C["variant"]), tail=bool(v & TAIL), index=len(self.jobs))
+        if v & START:
+            if len(self.words) != self.nbw:
+                return ERR_LEN
+            job["data"], job["segs"] = struct.pack(f">{self.nbw}I", *self.words), []
+        else:
+            segs = [(self._host(self.store["dma_base"]), self.store["dma_length"])]
+            if v & TAIL:
+                segs.append((self._host(self.store["tail_base"]), self.store["tail_length"]))
+            if segs[0][1] == 0 or any(n % self.bs for _, n in segs):
+                return ERR_LEN
+            if any(n and not self._in_ram(a, n) for a, n in segs):
+                return ERR_ADDR
+            job["segs"] = [(a, n) for a, n in segs if n]
+        job["nblocks"] = len(job["data"]) // self.bs if v & START else sum(n for _, n in job["segs"]) // self.bs
+        job["cv"] = list(self.cvreg) if job["load_cv"] else None
+        hang = self.hang is True or (self.hang is not False and job["index"] >= self.hang)
+        bp = self.busy_polls(job["index"]) if callable(self.busy_polls) else self.busy_polls
+        job["left"] = float("inf") if hang else bp
+        self.running[slot] = job
+        self.jobs.append(job)
+        self.max_busy = max(self.max_busy, len(self.running))
+        self.words = []
+        return None
+
+    def _finish(self, job):
+        s = job["slot"]
+        if job["first"]:
+            st = self._iv(job["variant"])
+        elif job["load_cv"]:
+            st = job["cv"]
+        else:
+            st = self.slot_cv[s]
+        blocks = []
+        if job["kind"] == "csr":
+            blocks = [job["data"]]
+        else:
+            for a, n in job["segs"]:
+                for off in range(0, n, self.bs):
+                    if self.bus_error and self.bus_error(a + off):
+                        self._error(ERR_BUS)     # abandoned: finishes at once
+                        job["bus_error"] = True
+                        break
+                    blocks.append(bytes(ffi.buffer(ffi.cast("uint8_t *", a + off), self.bs)))
+                if job.get("bus_error"):
+                    break
+        for blk in blocks:
+            st = _compress(self.family, st, blk)
+            self.blocks += 1
+        self.slot_cv[s] = st
+        job["cv_out"] = list(st)
+        del self.running[s]
+        self.sdone |= 1 << s
+        self.done = 1
+
+    def _tick(self):
+        self.polls += 1
+        for job in list(self.running.values()):
+            if self.hold and job["kind"] == "dma":   # the DMA reader is paused
+                continue
+            job["left"] -= 1
+            if job["left"] <= 0:
+                self._finish(job)
+
+    # -- bus
     def write32(self, addr, v):
         self.cycles += 1
-        r = self.REGS
-        if addr == r["ctrl"]:
-            levels = v & (FIRST | LAST | VARIANT | LOAD_CV)
+        name, k = self._reg(addr)
+        if name == "ctrl":
+            self.hold = bool(v & HOLD)
+            err = self._start(v) if v & (START | DMA_START) else None
             if v & ACK:
                 self.done = self.errs = 0
                 self.words = []
-            busy = self.busy_left > 0 or self.hang and self.jobs
-            if v & (START | DMA_START) and busy:
+            if err:
+                self._error(err)
+        elif name == "din":
+            if len(self.words) >= self.nbw:    # dropped; err_state without done
                 self.errs |= ERR_STATE
-                return
-            if v & START:
-                if len(self.words) < 16:
-                    return self._finish(ERR_LEN)
-                blk = struct.pack(">16I", *self.words)
-                self.words = []
-                self._run(levels, blk)
-                self.jobs.append(("csr", levels, 1))
-                self._finish()
-            elif v & DMA_START:
-                # dma_base is a 32-bit register: rebuild the host address (the test RAM buffer
-                # does not straddle a 4 GiB boundary, checked in the fixture)
-                base, n = (self.ram_base & ~0xFFFFFFFF) | self.dma_base, self.dma_length
-                if n == 0 or n % 64:
-                    return self._finish(ERR_LEN)
-                if base % 4 or base < self.ram_base or base + n > self.ram_base + self.ram_size:
-                    return self._finish(ERR_ADDR)
-                self.dma_reads.append((base, n))
-                self._run(levels, bytes(ffi.buffer(ffi.cast("uint8_t *", base), n)))
-                self.jobs.append(("dma", levels, n // 64))
-                self._finish()
-        elif addr == r["din"]:
-            if len(self.words) >= 16:
-                self.errs |= ERR_STATE
+                self.errors_seen |= ERR_STATE
             else:
                 self.words.append(v)
-        elif r["cv"] <= addr < r["cv"] + 32:
-            self.cvreg[(addr - r["cv"]) // 4] = v
-        elif addr == r["dma_base"]:
-            self.dma_base = v
-        elif addr == r["dma_length"]:
-            self.dma_length = v
-        elif addr == r["cycles_latch"]:
+        elif name == "cv":
+            self.cvreg[k] = v
+        elif name in self.store:
+            self.store[name] = v
+        elif name == "slots_ack":
+            self.ackreg[k] = v
+            if k == self.sw - 1:   # the least significant word: the write strobe
+                mask = 0
+                for w in self.ackreg:
+                    mask = (mask << 32) | w
+                self.sdone &= ~mask
+        elif name == "cycles_latch":
             self.latched = self.cycles
+        else:
+            self.violations.append(f"write {name or hex(addr)}")
 
     def read32(self, addr):
         self.cycles += 1
-        r = self.REGS
-        if addr == r["status"]:
-            if self.hang and self.jobs:
-                return BUSY
-            if self.busy_left > 0:
-                self.busy_left -= 1
-                return BUSY
-            return (DONE if self.done else 0) | self.errs | (len(self.words) << 8)
-        if r["digest"] <= addr < r["digest"] + 32:
-            return self.cv[(addr - r["digest"]) // 4]
-        if addr == r["blocks"]:
+        name, k = self._reg(addr)
+        if name in ("status", "slots_busy", "slots_done"):
+            self._tick()
+        if name == "status":
+            return ((BUSY if self.running else 0) | (DONE if self.done else 0) | self.errs |
+                    _put_field(len(self.words), _S["words"]))
+        if name in ("slots_busy", "slots_done"):
+            bits = sum(1 << s for s in self.running) if name == "slots_busy" else self.sdone
+            return (bits >> (32 * (self.sw - 1 - k))) & 0xFFFFFFFF
+        if name == "digest":
+            sel = self.store["digest_sel"]
+            if sel >= self.nslots:
+                self.violations.append(f"digest_sel {sel}")
+                return 0
+            return self.slot_cv[sel][k]
+        if name == "blocks":
             return self.blocks & 0xFFFFFFFF
-        if addr == r["cycles_value"]:
-            return self.latched >> 32
-        if addr == r["cycles_value"] + 4:
-            return self.latched & 0xFFFFFFFF
-        if addr == r["info"]:
-            return 0x00010141
+        if name == "cycles_value":
+            return (self.latched >> (32 * (1 - k))) & 0xFFFFFFFF
+        if name == "info":
+            return self.info_word()
+        self.violations.append(f"read {name or hex(addr)}")
         return 0
+
+    # -- checks
+    def assert_clean(self):
+        assert self.errors_seen == 0, hex(self.errors_seen)
+        assert self.violations == []
+        assert self.done == 0 and self.errs == 0 and self.sdone == 0  # acked
+        assert not self.running
+
+
+RAM_SIZE = 1 << 20
+
+
+def _blocks_of(length, bs):
+    """blocks of a message: its whole blocks and its padded tail (1 or 2)"""
+    return length // bs + len(py_md_pad(bytes(length % bs), length, bs)) // bs
 
 
 @pytest.fixture
 def ram():
-    buf = ffi.new("uint8_t[]", 1 << 17)
+    buf = ffi.new("uint8_t[]", RAM_SIZE)
     base = int(ffi.cast("uintptr_t", buf))
     if base >> 32 != (base + len(buf)) >> 32:
         pytest.skip("test RAM buffer straddles a 4 GiB boundary")
     return buf, base
 
 
-def make_hw(ram, **kw):
+def make_hw(ram, family="sha256", timeout_polls=1000, **kw):
     buf, base = ram
-    model = PeripheralModel(base, len(buf), **kw)
-    hw = native.HwDevice(model.REGS, model.read32, model.write32, ram_base=base, ram_size=len(buf),
-                         timeout_polls=kw.get("timeout_polls", 1000) if "timeout_polls" in kw else 1000)
+    model = PeripheralModel(family, ram_base=base, ram_size=len(buf), **kw)
+    hw = native.HwDevice(model.regs, model.read32, model.write32, family, ram_base=base,
+                         ram_size=len(buf), timeout_polls=timeout_polls)
     return model, hw
 
 
-@pytest.mark.parametrize("variant", ["sha256", "sha224"])
-@pytest.mark.parametrize("length", [0, 3, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096])
-def test_hw_driver_csr_path(ram, variant, length):
-    model, hw = make_hw(ram)
+def _lengths(bs):
+    """message lengths around the block and padding boundaries of a block size"""
+    lb = bs // 8  # length field
+    return [0, 3, bs - lb - 1, bs - lb, bs - 1, bs, bs + 1, 2 * bs - lb - 1, 2 * bs - lb, 2 * bs, 1000, 4096]
+
+
+ALGS = [a for algs in FAMILY_ALGS.values() for a in algs]
+ALG_LENGTHS = [(a, n) for a in ALGS for n in _lengths(hashlib.new(a).block_size)]
+
+
+@pytest.mark.parametrize("alg,length", ALG_LENGTHS)
+def test_hw_driver_csr_path(ram, alg, length):
+    model, hw = make_hw(ram, FAMILY_OF[alg])
     msg = random.Random(length).randbytes(length)
-    assert hw.sha256(msg, variant, native.PATH_CSR) == hashlib.new(variant, msg).digest()
-    assert all(kind == "csr" for kind, _, _ in model.jobs)
-    assert model.jobs[0][1] & FIRST and not any(l & FIRST for _, l, _ in model.jobs[1:])
-    assert model.jobs[-1][1] & LAST and not any(l & LAST for _, l, _ in model.jobs[:-1])
-    assert all(bool(l & VARIANT) == (variant == "sha224") for _, l, _ in model.jobs)
-    assert model.done == 0 and model.errs == 0  # acked
+    assert hw.md(alg, msg, native.PATH_CSR) == hashlib.new(alg, msg).digest()
+    jobs = model.jobs
+    assert all(j["kind"] == "csr" and j["slot"] == 0 and j["nblocks"] == 1 for j in jobs)
+    assert len(jobs) == _blocks_of(length, model.bs)
+    assert jobs[0]["first"] and not any(j["first"] for j in jobs[1:])
+    assert jobs[-1]["last"] and not any(j["last"] for j in jobs[:-1])
+    assert all(j["variant"] == lib.ld_md_variant(native.md_alg(alg)) for j in jobs)
+    model.assert_clean()
 
 
-@pytest.mark.parametrize("length", [0, 64, 100, 1024, 16384, 16384 + 55])
-def test_hw_driver_dma_path(ram, length):
+@pytest.mark.parametrize("alg,length", [(a, n) for a, n in ALG_LENGTHS
+                                        if a in ("sha1", "sha224", "sha512", "sha512_256")])
+def test_hw_driver_dma_path(ram, alg, length):
     buf, base = ram
-    model, hw = make_hw(ram)
+    model, hw = make_hw(ram, FAMILY_OF[alg])
+    bs = model.bs
     msg = random.Random(length).randbytes(length)
-    ffi.memmove(buf + 256, msg, length)
-    out = hw.sha256(_cdata(buf, 256, length), "sha256", native.PATH_DMA)
-    assert out == hashlib.sha256(msg).digest()
-    whole = length // 64
+    data = native.DmaArena(buf, 256).put(msg)
+    assert hw.md(alg, data, native.PATH_DMA) == hashlib.new(alg, msg).digest()
+    whole = length // bs
     if whole:
-        # all whole blocks of the caller's buffer in ONE DMA job straight from its address
-        assert model.dma_reads[0] == (base + 256, whole * 64)
-        assert model.jobs[0] == ("dma", FIRST, whole)
+        # all whole blocks straight from the caller's buffer in ONE job; the padded tail is on
+        # ld_hw_md's stack, outside the model's RAM here, so it goes through the CSR path
+        assert model.jobs[0]["kind"] == "dma" and model.jobs[0]["segs"] == [(native.address(data), whole * bs)]
+        assert model.jobs[0]["first"] and not model.jobs[0]["last"]
+        assert all(j["kind"] == "csr" for j in model.jobs[1:]) and model.jobs[-1]["last"]
     else:
-        assert model.dma_reads == []
+        assert all(j["kind"] == "csr" for j in model.jobs)
+    model.assert_clean()
 
 
-def _cdata(buf, off, n):
-    """A cdata view of buf[off:off+n] that keeps its address (len() works on arrays)."""
-    return ffi.cast(f"uint8_t(*)[{n}]", buf + off)[0] if n else ffi.new("uint8_t[]", 0)
+def _stack_region():
+    """The main thread's stack (where ld_hw_md keeps its context) from /proc/self/maps."""
+    try:
+        with open("/proc/self/maps") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.endswith("[stack]"):
+            lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+            return lo, hi
+    return None
 
 
-def test_hw_driver_dma_tail_from_ctx_buffer_in_ram(ram):
+@pytest.mark.parametrize("alg", ["sha1", "sha224", "sha384"])
+def test_hw_driver_dma_oneshot_with_tail_segment(ram, alg):
+    """ld_hw_md on the DMA path: ONE job, the whole blocks from the caller's buffer and the
+    padded tail (on ld_hw_md's stack) as the tail segment, when the DMA can read both; here
+    the model's DMA may read the C stack too (the driver's range is the whole address space)."""
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("the C stack is the main thread's only in the main thread")
+    stack = _stack_region()
+    if stack is None or stack[0] >> 32 != (stack[1] - 1) >> 32:
+        pytest.skip("no [stack] in /proc/self/maps, or it straddles a 4 GiB boundary")
     buf, base = ram
-    model, hw = make_hw(ram)
-    ctx = native.HwCtx.__new__(native.HwCtx)
-    ctx.hw, ctx.variant = hw, native.SHA256
-    ctx._ctx = ffi.cast("ld_hw_sha256_ctx *", buf + 65536)  # the context lives in "RAM" too
-    assert hw._call(lib.ld_hw_sha256_init, ctx._ctx, hw.dev, native.SHA256, native.PATH_DMA) == 0
-    msg = bytes(range(200))
-    ffi.memmove(buf, msg, 200)
-    ctx.update(_cdata(buf, 0, 10))      # partial: buffered
-    ctx.update(_cdata(buf, 10, 190))    # fills the buffer (unaligned rest: CSR) + tail
-    assert ctx.final() == hashlib.sha256(msg).digest()
-    assert model.jobs[-1][0] == "dma" and model.jobs[-1][1] & LAST
+    family = FAMILY_OF[alg]
+    model = PeripheralModel(family, ram_base=base, ram_size=len(buf), regions=[stack])
+    hw = native.HwDevice(model.regs, model.read32, model.write32, family, ram_base=0,
+                         ram_size=(1 << 64) - 1, timeout_polls=1000)
+    arena = native.DmaArena(buf)
+    bs = model.bs
+    for length in (0, 1, bs - 1, bs, 3 * bs + 5, 3 * bs + bs - 8, 1000):
+        model.jobs = []
+        msg = random.Random(length).randbytes(length)
+        data = arena.put(msg)
+        assert hw.md(alg, data, native.PATH_DMA) == hashlib.new(alg, msg).digest()
+        assert len(model.jobs) == 1, length
+        job = model.jobs[0]
+        assert job["kind"] == "dma" and job["first"] and job["last"]
+        segs = job["segs"]
+        if length >= bs:
+            assert job["tail"] and segs[0] == (native.address(data), length // bs * bs)
+            assert len(segs) == 2 and stack[0] <= segs[1][0] < stack[1]
+        else:
+            assert len(segs) == 1 and stack[0] <= segs[0][0] < stack[1]
+        assert segs[-1][1] == _blocks_of(length, bs) * bs - length // bs * bs
+    model.assert_clean()
+
+
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+@pytest.mark.parametrize("path", [native.PATH_CSR, native.PATH_DMA])
+def test_hw_driver_streaming(ram, family, path):
+    buf, _ = ram
+    model, hw = make_hw(ram, family)
+    rng = random.Random(family + str(path))
+    arena = native.DmaArena(buf)
+    for alg in FAMILY_ALGS[family]:
+        msg = rng.randbytes(rng.randrange(2 * model.bs, 3000))
+        ctx, h, pos = hw.context(alg, path), hashlib.new(alg), 0
+        while pos < len(msg):
+            # chunks in RAM, some aligned (DMA), some not (CSR fallback); the first one whole
+            # aligned blocks (DMA on that path)
+            step = 2 * model.bs if pos == 0 else rng.randint(0, 400)
+            chunk = msg[pos:pos + step]
+            skew = 0 if pos == 0 else rng.choice([0, 0, 1, 4])
+            ctx.update(arena.put(chunk, skew=skew) if chunk else b"")
+            h.update(chunk)
+            pos += step
+        assert ctx.final() == h.digest()
+    model.assert_clean()
+    if path == native.PATH_DMA:
+        assert any(j["kind"] == "dma" for j in model.jobs)
+
+
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+def test_hw_driver_dma_tail_from_ctx_buffer_in_ram(ram, family):
+    buf, base = ram
+    model, hw = make_hw(ram, family)
+    alg = FAMILY_ALGS[family][-1]
+    arena = native.DmaArena(buf)
+    mem = arena.alloc("ld_hw_md_ctx")                    # the context lives in "RAM" too
+    ctx = hw.context(alg, native.PATH_DMA, ctx_mem=mem)
+    msg = bytes(range(200)) * 2
+    data = arena.put(msg)
+    ctx.update(data[0:10])          # partial: buffered
+    ctx.update(ffi.cast("uint8_t(*)[390]", native.address(data) + 10)[0])  # fills buf, unaligned rest
+    assert ctx.final() == hashlib.new(alg, msg).digest()
+    last = model.jobs[-1]
+    assert last["kind"] == "dma" and last["last"] and not last["first"]
+    ctx_lo, ctx_hi = native.address(mem), native.address(mem) + ffi.sizeof("ld_hw_md_ctx")
+    assert all(ctx_lo <= a < ctx_hi for a, _ in last["segs"])  # the pad inside the context
+    # the buffered block went by DMA from the context's own buffer too
+    assert any(j["kind"] == "dma" and ctx_lo <= j["segs"][0][0] < ctx_hi for j in model.jobs[:-1])
     with pytest.raises(native.NativeError) as e:
         ctx.final()
     assert e.value.code == lib.LD_ERR_STATE
+    model.assert_clean()
 
 
-def test_hw_driver_unaligned_dma_falls_back_to_csr(ram):
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+def test_hw_driver_unaligned_dma_falls_back_to_csr(ram, family):
     buf, base = ram
-    model, hw = make_hw(ram)
-    msg = bytes(range(256)) * 2
-    ffi.memmove(buf + 1, msg, len(msg))
-    assert hw.sha256(_cdata(buf, 1, len(msg)), "sha256", native.PATH_DMA) == hashlib.sha256(msg).digest()
-    assert model.jobs[0][0] == "csr"
+    alg = FAMILY_ALGS[family][0]
+    msg = bytes(range(256)) * 3
+    for align, skew, kind in ((64, 1, "csr"), (64, 4, "csr"), (64, 32, "csr"), (4, 4, "dma"), (4, 2, "csr")):
+        model, hw = make_hw(ram, family, align=align)
+        assert hw.info()["dma_align"] == align
+        data = native.DmaArena(buf, 0, align=64).put(msg, skew=skew)
+        assert hw.md(alg, data, native.PATH_DMA) == hashlib.new(alg, msg).digest()
+        assert model.jobs[0]["kind"] == kind, (align, skew)
+        model.assert_clean()
 
 
-def test_hw_driver_errors_and_recovery(ram):
-    buf, base = ram
-    model, hw = make_hw(ram)
-    # caller buffer outside RAM on the DMA path
-    with pytest.raises(native.NativeError) as e:
-        hw.sha256(b"x" * 128, "sha256", native.PATH_DMA)
-    assert e.value.code == lib.LD_ERR_RANGE
-    # peripheral-side errors are reported and acked
+def _job(hw, fn, *args):
     st = ffi.new("uint32_t *")
-    assert hw._call(lib.ld_hw_job_dma, hw.dev, base + len(buf), 64, FIRST, st) == lib.LD_ERR_HW
-    assert st[0] & ERR_ADDR and model.done == 0
-    assert hw._call(lib.ld_hw_job_dma, hw.dev, base, 100, FIRST, st) == lib.LD_ERR_HW
-    assert st[0] & ERR_LEN
-    # still usable
-    assert hw.sha256(b"abc") == hashlib.sha256(b"abc").digest()
+    return hw.call(fn, hw.dev, *args, st), st[0]
+
+
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+def test_hw_driver_errors_and_recovery(ram, family):
+    buf, base = ram
+    model, hw = make_hw(ram, family, slots=4, busy_polls=5)
+    alg = FAMILY_ALGS[family][-1]
+    bs = model.bs
+    want = hashlib.new(alg, b"abc").digest()
+    # caller buffer outside RAM on the DMA path; an alg of another family; unknown path
+    with pytest.raises(native.NativeError) as e:
+        hw.md(alg, b"x" * 300, native.PATH_DMA)
+    assert e.value.code == lib.LD_ERR_RANGE
+    other = "sha1" if family != "sha1" else "sha256"
+    for bad in (lambda: hw.md(other, b"abc"), lambda: hw.context(other), lambda: hw.md(alg, b"abc", 7)):
+        with pytest.raises(native.NativeError) as e:
+            bad()
+        assert e.value.code == lib.LD_ERR_ARG
+    assert model.errors_seen == 0
+    # peripheral-side errors are reported and acked
+    slot = lambda s: s << _C["slot"][0]
+    cases = [
+        (lib.ld_hw_job_dma, (base + len(buf), bs, 0, 0, FIRST), ERR_ADDR),        # outside RAM
+        (lib.ld_hw_job_dma, (base + 64 + 4, bs, 0, 0, FIRST), ERR_ADDR),          # unaligned
+        (lib.ld_hw_job_dma, (base, bs + 4, 0, 0, FIRST), ERR_LEN),               # not whole blocks
+        (lib.ld_hw_job_dma, (base, 0, 0, 0, FIRST), ERR_LEN),                    # empty
+        (lib.ld_hw_job_dma, (base, bs, base + 64, 8, FIRST), ERR_LEN),           # tail length
+        (lib.ld_hw_job_dma, (base, bs, base - 64, bs, FIRST), ERR_ADDR),         # tail outside RAM
+        (lib.ld_hw_job_dma, (base, bs, base, 0, FIRST | slot(4)), ERR_STATE),    # no such slot
+        (lib.ld_hw_job_csr, (b"x" * 128, bs, FIRST | slot(7)), ERR_STATE),
+    ]
+    if bs == 128:
+        cases.append((lib.ld_hw_job_csr, (b"x" * 128, 64, FIRST), ERR_LEN))     # a short block
+    for fn, args, err in cases:
+        r, st = _job(hw, fn, *args)
+        assert r == lib.LD_ERR_HW and st & ERRORS == err, (args, hex(st))
+        assert model.done == 0 and model.errs == 0 and model.words == []     # acked
+    assert not model.running and model.jobs == []
+    # a start on a busy slot: the second job is refused, the first one still finishes
+    data = native.DmaArena(buf).put(b"y" * bs)
+    r, st = _job(hw, lib.ld_hw_start_dma, native.address(data), bs, 0, 0, FIRST | slot(2))
+    assert r == lib.LD_OK and 2 in model.running
+    r, st = _job(hw, lib.ld_hw_start_csr, b"z" * 128, bs, FIRST | slot(2))
+    assert r == lib.LD_ERR_HW and st & ERR_STATE and model.errs == 0
+    r, st = _job(hw, lib.ld_hw_job_csr, b"z" * 128, bs, FIRST | slot(1))  # another slot is fine
+    assert r == lib.LD_OK and st & ERRORS == 0
+    assert hw.call(lib.ld_hw_md, hw.dev, native.md_alg(alg), native.PATH_CSR, b"abc", 3,
+                   ffi.new("uint8_t[64]")) == lib.LD_OK
+    assert not model.running and model.slot_cv[2] == _compress(family, model._iv(0), b"y" * bs)
+    # one din word too many: err_state, the word is dropped; init acks, so the driver recovers
+    for i in range(model.nbw + 1):
+        model.write32(model.regs["din"], i)
+    assert model.errs & ERR_STATE and len(model.words) == model.nbw
+    assert hw.md(alg, b"abc") == want
+    assert model.errs == 0 and model.words == []
+    # a rejected job leaves the slot's chaining value as it was
+    cv = list(model.slot_cv[0])
+    r, st = _job(hw, lib.ld_hw_job_dma, base + 1, bs, 0, 0, FIRST)
+    assert r == lib.LD_ERR_HW and model.slot_cv[0] == cv
     # call order
-    ctx = hw.context()
+    ctx = hw.context(alg)
     ctx.update(b"abc")
-    ctx.final()
+    assert ctx.final() == want
     for op in (ctx.final, lambda: ctx.update(b"x")):
         with pytest.raises(native.NativeError) as e:
             op()
         assert e.value.code == lib.LD_ERR_STATE
     assert hw.cycles() > 0
+    assert model.violations == []
 
 
-def test_hw_driver_timeout(ram):
-    buf, base = ram
-    model = PeripheralModel(base, len(buf), hang=True)
-    hw = native.HwDevice(model.REGS, model.read32, model.write32, ram_base=base, ram_size=len(buf),
-                         timeout_polls=50)
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+def test_hw_driver_timeout(ram, family):
+    model, hw = make_hw(ram, family, hang=True, timeout_polls=50)
+    alg = FAMILY_ALGS[family][0]
     with pytest.raises(native.NativeError) as e:
-        hw.sha256(b"abc")
+        hw.md(alg, b"abc")
     assert e.value.code == lib.LD_ERR_TIMEOUT
-    assert 50 <= model.cycles < 100  # 16 din + start + 50 polls + ack
+    assert 50 <= model.polls <= 52      # bounded by timeout_polls
+    # a context that timed out stays failed
+    model, hw = make_hw(ram, family, hang=1, timeout_polls=50)
+    ctx = hw.context(alg)
+    ctx.update(b"a" * model.bs)         # job 0 finishes
+    with pytest.raises(native.NativeError) as e:
+        ctx.update(b"a" * model.bs)     # job 1 hangs
+    assert e.value.code == lib.LD_ERR_TIMEOUT
+    for op in (ctx.final, lambda: ctx.update(b"x")):
+        with pytest.raises(native.NativeError) as e:
+            op()
+        assert e.value.code == lib.LD_ERR_STATE
+
+
+@pytest.mark.parametrize("slots", [33, 64, 80])
+def test_hw_driver_many_slot_words(ram, slots):
+    """slots_done/slots_ack of more than 32 slots span several words, slot 0 in the last."""
+    model, hw = make_hw(ram, "sha1", slots=slots)
+    for path in (native.PATH_CSR, native.PATH_DMA):
+        msg = native.DmaArena(ram[0]).put(b"q" * 300)
+        assert hw.md("sha1", msg, path) == hashlib.sha1(b"q" * 300).digest()
+    model.assert_clean()
+    assert hw.info()["slots"] == slots
+
+
+def test_hw_info(ram):
+    model, hw = make_hw(ram, "sha256", slots=4, align=64, latency=66, stages=4, arch=1)
+    assert hw.info() == dict(latency=66, stages=4, slots=4, arch=1, dma_align=64, interval=65 // 4)
+    model, hw = make_hw(ram, "sha512", slots=1, align=4, latency=81, stages=1)
+    assert hw.info() == dict(latency=81, stages=1, slots=1, arch=0, dma_align=4, interval=81)
+    model, hw = make_hw(ram, "sha1")
+    model.info_word = lambda: 0     # not a hash peripheral
+    with pytest.raises(native.NativeError) as e:
+        hw.info()
+    assert e.value.code == lib.LD_ERR_HW
+
+
+# ------------------------------------------------------------------ the message scheduler
+
+
+
+def _check_slot_sequences(model):
+    """Per slot, the jobs form whole messages: FIRST opens one, LAST closes it."""
+    per_slot = {}
+    for j in model.jobs:
+        per_slot.setdefault(j["slot"], []).append(j)
+    for s, jobs in per_slot.items():
+        open_msg = False
+        for j in jobs:
+            assert j["first"] != open_msg, (s, j["index"])
+            open_msg = not j["last"]
+        assert not open_msg
+    return per_slot
+
+
+@pytest.mark.parametrize("family", FAMILY_ALGS)
+@pytest.mark.parametrize("path", [native.PATH_CSR, native.PATH_DMA], ids=["csr", "dma"])
+@pytest.mark.parametrize("nslots", [1, 2, 4, 8])
+def test_hw_schedule_many_messages(ram, family, path, nslots):
+    buf, base = ram
+    rng = random.Random(f"{family}{path}{nslots}")
+    engine_slots = 4 if nslots == 8 else nslots   # nslots 8 on a 4-slot engine: uses 4
+    for count in (0, 1, rng.randrange(2, 12), 40):
+        model, hw = make_hw(ram, family, slots=engine_slots,
+                            busy_polls=lambda i, r=random.Random(count): r.randint(1, 6))
+        algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(count)]
+        msgs = [rng.randbytes(rng.choice([0, rng.randrange(0, 300), rng.randrange(0, 5001)]))
+                for _ in range(count)]
+        arena = native.DmaArena(buf)
+        res = hw.schedule(msgs, algs, path, nslots, arena=arena)
+        assert res.rc == lib.LD_OK
+        assert res.results == [lib.LD_OK] * count
+        assert res.digests == [hashlib.new(a, m).digest() for a, m in zip(algs, msgs)]
+        model.assert_clean()
+        per_slot = _check_slot_sequences(model)
+        # as many slots in flight as the run allows (a job may finish at the status read
+        # right after its start, so only a long run is sure to fill them all)
+        assert model.max_busy <= min(engine_slots, count) and len(per_slot) <= min(engine_slots, count)
+        if count == 40:
+            assert model.max_busy == len(per_slot) == engine_slots
+        nblocks = sum(_blocks_of(len(m), model.bs) for m in msgs)
+        assert res.stats.jobs == len(model.jobs) and res.stats.blocks == nblocks == model.blocks
+        assert res.stats.interval == hw.info()["interval"]
+        assert res.stats.cycles > 0
+        if path == native.PATH_CSR:
+            assert all(j["kind"] == "csr" for j in model.jobs) and len(model.jobs) == nblocks
+        else:
+            # one job per message: its whole blocks from its buffer, then the slot's pad
+            assert len(model.jobs) == count and all(j["kind"] == "dma" and j["first"] and j["last"]
+                                                    for j in model.jobs)
+            for j in model.jobs:
+                assert 1 <= len(j["segs"]) <= 2
+
+
+@pytest.mark.parametrize("path", [native.PATH_CSR, native.PATH_DMA], ids=["csr", "dma"])
+def test_hw_schedule_bad_messages(ram, path):
+    """A message with a wrong family, an unknown alg, NULL out or NULL data gets LD_ERR_ARG;
+    the others still complete."""
+    buf, base = ram
+    model, hw = make_hw(ram, "sha256", slots=2, busy_polls=3)
+    arena = native.DmaArena(buf)
+    n = 8
+    bodies = [random.Random(i).randbytes(70 * i) for i in range(n)]
+    msgs = ffi.new("ld_sched_msg[]", n)
+    outs = ffi.new("uint8_t[]", 64 * n)
+    keep = []
+    for i, b in enumerate(bodies):
+        d = arena.put(b) if b else ffi.NULL
+        keep.append(d)
+        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = d, len(b), lib.LD_ALG_SHA256, outs + 64 * i
+    msgs[1].alg = lib.LD_ALG_SHA512         # another family
+    msgs[3].out = ffi.NULL
+    msgs[4].data = ffi.NULL                 # len > 0
+    msgs[6].alg = lib.LD_ALG_COUNT          # unknown
+    slots = arena.alloc("ld_sched_slot", 2)
+    st = ffi.new("ld_sched_stats *")
+    rc = hw.call(lib.ld_hw_schedule, hw.dev, path, msgs, n, slots, 2, st)
+    assert rc == lib.LD_ERR_ARG
+    for i in range(n):
+        if i in (1, 3, 4, 6):
+            assert msgs[i].result == lib.LD_ERR_ARG, i
+        else:
+            assert msgs[i].result == lib.LD_OK
+            assert bytes(ffi.buffer(outs + 64 * i, 32)) == hashlib.sha256(bodies[i]).digest()
+    model.assert_clean()
+    assert st.jobs == len(model.jobs)
+    # bad arguments: nothing runs
+    for args in ((ffi.NULL, path, msgs, n, slots, 2, st), (hw.dev, 7, msgs, n, slots, 2, st),
+                 (hw.dev, path, msgs, n, slots, 0, st), (hw.dev, path, msgs, n, ffi.NULL, 2, st),
+                 (hw.dev, path, ffi.NULL, n, slots, 2, st)):
+        assert hw.call(lib.ld_hw_schedule, *args) == lib.LD_ERR_ARG
+    assert hw.call(lib.ld_hw_schedule, hw.dev, path, ffi.NULL, 0, slots, 2, ffi.NULL) == lib.LD_OK
+
+
+def test_hw_schedule_dma_range(ram):
+    """DMA path: a message outside RAM or unaligned gets LD_ERR_RANGE, the others run; one
+    shorter than a block needs only the pad (in RAM) and runs wherever it is; slots outside
+    RAM: nothing runs, every message gets LD_ERR_RANGE."""
+    buf, base = ram
+    model, hw = make_hw(ram, "sha512", slots=4, busy_polls=lambda i: 1 + i % 5)
+    arena = native.DmaArena(buf)
+    rng = random.Random(5)
+    bodies = [rng.randbytes(rng.randrange(200, 2000)) for _ in range(10)]
+    msgs = [arena.put(b) for b in bodies]
+    # (bytes would be copied into the arena: cdata is passed at its own address)
+    msgs[2] = ffi.from_buffer(bodies[2])          # host memory, outside RAM
+    msgs[5] = arena.put(bodies[5], skew=8)        # unaligned
+    bodies[7] = b"short" * 10
+    msgs[7] = ffi.from_buffer(bodies[7])          # < one block, outside RAM: fine
+    res = hw.schedule(msgs, "sha384", native.PATH_DMA, 4, arena=arena)
+    assert res.rc == lib.LD_ERR_RANGE
+    for i, b in enumerate(bodies):
+        if i in (2, 5):
+            assert res.results[i] == lib.LD_ERR_RANGE and res.digests[i] is None
+        else:
+            assert res.results[i] == lib.LD_OK and res.digests[i] == hashlib.sha384(b).digest()
+    model.assert_clean()
+    # the same messages on the CSR path: all fine
+    res = hw.schedule(msgs, "sha384", native.PATH_CSR, 4)
+    assert res.rc == lib.LD_OK and res.digests == [hashlib.sha384(b).digest() for b in bodies]
+    # slots outside RAM (or unaligned)
+    for slots in (native.aligned_new("ld_sched_slot", 4), arena.alloc("ld_sched_slot", 4, skew=4)):
+        n_jobs = len(model.jobs)
+        res = hw.schedule([arena.put(b) for b in bodies], "sha384", native.PATH_DMA, 4, slots=slots)
+        assert res.rc == lib.LD_ERR_RANGE and res.results == [lib.LD_ERR_RANGE] * len(bodies)
+        assert len(model.jobs) == n_jobs
+
+
+@pytest.mark.parametrize("path", [native.PATH_CSR, native.PATH_DMA], ids=["csr", "dma"])
+def test_hw_schedule_timeout(ram, path):
+    """A hang gives LD_ERR_TIMEOUT (not a hang of the caller); every unfinished message gets
+    LD_ERR_TIMEOUT, the finished ones keep their digests."""
+    buf, base = ram
+    model, hw = make_hw(ram, "sha1", slots=3, hang=7, busy_polls=2, timeout_polls=50)
+    bodies = [random.Random(i).randbytes(100 + 37 * i) for i in range(12)]
+    res = hw.schedule(bodies, "sha1", path, 3, arena=native.DmaArena(buf))
+    assert res.rc == lib.LD_ERR_TIMEOUT
+    assert set(res.results) == {lib.LD_OK, lib.LD_ERR_TIMEOUT}
+    ok = [i for i, r in enumerate(res.results) if r == lib.LD_OK]
+    assert ok and all(res.digests[i] == hashlib.sha1(bodies[i]).digest() for i in ok)
+    assert model.polls < 200
+    assert model.violations == [] and model.errors_seen == 0
+    assert res.stats.jobs == len(model.jobs)
+    # a peripheral that never finishes anything
+    model, hw = make_hw(ram, "sha1", slots=3, hang=True, timeout_polls=50)
+    res = hw.schedule(bodies, "sha1", path, 3, arena=native.DmaArena(buf))
+    assert res.rc == lib.LD_ERR_TIMEOUT and res.results == [lib.LD_ERR_TIMEOUT] * len(bodies)
+    assert len(model.jobs) == 3
+
+
+def test_hw_schedule_bus_error(ram):
+    """err_bus does not say which slot's DMA failed: no message may come back LD_OK with a
+    wrong digest; the failing one gets LD_ERR_HW, and the run goes on."""
+    buf, base = ram
+    arena = native.DmaArena(buf)
+    rng = random.Random(9)
+    bodies = [rng.randbytes(rng.randrange(64, 1500)) for _ in range(20)]
+    msgs = [arena.put(b) for b in bodies]
+    bad = native.address(msgs[6]) + 64       # the second block of message 6
+    for polls in (1, 3, 7):
+        model, hw = make_hw(ram, "sha256", slots=4, bus_error=lambda a: a == bad,
+                            busy_polls=lambda i, r=random.Random(polls): r.randint(1, polls))
+        res = hw.schedule(msgs, "sha256", native.PATH_DMA, 4, arena=arena)
+        assert res.rc == lib.LD_ERR_HW and model.errors_seen == ERR_BUS
+        assert res.results[6] == lib.LD_ERR_HW
+        for i, b in enumerate(bodies):
+            assert res.results[i] in (lib.LD_OK, lib.LD_ERR_HW)
+            if res.results[i] == lib.LD_OK:
+                assert res.digests[i] == hashlib.sha256(b).digest(), i
+        assert res.results[-4:] == [lib.LD_OK] * 4  # started after the error was acked
+        assert model.errs == 0 and not model.running
+
+
+# ------------------------------------------------------------------ the scheduler's policy
+
+def _ntail(length, bs):
+    return len(py_md_pad(bytes(length % bs), length, bs)) // bs
+
+
+def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
+    """Drive ld_sched_init/next/complete directly, completing a random outstanding job each
+    time next() says to wait; check the invariants at every step. Returns the issued jobs."""
+    n = len(lengths)
+    data = ffi.new("uint8_t[]", max(lengths, default=0) + 1)
+    outs = ffi.new("uint8_t[]", 64 * max(n, 1))
+    msgs = ffi.new("ld_sched_msg[]", max(n, 1))
+    for i, (ln, a) in enumerate(zip(lengths, algs)):
+        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = data, ln, native.md_alg(a), outs + 64 * i
+    slots = native.aligned_new("ld_sched_slot", nslots)
+    s, job = ffi.new("ld_sched *"), ffi.new("ld_sched_job *")
+    assert lib.ld_sched_init(s, msgs, n, slots, nslots, whole) == lib.LD_OK
+    bs = [lib.ld_md_block_size(native.md_alg(a)) for a in algs]
+    total = [lengths[i] // bs[i] + _ntail(lengths[i], bs[i]) for i in range(n)]
+    outstanding = {}            # slot -> (msg, end block)
+    progress = [0] * n          # next block expected per message
+    slot_msg = {}               # slot -> message it holds
+    started, finished, issued, just_freed = [], set(), [], set()
+    while True:
+        r = lib.ld_sched_next(s, job)
+        if r == 1:
+            j = (int(job.slot), int(job.msg), int(job.first_block), int(job.nblocks),
+                 bool(job.first), bool(job.last))
+            slot, m, fb, nb, first, last = j
+            issued.append(j)
+            assert slot < nslots and slot not in outstanding, "two jobs on one slot"
+            assert m not in finished and fb == progress[m], "blocks in order, once"
+            assert nb == (total[m] - fb if whole else 1)
+            assert first == (fb == 0) and last == (fb + nb == total[m])
+            assert int(job.data_blocks) + int(job.tail_blocks) == nb
+            whole_blocks = lengths[m] // bs[m]
+            if fb < whole_blocks:
+                assert int(ffi.cast("uintptr_t", job.data)) == native.address(data) + fb * bs[m]
+                assert int(job.data_blocks) == (whole_blocks - fb if whole else 1)
+            if first:
+                assert m == len(started), "messages start in order"
+                started.append(m)
+                assert slot_msg.get(slot) is None
+                slot_msg[slot] = m
+            else:
+                assert slot_msg[slot] == m
+            just_freed.discard(slot)
+            progress[m] += nb
+            outstanding[slot] = (m, fb + nb)
+            continue
+        if r < 0:
+            break
+        assert r == 0 and outstanding, "waits with nothing outstanding"
+        # waiting: every slot with a message has a job out, and a freed slot was refilled
+        assert not just_freed or len(started) == n
+        assert len(outstanding) == min(nslots, n - len(finished))
+        slot = rng.choice(sorted(outstanding))
+        m, end = outstanding.pop(slot)
+        res = lib.LD_ERR_HW if (m, end) in fail else lib.LD_OK
+        got = lib.ld_sched_complete(s, slot, res)
+        if end == total[m] or res != lib.LD_OK:
+            assert got == m
+            finished.add(m)
+            assert msgs[m].result == res
+            slot_msg[slot] = None
+            just_freed.add(slot)
+        else:
+            assert got == -1
+    assert finished == set(range(n)) and not outstanding
+    assert all(progress[m] == total[m] for m in range(n) if msgs[m].result == lib.LD_OK)
+    assert lib.ld_sched_next(s, job) == -1
+    assert lib.ld_sched_complete(s, 0, lib.LD_OK) == -1   # nothing outstanding
+    return issued
+
+
+@pytest.mark.parametrize("nslots", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("whole", [0, 1])
+def test_sched_policy_invariants(nslots, whole):
+    rng = random.Random(nslots * 10 + whole)
+    for trial in range(30):
+        n = rng.randrange(0, 25)
+        family = rng.choice(list(FAMILY_ALGS))
+        algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(n)]
+        lengths = [rng.choice([0, 55, 56, 64, 111, 112, 128, rng.randrange(0, 3000)]) for _ in range(n)]
+        _run_policy(lengths, algs, nslots, whole, rng)
+    # a job that fails ends its message at once; its slot is refilled
+    lengths = [1000] * 6
+    issued = _run_policy(lengths, ["sha256"] * 6, nslots, whole, rng, fail={(2, 1), (4, 16)})
+    assert 5 in [m for _, m, _, _, _, _ in issued]
+
+
+def test_sched_policy_errors():
+    s, job = ffi.new("ld_sched *"), ffi.new("ld_sched_job *")
+    slots = native.aligned_new("ld_sched_slot", 2)
+    msgs = ffi.new("ld_sched_msg[]", 1)
+    assert lib.ld_sched_init(ffi.NULL, msgs, 1, slots, 2, 0) == lib.LD_ERR_ARG
+    assert lib.ld_sched_init(s, ffi.NULL, 1, slots, 2, 0) == lib.LD_ERR_ARG
+    assert lib.ld_sched_init(s, msgs, 1, ffi.NULL, 2, 0) == lib.LD_ERR_ARG
+    assert lib.ld_sched_init(s, msgs, 1, slots, 0, 0) == lib.LD_ERR_ARG
+    assert lib.ld_sched_init(s, ffi.NULL, 0, slots, 2, 0) == lib.LD_OK
+    assert lib.ld_sched_next(s, job) == -1
+    assert lib.ld_sched_next(ffi.NULL, job) == -1
+    assert lib.ld_sched_complete(s, 5, lib.LD_OK) == -1
+    with pytest.raises(native.NativeError):
+        native.sched_order([10], "sha256", 0)
+    with pytest.raises(ValueError):
+        native.sched_order([10], "md5", 1)
+
+
+@pytest.mark.parametrize("nslots", [1, 2, 4, 8])
+@pytest.mark.parametrize("whole", [False, True])
+def test_sched_order(nslots, whole):
+    """sched_order: the jobs in issue order under a FIFO (pipeline) executor."""
+    rng = random.Random(nslots)
+    lengths = [rng.randrange(0, 2000) for _ in range(3 * nslots + 5)]
+    order = native.sched_order(lengths, "sha256", nslots, whole)
+    per_msg = {}
+    for j in order:
+        per_msg.setdefault(j.msg, []).append(j)
+    assert sorted(per_msg) == list(range(len(lengths)))
+    for m, jobs in per_msg.items():
+        total = _blocks_of(lengths[m], 64)
+        assert [j.first_block for j in jobs] == list(
+            range(0, total, 1) if not whole else [0])
+        assert sum(j.nblocks for j in jobs) == total
+        assert jobs[0].first and jobs[-1].last and len({j.slot for j in jobs}) == 1
+    # messages start in order
+    firsts = [j.msg for j in order if j.first]
+    assert firsts == sorted(firsts)
+    # full occupancy: while messages are left to start, the slots take turns
+    last_start = next(i for i, j in enumerate(order) if j.msg == len(lengths) - 1)
+    assert [j.slot for j in order[:last_start + 1]] == [i % nslots for i in range(last_start + 1)]
+    # the FIFO executor gives the same order as any run completing jobs in issue order
+    assert order == native.sched_order(lengths, ["sha256"] * len(lengths), nslots, whole)
+    # mixed algorithms (per-message block sizes)
+    order = native.sched_order([200, 200], ["sha1", "sha512"], 2)
+    assert [(j.msg, j.nblocks) for j in order if j.first] == [(0, 1), (1, 1)]
+    assert sum(1 for j in order if j.msg == 1) == 2 and sum(1 for j in order if j.msg == 0) == 4

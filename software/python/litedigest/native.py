@@ -6,9 +6,14 @@
   names as in hashlib ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
   "sha512_256"); `MD_ALGS` maps them to the C algorithm ids;
 - `compress(state_words, blocks)`, `iv(variant)`, `md_pad(tail, total_len, block_size)`;
-- `HwDevice`: the C hash-peripheral driver (ld_hw_sha256_*) running against registers
-  provided by Python (`read32(addr)`, `write32(addr, value)`), e.g. a model or a bridge.
+- `HwDevice`: the C hash-peripheral driver (ld_hw.h: ld_hw_md_*, every algorithm) and the
+  message scheduler's executor (ld_sched.h: ld_hw_schedule) running against registers
+  provided by Python (`read32(addr)`, `write32(addr, value)`), e.g. a model or a bridge;
+  `DmaArena` places buffers in the DMA-able "RAM" at aligned addresses;
+- `sched_order(lengths, alg, nslots, whole_message_jobs)`: the scheduler's pure policy
+  (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order.
 """
+import collections
 import struct
 
 from ._native import ffi, lib
@@ -229,9 +234,10 @@ def md(name, data):
     return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
 
 # ---------------------------------------------------------------------------------------
-# The C peripheral driver against Python-provided registers.
+# The C peripheral driver and the message scheduler against Python-provided registers.
 
 _active = []  # stack of (read32, write32) bound while a driver call runs
+_pending = []  # exceptions raised by the callbacks during the current call
 
 
 @ffi.def_extern()
@@ -251,20 +257,101 @@ def ld_py_write32(addr, value):
         _pending.append(e)
 
 
-_pending = []
-
-DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "status", "digest", "blocks",
+DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_length", "status",
+              "slots_busy", "slots_done", "slots_ack", "digest_sel", "digest", "blocks",
               "cycles_latch", "cycles_value", "info")
+
+FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512}
+
+DMA_ALIGN = 64  # what LD_DMA_ALIGNED gives the C structures (the largest peripheral alignment)
+
+
+def _family(family):
+    return _by_name(FAMILIES, family, "family")
+
+
+def address(cdata):
+    """The address of a cdata pointer/array (what the DMA sees)."""
+    return int(ffi.cast("uintptr_t", cdata))
+
+
+def aligned_new(ctype, n=1, align=DMA_ALIGN):
+    """A zeroed `ctype[n]` array (ctype a type name such as "ld_sched_slot") at an
+    `align`-byte aligned address; the returned cdata keeps its memory alive and passes as a
+    `ctype *`. (ffi.new does not promise the 64-byte alignment the C structures declare.)"""
+    size = ffi.sizeof(ctype) * n
+    raw = bytearray(size + align)
+    off = -address(ffi.from_buffer(raw)) % align
+    return ffi.from_buffer(f"{ctype}[]", memoryview(raw)[off:off + size])
+
+
+class DmaArena:
+    """Places data in a caller-owned buffer that the (model) peripheral's DMA may read, at
+    aligned addresses: `put(data)` copies bytes and returns a cdata `uint8_t[n]` view at its
+    address, `alloc(ctype, n)` reserves zeroed room for C structures (ld_sched_slot[],
+    ld_hw_md_ctx). `skew` shifts an allocation off the alignment (to test unaligned data).
+
+    buf: a cdata uint8_t array (the RAM), offset: where the arena starts in it."""
+
+    def __init__(self, buf, offset=0, align=DMA_ALIGN):
+        self.buf, self.align = buf, align
+        self.base = address(buf)
+        self.size = len(buf)
+        self.pos = offset
+
+    def _take(self, nbytes, align, skew):
+        align = align or self.align
+        start = self.pos + (-(self.base + self.pos) % align) + skew
+        if start + nbytes > self.size:
+            raise MemoryError(f"DmaArena: {nbytes} bytes do not fit (at {start} of {self.size})")
+        self.pos = start + nbytes
+        return start
+
+    def put(self, data, align=None, skew=0):
+        data = bytes(data)
+        off = self._take(len(data), align, skew)
+        ffi.memmove(self.buf + off, data, len(data))
+        return ffi.cast(f"uint8_t(*)[{len(data)}]", self.buf + off)[0]
+
+    def alloc(self, ctype, n=1, align=None, skew=0):
+        size = ffi.sizeof(ctype) * n
+        off = self._take(size, align, skew)
+        ffi.memmove(self.buf + off, bytes(size), size)
+        return ffi.cast(f"{ctype} *", self.buf + off)
+
+
+def _as_cdata(data):
+    """bytes-like -> a cdata char buffer (a copy, outside any DMA RAM); cdata as it is."""
+    if isinstance(data, ffi.CData):
+        return data
+    return ffi.from_buffer(bytes(data))
+
+
+def _algs(alg, n):
+    """LD_ALG_* ids of n messages from one algorithm or a list of one per message"""
+    if isinstance(alg, (list, tuple)):
+        if len(alg) != n:
+            raise ValueError(f"{len(alg)} algorithms for {n} messages")
+        return [md_alg(a) for a in alg]
+    return [md_alg(alg)] * n
+
+
+SchedStats = collections.namedtuple("SchedStats", "cycles blocks interval jobs")
+ScheduleResult = collections.namedtuple("ScheduleResult", "rc digests results stats")
+SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last")
 
 
 class HwDevice:
-    """Runs the C driver (ld_hw_*) with register accesses going to Python callables.
+    """Runs the C driver (ld_hw_*, ld_hw_schedule) with register accesses going to Python
+    callables.
 
-    regs: dict register name -> address (the DEV_FIELDS); read32(addr) -> int;
-    write32(addr, value). ram_base/ram_size: the DMA-able range (host addresses when the
-    'peripheral' reads host memory, as a model does)."""
+    regs: dict register name -> address (all DEV_FIELDS; multi-word registers: the address of
+    the most significant word); read32(addr) -> int; write32(addr, value); family: the
+    engine's family ("sha1", "sha256", "sha512" or LD_FAMILY_*); ram_base/ram_size: the
+    DMA-able range (host addresses when the 'peripheral' reads host memory, as a model does);
+    timeout_polls: the driver's poll bound (0: its default)."""
 
-    def __init__(self, regs, read32, write32, ram_base=0, ram_size=0, timeout_polls=0):
+    def __init__(self, regs, read32, write32, family, ram_base=0, ram_size=0, timeout_polls=0):
         self._rw = (read32, write32)
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
@@ -275,8 +362,11 @@ class HwDevice:
         self.dev.timeout_polls = timeout_polls
         self.dev.ram_base = ram_base
         self.dev.ram_size = ram_size
+        self.dev.family = _family(family)
 
-    def _call(self, fn, *args):
+    def call(self, fn, *args):
+        """Call a C function of the driver (lib.ld_hw_*) with this device's registers bound;
+        an exception raised by read32/write32 meanwhile is re-raised after it returns."""
         _active.append(self._rw)
         del _pending[:]
         try:
@@ -289,51 +379,147 @@ class HwDevice:
             raise e
         return r
 
-    def sha256(self, data, variant=SHA256, path=PATH_CSR):
-        """ld_hw_sha256 one-shot. data: bytes, or a cffi uint8_t buffer (its address is what
-        the DMA path sees). Raises NativeError on an LD_* error."""
-        variant = _variant(variant)
-        out = ffi.new("uint8_t[32]")
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            data = ffi.from_buffer(bytes(data))
-        n = len(data)
-        _check(self._call(lib.ld_hw_sha256, self.dev, variant, path, data, n, out), "ld_hw_sha256")
-        return bytes(ffi.buffer(out, digest_size(variant)))
+    def md(self, alg, data, path=PATH_CSR):
+        """ld_hw_md one-shot: the digest of data (bytes, or a cdata uint8_t buffer whose
+        address is what the DMA path reads). alg: hashlib name or LD_ALG_* id. Raises
+        NativeError on an LD_* error."""
+        alg = md_alg(alg)
+        out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
+        data = _as_cdata(data)
+        _check(self.call(lib.ld_hw_md, self.dev, alg, path, data, len(data), out), "ld_hw_md")
+        return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
 
-    def context(self, variant=SHA256, path=PATH_CSR):
-        return HwCtx(self, _variant(variant), path)
+    def context(self, alg, path=PATH_CSR, ctx_mem=None):
+        """A streaming context (ld_hw_md_init/update/final). ctx_mem: where the ld_hw_md_ctx
+        lives (e.g. DmaArena.alloc("ld_hw_md_ctx") so the DMA can read its padded tail);
+        default: a 64-byte aligned host allocation."""
+        return HwCtx(self, alg, path, ctx_mem)
 
     def cycles(self):
+        """ld_hw_cycles: the peripheral's 64-bit cycle counter (latched now)."""
         out = ffi.new("uint64_t *")
-        _check(self._call(lib.ld_hw_cycles, self.dev, out), "ld_hw_cycles")
+        _check(self.call(lib.ld_hw_cycles, self.dev, out), "ld_hw_cycles")
         return int(out[0])
+
+    def info(self):
+        """ld_hw_get_info as a dict: latency, stages, slots, arch, dma_align, interval."""
+        info = ffi.new("ld_hw_info *")
+        _check(self.call(lib.ld_hw_get_info, self.dev, info), "ld_hw_get_info")
+        return {k: int(getattr(info, k)) for k in
+                ("latency", "stages", "slots", "arch", "dma_align", "interval")}
+
+    def schedule(self, messages, alg, path=PATH_CSR, nslots=None, arena=None, slots=None):
+        """ld_hw_schedule: hash all messages on the peripheral with up to nslots slots
+        (default: the engine's).
+
+        messages: bytes-like (copied into `arena` when one is given, else passed from host
+        memory, which the DMA path refuses with LD_ERR_RANGE) or cdata buffers (used at their
+        address, e.g. from DmaArena.put). alg: one algorithm (hashlib name / LD_ALG_* id)
+        for all, or a list with one per message.
+        slots: a cdata `ld_sched_slot *` of at least nslots entries (their padded tails are
+        read by the DMA, so they must be in RAM on that path); default: allocated in `arena`
+        when given, else on the host.
+        Returns ScheduleResult(rc, digests, results, stats): rc the C return code, digests[i]
+        bytes or None where results[i] (an LD_* code) is not LD_OK, stats a SchedStats."""
+        n = len(messages)
+        algs = _algs(alg, n)
+        if nslots is None:
+            nslots = self.info()["slots"]
+        keep = []
+        msgs = ffi.new("ld_sched_msg[]", max(n, 1))
+        outs = ffi.new("uint8_t[]", max(n, 1) * lib.LD_MD_MAX_DIGEST_SIZE)
+        for i, (m, a) in enumerate(zip(messages, algs)):
+            if arena is not None and not isinstance(m, ffi.CData):
+                m = arena.put(m) if len(m) else ffi.NULL
+            elif not isinstance(m, ffi.CData):
+                m = _as_cdata(m) if len(m) else ffi.NULL
+            keep.append(m)
+            msgs[i].data = m
+            msgs[i].len = 0 if m == ffi.NULL else len(m)
+            msgs[i].alg = a
+            msgs[i].out = outs + i * lib.LD_MD_MAX_DIGEST_SIZE
+        if slots is None:
+            if arena is not None:
+                slots = arena.alloc("ld_sched_slot", max(nslots, 1))
+            else:
+                slots = aligned_new("ld_sched_slot", max(nslots, 1))
+        st = ffi.new("ld_sched_stats *")
+        rc = self.call(lib.ld_hw_schedule, self.dev, path, msgs, n, slots, nslots, st)
+        results = [int(msgs[i].result) for i in range(n)]
+        digests = [bytes(ffi.buffer(msgs[i].out, lib.ld_md_digest_size(algs[i])))
+                   if results[i] == lib.LD_OK else None for i in range(n)]
+        return ScheduleResult(rc, digests, results,
+                              SchedStats(int(st.cycles), int(st.blocks), int(st.interval), int(st.jobs)))
 
 
 class HwCtx:
-    """ld_hw_sha256_init/update/final as an object (for streaming and call-order tests)."""
+    """ld_hw_md_init/update/final as an object (for streaming and call-order tests)."""
 
-    def __init__(self, hw, variant, path):
-        self.hw, self.variant = hw, variant
-        self._ctx = ffi.new("ld_hw_sha256_ctx *")
-        _check(hw._call(lib.ld_hw_sha256_init, self._ctx, hw.dev, variant, path), "ld_hw_sha256_init")
+    def __init__(self, hw, alg, path=PATH_CSR, ctx_mem=None):
+        self.hw, self.alg, self.path = hw, md_alg(alg), path
+        # the default memory is owned by the array itself: keep that cdata, not a cast of it
+        self._ctx = aligned_new("ld_hw_md_ctx") if ctx_mem is None else ffi.cast("ld_hw_md_ctx *", ctx_mem)
+        _check(hw.call(lib.ld_hw_md_init, self._ctx, hw.dev, self.alg, path), "ld_hw_md_init")
+
+    @property
+    def digest_size(self):
+        return lib.ld_md_digest_size(self.alg)
 
     def update(self, data):
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            data = ffi.from_buffer(bytes(data))
-        _check(self.hw._call(lib.ld_hw_sha256_update, self._ctx, data, len(data)),
-               "ld_hw_sha256_update")
+        data = _as_cdata(data)
+        _check(self.hw.call(lib.ld_hw_md_update, self._ctx, data, len(data)), "ld_hw_md_update")
         return self
 
     def final(self):
-        out = ffi.new("uint8_t[32]")
-        _check(self.hw._call(lib.ld_hw_sha256_final, self._ctx, out), "ld_hw_sha256_final")
-        return bytes(ffi.buffer(out, digest_size(self.variant)))
+        out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
+        _check(self.hw.call(lib.ld_hw_md_final, self._ctx, out), "ld_hw_md_final")
+        return bytes(ffi.buffer(out, self.digest_size))
+
+
+def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False):
+    """The scheduler's pure policy (ld_sched_init/next/complete) for messages of `lengths`
+    bytes, with an executor that completes jobs in issue order (a pipeline: FIFO; a slot has
+    at most one job outstanding, so per slot too) and issues every job it can before waiting
+    for the next completion. alg: one algorithm (hashlib name / LD_ALG_* id) or a list with
+    one per message. Returns the jobs in issue order as SchedJob(slot, msg, first_block, nblocks,
+    first, last); block i < len // block_size of a message is its data, the rest its padded
+    tail. Raises NativeError(LD_ERR_ARG) for bad arguments (nslots 0, unknown alg)."""
+    lengths = list(lengths)
+    n = len(lengths)
+    algs = _algs(alg, n)
+    zeros = ffi.new("uint8_t[]", max(lengths, default=0) + 1)  # contents do not matter
+    outs = ffi.new("uint8_t[]", max(n, 1) * lib.LD_MD_MAX_DIGEST_SIZE)
+    msgs = ffi.new("ld_sched_msg[]", max(n, 1))
+    for i, (ln, a) in enumerate(zip(lengths, algs)):
+        msgs[i].data, msgs[i].len, msgs[i].alg = zeros, ln, a
+        msgs[i].out = outs + i * lib.LD_MD_MAX_DIGEST_SIZE
+    slots = aligned_new("ld_sched_slot", max(nslots, 1))
+    s = ffi.new("ld_sched *")
+    job = ffi.new("ld_sched_job *")
+    _check(lib.ld_sched_init(s, msgs, n, slots, nslots, 1 if whole_message_jobs else 0), "ld_sched_init")
+    bad = [i for i in range(n) if msgs[i].result == lib.LD_ERR_ARG]
+    if bad:
+        raise NativeError(lib.LD_ERR_ARG, f"ld_sched_init: message {bad[0]}")
+    order, fifo = [], collections.deque()
+    while True:
+        r = lib.ld_sched_next(s, job)
+        if r == 1:
+            order.append(SchedJob(int(job.slot), int(job.msg), int(job.first_block),
+                                  int(job.nblocks), bool(job.first), bool(job.last)))
+            fifo.append(int(job.slot))
+            continue
+        if r < 0:
+            break
+        if not fifo:
+            raise RuntimeError("ld_sched_next waits with no job outstanding")
+        lib.ld_sched_complete(s, fifo.popleft(), lib.LD_OK)
+    return order
 
 
 def ctrl_bits():
-    """The ctrl/status bit masks the driver was compiled with."""
+    """The ctrl/status bit masks the driver was compiled with (LD_CTRL_*, LD_STATUS_*)."""
     return {n: getattr(lib, n) for n in dir(lib) if n.startswith(("LD_CTRL_", "LD_STATUS_"))}
 
 
 def words_to_bytes(words):
-    return struct.pack(">8I", *words)
+    return struct.pack(f">{len(words)}I", *words)

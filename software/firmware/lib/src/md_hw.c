@@ -65,10 +65,24 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
     return LD_OK;
 }
 
-/* a job's slot from its levels, for the slots_done bit */
-static uint32_t slot_bit(uint32_t levels)
+/* The 32-bit word of a slots_* register (slots_done, slots_ack) that holds a slot's bit, and
+ * the bit in it. An engine with more than 32 slots has several words, the most significant at
+ * the register's address (LiteX order), so slot 0 is in the LAST word: the slot count comes
+ * from the info register. */
+static uintptr_t slot_word(const ld_hw_dev *dev, uintptr_t reg, unsigned slot)
 {
-    return 1u << ((levels & LD_CTRL_SLOT_MASK) >> LD_CTRL_SLOT_BIT);
+    unsigned slots = LD_INFO_SLOTS(dev->read32(dev->info));
+    unsigned nwords = slots ? (slots + 31u) / 32u : 1u;
+    unsigned w = slot / 32u;
+
+    if (w >= nwords)
+        w = nwords - 1u;    /* no such slot: the peripheral rejects its start anyway */
+    return reg + 4u * (uintptr_t)(nwords - 1u - w);
+}
+
+static unsigned levels_slot(uint32_t levels)
+{
+    return (unsigned)((levels & LD_CTRL_SLOT_MASK) >> LD_CTRL_SLOT_BIT);
 }
 
 /* after a start: a rejected job sets done + an error bit at once and never runs */
@@ -87,14 +101,16 @@ static int check_started(const ld_hw_dev *dev, uint32_t *status_out)
 /* wait for the slot's job, check errors, ack */
 static int finish_job(const ld_hw_dev *dev, uint32_t levels, uint32_t *status_out)
 {
-    uint32_t bit = slot_bit(levels);
-    uint32_t done = ld_hw_poll(dev, dev->slots_done, bit);
+    unsigned slot = levels_slot(levels);
+    uint32_t bit = 1u << (slot % 32u);
+    uintptr_t off = slot_word(dev, 0, slot);
+    uint32_t done = ld_hw_poll(dev, dev->slots_done + off, bit);
     uint32_t st = dev->read32(dev->status);
     int r = done ? ((st & LD_STATUS_ERRORS) ? LD_ERR_HW : LD_OK) : LD_ERR_TIMEOUT;
 
     if (status_out)
         *status_out = st;
-    dev->write32(dev->slots_ack, bit);
+    dev->write32(dev->slots_ack + off, bit);
     dev->write32(dev->ctrl, LD_CTRL_ACK);
     return r;
 }
@@ -196,7 +212,7 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     ctx->state = CTX_ACTIVE;
     /* clean start: clear done/errors and the din word count left by anyone before us */
     dev->write32(dev->ctrl, LD_CTRL_ACK);
-    dev->write32(dev->slots_ack, 1u);
+    dev->write32(slot_word(dev, dev->slots_ack, 0), 1u);
     return LD_OK;
 }
 
@@ -308,9 +324,19 @@ int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
     return LD_OK;
 }
 
+/* the message's last job has run: read slot 0's chaining value as the digest */
+static int finish_digest(ld_hw_md_ctx *ctx, uint8_t *out)
+{
+    uint32_t words[LD_MD_MAX_STATE_WORDS];
+
+    ld_hw_read_digest_words(ctx->dev, 0, words, ld_md_state_words(ctx->alg));
+    ld_digest_bytes(ld_md_digest_size(ctx->alg), words, out);
+    ctx->state = CTX_FINISHED;
+    return LD_OK;
+}
+
 int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out)
 {
-    uint32_t words[16];
     size_t n, bs;
     int r = check_ctx(ctx);
 
@@ -325,16 +351,29 @@ int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out)
     r = run_blocks(ctx, NULL, 0, ctx->pad, n / bs, 1, 1);
     if (r != LD_OK)
         return fail(ctx, r);
-    ld_hw_read_digest_words(ctx->dev, 0, words, ld_md_state_words(ctx->alg));
-    ld_digest_bytes(ld_md_digest_size(ctx->alg), words, out);
-    ctx->state = CTX_FINISHED;
-    return LD_OK;
+    return finish_digest(ctx, out);
 }
 
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
 {
     ld_hw_md_ctx ctx;
     int r = ld_hw_md_init(&ctx, dev, alg, path);
+
+    if (r == LD_OK && ((data == NULL && len > 0) || out == NULL))
+        r = LD_ERR_ARG;
+    if (r == LD_OK && path == LD_PATH_DMA) {
+        /* one job: the whole blocks straight from the caller's buffer, the padded tail (in
+         * ctx.pad) as its second segment when the DMA can read it; run_blocks falls back to
+         * the CSR path for what it cannot */
+        const uint8_t *p = (const uint8_t *)data;
+        size_t bs = ld_md_block_size(alg), whole = len / bs, rest = len % bs;
+        size_t n = ld_md_pad(ctx.pad, rest ? p + whole * bs : NULL, rest, (uint64_t)len, bs);
+        if (n == 0)
+            return LD_ERR_ARG;
+        ctx.total = len;
+        r = run_blocks(&ctx, p, whole, ctx.pad, n / bs, 1, 0);
+        return r == LD_OK ? finish_digest(&ctx, out) : r;
+    }
     if (r == LD_OK)
         r = ld_hw_md_update(&ctx, data, len);
     if (r == LD_OK)

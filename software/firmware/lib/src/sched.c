@@ -136,17 +136,32 @@ static uintptr_t low_word(uintptr_t reg, unsigned slots)
     return reg + 4u * (uintptr_t)((slots + 31u) / 32u - 1u);
 }
 
-static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, const ld_sched_msg *m)
+/* start a job; *st: the status word read right after the start (0 when not read) */
+static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, const ld_sched_msg *m,
+                 uint32_t *st)
 {
     size_t bs = ld_md_block_size(m->alg);
     uint32_t lv = LD_CTRL_VARIANT_VAL(ld_md_variant(m->alg)) | LD_CTRL_SLOT_VAL(job->slot) |
                   (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0);
 
+    *st = 0;
     if (path == LD_PATH_CSR)
-        return ld_hw_start_csr(dev, job->data, bs, lv, NULL);
+        return ld_hw_start_csr(dev, job->data, bs, lv, st);
     return ld_hw_start_dma(dev, (uintptr_t)job->data, (uint32_t)(job->data_blocks * bs),
-                           (uintptr_t)job->tail, (uint32_t)(job->tail_blocks * bs), lv, NULL);
+                           (uintptr_t)job->tail, (uint32_t)(job->tail_blocks * bs), lv, st);
 }
+
+/* every message without a result yet gets err (an early stop) */
+static void fail_pending(ld_sched_msg *msgs, size_t nmsgs, int err)
+{
+    size_t i;
+    for (i = 0; i < nmsgs; i++)
+        if (msgs[i].result == PENDING)
+            msgs[i].result = err;
+}
+
+/* errors a start can cause (the job did not run); err_bus comes from a running DMA instead */
+#define START_ERRORS (LD_STATUS_ERR_LEN | LD_STATUS_ERR_ADDR | LD_STATUS_ERR_STATE)
 
 int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
                    ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
@@ -155,10 +170,13 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     ld_sched s;
     ld_sched_job job;
     uint64_t c0 = 0, c1 = 0;
-    uint32_t b0, outstanding = 0, jobs = 0;
+    /* outstanding: slots with a job in the engine; tainted: those of them that were in the
+     * engine when an error bit (err_bus: the status does not say which slot's DMA failed) was
+     * seen and acked, so they end with LD_ERR_HW whatever slots_done says later */
+    uint32_t b0, outstanding = 0, tainted = 0, jobs = 0;
     uintptr_t done_reg, ack_reg;
     size_t i, nsl;
-    int r, first_err = LD_OK;
+    int r, first_err = LD_OK, timed_out = 0;
 
     if (dev == NULL || dev->read32 == NULL || dev->write32 == NULL ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
@@ -185,8 +203,10 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     }
     if (path == LD_PATH_DMA)
         for (i = 0; i < nsl; i++)
-            if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info.dma_align))
-                return LD_ERR_RANGE;   /* nothing was run */
+            if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info.dma_align)) {
+                fail_pending(msgs, nmsgs, LD_ERR_RANGE);   /* nothing was run */
+                return LD_ERR_RANGE;
+            }
     done_reg = low_word(dev->slots_done, info.slots);
     ack_reg = low_word(dev->slots_ack, info.slots);
     dev->write32(dev->ctrl, LD_CTRL_ACK);
@@ -199,12 +219,20 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     for (;;) {
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
-            r = issue(dev, path, &job, &msgs[job.msg]);
+            uint32_t st, bit = 1u << job.slot;
+            r = issue(dev, path, &job, &msgs[job.msg], &st);
             jobs++;
-            if (r != LD_OK)
+            if (r != LD_OK && (r != LD_ERR_HW || (st & START_ERRORS))) {
+                /* rejected: it never ran (start_* acked the error bits) */
+                if (st & ~START_ERRORS & LD_STATUS_ERRORS)
+                    tainted |= outstanding;
                 ld_sched_complete(&s, job.slot, r);
-            else
-                outstanding |= 1u << job.slot;
+            } else {
+                /* running; an error bit seen with it was another DMA's (acked meanwhile) */
+                outstanding |= bit;
+                if (r != LD_OK)
+                    tainted |= outstanding;
+            }
             continue;
         }
         if (n < 0)
@@ -212,27 +240,30 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         {
             uint32_t done = ld_hw_poll(dev, done_reg, outstanding) & outstanding;
             uint32_t st;
-            int res;
             if (done == 0) {        /* timeout: fail what is in the engine and stop */
                 for (i = 0; i < nsl; i++)
                     if (outstanding & (1u << i))
                         ld_sched_complete(&s, i, LD_ERR_TIMEOUT);
-                dev->write32(dev->ctrl, LD_CTRL_ACK);
-                return LD_ERR_TIMEOUT;
+                fail_pending(msgs, nmsgs, LD_ERR_TIMEOUT);
+                timed_out = 1;
+                break;
             }
             st = dev->read32(dev->status);
-            res = (st & LD_STATUS_ERRORS) ? LD_ERR_HW : LD_OK;
-            if (res != LD_OK)
+            if (st & LD_STATUS_ERRORS) {
+                tainted |= outstanding;     /* the failing slot is one of these */
                 dev->write32(dev->ctrl, LD_CTRL_ACK);
+            }
             dev->write32(ack_reg, done);
             outstanding &= ~done;
             for (i = 0; i < nsl; i++) {
                 long m;
-                if (!(done & (1u << i)))
+                uint32_t bit = 1u << i;
+                if (!(done & bit))
                     continue;
-                m = ld_sched_complete(&s, i, res);
+                m = ld_sched_complete(&s, i, (tainted & bit) ? LD_ERR_HW : LD_OK);
+                tainted &= ~bit;
                 if (m >= 0 && msgs[m].result == LD_OK) {
-                    uint32_t words[16];
+                    uint32_t words[LD_MD_MAX_STATE_WORDS];
                     ld_hw_read_digest_words(dev, (unsigned)i, words, ld_md_state_words(msgs[m].alg));
                     ld_digest_bytes(ld_md_digest_size(msgs[m].alg), words, msgs[m].out);
                 }
@@ -240,12 +271,15 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         }
     }
     ld_hw_cycles(dev, &c1);
+    dev->write32(dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
     if (stats) {
         stats->cycles = c1 - c0;
         stats->blocks = dev->read32(dev->blocks) - b0;
         stats->interval = info.interval;
         stats->jobs = jobs;
     }
+    if (timed_out)
+        return LD_ERR_TIMEOUT;
     for (i = 0; i < nmsgs; i++)
         if (msgs[i].result != LD_OK && first_err == LD_OK)
             first_err = msgs[i].result;
