@@ -110,6 +110,8 @@ class HashPeripheral(CycleCounter):
             CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
             CSRField("first", offset=2, description="The job's first block starts from the IV of `variant`."),
             CSRField("last", offset=3, description="The job's last block ends the message."),
+            CSRField("hold", offset=4, description="The DMA reader fetches nothing while set: jobs "
+                     "started meanwhile wait and a ctrl write without hold releases them together."),
             CSRField("load_cv", offset=5, description="The job's first block starts from cv."),
             CSRField("ack", offset=6, pulse=True, description="Clear done and errors; reset din."),
             CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
@@ -210,7 +212,7 @@ class HashPeripheral(CycleCounter):
         any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
         self.comb += rr_comb
         self.sync += rr_sync
-        self.comb += choose.eq(~filling & ~fill_full & any_req & ~err_bus)
+        self.comb += choose.eq(~filling & ~fill_full & any_req & ~err_bus & ~f.hold)
 
         reading = Signal()
         got = Signal()

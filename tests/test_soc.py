@@ -1,5 +1,6 @@
-"""The simulated SoC with the SHA-256 peripheral: the firmware demo (software, CSR and DMA
-paths, measured in cycles), the `soc` backend through the host bridge, and bad input.
+"""The main simulated SoC (spec.MAIN_SOC: sha256:opt, sha1:opt, sha512:k5 peripherals): the
+firmware demo (software, CSR and DMA paths, measured in cycles), the `soc` backend through
+the host bridge for every algorithm, and bad input.
 
 Cycle counts come from the simulation and are exact, so the performance figures the README
 states are checked here as regression bounds."""
@@ -38,7 +39,8 @@ def test_demo_digests_and_checks(demo_opt):
     assert all(r["ok"] for r in demo_opt.records), [r for r in demo_opt.records if not r["ok"]]
     names = {c["name"] for c in demo_opt.checks}
     assert {"dma_outside_ram_err_addr", "dma_length_not_multiple_64", "final_twice_state",
-            "update_after_final_state", "good_hash_after_errors_dma"} <= names
+            "update_after_final_state", "good_hash_after_errors_dma", "dma_misaligned_err_addr",
+            "wrong_family_arg"} <= names
     assert all(c["ok"] for c in demo_opt.checks), [c for c in demo_opt.checks if not c["ok"]]
 
 
@@ -57,24 +59,37 @@ def test_demo_on_base_engine():
     demo = socdemo.run_demo("sha256:base", timeout=600)
     assert demo.all_ok
     dma = demo.record("dma", 16384)["cycles"]
-    assert "engine sha256:base, latency 65" in demo.console
+    assert "engine sha256:base:p1, latency 65" in demo.console
     # at one block per 65 cycles, 257 blocks bound the DMA path from below
     assert dma >= 257 * 65
 
 
-def test_soc_backend_boundary_lengths_both_paths(backend, monkeypatch):
+@pytest.mark.parametrize("family,algos", [
+    ("sha256", ("sha256", "sha224")),
+    ("sha1", ("sha1",)),
+    ("sha512", ("sha512", "sha384", "sha512_224", "sha512_256")),
+])
+def test_soc_backend_every_algorithm_both_paths(family, algos, monkeypatch):
+    """Every algorithm on the main SoC's peripherals, lengths around the block boundaries."""
     import litedigest
     from litedigest.backends import _cache
-    # hash objects reach the backend through the registry: hand them this module's backend
-    monkeypatch.setitem(_cache, ("soc", spec.parse(ENGINE).engine_name), backend)
-    rng = random.Random(5)
-    for path in ("dma", "csr"):
-        monkeypatch.setattr(backend, "path", path)
-        for n in (0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000):
-            m = rng.randbytes(n)
-            for algo in ("sha256", "sha224"):
-                h = litedigest.new(algo, m, backend="soc", engine=f"{algo}:opt")
-                assert h.digest() == hashlib.new(algo, m).digest(), (path, n, algo)
+    from litedigest.backends.soc import SoCBackend
+    eng = spec.parse(family)
+    be = SoCBackend(family)
+    try:
+        # hash objects reach the backend through the registry: hand them this one
+        monkeypatch.setitem(_cache, ("soc", eng.engine_name), be)
+        bs = eng.block_size
+        rng = random.Random(5)
+        for path in ("dma", "csr"):
+            monkeypatch.setattr(be, "path", path)
+            for n in (0, 1, bs - 9, bs - 8, bs - 1, bs, bs + 1, 2 * bs - 9, 2 * bs, 1000):
+                m = rng.randbytes(n)
+                for algo in algos:
+                    h = litedigest.new(algo, m, backend="soc", engine=f"{algo}:{eng.arch}")
+                    assert h.digest() == hashlib.new(algo, m).digest(), (path, n, algo)
+    finally:
+        be.close()
 
 
 def test_host_hashes_64k_quickly(backend):
@@ -143,7 +158,7 @@ def test_interrupt_event_and_cycle_counter(backend):
     ev_pending.write(1)
     assert not ev_pending.read() & 1
     assert p.cycles() > c0
-    assert p.info() == {"latency": 33, "in_flight": 1, "arch": 1}
+    assert p.info() == {"latency": 33, "stages": 1, "arch": 1, "align_log2": 6, "slots": 1}
 
 
 def test_cli_sum_soc_backend_matches_sha256sum(tmp_path):
@@ -153,9 +168,9 @@ def test_cli_sum_soc_backend_matches_sha256sum(tmp_path):
         f = tmp_path / f"m{n}.bin"
         f.write_bytes(rng.randbytes(n))
         files.append(f.name)
-    for algo in ("sha256", "sha224"):
+    for algo in ("sha256", "sha224", "sha1", "sha384", "sha512"):
         ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
-                               "--backend", "soc", "--engine", f"{algo}:opt", *files],
+                               "--backend", "soc", *files],
                               cwd=tmp_path, capture_output=True, check=True)
         ref = subprocess.run([f"{algo}sum", *files], cwd=tmp_path, capture_output=True, check=True)
         assert ours.stdout == ref.stdout

@@ -172,7 +172,7 @@ int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *
 int ld_sched_next(ld_sched *s, ld_sched_job *job);
 long ld_sched_complete(ld_sched *s, size_t slot, int result);
 typedef struct {
-    uint64_t cycles;
+    uint64_t cycles, run_cycles;
     uint32_t blocks, interval, jobs;
 } ld_sched_stats;
 int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
@@ -180,7 +180,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
 
 /* ctrl/status bits as compiled into the driver */
 static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_LAST,
-    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
+    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_HOLD, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
 static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
     LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS;
 

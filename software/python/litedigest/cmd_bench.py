@@ -9,6 +9,13 @@
                  --markdown prints a table.
   --backend soc: the firmware demo on the simulated SoC: software, CSR and DMA paths for
                  64 B, 1 KiB and 16 KiB (the sizes the firmware measures).
+  --backend soc --sched: the C library's message scheduler in the SoC firmware
+                 (software/firmware/apps/sched) on a SoC with the --engine list (default
+                 the scheduler SoC, sha256:opt:p4 + sha1:opt:p8): per peripheral, p messages of
+                 16 KiB (p = its slots) on the DMA and CSR paths, timed with the SoC's cycle
+                 counter; utilization = blocks x interval / cycles of the engine's run (from
+                 the release of the first wave of jobs to the last job seen done), and
+                 end-to-end over the whole scheduler call (padding, job set-up, digest reads).
 """
 import hashlib
 import json
@@ -33,7 +40,9 @@ def add_parser(subparsers):
     p.add_argument("--sizes", default=None,
                    help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
-    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl)")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl, soc --sched)")
+    p.add_argument("--sched", action="store_true",
+                   help="soc: run the message scheduler firmware and report engine utilization")
     p.set_defaults(func=run)
 
 
@@ -91,6 +100,34 @@ def bench_soc(engine):
                            ", ".join(c["name"] for c in demo.checks if not c["ok"]))
 
 
+def bench_soc_sched(engines):
+    run = socdemo.run_sched(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+    for r in run.records:
+        yield {
+            "engine": r["engine"], "backend": "soc", "path": r["path"], "scheduler": "ld_sched",
+            "messages": r["msgs"], "bytes": r["bytes"] * r["msgs"], "blocks": r["blocks"],
+            "cycles": r["cycles"], "run_cycles": r["run_cycles"],
+            "bytes_per_cycle": round(r["bytes"] * r["msgs"] / r["cycles"], 4),
+            "interval": r["interval"], "utilization": round(r["utilization"], 4),
+            "end_to_end_utilization": round(r["end_to_end_utilization"], 4),
+            "digest_ok": r["ok"],
+        }
+    if not run.checks or not all(c["ok"] for c in run.checks):
+        raise RuntimeError("the scheduler firmware's checks failed: " +
+                           ", ".join(c["name"] for c in run.checks if not c["ok"]))
+
+
+MD_SCHED_HEADER = ("| engine | path | messages x bytes | blocks | interval | engine run (cycles) "
+                   "| utilization | whole call (cycles) | end-to-end utilization | bytes/cycle (whole call) |"
+                   "\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _markdown_sched(rec):
+    return (f"| `{rec['engine']}` | {rec['path']} | {rec['messages']} x {rec['bytes'] // rec['messages']} "
+            f"| {rec['blocks']} | {rec['interval']} | {rec['run_cycles']} | {rec['utilization']} "
+            f"| {rec['cycles']} | {rec['end_to_end_utilization']} | {rec['bytes_per_cycle']} |")
+
+
 MD_HEADER = ("| engine | latency (cycles) | interval (cycles) | blocks in flight | messages x bytes "
              "| cycles | bytes/cycle | occupancy |\n|---|---|---|---|---|---|---|---|")
 
@@ -103,6 +140,8 @@ def _markdown(rec):
 
 def _text(rec):
     extra = ""
+    if "utilization" in rec:
+        extra = f" messages={rec['messages']} interval={rec['interval']} utilization={rec['utilization']}"
     if "latency" in rec:
         extra = f" latency={rec['latency']} interval={rec['interval']} occupancy={rec['occupancy']}"
     return (f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "
@@ -112,13 +151,21 @@ def _text(rec):
 
 def run(args):
     try:
-        if args.backend == "soc":
+        if args.backend == "soc" and args.sched:
+            engines = specmod.SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+            for sp in engines:
+                specmod.parse(sp)
+            records = bench_soc_sched(list(engines))
+            header, row = MD_SCHED_HEADER, _markdown_sched
+        elif args.backend == "soc":
             specmod.parse(args.engine)
             if args.sizes or args.markdown:
                 raise ValueError("--sizes and --markdown apply to --backend rtl only "
                                  "(the firmware measures 64, 1024, 16384)")
             records = bench_soc(args.engine)
         else:
+            if args.sched:
+                raise ValueError("--sched applies to --backend soc (the rtl bench always schedules)")
             specs = specmod.all_specs() if args.engine == "all" else args.engine.split(",")
             for sp in specs:
                 specmod.parse(sp)
@@ -128,15 +175,16 @@ def run(args):
                 if any(s < 0 for s in sizes):
                     raise ValueError("sizes must be >= 0")
             records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
+            header, row = MD_HEADER, _markdown
         ok = True
         if args.markdown:
-            print(MD_HEADER)
+            print(header)
         for rec in records:
             ok &= rec["digest_ok"]
             if args.json:
                 print(json.dumps(rec), flush=True)
             elif args.markdown:
-                print(_markdown(rec), flush=True)
+                print(row(rec), flush=True)
             else:
                 print(_text(rec), flush=True)
         return 0 if ok else 1

@@ -336,7 +336,7 @@ def _algs(alg, n):
     return [md_alg(alg)] * n
 
 
-SchedStats = collections.namedtuple("SchedStats", "cycles blocks interval jobs")
+SchedStats = collections.namedtuple("SchedStats", "cycles run_cycles blocks interval jobs")
 ScheduleResult = collections.namedtuple("ScheduleResult", "rc digests results stats")
 SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last")
 
@@ -449,7 +449,8 @@ class HwDevice:
         digests = [bytes(ffi.buffer(msgs[i].out, lib.ld_md_digest_size(algs[i])))
                    if results[i] == lib.LD_OK else None for i in range(n)]
         return ScheduleResult(rc, digests, results,
-                              SchedStats(int(st.cycles), int(st.blocks), int(st.interval), int(st.jobs)))
+                              SchedStats(int(st.cycles), int(st.run_cycles), int(st.blocks), int(st.interval),
+                                         int(st.jobs)))
 
 
 class HwCtx:

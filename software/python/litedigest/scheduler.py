@@ -1,11 +1,13 @@
 """The message scheduler for pipelined engines (seed 000 section 7), host side.
 
-A p-stage engine holds p blocks of p different messages. The scheduler keeps up to p messages
-in the engine's slots, gives each active message one block per round (so a message's next
-block is due as its previous block leaves the pipeline), and refills a slot as soon as its
-message ends. Used by the `rtl` bench and tests; the C library's scheduler (for the SoC
-firmware) is not written yet.
+The policy is the C library's (ld_sched.h: ld_sched_init/next/complete, the same code the SoC
+firmware runs over the CSR and DMA paths), called through cffi (litedigest.native.sched_order):
+it keeps up to p messages in the engine's slots, gives a message its next block only once its
+previous block is back, and refills a slot as soon as its message ends. Here its jobs become
+the block order fed to an engine in simulation (the rtl bench and tests); the engine completes
+blocks in issue order, as the policy's executor assumes.
 """
+from . import native
 
 
 def round_robin(jobs, slots, blocks_of):
@@ -16,19 +18,17 @@ def round_robin(jobs, slots, blocks_of):
     order (results of a slot come back in that order)."""
     if slots < 1:
         raise ValueError("slots must be >= 1")
-    pending = list(enumerate(jobs))
-    active, per_slot, order = {}, {s: [] for s in range(slots)}, []
-    while pending or active:
-        for slot in range(slots):
-            if slot not in active and pending:
-                i, job = pending.pop(0)
-                blocks = list(blocks_of(job, slot))
-                if not blocks:
-                    raise ValueError(f"job {i} has no blocks")
-                active[slot] = blocks
-                per_slot[slot].append(i)
-        for slot in sorted(active):
-            order.append(active[slot].pop(0))
-            if not active[slot]:
-                del active[slot]
+    counts = [len(blocks_of(job, 0)) for job in jobs]
+    if any(n == 0 for n in counts):
+        raise ValueError(f"job {counts.index(0)} has no blocks")
+    # The policy derives a message's blocks from its length and padding; it needs nothing but
+    # their number, and a SHA-256 message of 64 (n - 1) bytes pads to exactly n blocks.
+    plan = native.sched_order([64 * (n - 1) for n in counts], "sha256", slots)
+    per_slot = {s: [] for s in range(slots)}
+    current, order = {}, []
+    for job in plan:
+        if job.first_block == 0:
+            current[job.slot] = blocks_of(jobs[job.msg], job.slot)
+            per_slot[job.slot].append(job.msg)
+        order.extend(current[job.slot][job.first_block:job.first_block + job.nblocks])
     return order, per_slot

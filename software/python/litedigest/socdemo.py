@@ -95,7 +95,9 @@ def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
 @dataclasses.dataclass
 class SchedRun:
     engines: list
-    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles, blocks, interval, util
+    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles, run_cycles,
+                       # blocks, interval, busy (= blocks x interval), utilization (busy over
+                       # the engine's run), end_to_end_utilization (busy over the whole call)
     checks: list       # LDCHECK lines
     console: str
 
@@ -120,7 +122,8 @@ def run_sched(engines=None, log=None, timeout=1800):
         if line.startswith("LDSCHED "):
             r = _kv(line[len("LDSCHED "):])
             r["ok"] = bool(r.get("ok"))
-            r["utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
+            r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0
+            r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
             records.append(r)
         elif line.startswith("LDCHECK "):
             c = _kv(line[len("LDCHECK "):])

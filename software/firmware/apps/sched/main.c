@@ -1,8 +1,9 @@
 /* LiteDigest scheduler firmware (LiteX, bare metal): for every hash peripheral of the SoC,
  * the C library's message scheduler (ld_sched.h) hashes p messages of 16 KiB (p = the
  * engine's slots) on the DMA and the CSR path, timed with the peripheral's cycle counter;
- * utilization = blocks x interval / cycles of the whole run (from before the first job to
- * after the last digest was read). Then a mixed batch (more messages than slots, random
+ * utilization = blocks x interval / cycles, over the engine's run (from the release of the
+ * first wave of jobs to the last job seen done) and end to end (the whole ld_hw_schedule call,
+ * padding and digest reads included). Then a mixed batch (more messages than slots, random
  * lengths, every algorithm of the family) checks refills, and bad messages check errors.
  * Output: "LDSCHED ..." and "LDCHECK ..." lines, then "LDDONE". */
 #include <stdint.h>
@@ -108,6 +109,10 @@ static void full_run(const periph *pp, int path, unsigned p)
     put_u64(busy);
     printf(" util_ppm=");
     put_u64(st.cycles ? busy * 1000000u / st.cycles : 0);
+    printf(" run_cycles=");
+    put_u64(st.run_cycles);
+    printf(" run_util_ppm=");
+    put_u64(st.run_cycles ? busy * 1000000u / st.run_cycles : 0);
     printf(" ok=%d ret=%d\n", ok && r == LD_OK, r);
 }
 

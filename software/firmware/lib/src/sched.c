@@ -138,11 +138,11 @@ static uintptr_t low_word(uintptr_t reg, unsigned slots)
 
 /* start a job; *st: the status word read right after the start (0 when not read) */
 static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, const ld_sched_msg *m,
-                 uint32_t *st)
+                 uint32_t hold, uint32_t *st)
 {
     size_t bs = ld_md_block_size(m->alg);
     uint32_t lv = LD_CTRL_VARIANT_VAL(ld_md_variant(m->alg)) | LD_CTRL_SLOT_VAL(job->slot) |
-                  (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0);
+                  (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0) | hold;
 
     *st = 0;
     if (path == LD_PATH_CSR)
@@ -169,7 +169,11 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     ld_hw_info info;
     ld_sched s;
     ld_sched_job job;
-    uint64_t c0 = 0, c1 = 0;
+    uint64_t c0 = 0, c1 = 0, run0 = 0, run1 = 0;
+    /* DMA: the first wave of jobs is started with ctrl.hold and released together, so the
+     * slots run in step (otherwise the first slot runs alone while the CPU sets up the next,
+     * and finishes alone at the end) */
+    uint32_t hold = path == LD_PATH_DMA ? LD_CTRL_HOLD : 0;
     /* outstanding: slots with a job in the engine; tainted: those of them that were in the
      * engine when an error bit (err_bus: the status does not say which slot's DMA failed) was
      * seen and acked, so they end with LD_ERR_HW whatever slots_done says later */
@@ -215,12 +219,13 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
 
     ld_hw_cycles(dev, &c0);
+    run0 = c0;
     b0 = dev->read32(dev->blocks);
     for (;;) {
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
             uint32_t st, bit = 1u << job.slot;
-            r = issue(dev, path, &job, &msgs[job.msg], &st);
+            r = issue(dev, path, &job, &msgs[job.msg], hold, &st);
             jobs++;
             if (r != LD_OK && (r != LD_ERR_HW || (st & START_ERRORS))) {
                 /* rejected: it never ran (start_* acked the error bits) */
@@ -235,6 +240,11 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
             }
             continue;
         }
+        if (hold) {                 /* the first wave is out: release it, the run starts */
+            dev->write32(dev->ctrl, 0);
+            hold = 0;
+            ld_hw_cycles(dev, &run0);
+        }
         if (n < 0)
             break;
         {
@@ -248,6 +258,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
                 timed_out = 1;
                 break;
             }
+            ld_hw_cycles(dev, &run1);
             st = dev->read32(dev->status);
             if (st & LD_STATUS_ERRORS) {
                 tainted |= outstanding;     /* the failing slot is one of these */
@@ -274,6 +285,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     dev->write32(dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
     if (stats) {
         stats->cycles = c1 - c0;
+        stats->run_cycles = run1 > run0 ? run1 - run0 : 0;
         stats->blocks = dev->read32(dev->blocks) - b0;
         stats->interval = info.interval;
         stats->jobs = jobs;

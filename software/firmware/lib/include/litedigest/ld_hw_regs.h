@@ -11,6 +11,7 @@
 #define LD_CTRL_DMA_START  (1u << 1)
 #define LD_CTRL_FIRST      (1u << 2)
 #define LD_CTRL_LAST       (1u << 3)
+#define LD_CTRL_HOLD       (1u << 4)
 #define LD_CTRL_LOAD_CV    (1u << 5)
 #define LD_CTRL_ACK        (1u << 6)
 #define LD_CTRL_TAIL       (1u << 7)

@@ -78,6 +78,10 @@ long ld_sched_complete(ld_sched *s, size_t slot, int result);
 /* Run statistics of ld_hw_schedule (cycles from the peripheral's counter). */
 typedef struct {
     uint64_t cycles;        /* from before the first job to after the last digest was read */
+    uint64_t run_cycles;    /* the engine's run: from the release of the first wave of jobs
+                             * (DMA: started with ctrl.hold, then released together; CSR: the
+                             * call's start) to the moment the last job was seen done; excludes
+                             * the set-up before (padding, job registers) and digest reads after */
     uint32_t blocks;        /* blocks the engine completed meanwhile */
     uint32_t interval;      /* the engine's cycles per block when full (info register) */
     uint32_t jobs;          /* jobs issued */
