@@ -56,7 +56,7 @@ class CycleCounter(Module, AutoCSR):
     def add_cycle_counter(self):
         self.cycles_latch = CSRStorage(1, description="Any write copies the counter to cycles_value.")
         self.cycles_value = CSRStatus(64, description="Cycle count at the last latch.")
-        count = Signal(64)
+        self.cycle_count = count = Signal(64)
         self.sync += [
             count.eq(count + 1),
             If(self.cycles_latch.re, self.cycles_value.status.eq(count)),
@@ -136,6 +136,7 @@ class HashPeripheral(CycleCounter):
         self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
         self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
         self.blocks = CSRStatus(32, description="Blocks completed since reset.")
+        self.finish_cycles = CSRStatus(64, description="The cycle counter when the latest job finished.")
         self.info = CSRStatus(fields=[
             CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),
             CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
@@ -352,7 +353,7 @@ class HashPeripheral(CycleCounter):
         self.comb += rejected.eq(csr_bad | dma_bad)
         self.sync += [
             If(source.valid, self.blocks.status.eq(self.blocks.status + 1)),
-            If(finish != 0, done.eq(1)),
+            If(finish != 0, done.eq(1), self.finish_cycles.status.eq(self.cycle_count)),
             If(self.din.re,
                 If((words < nbw) & ~(f.start & ~csr_bad),
                     din_buf[words].eq(self.din.storage),

@@ -475,7 +475,7 @@ class PeripheralModel:
         self.busy_polls, self.hang, self.bus_error = busy_polls, hang, bus_error
         sizes = dict(ctrl=1, din=1, cv=self.nw, dma_base=1, dma_length=1, tail_base=1, tail_length=1,
                      status=1, slots_busy=self.sw, slots_done=self.sw, slots_ack=self.sw, digest_sel=1,
-                     digest=self.nw, blocks=1, cycles_latch=1, cycles_value=2, info=1)
+                     digest=self.nw, blocks=1, cycles_latch=1, cycles_value=2, info=1, finish_cycles=2)
         self.regs, self.size, addr = {}, sizes, 0x100
         for name in native.DEV_FIELDS:
             self.regs[name] = addr
@@ -488,7 +488,7 @@ class PeripheralModel:
         self.slot_cv = [[0] * self.nw for _ in range(slots)]
         self.running = {}       # slot -> job dict
         self.sdone = 0
-        self.blocks = self.cycles = self.latched = 0
+        self.blocks = self.cycles = self.latched = self.finished_at = 0
         self.jobs, self.violations, self.max_busy, self.polls = [], [], 0, 0
         self.hold = False
 
@@ -591,6 +591,7 @@ class PeripheralModel:
         job["cv_out"] = list(st)
         del self.running[s]
         self.sdone |= 1 << s
+        self.finished_at = self.cycles
         self.done = 1
 
     def _tick(self):
@@ -657,6 +658,8 @@ class PeripheralModel:
             return self.blocks & 0xFFFFFFFF
         if name == "cycles_value":
             return (self.latched >> (32 * (1 - k))) & 0xFFFFFFFF
+        if name == "finish_cycles":
+            return (self.finished_at >> (32 * (1 - k))) & 0xFFFFFFFF
         if name == "info":
             return self.info_word()
         self.violations.append(f"read {name or hex(addr)}")

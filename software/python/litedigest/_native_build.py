@@ -113,7 +113,7 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
 typedef struct {
     uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
-              cycles_latch, cycles_value, info;
+              cycles_latch, cycles_value, info, finish_cycles;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);

@@ -259,7 +259,7 @@ def ld_py_write32(addr, value):
 
 DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_length", "status",
               "slots_busy", "slots_done", "slots_ack", "digest_sel", "digest", "blocks",
-              "cycles_latch", "cycles_value", "info")
+              "cycles_latch", "cycles_value", "info", "finish_cycles")
 
 FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512}
 

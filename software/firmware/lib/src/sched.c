@@ -282,6 +282,12 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         }
     }
     ld_hw_cycles(dev, &c1);
+    if (run1 > run0) {              /* exact end of the engine's run: the hardware's stamp */
+        uint64_t f = ((uint64_t)dev->read32(dev->finish_cycles) << 32) |
+                     dev->read32(dev->finish_cycles + 4);
+        if (f > run0 && f <= run1)
+            run1 = f;
+    }
     dev->write32(dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
     if (stats) {
         stats->cycles = c1 - c0;

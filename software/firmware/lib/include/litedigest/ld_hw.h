@@ -33,7 +33,7 @@ typedef struct {
      * the following words at +4, +8, ...) */
     uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
-              cycles_latch, cycles_value, info;
+              cycles_latch, cycles_value, info, finish_cycles;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);     /* make CPU writes visible to the DMA (cache flush); may be NULL */
@@ -53,6 +53,7 @@ typedef struct {
     .digest_sel = CSR_##NAME##_DIGEST_SEL_ADDR, .digest = CSR_##NAME##_DIGEST_ADDR,         \
     .blocks = CSR_##NAME##_BLOCKS_ADDR, .cycles_latch = CSR_##NAME##_CYCLES_LATCH_ADDR,     \
     .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
+    .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
     .read32 = RD, .write32 = WR, .dma_sync = SYNC, .timeout_polls = 2000000,                \
     .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY }
 

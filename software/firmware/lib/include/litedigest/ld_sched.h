@@ -80,7 +80,8 @@ typedef struct {
     uint64_t cycles;        /* from before the first job to after the last digest was read */
     uint64_t run_cycles;    /* the engine's run: from the release of the first wave of jobs
                              * (DMA: started with ctrl.hold, then released together; CSR: the
-                             * call's start) to the moment the last job was seen done; excludes
+                             * call's start) to the end of the last job (the peripheral's
+                             * finish_cycles stamp); excludes
                              * the set-up before (padding, job registers) and digest reads after */
     uint32_t blocks;        /* blocks the engine completed meanwhile */
     uint32_t interval;      /* the engine's cycles per block when full (info register) */
