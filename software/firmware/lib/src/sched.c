@@ -241,9 +241,9 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
             continue;
         }
         if (hold) {                 /* the first wave is out: release it, the run starts */
+            ld_hw_cycles(dev, &run0);   /* just before the release: the run includes it */
             dev->write32(dev->ctrl, 0);
             hold = 0;
-            ld_hw_cycles(dev, &run0);
         }
         if (n < 0)
             break;
