@@ -135,7 +135,6 @@ int ld_md_init(ld_md_ctx *ctx, int alg)
     ctx->alg = alg;
     load_iv(alg, ctx);
     ctx->total = 0;
-    ld_zero(ctx->buf, sizeof ctx->buf);
     ctx->buflen = 0;
     ctx->finished = 0;
     ctx->magic = LD_MD_MAGIC;
