@@ -17,7 +17,11 @@ def add_parser(subparsers):
 
 def run(args):
     say = lambda msg: print(msg, file=sys.stderr, flush=True)
-    demo = socdemo.run_demo(args.engine, log=say, timeout=args.timeout)
+    try:
+        demo = socdemo.run_demo(args.engine, log=say, timeout=args.timeout)
+    except ValueError as e:
+        print(f"litedigest demo: {e}", file=sys.stderr)
+        return 2
     print(f"LiteDigest demo: {demo.engine} on the simulated SoC (cycles of the SoC clock, "
           f"measured by the peripheral's cycle counter, warm caches)\n")
     print(demo.table())

@@ -87,6 +87,9 @@ def run_app(engines, app, log=None, timeout=900):
 def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
     """Build the SoC that has `engine` (cached) and the demo firmware, run it, parse its output."""
     spec = specmod.parse(engine)
+    if spec.family != "sha256":
+        raise ValueError(f"the demo firmware measures SHA-256/SHA-224 engines, not {spec.engine_name}; "
+                         "`litedigest bench --backend soc --sched --engine SPEC` measures any engine")
     text, b = run_app(specmod.soc_engines_for(spec), "demo", log=log, timeout=timeout)
     records, checks = parse_console(text)
     return DemoRun(str(spec), records, checks, text, b.build_seconds)
