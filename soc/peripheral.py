@@ -215,30 +215,24 @@ class HashPeripheral(CycleCounter):
         self.sync += rr_sync
         self.comb += choose.eq(~filling & ~fill_full & any_req & ~err_bus & ~f.hold)
 
-        reading = Signal()
         got = Signal()
         self.comb += [
-            reading.eq(filling),
-            bus.cyc.eq(reading), bus.stb.eq(reading), bus.we.eq(0),
+            bus.cyc.eq(filling), bus.stb.eq(filling), bus.we.eq(0),
             bus.sel.eq(Replicate(1, dma_width // 8)),
             bus.adr.eq(cur_row[fs]),
-            got.eq(reading & bus.ack),
+            got.eq(filling & bus.ack),
         ]
         last_row_of_block = fill_cnt == rows_per_block - 1
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
 
         move = Signal()
-        from_csr = Signal()
-        self.comb += [
-            from_csr.eq(csr_pending),
-            move.eq((csr_pending | fill_full) & (~blk_valid | accept)),
-        ]
+        self.comb += move.eq((csr_pending | fill_full) & (~blk_valid | accept))
         fields = ("data", "slot", "first", "lcv", "last", "var")
         self.sync += [
             If(move,
                 blk_valid.eq(1),
-                If(from_csr,
+                If(csr_pending,  # a CSR block goes first
                     [blk[k].eq(csr[k]) for k in fields],
                     csr_pending.eq(0),
                 ).Else(
@@ -269,7 +263,7 @@ class HashPeripheral(CycleCounter):
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
                 ),
             ),
-            If(reading & bus.err,
+            If(filling & bus.err,
                 # abandon the slot's job: nothing more is read, the partial block is dropped
                 err_bus.eq(1), filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0),
             ),
@@ -304,7 +298,7 @@ class HashPeripheral(CycleCounter):
         self.comb += finish.eq(Cat(*[act[s] & (cur_rows[s] == 0) & (outst[s] == 0) for s in range(nslots)]))
         for s in range(nslots):
             inc = (choose & (pick == s)) | (f.start & starting & (slot == s))
-            dec = (source.valid & (source.slot == s)) | (reading & bus.err & (fs == s) & ~got)
+            dec = (source.valid & (source.slot == s)) | (filling & bus.err & (fs == s) & ~got)
             self.sync += outst[s].eq(outst[s] + inc - dec)
             self.sync += If(finish[s], act[s].eq(0))
             self.sync += If(starting & (slot == s),

@@ -24,8 +24,8 @@ IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
 
 @pytest.fixture(scope="module")
 def sim_build():
-    from litedigest.backends.soc import soc_build_dir
-    return sr.build_sim(soc_build_dir(engines()), hash_engine=engines())
+    from litedigest.backends.soc import build_soc
+    return build_soc(engines())
 
 
 @pytest.fixture(scope="module")

@@ -51,30 +51,34 @@ def _kv(line):
     return out
 
 
-def parse_console(text):
-    records, checks = [], []
+def console_lines(text, tag):
+    """The `<tag> key=value ...` lines a firmware printed, as dicts (`ok` as a bool)."""
+    out = []
     for line in text.splitlines():
-        if line.startswith("LDRESULT "):
-            r = _kv(line[len("LDRESULT "):])
-            # the firmware compares hw with its own sw digest; check both against hashlib too
-            want = hashlib.sha256(demo_message(r.get("bytes", 0))).hexdigest()
-            r["ok"] = bool(r.get("ok")) and r.get("digest") == want
-            records.append(r)
-        elif line.startswith("LDCHECK "):
-            c = _kv(line[len("LDCHECK "):])
-            c["ok"] = bool(c.get("ok"))
-            checks.append(c)
-    return records, checks
+        if line.startswith(tag + " "):
+            r = _kv(line[len(tag) + 1:])
+            r["ok"] = bool(r.get("ok"))
+            out.append(r)
+    return out
+
+
+def parse_console(text):
+    records = console_lines(text, "LDRESULT")
+    for r in records:
+        # the firmware compares hw with its own sw digest; check both against hashlib too
+        want = hashlib.sha256(demo_message(r.get("bytes", 0))).hexdigest()
+        r["ok"] = r["ok"] and r.get("digest") == want
+    return records, console_lines(text, "LDCHECK")
 
 
 def run_app(engines, app, log=None, timeout=900):
     """Build the simulated SoC with `engines` (cached) and the firmware `app`
     (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build)."""
-    from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
-    from litedigest.backends.soc import soc_build_dir, firmware_app
+    from litedigest.soc.sim_runner import build_firmware, SimProcess
+    from litedigest.backends.soc import build_soc, firmware_app
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
-    b = build_sim(soc_build_dir(engines), hash_engine=engines)
+    b = build_soc(engines)
     log(f"building the {app} firmware...")
     fw = build_firmware(b, firmware_app(app))
     log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
@@ -120,16 +124,9 @@ def run_sched(engines=None, log=None, timeout=1800):
     and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
     engines = list(engines or specmod.SCHED_SOC)
     text, _ = run_app(engines, "sched", log=log, timeout=timeout)
-    records, checks = [], []
-    for line in text.splitlines():
-        if line.startswith("LDSCHED "):
-            r = _kv(line[len("LDSCHED "):])
-            r["ok"] = bool(r.get("ok"))
-            r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0
-            r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
-            records.append(r)
-        elif line.startswith("LDCHECK "):
-            c = _kv(line[len("LDCHECK "):])
-            c["ok"] = bool(c.get("ok"))
-            checks.append(c)
+    records = console_lines(text, "LDSCHED")
+    for r in records:
+        r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0
+        r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
+    checks = console_lines(text, "LDCHECK")
     return SchedRun(engines, records, checks, text)

@@ -13,6 +13,7 @@
 #include "litedigest/ld_sha256.h"
 #include "litedigest/ld_hw.h"
 #include "litedigest/ld_md.h"
+#include "../ld_app.h"
 
 #ifdef SHA256_ENGINE
 #define LD_ENGINE_SPEC SHA256_ENGINE
@@ -23,33 +24,7 @@
 #define MAXLEN 16384
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (.bss) */
 
-static uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
-static void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
-/* Make CPU writes visible to the DMA before a job. The peripheral only reads memory, and
- * VexRiscv's D-cache is write-through, so RAM already holds every store: nothing to do.
- * (A write-back cache would need a clean here; flush_cpu_dcache() would be needed before the
- * CPU reads memory a DMA wrote, which this peripheral never does.) */
-static void hal_dma_sync(void)
-{
-#ifdef CONFIG_L2_SIZE
-    flush_l2_cache();
-#endif
-}
-
 static const ld_hw_dev dev = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync);
-
-/* integer-only printing (no dependence on %llu / %f support in the libc printf) */
-static void put_u64(uint64_t v)
-{
-    char s[21];
-    int i = 20;
-    s[i] = 0;
-    do {
-        s[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    printf("%s", s + i);
-}
 
 static void put_fixed(uint64_t num, uint64_t den, unsigned decimals) /* num/den, rounded */
 {

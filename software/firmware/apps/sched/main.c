@@ -18,6 +18,7 @@
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_hw.h"
 #include "litedigest/ld_sched.h"
+#include "../ld_app.h"
 
 #define MSG_BYTES 16384
 #define MAX_SLOTS 8
@@ -29,10 +30,6 @@ static ld_sched_msg msgs[MIX_MSGS];
 static uint8_t outs[MIX_MSGS][LD_MD_MAX_DIGEST_SIZE];
 static uint8_t refs[MIX_MSGS][LD_MD_MAX_DIGEST_SIZE];
 
-static uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
-static void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
-/* VexRiscv's D-cache is write-through and the peripheral only reads: nothing to flush */
-static void hal_dma_sync(void) {}
 
 typedef struct {
     const char *name, *engine;
@@ -55,18 +52,6 @@ static const periph periphs[] = {
      {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256}, 4},
 #endif
 };
-
-static void put_u64(uint64_t v)
-{
-    char s[21];
-    int i = 20;
-    s[i] = 0;
-    do {
-        s[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    printf("%s", s + i);
-}
 
 static void check(const char *pname, const char *name, int ok)
 {

@@ -4,6 +4,7 @@
 #define LITEDIGEST_LD_INTERNAL_H
 
 #include "litedigest/ld_types.h"
+#include "litedigest/ld_common.h"
 
 static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -31,6 +32,62 @@ static inline void ld_zero(uint8_t *dst, size_t n)
     }
     while (n--)
         *dst++ = 0;
+}
+
+/* The register word holding slot `slot`'s bit in a slots_* register (slots_done, slots_ack)
+ * of an engine with `slots` slots: LiteX puts the most significant 32-bit word at the
+ * register's address, so slot 0 is in the last word. A slot beyond the engine's maps to the
+ * first word (the peripheral rejects its jobs anyway). */
+static inline uintptr_t ld_slot_word(uintptr_t reg, unsigned slots, unsigned slot)
+{
+    unsigned nwords = slots ? (slots + 31u) / 32u : 1u;
+    unsigned w = slot / 32u;
+
+    if (w >= nwords)
+        w = nwords - 1u;
+    return reg + 4u * (uintptr_t)(nwords - 1u - w);
+}
+
+/* Streaming into whole blocks (the update of every Merkle-Damgard context): top up the
+ * partial block in buf, hand it to `blocks` once full, hand the data's whole blocks to
+ * `blocks` straight from the caller's memory, keep the rest in buf. `blocks(ctx, p, n,
+ * from_buf)` returns LD_OK or an error, which is returned at once (buf is emptied when its
+ * block was the one that failed). */
+typedef int (*ld_blocks_fn)(void *ctx, const uint8_t *p, size_t nblocks, int from_buf);
+
+static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uint8_t *p,
+                            size_t len, ld_blocks_fn blocks, void *ctx)
+{
+    int r;
+
+    if (*buflen) {
+        size_t n = bs - *buflen;
+        if (n > len)
+            n = len;
+        ld_copy(buf + *buflen, p, n);
+        *buflen += (uint32_t)n;
+        p += n;
+        len -= n;
+        if (*buflen < bs)
+            return LD_OK;
+        r = blocks(ctx, buf, 1, 1);
+        *buflen = 0;
+        if (r != LD_OK)
+            return r;
+    }
+    if (len >= bs) {
+        size_t nb = len / bs;
+        r = blocks(ctx, p, nb, 0);
+        if (r != LD_OK)
+            return r;
+        p += nb * bs;
+        len -= nb * bs;
+    }
+    if (len) {
+        ld_copy(buf, p, len);
+        *buflen = (uint32_t)len;
+    }
+    return LD_OK;
 }
 
 /* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */

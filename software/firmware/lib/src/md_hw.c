@@ -65,19 +65,10 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
     return LD_OK;
 }
 
-/* The 32-bit word of a slots_* register (slots_done, slots_ack) that holds a slot's bit, and
- * the bit in it. An engine with more than 32 slots has several words, the most significant at
- * the register's address (LiteX order), so slot 0 is in the LAST word: the slot count comes
- * from the info register. */
+/* the slots_* register word of a slot (ld_slot_word), the slot count from the info register */
 static uintptr_t slot_word(const ld_hw_dev *dev, uintptr_t reg, unsigned slot)
 {
-    unsigned slots = LD_INFO_SLOTS(dev->read32(dev->info));
-    unsigned nwords = slots ? (slots + 31u) / 32u : 1u;
-    unsigned w = slot / 32u;
-
-    if (w >= nwords)
-        w = nwords - 1u;    /* no such slot: the peripheral rejects its start anyway */
-    return reg + 4u * (uintptr_t)(nwords - 1u - w);
+    return ld_slot_word(reg, LD_INFO_SLOTS(dev->read32(dev->info)), slot);
 }
 
 static unsigned levels_slot(uint32_t levels)
@@ -282,6 +273,12 @@ static int fail(ld_hw_md_ctx *ctx, int r)
     return r;
 }
 
+/* ld_absorb's block sink: whole blocks of the message through the context's path */
+static int absorb_blocks(void *ctx, const uint8_t *p, size_t nblocks, int from_buf)
+{
+    return run_blocks((ld_hw_md_ctx *)ctx, p, nblocks, NULL, 0, 0, from_buf);
+}
+
 int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
 {
     const uint8_t *p = (const uint8_t *)data;
@@ -294,34 +291,8 @@ int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
         return LD_ERR_ARG;
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
-    if (ctx->buflen) {
-        size_t n = bs - ctx->buflen;
-        if (n > len)
-            n = len;
-        ld_copy(ctx->buf + ctx->buflen, p, n);
-        ctx->buflen += (uint32_t)n;
-        p += n;
-        len -= n;
-        if (ctx->buflen < bs)
-            return LD_OK;
-        r = run_blocks(ctx, ctx->buf, 1, NULL, 0, 0, 1);
-        ctx->buflen = 0;
-        if (r != LD_OK)
-            return fail(ctx, r);
-    }
-    if (len >= bs) {
-        size_t nb = len / bs;
-        r = run_blocks(ctx, p, nb, NULL, 0, 0, 0);
-        if (r != LD_OK)
-            return fail(ctx, r);
-        p += nb * bs;
-        len -= nb * bs;
-    }
-    if (len) {
-        ld_copy(ctx->buf, p, len);
-        ctx->buflen = (uint32_t)len;
-    }
-    return LD_OK;
+    r = ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx);
+    return r == LD_OK ? r : fail(ctx, r);
 }
 
 /* the message's last job has run: read slot 0's chaining value as the digest */

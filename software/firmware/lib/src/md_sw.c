@@ -141,6 +141,14 @@ int ld_md_init(ld_md_ctx *ctx, int alg)
     return LD_OK;
 }
 
+/* ld_absorb's block sink: the compression function (it cannot fail) */
+static int absorb_blocks(void *ctx, const uint8_t *p, size_t nblocks, int from_buf)
+{
+    (void)from_buf;
+    compress((ld_md_ctx *)ctx, p, nblocks);
+    return LD_OK;
+}
+
 int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
 {
     const uint8_t *p = (const uint8_t *)data;
@@ -152,30 +160,7 @@ int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
         return LD_ERR_STATE;
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
-    if (ctx->buflen) {
-        size_t n = bs - ctx->buflen;
-        if (n > len)
-            n = len;
-        ld_copy(ctx->buf + ctx->buflen, p, n);
-        ctx->buflen += (uint32_t)n;
-        p += n;
-        len -= n;
-        if (ctx->buflen < bs)
-            return LD_OK;
-        compress(ctx, ctx->buf, 1);
-        ctx->buflen = 0;
-    }
-    if (len >= bs) {
-        size_t nb = len / bs;
-        compress(ctx, p, nb);
-        p += nb * bs;
-        len -= nb * bs;
-    }
-    if (len) {
-        ld_copy(ctx->buf, p, len);
-        ctx->buflen = (uint32_t)len;
-    }
-    return LD_OK;
+    return ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx);
 }
 
 int ld_md_final(ld_md_ctx *ctx, uint8_t *out)

@@ -133,7 +133,7 @@ long ld_sched_complete(ld_sched *s, size_t slot, int result)
  * most significant word at the lowest address) */
 static uintptr_t low_word(uintptr_t reg, unsigned slots)
 {
-    return reg + 4u * (uintptr_t)((slots + 31u) / 32u - 1u);
+    return ld_slot_word(reg, slots, 0);
 }
 
 /* start a job; *st: the status word read right after the start (0 when not read) */

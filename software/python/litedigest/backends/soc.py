@@ -26,6 +26,12 @@ def soc_build_dir(engines):
     return os.path.join(build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
 
 
+def build_soc(engines):
+    """Build (or reuse) the simulated SoC with `engines` under soc_build_dir(engines)."""
+    from litedigest.soc.sim_runner import build_sim
+    return build_sim(soc_build_dir(engines), hash_engine=list(engines))
+
+
 def firmware_app(name):
     return os.path.join(repo_root(), "software", "firmware", "apps", name)
 
@@ -34,14 +40,14 @@ class SoCBackend(Backend):
     name = "soc"
 
     def __init__(self, engine=None, path=None):
-        from litedigest.soc.sim_runner import build_sim, build_firmware, SimProcess
+        from litedigest.soc.sim_runner import build_firmware, SimProcess
         self.spec = specmod.parse(engine or "sha256")
         self.engines = specmod.soc_engines_for(self.spec)
         self.instance = specmod.instance_name(self.spec, self.engines)
         self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
         if self.path not in ("csr", "dma"):
             raise ValueError(f"unknown soc path {self.path!r} (csr or dma)")
-        self.build = build_sim(soc_build_dir(self.engines), hash_engine=self.engines)
+        self.build = build_soc(self.engines)
         fw = build_firmware(self.build, firmware_app("idle"))
         self.sim = SimProcess(self.build, firmware=fw)
         self.sim.start()

@@ -1,0 +1,35 @@
+/* What the LiteDigest firmware apps share on LiteX: the register HAL of the C library's
+ * driver (csr.h accessors) and integer-only printing (no dependence on %llu support in the
+ * libc printf). Include after <generated/csr.h>, <system.h> and <stdio.h>. */
+#ifndef LITEDIGEST_APPS_LD_APP_H
+#define LITEDIGEST_APPS_LD_APP_H
+
+#include <stdint.h>
+
+static inline uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
+static inline void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
+
+/* Make CPU writes visible to the DMA before a job. The peripheral only reads memory, and
+ * VexRiscv's D-cache is write-through, so RAM already holds every store: nothing to do.
+ * (A write-back cache would need a clean here; flush_cpu_dcache() would be needed before the
+ * CPU reads memory a DMA wrote, which this peripheral never does.) */
+static inline void hal_dma_sync(void)
+{
+#ifdef CONFIG_L2_SIZE
+    flush_l2_cache();
+#endif
+}
+
+static inline void put_u64(uint64_t v)
+{
+    char s[21];
+    int i = 20;
+    s[i] = 0;
+    do {
+        s[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    printf("%s", s + i);
+}
+
+#endif
