@@ -66,7 +66,14 @@ class HashEngine(Module):
     IVS = {}             # variant name -> list of initial chaining-value words
     ARCHITECTURES = {}   # arch -> steps per clock
 
-    def setup(self, arch, slots, round_cycles, stages=1):
+    SINK_EXTRA = []      # family-specific sink fields (Skein: the tweak)
+
+    def setup(self, arch, slots, round_cycles, stages=1, custom_timing=None):
+        """Common signals. `custom_timing` (dict latency, interval, in_flight, stages) is for
+        a sequencer that drives sink.ready and its own timing (Skein's rings); otherwise the
+        timing follows from round_cycles and stages as described in the module docstring."""
+        if custom_timing is not None:
+            stages = 1
         if arch not in self.ARCHITECTURES:
             raise ValueError(f"unknown {self.family} architecture {arch!r} "
                              f"(known: {', '.join(self.ARCHITECTURES)})")
@@ -93,9 +100,15 @@ class HashEngine(Module):
         else:
             self.interval = round_cycles // stages  # a result every stage period
         self.blocks_in_flight = stages
+        if custom_timing is not None:
+            self.latency = custom_timing["latency"]
+            self.interval = custom_timing["interval"]
+            self.blocks_in_flight = custom_timing["in_flight"]
+            self.stages = custom_timing["stages"]
 
         vbits = max(1, (len(self.IVS) - 1).bit_length())
-        self.sink = sink = stream.Endpoint(engine_sink_layout(self.block_bits, self.digest_bits, slots, vbits))
+        self.sink = sink = stream.Endpoint(engine_sink_layout(self.block_bits, self.digest_bits, slots, vbits)
+                                           + list(self.SINK_EXTRA))
         self.source = source = stream.Endpoint(engine_source_layout(self.digest_bits, slots))
 
         self.st = [Signal(wb, name=f"st{i}") for i in range(ncv)]
@@ -113,7 +126,8 @@ class HashEngine(Module):
         res_last = Signal()
         self.out_free = Signal()
         self.accept = accept = Signal()
-        if stages == 1:
+        own = custom_timing is None and stages == 1  # the one-block sequencers below
+        if own:
             self.comb += sink.ready.eq(~busy)
         self.comb += [
             self.out_free.eq(~res_valid | source.ready),
@@ -129,7 +143,7 @@ class HashEngine(Module):
         iv = Array(ivs)[sink.variant] if len(ivs) > 1 else ivs[0]
         self.init_cv = init_cv = Signal(self.digest_bits)
         self.comb += init_cv.eq(Mux(sink.first, iv, Mux(sink.load_cv, sink.cv, cv_mem[sink.slot])))
-        if stages == 1:  # the one block in the engine (pipelines carry these per stage)
+        if own:  # the one block in the engine (pipelines carry these per stage)
             self.sync += If(accept,
                 busy.eq(1),
                 cur_slot.eq(sink.slot),

@@ -7,8 +7,10 @@ from litedigest import spec as specmod
 from .sha1 import SHA1Engine
 from .sha256 import SHA256Engine
 from .sha512 import SHA512Engine
+from .skein512 import Skein512Engine
 
-FAMILIES = {"sha1": SHA1Engine, "sha256": SHA256Engine, "sha512": SHA512Engine}
+FAMILIES = {"sha1": SHA1Engine, "sha256": SHA256Engine, "sha512": SHA512Engine,
+            "skein512": Skein512Engine}
 
 
 def _spec(spec):
@@ -16,9 +18,13 @@ def _spec(spec):
 
 
 def variant_of(spec):
-    """The engine's variant index (IV choice) for the spec's algorithm, e.g. sha224 -> 1."""
+    """The engine's variant index (IV choice) for the spec's algorithm, e.g. sha224 -> 1
+    (skein512-N -> the configured chaining value of output size N)."""
     s = _spec(spec)
-    return list(FAMILIES[s.family].IVS).index(s.algorithm)
+    name = s.algorithm
+    if s.family == "skein512":
+        name = f"skein512-{s.digest_size * 8}"
+    return list(FAMILIES[s.family].IVS).index(name)
 
 
 def make_engine(spec, slots=None):
@@ -26,7 +32,9 @@ def make_engine(spec, slots=None):
     blocks the engine holds in flight (one context per pipeline stage)."""
     s = _spec(spec)
     cls = FAMILIES[s.family]
-    return cls(arch=s.arch, slots=slots or s.stages, stages=s.stages)
+    if s.modules != 1:
+        return cls(arch=s.arch, slots=slots or s.in_flight, stages=s.stages, modules=s.modules)
+    return cls(arch=s.arch, slots=slots or s.in_flight, stages=s.stages)
 
 
 def engine_ios(engine):

@@ -46,6 +46,8 @@ def build_library(spec, slots=None, build_dir=None):
     tmp.mkdir(parents=True)
     (tmp / "ld_engine.v").write_text(vtext)
     flags = f"-fPIC -O2 -DLD_BLOCK_WORDS={bw} -DLD_CV_WORDS={cw}"
+    if hasattr(engine.sink, "tweak"):
+        flags += " -DLD_TWEAK"
     run = lambda cmd: subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True)
     try:
         run(["verilator", "--cc", "ld_engine.v", "--top-module", "ld_engine", "-O3",
@@ -74,12 +76,13 @@ def build_library(spec, slots=None, build_dir=None):
 
 
 class Block:
-    """One block for the engine: `words` (block_bits/word_bits ints), flags and tags."""
-    __slots__ = ("words", "slot", "first", "last", "variant", "cv")
+    """One block for the engine: `words` (block_bits/word_bits ints), flags and tags, and
+    for Skein its 128-bit `tweak` (int: T0 in bits 63:0, T1 in bits 127:64)."""
+    __slots__ = ("words", "slot", "first", "last", "variant", "cv", "tweak")
 
-    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None):
+    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None, tweak=0):
         self.words, self.slot, self.first, self.last = words, slot, first, last
-        self.variant, self.cv = variant, cv
+        self.variant, self.cv, self.tweak = variant, cv, tweak
 
 
 class Result:
@@ -110,7 +113,7 @@ class RTLSim:
         lib.ldsim_cycle.argtypes = [ctypes.c_void_p]
         lib.ldsim_run.restype = ctypes.c_long
         lib.ldsim_run.argtypes = [ctypes.c_void_p, ctypes.c_long, u32p, u32p, u32p, u32p, u32p,
-                                  u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
+                                  u32p, u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
         self._h = lib.ldsim_new(seed)
         self.set_stalls(stall_in, stall_out)
 
@@ -174,11 +177,12 @@ class RTLSim:
                               for b in blocks])
         a_var = (U32 * n)(*[b.variant for b in blocks])
         a_cv = (U32 * len(cvs))(*cvs)
+        a_tw = (U32 * (4 * n))(*[(b.tweak >> (32 * c)) & 0xFFFFFFFF for b in blocks for c in range(4)])
         o_cv, o_slot, o_last = (U32 * (n * cw))(), (U32 * n)(), (U32 * n)()
         o_acc, o_cyc = (U64 * n)(), (U64 * n)()
         if max_cycles is None:
             max_cycles = 1000 + n * (self.engine.latency + 2) * 50
-        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, o_cv, o_slot,
+        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, a_tw, o_cv, o_slot,
                                   o_last, o_acc, o_cyc, max_cycles)
         if got < 0:
             raise TimeoutError(f"engine produced no result for {n} blocks within {max_cycles} cycles")

@@ -64,12 +64,14 @@ void ldsim_set_stalls(void *p, unsigned in_pct, unsigned out_pct) {
 uint64_t ldsim_cycle(void *p) { return ((Sim *)p)->cycle; }
 
 // Feed n blocks, collect results. Block i: words[LD_BLOCK_WORDS*i..], slot[i], flags[i]
-// (bit0 first, bit1 last, bit2 load_cv), variant[i], cv[LD_CV_WORDS*i..] (used with load_cv).
+// (bit0 first, bit1 last, bit2 load_cv), variant[i], cv[LD_CV_WORDS*i..] (used with load_cv),
+// tweak[4*i..] (the 128-bit tweak, low chunk first; engines with a tweak, LD_TWEAK).
 // Result j (in order of appearance): out_cv[LD_CV_WORDS*j..], out_slot[j], out_last[j],
 // out_cycle[j] = cycle its valid first rose. accept_cycle[i] = cycle block i was accepted.
 // Returns the number of results (n on success), or -1 when max_cycles pass first.
 long ldsim_run(void *p, long n, const uint32_t *blk, const uint32_t *slot, const uint32_t *flags,
-               const uint32_t *variant, const uint32_t *cv, uint32_t *out_cv, uint32_t *out_slot,
+               const uint32_t *variant, const uint32_t *cv, const uint32_t *tweak,
+               uint32_t *out_cv, uint32_t *out_slot,
                uint32_t *out_last, uint64_t *accept_cycle, uint64_t *out_cycle, uint64_t max_cycles) {
     Sim *s = (Sim *)p;
     Vld_engine *t = s->top;
@@ -82,6 +84,11 @@ long ldsim_run(void *p, long n, const uint32_t *blk, const uint32_t *slot, const
             presenting = true;
             for (int w = 0; w < LD_BLOCK_WORDS; w++) t->sink_payload_data[w] = blk[(size_t)LD_BLOCK_WORDS * fed + w];
             for (int w = 0; w < LD_CV_WORDS; w++) t->sink_payload_cv[w] = cv[(size_t)LD_CV_WORDS * fed + w];
+#ifdef LD_TWEAK
+            for (int w = 0; w < 4; w++) t->sink_payload_tweak[w] = tweak[(size_t)4 * fed + w];
+#else
+            (void)tweak;
+#endif
             t->sink_payload_slot = slot[fed];
             t->sink_payload_variant = variant[fed];
             t->sink_first = flags[fed] & 1;
