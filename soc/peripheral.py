@@ -26,7 +26,24 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 
-ARCH_CODES = {"base": 0, "opt": 1, "k5": 2}
+ARCH_CODES = {"base": 0, "opt": 1, "k5": 2, "r1": 3, "r4": 4, "r8": 5}
+
+# Skein's tweak word T1 (bits 127:64 of the tweak): first, final, bitpad flags
+TWEAK_FIRST, TWEAK_FINAL, TWEAK_BITPAD = 126, 127, 119
+
+
+def tweak_of_block(start, pos, first, is_final, final_bytes):
+    """The tweak of one block of a Skein job (REGISTERS.md "Skein"): the job's `start` tweak
+    with the position `pos` + 64 (or + final_bytes for the UBI's final block), first only when
+    `first`, final and bitpad only on the final block. Returns (tweak, new position)."""
+    new_pos = Signal(96)
+    tw = Signal(128)
+    final_on = start[TWEAK_FINAL] & is_final
+    return tw, new_pos, [
+        new_pos.eq(pos + Mux(final_on, final_bytes, 64)),
+        tw.eq(Cat(new_pos, start[96:119], start[TWEAK_BITPAD] & final_on, start[120:126],
+                  first, final_on)),
+    ]
 
 
 def _msw_first(sig, nwords, width):
@@ -136,6 +153,12 @@ class HashPeripheral(CycleCounter):
         self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
         self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
         self.blocks = CSRStatus(32, description="Blocks completed since reset.")
+        self.has_tweak = has_tweak = hasattr(engine.sink, "tweak")
+        if has_tweak:
+            self.tweak = CSRStorage(128, description="Skein: the job's start tweak (T1 first): type, "
+                                    "first, final, bitpad as in Skein, position = bytes before the job.")
+            self.final_bytes = CSRStorage(7, description="Skein: bytes the UBI's final block adds to "
+                                          "the position (0..64), used when the tweak's final bit is set.")
         self.finish_cycles = CSRStatus(64, description="The cycle counter when the latest job finished.")
         self.info = CSRStatus(fields=[
             CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),
@@ -173,13 +196,18 @@ class HashPeripheral(CycleCounter):
         jlast = mk("jlast")             # the job ends the message
         jvar = mk("jvar", 4)
         outst = mk("outst", 2)          # blocks fetched/queued and not yet out of the engine
+        # Skein: the job's start tweak, position so far, first-block flag, final block bytes
+        tstart = mk("tstart", 128)
+        tpos = mk("tpos", 96)
+        tfirst = mk("tfirst")
+        tfb = mk("tfb", 7)
         sdone = Signal(nslots)
         cv_pending = Signal()           # a load_cv job has not yet sent its first block
 
         # --- block register in front of the engine ----------------------------------------
         blk_valid = Signal()
         blk = dict(data=Signal(block_bits), slot=Signal(sb), first=Signal(), lcv=Signal(),
-                   last=Signal(), var=Signal(4))
+                   last=Signal(), var=Signal(4), tweak=Signal(128))
         accept = Signal()
         self.comb += [
             sink.valid.eq(blk_valid),
@@ -189,6 +217,7 @@ class HashPeripheral(CycleCounter):
             sink.last.eq(blk["last"]),
             sink.variant.eq(blk["var"]),
             sink.slot.eq(blk["slot"]),
+            sink.tweak.eq(blk["tweak"]) if has_tweak else [],
             sink.cv.eq(_msw_first(self.cv.storage, ncw, W)),
             source.ready.eq(1),
             accept.eq(sink.valid & sink.ready),
@@ -197,7 +226,7 @@ class HashPeripheral(CycleCounter):
         # --- CSR path: a block waiting for the block register -------------------------------
         csr_pending = Signal()
         csr = dict(data=Signal(block_bits), slot=Signal(sb), first=Signal(), lcv=Signal(),
-                   last=Signal(), var=Signal(4))
+                   last=Signal(), var=Signal(4), tweak=Signal(128))
 
         # --- DMA reader --------------------------------------------------------------------
         fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
@@ -205,7 +234,7 @@ class HashPeripheral(CycleCounter):
         fill_full = Signal()
         filling = Signal()
         fs = Signal(sb)                 # the slot being fetched
-        fmeta = dict(first=Signal(), lcv=Signal(), last=Signal(), var=Signal(4))
+        fmeta = dict(first=Signal(), lcv=Signal(), last=Signal(), var=Signal(4), tweak=Signal(128))
         req = Signal(nslots)
         self.comb += req.eq(Cat(*[act[s] & (cur_rows[s] != 0) & ~(blk_valid & (blk["slot"] == s))
                                   & ~(csr_pending & (csr["slot"] == s)) for s in range(nslots)]))
@@ -226,9 +255,13 @@ class HashPeripheral(CycleCounter):
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
 
+        if has_tweak:
+            dma_tw, dma_pos, stmts = tweak_of_block(tstart[fs], tpos[fs], tfirst[fs], job_end, tfb[fs])
+            self.comb += stmts
+
         move = Signal()
         self.comb += move.eq((csr_pending | fill_full) & (~blk_valid | accept))
-        fields = ("data", "slot", "first", "lcv", "last", "var")
+        fields = ("data", "slot", "first", "lcv", "last", "var", "tweak")
         self.sync += [
             If(move,
                 blk_valid.eq(1),
@@ -238,7 +271,7 @@ class HashPeripheral(CycleCounter):
                 ).Else(
                     blk["data"].eq(engine_block(Cat(*fill), W)),
                     blk["slot"].eq(fs),
-                    [blk[k].eq(fmeta[k]) for k in ("first", "lcv", "last", "var")],
+                    [blk[k].eq(fmeta[k]) for k in ("first", "lcv", "last", "var", "tweak")],
                     fill_full.eq(0),
                 ),
             ).Elif(accept,
@@ -261,6 +294,7 @@ class HashPeripheral(CycleCounter):
                     fmeta["first"].eq(nfirst[fs]), fmeta["lcv"].eq(nlcv[fs]),
                     fmeta["last"].eq(jlast[fs] & job_end), fmeta["var"].eq(jvar[fs]),
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
+                    [fmeta["tweak"].eq(dma_tw), tpos[fs].eq(dma_pos), tfirst[fs].eq(0)] if has_tweak else [],
                 ),
             ),
             If(filling & bus.err,
@@ -280,14 +314,15 @@ class HashPeripheral(CycleCounter):
         slot_active = Signal()
         self.comb += [slot_bad.eq(slot >= nslots), slot_active.eq(Array(act)[slot[:sb]] & ~slot_bad)]
         mult = lambda x: x[:bb] == 0
-        dma_len_bad = (length == 0) | ~mult(length) | (f.tail & ~mult(tlen))
+        fb_bad = (self.final_bytes.storage > block_bytes) if has_tweak else 0
+        dma_len_bad = (length == 0) | ~mult(length) | (f.tail & ~mult(tlen)) | fb_bad
         in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
         dma_addr_bad = ~in_ram(base, end) | (f.tail & (tlen != 0) & ~in_ram(tbase, tend))
         state_bad = slot_bad | slot_active | (f.load_cv & ~f.first & cv_pending)
         csr_bad = Signal()
         dma_bad = Signal()
         self.comb += [
-            csr_bad.eq(f.start & (state_bad | csr_pending | (words != nbw))),
+            csr_bad.eq(f.start & (state_bad | csr_pending | (words != nbw) | fb_bad)),
             dma_bad.eq(f.dma_start & ~f.start & (state_bad | dma_len_bad | dma_addr_bad)),
         ]
         starting = Signal()
@@ -305,6 +340,9 @@ class HashPeripheral(CycleCounter):
                 act[s].eq(1),
                 nfirst[s].eq(f.first), nlcv[s].eq(f.load_cv & ~f.first), jlast[s].eq(f.last),
                 jvar[s].eq(f.variant),
+                [tstart[s].eq(self.tweak.storage), tpos[s].eq(self.tweak.storage[:96]),
+                 tfirst[s].eq(self.tweak.storage[TWEAK_FIRST]),
+                 tfb[s].eq(self.final_bytes.storage)] if has_tweak else [],
                 If(f.start,
                     cur_rows[s].eq(0), tail_rows[s].eq(0),
                 ).Else(
@@ -345,6 +383,10 @@ class HashPeripheral(CycleCounter):
         ]
         rejected = Signal()
         self.comb += rejected.eq(csr_bad | dma_bad)
+        if has_tweak:  # a CSR job is one block: the UBI's final one when the tweak says so
+            tws = self.tweak.storage
+            csr_tw, _, stmts = tweak_of_block(tws, tws[:96], tws[TWEAK_FIRST], 1, self.final_bytes.storage)
+            self.comb += stmts
         self.sync += [
             If(source.valid, self.blocks.status.eq(self.blocks.status + 1)),
             If(finish != 0, done.eq(1), self.finish_cycles.status.eq(self.cycle_count)),
@@ -372,6 +414,7 @@ class HashPeripheral(CycleCounter):
                 csr["data"].eq(engine_block(Cat(*[_bswap32(din_buf[i]) for i in range(nbw)]), W)),
                 csr["slot"].eq(slot), csr["first"].eq(f.first), csr["lcv"].eq(f.load_cv & ~f.first),
                 csr["last"].eq(f.last), csr["var"].eq(f.variant),
+                csr["tweak"].eq(csr_tw) if has_tweak else [],
             ),
         ]
         self.comb += self.ev.done.trigger.eq((finish != 0) | rejected)
@@ -400,7 +443,9 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None):
     up = name.upper()
     soc.add_constant(f"{up}_ENGINE", str(spec.engine_name))
     soc.add_constant(f"{up}_LATENCY", engine.latency)
-    soc.add_constant(f"{up}_INTERVAL", engine.interval)
+    if engine.interval == int(engine.interval):  # Skein rings: latency / blocks in flight
+        soc.add_constant(f"{up}_INTERVAL", int(engine.interval))
+    soc.add_constant(f"{up}_IN_FLIGHT", engine.blocks_in_flight)
     soc.add_constant(f"{up}_SLOTS", engine.slots)
     soc.add_constant(f"{up}_BLOCK_BYTES", engine.block_bits // 8)
     soc.add_constant(f"{up}_DMA_ALIGN", periph.row_bytes)

@@ -11,7 +11,7 @@ Backends: `sw` (the C library on the host via cffi), `rtl` (an engine alone in s
 from . import spec
 from .hashobj import HashObject, new
 
-__all__ = ["new", "sha256", "sha224", "algorithms_available", "algorithms_guaranteed",
+__all__ = ["new", "sha256", "sha224", "skein512", "algorithms_available", "algorithms_guaranteed",
            "native_sha256", "HashObject", "spec"]
 
 algorithms_available = frozenset(spec.ALGORITHMS)
@@ -24,6 +24,11 @@ def sha256(data=b"", *, backend="sw", engine=None):
 
 def sha224(data=b"", *, backend="sw", engine=None):
     return new("sha224", data, backend=backend, engine=engine)
+
+
+def skein512(data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None):
+    """Skein-512 with any output length, MAC when `key` is given (litedigest.skein)."""
+    return new("skein512", data, digest_bits=digest_bits, key=key, backend=backend, engine=engine)
 
 
 def native_sha256(data, variant="sha256"):

@@ -19,7 +19,7 @@ from cffi import FFI
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
-_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c"]
+_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c", "skein.c"]
 
 
 def _rel(path):
@@ -114,6 +114,7 @@ typedef struct {
     uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info, finish_cycles;
+    uintptr_t tweak, final_bytes;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);
@@ -184,6 +185,28 @@ static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_L
 static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
     LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS;
 
+/* Skein-512 (ld_skein.h) */
+#define LD_FAMILY_SKEIN512 3
+#define LD_SKEIN512_MAX_OUT_BITS ...
+int ld_skein512_variant(size_t out_bits);
+int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
+void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
+                     uint64_t out[8]);
+void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
+                     uint64_t t1, unsigned final_bytes);
+typedef struct { ...; } ld_skein512_ctx;
+int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen);
+int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
+                        const uint8_t *key, size_t keylen);
+int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len);
+int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits);
+int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out);
+size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
+int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
+                size_t nbits, uint8_t *out);
+int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
+                   size_t keylen, const void *data, size_t nbits, uint8_t *out);
+
 /* HAL callbacks into Python */
 extern "Python" uint32_t ld_py_read32(uintptr_t addr);
 extern "Python" void ld_py_write32(uintptr_t addr, uint32_t value);
@@ -202,6 +225,7 @@ ffibuilder.set_source(
 #include "litedigest/ld_pad.h"
 #include "litedigest/ld_hw.h"
 #include "litedigest/ld_sched.h"
+#include "litedigest/ld_skein.h"
 """,
     sources=[_rel(os.path.join(_LIB, "src", s)) for s in _SOURCES],
     include_dirs=[_rel(os.path.join(_LIB, "include"))],

@@ -113,6 +113,15 @@ class HashObject:
         return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"
 
 
-def new(name, data=b"", *, backend="sw", engine=None):
-    """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc", engine=SPEC)."""
+def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b""):
+    """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc", engine=SPEC).
+    Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits defaults to 512,
+    or to the size a name such as "skein512-256" carries)."""
+    lname = name.lower() if isinstance(name, str) else name
+    if isinstance(lname, str) and lname in _spec.ALGORITHMS and _spec.ALGORITHMS[lname][0] == "skein512":
+        from .skein import Skein512
+        bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
+        return Skein512(data, digest_bits=bits, key=key, backend=backend, engine=engine, name=lname)
+    if digest_bits is not None or key:
+        raise TypeError(f"digest_bits and key are Skein-512 arguments, not {name}'s")
     return HashObject(name, data, backend=backend, engine=engine)

@@ -261,7 +261,9 @@ DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_
               "slots_busy", "slots_done", "slots_ack", "digest_sel", "digest", "blocks",
               "cycles_latch", "cycles_value", "info", "finish_cycles")
 
-FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512}
+FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512,
+            "skein512": lib.LD_FAMILY_SKEIN512}
+SKEIN_FIELDS = ("tweak", "final_bytes")  # registers of Skein peripherals only
 
 DMA_ALIGN = 64  # what LD_DMA_ALIGNED gives the C structures (the largest peripheral alignment)
 
@@ -356,6 +358,8 @@ class HwDevice:
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
             setattr(self.dev, name, regs[name])
+        for name in SKEIN_FIELDS:
+            setattr(self.dev, name, regs.get(name, 0))
         self.dev.read32 = lib.ld_py_read32
         self.dev.write32 = lib.ld_py_write32
         self.dev.dma_sync = ffi.NULL
@@ -388,6 +392,15 @@ class HwDevice:
         data = _as_cdata(data)
         _check(self.call(lib.ld_hw_md, self.dev, alg, path, data, len(data), out), "ld_hw_md")
         return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
+
+    def skein512(self, data, digest_bits=512, key=b"", nbits=None, path=PATH_CSR):
+        """ld_hw_skein512 one-shot on a Skein peripheral (see skein512())."""
+        data, nbits = _skein_input(data, nbits)
+        key = bytes(key)
+        out = ffi.new("uint8_t[]", max(1, (digest_bits + 7) // 8))
+        _check(self.call(lib.ld_hw_skein512, self.dev, path, digest_bits, key, len(key), data,
+                         nbits, out), "ld_hw_skein512")
+        return bytes(ffi.buffer(out, (digest_bits + 7) // 8))
 
     def context(self, alg, path=PATH_CSR, ctx_mem=None):
         """A streaming context (ld_hw_md_init/update/final). ctx_mem: where the ld_hw_md_ctx
@@ -524,3 +537,86 @@ def ctrl_bits():
 
 def words_to_bytes(words):
     return struct.pack(f">{len(words)}I", *words)
+
+
+# --- Skein-512 (ld_skein.h) -------------------------------------------------------------------
+
+def _skein_input(data, nbits):
+    """(cdata-or-bytes, bits): nbits defaults to 8 * len(data) and may not exceed it."""
+    if not isinstance(data, ffi.CData):
+        data = bytes(data)
+        size = len(data)
+    else:
+        size = ffi.sizeof(data)
+    if nbits is None:
+        nbits = 8 * size
+    if not 0 <= nbits <= 8 * size:
+        raise ValueError(f"nbits must be 0..{8 * size} for {size} bytes of data, got {nbits}")
+    return data, nbits
+
+
+def _skein_out_bits(digest_bits):
+    if not isinstance(digest_bits, int) or not 1 <= digest_bits <= lib.LD_SKEIN512_MAX_OUT_BITS:
+        raise ValueError(f"digest_bits must be 1..{lib.LD_SKEIN512_MAX_OUT_BITS}, got {digest_bits!r}")
+    return digest_bits
+
+
+def skein512(data, digest_bits=512, key=b"", nbits=None):
+    """The C library's one-shot ld_skein512: Skein-512 with `digest_bits` output bits of the
+    first `nbits` bits of data (default all; most significant bit of a byte first), MAC when
+    `key` is non-empty."""
+    _skein_out_bits(digest_bits)
+    data, nbits = _skein_input(data, nbits)
+    key = bytes(key)
+    out = ffi.new("uint8_t[]", (digest_bits + 7) // 8)
+    _check(lib.ld_skein512(digest_bits, key, len(key), data, nbits, out), "ld_skein512")
+    return bytes(ffi.buffer(out))
+
+
+class Skein512Ctx:
+    """ld_skein512_init/update/update_bits/final (software)."""
+
+    def __init__(self, digest_bits=512, key=b""):
+        _skein_out_bits(digest_bits)
+        self._ctx = ffi.new("ld_skein512_ctx *")
+        key = bytes(key)
+        _check(lib.ld_skein512_init(self._ctx, digest_bits, key, len(key)), "ld_skein512_init")
+        self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
+
+    def update(self, data):
+        data = bytes(data)
+        _check(lib.ld_skein512_update(self._ctx, data, len(data)), "ld_skein512_update")
+
+    def update_bits(self, data, nbits):
+        data, nbits = _skein_input(data, nbits)
+        _check(lib.ld_skein512_update_bits(self._ctx, data, nbits), "ld_skein512_update_bits")
+
+    def final(self):
+        out = ffi.new("uint8_t[]", self.digest_size)
+        _check(lib.ld_skein512_final(self._ctx, out), "ld_skein512_final")
+        return bytes(ffi.buffer(out))
+
+
+def skein512_ubi(start, blocks, t0, t1, final_bytes):
+    """One UBI job in software, the rule the peripheral applies (ld_skein512_ubi): from
+    chaining value `start` (64 bytes) or an engine variant number (0 zero, 1.. a configured
+    IV, see ld_skein512_variant); returns the new chaining value (64 bytes)."""
+    blocks = bytes(blocks)
+    if not blocks or len(blocks) % 64:
+        raise ValueError(f"blocks must be a non-zero multiple of 64 bytes, got {len(blocks)}")
+    if not 0 <= final_bytes <= 64:
+        raise ValueError(f"final_bytes must be 0..64, got {final_bytes}")
+    x = ffi.new("uint64_t[8]")
+    if isinstance(start, int):
+        if start:
+            sizes = {lib.ld_skein512_variant(n): n for n in (512, 384, 256, 224, 160, 128)}
+            if start not in sizes:
+                raise ValueError(f"unknown Skein variant {start}")
+            _check(lib.ld_skein512_iv(sizes[start], x), "ld_skein512_iv")
+    else:
+        start = bytes(start)
+        if len(start) != 64:
+            raise ValueError("a Skein-512 chaining value is 64 bytes")
+        x[0:8] = list(struct.unpack("<8Q", start))
+    lib.ld_skein512_ubi(x, blocks, len(blocks) // 64, t0, t1, final_bytes)
+    return struct.pack("<8Q", *x)

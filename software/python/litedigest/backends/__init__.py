@@ -23,6 +23,13 @@ class Backend:
         cv is None. Return the new chaining value (32 bytes)."""
         raise NotImplementedError
 
+    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+        """Skein-512: one UBI job (litedigest.skein, the peripheral's job): whole blocks from
+        chaining value `start` (64 bytes) or engine variant `start` (int: 0 zero, 1.. a
+        configured IV), block tweaks by litedigest.skein.block_tweaks(t0, t1, n, final_bytes).
+        Return the new chaining value (64 bytes)."""
+        raise ValueError(f"the {self.name} backend has no Skein-512")
+
     def close(self):
         """Release the backend's resources (simulator, bridge). Idempotent."""
 

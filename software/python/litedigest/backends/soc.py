@@ -77,6 +77,11 @@ class SoCBackend(Backend):
         return self.periph.compress(bytes(blocks), cv=cv, variant=variant_of(spec),
                                     path=self.path)
 
+    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+        if self.spec.family != "skein512":
+            raise ValueError(f"the soc backend runs {self.spec}, not Skein-512")
+        return self.periph.ubi(bytes(blocks), start, t0, t1, final_bytes, path=self.path)
+
     def close(self):
         sim, self.sim = getattr(self, "sim", None), None
         if sim is not None:

@@ -35,5 +35,9 @@ class SwBackend(Backend):
         return struct.pack(f">{nwords}{fmt}", *compress(state, blocks))
 
 
+    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+        return native.skein512_ubi(start, blocks, t0, t1, final_bytes)
+
+
 def open_backend(engine=None):
     return SwBackend()

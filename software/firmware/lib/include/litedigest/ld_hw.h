@@ -34,6 +34,7 @@ typedef struct {
     uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info, finish_cycles;
+    uintptr_t tweak, final_bytes;  /* Skein peripherals only (0 elsewhere) */
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);     /* make CPU writes visible to the DMA (cache flush); may be NULL */
@@ -44,7 +45,12 @@ typedef struct {
 
 /* A device for the LiteX peripheral instance NAME (upper case, as in csr.h: SHA256, SHA1,
  * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync). */
-#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
+#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) { LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC) }
+/* A Skein-512 instance (SKEIN512, ...): the common registers plus tweak and final_bytes. */
+#define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC) {                                          \
+    LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                          \
+    .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR }
+#define LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC)                                    \
     .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR, \
     .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,     \
     .tail_base = CSR_##NAME##_TAIL_BASE_ADDR, .tail_length = CSR_##NAME##_TAIL_LENGTH_ADDR, \
@@ -55,14 +61,14 @@ typedef struct {
     .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
     .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
     .read32 = RD, .write32 = WR, .dma_sync = SYNC, .timeout_polls = 2000000,                \
-    .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY }
+    .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY
 
 /* The engine facts in the info register. */
 typedef struct {
     unsigned latency;    /* cycles from a block's accept to its result */
     unsigned stages;     /* pipeline stages (blocks in flight) */
     unsigned slots;      /* messages the engine holds (jobs that may run at once) */
-    unsigned arch;       /* 0 base, 1 opt, 2 k5 */
+    unsigned arch;       /* 0 base, 1 opt, 2 k5, 3 r1, 4 r4, 5 r8 */
     unsigned dma_align;  /* DMA segments must be aligned to this many bytes */
     unsigned interval;   /* cycles between results when full: latency-1 over stages, or latency */
 } ld_hw_info;

@@ -30,6 +30,7 @@ extern "C" {
 #define LD_FAMILY_SHA1   0
 #define LD_FAMILY_SHA256 1
 #define LD_FAMILY_SHA512 2
+#define LD_FAMILY_SKEIN512 3  /* not a Merkle-Damgard hash: ld_skein.h */
 
 #define LD_MD_MAX_BLOCK_SIZE  128
 #define LD_MD_MAX_DIGEST_SIZE 64

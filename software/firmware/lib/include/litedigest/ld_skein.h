@@ -1,0 +1,103 @@
+/* LiteDigest C library: Skein-512 (Skein 1.3, sequential), hash and MAC, any output length,
+ * messages of any bit length; software implementation and the driver of the Skein peripheral.
+ *
+ * Where the line is drawn (seed 004 puts padding and tweaks in its Input Block / Tweak
+ * Generator; here the peripheral sees DMA blocks the CPU never touches):
+ * - the engine: one UBI block (Threefish-512 keyed by the chaining value, feed-forward);
+ * - the peripheral: the tweak of every block of a job (position, first, final, bitpad) from
+ *   the job's start tweak and the final block's byte count (ld_skein512_ubi is the same rule
+ *   in software);
+ * - this library: the order of the UBIs (key, configuration, message, output), the
+ *   configuration block and the output counter blocks, the zero/bit padding of the final
+ *   message block, holding the last block back until the message ends, and the choice of a
+ *   pre-computed configured IV for the standard output sizes (no configuration block).
+ *
+ * One context type serves both: ld_skein512_init (software) or ld_hw_skein512_init (a Skein
+ * peripheral, CSR or DMA path); update/final are shared.
+ */
+#ifndef LITEDIGEST_LD_SKEIN_H
+#define LITEDIGEST_LD_SKEIN_H
+
+#include "ld_types.h"
+#include "ld_common.h"
+#include "ld_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LD_SKEIN512_BLOCK_BYTES 64
+#define LD_SKEIN512_STATE_BYTES 64
+#define LD_SKEIN512_MAX_OUT_BITS (1u << 20)  /* output length limit of this library */
+
+/* UBI types (T1 bits 61:56) and flags */
+#define LD_SKEIN_T_KEY 0u
+#define LD_SKEIN_T_CFG 4u
+#define LD_SKEIN_T_MSG 48u
+#define LD_SKEIN_T_OUT 63u
+#define LD_SKEIN_T1_TYPE(t) ((uint64_t)(t) << 56)
+#define LD_SKEIN_T1_FIRST   (1ull << 62)
+#define LD_SKEIN_T1_FINAL   (1ull << 63)
+#define LD_SKEIN_T1_BITPAD  (1ull << 55)
+
+/* The engine's variants (ctrl.variant): 0 starts from a zero chaining value, 1.. from the
+ * configured chaining value of an output size (512, 384, 256, 224, 160, 128 bits). */
+#define LD_SKEIN_VARIANT_ZERO 0
+int ld_skein512_variant(size_t out_bits);   /* the variant of a size, or -1 */
+/* The configured chaining value of a standard size as 8 words; LD_ERR_ARG for other sizes. */
+int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
+
+/* Threefish-512 encryption (words little-endian as in Skein). */
+void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
+                     uint64_t out[8]);
+
+/* One UBI job, the rule the peripheral applies to the blocks of a job: block k gets position
+ * t0 + 64(k+1) (the UBI's final block, when t1 has FINAL: t0 + 64k + final_bytes), FIRST
+ * only on block 0 (when t1 has it), FINAL and BITPAD only on the last block. x is the
+ * chaining value in and out. */
+void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
+                     uint64_t t1, unsigned final_bytes);
+
+typedef struct {
+    uint8_t buf[LD_SKEIN512_BLOCK_BYTES] LD_DMA_ALIGNED; /* held-back message bytes (1..64) */
+    uint64_t x[8];          /* chaining value, when x_where says it is here */
+    uint64_t pos;           /* message bytes processed (blocks before buf) */
+    const ld_hw_dev *dev;   /* NULL: software */
+    uint32_t out_bits;
+    uint32_t buflen;
+    uint32_t align;         /* DMA alignment of the peripheral */
+    int path;
+    uint8_t started;        /* a message block has been processed */
+    uint8_t bitpad;         /* the message ended inside a byte: no more input */
+    uint8_t x_where;        /* internal: chaining value in x, in the engine's slot 0, or an IV */
+    uint8_t variant;        /* the engine IV when x_where says so */
+    uint8_t state;          /* internal: 1 active, 2 finished, 3 failed */
+} ld_skein512_ctx;
+
+/* init: out_bits 1..LD_SKEIN512_MAX_OUT_BITS; key (MAC) of keylen bytes, none when keylen is
+ * 0 (key may then be NULL). LD_OK, LD_ERR_ARG. The hardware init also runs the key and
+ * configuration UBIs on the peripheral (LD_ERR_TIMEOUT / LD_ERR_HW possible) and requires a
+ * Skein device (dev->family LD_FAMILY_SKEIN512 with tweak registers). */
+int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen);
+int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
+                        const uint8_t *key, size_t keylen);
+/* update: bytes. update_bits: nbits bits, the first nbits of data (most significant bit of
+ * each byte first); when nbits is not a multiple of 8 the message ends there (a later update
+ * is LD_ERR_STATE). LD_OK, LD_ERR_ARG, LD_ERR_STATE; hardware errors fail the context. */
+int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len);
+int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits);
+/* final: writes ld_skein512_digest_size(ctx) = (out_bits + 7) / 8 bytes; LD_ERR_STATE when repeated. */
+int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out);
+size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
+/* one-shot over a message of nbits bits */
+int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
+                size_t nbits, uint8_t *out);
+/* one-shot on a peripheral; on the DMA path the message's blocks and its final block go as
+ * one job (the final block from the context's aligned buffer as the tail segment). */
+int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
+                   size_t keylen, const void *data, size_t nbits, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,530 @@
+/* LiteDigest C library: Skein-512 (ld_skein.h), software and peripheral behind one context.
+ *
+ * Every UBI goes through run_ubi(), which either runs ld_skein512_ubi on the CPU or issues
+ * the same job to the peripheral (slot 0): start tweak + final byte count in the tweak /
+ * final_bytes registers, the chaining value from an engine IV (ctrl.first + variant), from
+ * cv (ctrl.load_cv) or left in the slot from the previous job. Only the output needs the
+ * chaining value back on the CPU (ld_hw_read_digest_words).
+ */
+#include "ld_internal.h"
+#include "litedigest/ld_skein.h"
+
+enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
+enum { X_HERE = 0, X_SLOT = 1, X_IV = 2 };
+
+#define C240 0x1BD11BDAA9FC1A22ull
+
+static const uint8_t ROT[8][4] = {
+    {46, 36, 19, 37}, {33, 27, 14, 42}, {17, 49, 36, 39}, {44, 9, 54, 56},
+    {39, 30, 34, 24}, {13, 50, 10, 17}, {25, 29, 39, 43}, {8, 35, 56, 22}};
+
+/* configured chaining values (the configuration UBI of each size from a zero key); the
+ * engines compute the same from their Python model (ip/skein512.py IVS), a test compares */
+static const struct { uint32_t bits; uint64_t x[8]; } IVS[] = {
+    {512, {0x4903ADFF749C51CEull, 0x0D95DE399746DF03ull, 0x8FD1934127C79BCEull, 0x9A255629FF352CB1ull,
+           0x5DB62599DF6CA7B0ull, 0xEABE394CA9D5C3F4ull, 0x991112C71A75B523ull, 0xAE18A40B660FCC33ull}},
+    {384, {0xA3F6C6BF3A75EF5Full, 0xB0FEF9CCFD84FAA4ull, 0x9D77DD663D770CFEull, 0xD798CBF3B468FDDAull,
+           0x1BC4A6668A0E4465ull, 0x7ED7D434E5807407ull, 0x548FC1ACD4EC44D6ull, 0x266E17546AA18FF8ull}},
+    {256, {0xCCD044A12FDB3E13ull, 0xE83590301A79A9EBull, 0x55AEA0614F816E6Full, 0x2A2767A4AE9B94DBull,
+           0xEC06025E74DD7683ull, 0xE7A436CDC4746251ull, 0xC36FBAF9393AD185ull, 0x3EEDBA1833EDFC13ull}},
+    {224, {0xCCD0616248677224ull, 0xCBA65CF3A92339EFull, 0x8CCD69D652FF4B64ull, 0x398AED7B3AB890B4ull,
+           0x0F59D1B1457D2BD0ull, 0x6776FE6575D4EB3Dull, 0x99FBC70E997413E9ull, 0x9E2CFCCFE1C41EF7ull}},
+    {160, {0x28B81A2AE013BD91ull, 0xC2F11668B5BDF78Full, 0x1760D8F3F6A56F12ull, 0x4FB747588239904Full,
+           0x21EDE07F7EAF5056ull, 0xD908922E63ED70B8ull, 0xB8EC76FFECCB52FAull, 0x01A47BB8A3F27A6Eull}},
+    {128, {0xA8BC7BF36FBF9F52ull, 0x1E9872CEBD1AF0AAull, 0x309B1790B32190D3ull, 0xBCFBB8543F94805Cull,
+           0x0DA61BCD6E31B11Bull, 0x1A18EBEAD46A32E3ull, 0xA2CC5B18CE84AA82ull, 0x6982AB289D46982Dull}},
+};
+#define N_IVS (sizeof(IVS) / sizeof(IVS[0]))
+
+int ld_skein512_variant(size_t out_bits)
+{
+    size_t i;
+    for (i = 0; i < N_IVS; i++)
+        if (IVS[i].bits == out_bits)
+            return (int)i + 1;
+    return -1;
+}
+
+int ld_skein512_iv(size_t out_bits, uint64_t x[8])
+{
+    int v = ld_skein512_variant(out_bits);
+    size_t i;
+
+    if (v < 0 || x == NULL)
+        return LD_ERR_ARG;
+    for (i = 0; i < 8; i++)
+        x[i] = IVS[v - 1].x[i];
+    return LD_OK;
+}
+
+static inline uint64_t rotl64(uint64_t x, unsigned n)
+{
+    return (x << n) | (x >> (64u - n));
+}
+
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+static void store64(uint8_t *p, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
+                     uint64_t out[8])
+{
+    uint64_t k[9], t[3], v[8], f[8];
+    unsigned d, i, s;
+
+    k[8] = C240;
+    for (i = 0; i < 8; i++) {
+        k[i] = key[i];
+        k[8] ^= key[i];
+        v[i] = in[i];
+    }
+    t[0] = tweak[0];
+    t[1] = tweak[1];
+    t[2] = t[0] ^ t[1];
+    for (d = 0; d <= 72; d++) {
+        if (d % 4 == 0) {  /* subkey s = d / 4 */
+            s = d / 4;
+            for (i = 0; i < 8; i++)
+                v[i] += k[(s + i) % 9];
+            v[5] += t[s % 3];
+            v[6] += t[(s + 1) % 3];
+            v[7] += s;
+        }
+        if (d == 72)
+            break;
+        for (i = 0; i < 4; i++) {
+            f[2 * i] = v[2 * i] + v[2 * i + 1];
+            f[2 * i + 1] = rotl64(v[2 * i + 1], ROT[d % 8][i]) ^ f[2 * i];
+        }
+        /* permutation pi = 2 1 4 7 6 5 0 3 */
+        v[0] = f[2]; v[1] = f[1]; v[2] = f[4]; v[3] = f[7];
+        v[4] = f[6]; v[5] = f[5]; v[6] = f[0]; v[7] = f[3];
+    }
+    for (i = 0; i < 8; i++)
+        out[i] = v[i];
+}
+
+void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
+                     uint64_t t1, unsigned final_bytes)
+{
+    uint64_t m[8], tw[2];
+    size_t b;
+    unsigned i;
+
+    for (b = 0; b < nblocks; b++) {
+        int last = b + 1 == nblocks;
+        int fin = last && (t1 & LD_SKEIN_T1_FINAL);
+        t0 += fin ? final_bytes : LD_SKEIN512_BLOCK_BYTES;
+        tw[0] = t0;
+        tw[1] = t1 & ~(LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
+        if (b == 0)
+            tw[1] |= t1 & LD_SKEIN_T1_FIRST;
+        if (fin)
+            tw[1] |= t1 & (LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
+        for (i = 0; i < 8; i++)
+            m[i] = load64(blocks + 64 * b + 8 * i);
+        ld_threefish512(x, tw, m, x);
+        for (i = 0; i < 8; i++)
+            x[i] ^= m[i];
+    }
+}
+
+/* --- the chaining value's home --------------------------------------------------------- */
+
+/* x (little-endian words) <-> the peripheral's cv/digest words: the chaining value's bytes
+ * as big-endian 32-bit words (REGISTERS.md) */
+static uint32_t x_word(const uint64_t x[8], unsigned j)
+{
+    uint64_t w = x[j / 2];
+    uint32_t half = (uint32_t)(w >> (32 * (j % 2)));
+    return (half >> 24) | ((half >> 8) & 0xff00u) | ((half << 8) & 0xff0000u) | (half << 24);
+}
+
+static void words_to_x(const uint32_t *words, uint64_t x[8])
+{
+    unsigned j;
+    for (j = 0; j < 8; j++) {
+        uint32_t lo = words[2 * j], hi = words[2 * j + 1];
+        lo = (lo >> 24) | ((lo >> 8) & 0xff00u) | ((lo << 8) & 0xff0000u) | (lo << 24);
+        hi = (hi >> 24) | ((hi >> 8) & 0xff00u) | ((hi << 8) & 0xff0000u) | (hi << 24);
+        x[j] = ((uint64_t)hi << 32) | lo;
+    }
+}
+
+/* the chaining value on the CPU (reads the slot when the engine has it) */
+static void fetch_x(ld_skein512_ctx *ctx)
+{
+    uint32_t words[16];
+
+    if (ctx->x_where == X_SLOT) {
+        ld_hw_read_digest_words(ctx->dev, 0, words, 16);
+        words_to_x(words, ctx->x);
+    } else if (ctx->x_where == X_IV) {
+        size_t i;
+        for (i = 0; i < 8; i++)
+            ctx->x[i] = ctx->variant ? IVS[ctx->variant - 1].x[i] : 0;
+    }
+    ctx->x_where = X_HERE;
+}
+
+static void write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes)
+{
+    /* LiteX multi-word order: the most significant word first (T1 high ... T0 low) */
+    dev->write32(dev->tweak, (uint32_t)(t1 >> 32));
+    dev->write32(dev->tweak + 4, (uint32_t)t1);
+    dev->write32(dev->tweak + 8, (uint32_t)(t0 >> 32));
+    dev->write32(dev->tweak + 12, (uint32_t)t0);
+    dev->write32(dev->final_bytes, final_bytes);
+}
+
+/* The ctrl levels that start a job from where the chaining value is (writes cv if needed). */
+static uint32_t start_levels(ld_skein512_ctx *ctx)
+{
+    const ld_hw_dev *dev = ctx->dev;
+    unsigned j;
+
+    if (ctx->x_where == X_IV)
+        return LD_CTRL_FIRST | LD_CTRL_VARIANT_VAL(ctx->variant);
+    if (ctx->x_where == X_HERE) {
+        for (j = 0; j < 16; j++)
+            dev->write32(dev->cv + 4u * j, x_word(ctx->x, j));
+        return LD_CTRL_LOAD_CV;
+    }
+    return 0;
+}
+
+/* One UBI job (ld_skein512_ubi's rule): nblocks blocks at p, then `tail` (one block, may be
+ * NULL) as its last block. `own`: p is the context's own memory (always DMA-readable when
+ * the context is). */
+static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
+                   uint64_t t0, uint64_t t1, unsigned final_bytes)
+{
+    const ld_hw_dev *dev = ctx->dev;
+    size_t len = nblocks * LD_SKEIN512_BLOCK_BYTES;
+    size_t total = nblocks + (tail != NULL);
+    uint32_t lv;
+    int r = LD_OK;
+
+    if (dev == NULL) {
+        fetch_x(ctx);
+        if (nblocks)
+            ld_skein512_ubi(ctx->x, p, nblocks,
+                            t0, tail ? t1 & ~(LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD) : t1, final_bytes);
+        if (tail)
+            ld_skein512_ubi(ctx->x, tail, 1, t0 + len,
+                            nblocks ? t1 & ~LD_SKEIN_T1_FIRST : t1, final_bytes);
+        return LD_OK;
+    }
+    if (ctx->path == LD_PATH_DMA && nblocks && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
+        return LD_ERR_RANGE;
+    if (ctx->path == LD_PATH_DMA &&
+        (nblocks ? ld_hw_dma_ok(dev, (uintptr_t)p, len, ctx->align)
+                 : ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align)) &&
+        (!tail || !nblocks || ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align))) {
+        /* one DMA job: the blocks, then the tail as the second segment */
+        const uint8_t *a = nblocks ? p : tail;
+        lv = start_levels(ctx);
+        write_tweak(dev, t0, t1, final_bytes);
+        r = ld_hw_job_dma(dev, (uintptr_t)a, (uint32_t)(nblocks ? len : LD_SKEIN512_BLOCK_BYTES),
+                          nblocks && tail ? (uintptr_t)tail : 0,
+                          nblocks && tail ? LD_SKEIN512_BLOCK_BYTES : 0, lv | LD_CTRL_LAST, NULL);
+        ctx->x_where = X_SLOT;
+        return r;
+    }
+    /* CSR path: one job per block, each with its own tweak */
+    {
+        size_t b;
+        for (b = 0; b < total && r == LD_OK; b++) {
+            const uint8_t *blk = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
+            int last = b + 1 == total;
+            uint64_t bt1 = t1;
+            if (b > 0)
+                bt1 &= ~LD_SKEIN_T1_FIRST;
+            if (!last)
+                bt1 &= ~(LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
+            lv = start_levels(ctx);
+            write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, bt1, final_bytes);
+            r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0), NULL);
+            ctx->x_where = X_SLOT;
+        }
+    }
+    return r;
+}
+
+/* --- the context ------------------------------------------------------------------------ */
+
+static int fail(ld_skein512_ctx *ctx, int r)
+{
+    if (r != LD_OK)
+        ctx->state = CTX_FAILED;
+    return r;
+}
+
+/* key UBI (MAC) and configuration UBI, or a configured IV */
+static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen)
+{
+    int v = ld_skein512_variant(out_bits);
+    int r;
+
+    ctx->out_bits = (uint32_t)out_bits;
+    ctx->pos = 0;
+    ctx->buflen = 0;
+    ctx->started = 0;
+    ctx->bitpad = 0;
+    ctx->state = CTX_ACTIVE;
+    if (keylen == 0 && v > 0) {
+        ctx->x_where = X_IV;
+        ctx->variant = (uint8_t)v;
+        return LD_OK;
+    }
+    ctx->x_where = X_IV;
+    ctx->variant = LD_SKEIN_VARIANT_ZERO;
+    if (keylen) {
+        size_t whole = (keylen - 1) / LD_SKEIN512_BLOCK_BYTES, rest = keylen - whole * LD_SKEIN512_BLOCK_BYTES;
+        ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
+        ld_copy(ctx->buf, key + whole * LD_SKEIN512_BLOCK_BYTES, rest);
+        /* the key's whole blocks come from the caller's memory: CSR path for them (a key
+         * need not be DMA-readable), the padded last block from the context */
+        if (ctx->dev && whole) {
+            int path = ctx->path;
+            ctx->path = LD_PATH_CSR;
+            r = run_ubi(ctx, key, whole, ctx->buf, 0,
+                        LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+            ctx->path = path;
+        } else {
+            r = run_ubi(ctx, key, whole, ctx->buf, 0,
+                        LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+        }
+        if (r != LD_OK)
+            return fail(ctx, r);
+    }
+    /* configuration block: schema "SHA3" version 1, output bits, no tree */
+    ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
+    store64(ctx->buf, 0x133414853ull);
+    store64(ctx->buf + 8, (uint64_t)out_bits);
+    r = run_ubi(ctx, NULL, 0, ctx->buf, 0,
+                LD_SKEIN_T1_TYPE(LD_SKEIN_T_CFG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 32);
+    return fail(ctx, r);
+}
+
+int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen)
+{
+    if (ctx == NULL || out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
+        return LD_ERR_ARG;
+    ctx->dev = NULL;
+    ctx->path = LD_PATH_CSR;
+    ctx->align = LD_SKEIN512_BLOCK_BYTES;
+    return start_chain(ctx, out_bits, key, keylen);
+}
+
+int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
+                        const uint8_t *key, size_t keylen)
+{
+    ld_hw_info info;
+
+    if (ctx == NULL || dev == NULL || dev->read32 == NULL || dev->write32 == NULL ||
+        dev->family != LD_FAMILY_SKEIN512 || dev->tweak == 0 || dev->final_bytes == 0 ||
+        (path != LD_PATH_CSR && path != LD_PATH_DMA) ||
+        out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
+        return LD_ERR_ARG;
+    ctx->dev = dev;
+    ctx->path = path;
+    ctx->align = ld_hw_get_info(dev, &info) == LD_OK ? info.dma_align : 4u;
+    dev->write32(dev->ctrl, LD_CTRL_ACK);   /* a clean start whatever happened before */
+    dev->write32(ld_slot_word(dev->slots_ack, LD_INFO_SLOTS(dev->read32(dev->info)), 0), 1u);
+    return start_chain(ctx, out_bits, key, keylen);
+}
+
+size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
+{
+    return ctx ? (ctx->out_bits + 7u) / 8u : 0;
+}
+
+static int check_active(const ld_skein512_ctx *ctx)
+{
+    if (ctx == NULL)
+        return LD_ERR_ARG;
+    return ctx->state == CTX_ACTIVE ? LD_OK : LD_ERR_STATE;
+}
+
+/* message blocks that are known not to be the last one */
+static int msg_blocks(ld_skein512_ctx *ctx, const uint8_t *p, size_t n)
+{
+    int r = run_ubi(ctx, p, n, NULL, ctx->pos,
+                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (ctx->started ? 0 : LD_SKEIN_T1_FIRST), 0);
+    ctx->pos += (uint64_t)n * LD_SKEIN512_BLOCK_BYTES;
+    ctx->started = 1;
+    return r;
+}
+
+int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    int r = check_active(ctx);
+
+    if (r != LD_OK)
+        return r;
+    if (data == NULL && len)
+        return LD_ERR_ARG;
+    if (ctx->bitpad && len)
+        return LD_ERR_STATE;
+    while (len) {
+        size_t n;
+        if (ctx->buflen == LD_SKEIN512_BLOCK_BYTES) {  /* more data: the held block is not last */
+            r = msg_blocks(ctx, ctx->buf, 1);
+            ctx->buflen = 0;
+            if (r != LD_OK)
+                return fail(ctx, r);
+        }
+        if (ctx->buflen == 0 && len > LD_SKEIN512_BLOCK_BYTES) {
+            n = (len - 1) / LD_SKEIN512_BLOCK_BYTES;   /* keep at least one byte back */
+            r = msg_blocks(ctx, p, n);
+            if (r != LD_OK)
+                return fail(ctx, r);
+            p += n * LD_SKEIN512_BLOCK_BYTES;
+            len -= n * LD_SKEIN512_BLOCK_BYTES;
+        }
+        n = LD_SKEIN512_BLOCK_BYTES - ctx->buflen;
+        if (n > len)
+            n = len;
+        ld_copy(ctx->buf + ctx->buflen, p, n);
+        ctx->buflen += (uint32_t)n;
+        p += n;
+        len -= n;
+    }
+    return LD_OK;
+}
+
+int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    unsigned rem = (unsigned)(nbits % 8);
+    int r;
+
+    if (ctx != NULL && ctx->state == CTX_ACTIVE && ctx->bitpad && nbits)
+        return LD_ERR_STATE;
+    r = ld_skein512_update(ctx, data, nbits / 8);
+    if (r != LD_OK || rem == 0)
+        return r;
+    {
+        /* the final partial byte: its first rem bits, then a 1 bit, then zeros (Skein's bit
+         * padding); BitPad goes into the final tweak */
+        uint8_t mask = (uint8_t)(1u << (7 - rem));
+        uint8_t last = (uint8_t)((p[nbits / 8] & (uint8_t)(0u - mask)) | mask);
+        r = ld_skein512_update(ctx, &last, 1);
+        if (r == LD_OK)
+            ctx->bitpad = 1;
+        return r;
+    }
+}
+
+/* the output UBIs after the message: block i is the counter i, each from the message's
+ * chaining value G */
+static int output(ld_skein512_ctx *ctx, uint8_t *out)
+{
+    uint64_t g[8];
+    size_t nout, i, j, outbytes;
+    int r;
+
+    outbytes = (ctx->out_bits + 7u) / 8u;
+    nout = (outbytes + LD_SKEIN512_BLOCK_BYTES - 1) / LD_SKEIN512_BLOCK_BYTES;
+    if (nout > 1) {
+        fetch_x(ctx);
+        for (j = 0; j < 8; j++)
+            g[j] = ctx->x[j];
+    }
+    for (i = 0; i < nout; i++) {
+        if (i > 0) {
+            for (j = 0; j < 8; j++)
+                ctx->x[j] = g[j];
+            ctx->x_where = X_HERE;
+        }
+        ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
+        store64(ctx->buf, (uint64_t)i);
+        r = run_ubi(ctx, NULL, 0, ctx->buf, 0,
+                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 8);
+        if (r != LD_OK)
+            return fail(ctx, r);
+        fetch_x(ctx);
+        for (j = 0; j < LD_SKEIN512_BLOCK_BYTES && i * LD_SKEIN512_BLOCK_BYTES + j < outbytes; j++)
+            out[i * LD_SKEIN512_BLOCK_BYTES + j] = (uint8_t)(ctx->x[j / 8] >> (8 * (j % 8)));
+    }
+    ctx->state = CTX_FINISHED;
+    return LD_OK;
+}
+
+int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out)
+{
+    int r = check_active(ctx);
+
+    if (r != LD_OK)
+        return r;
+    if (out == NULL)
+        return LD_ERR_ARG;
+    /* the final message block: zero padded (an empty message: one zero block) */
+    ld_zero(ctx->buf + ctx->buflen, LD_SKEIN512_BLOCK_BYTES - ctx->buflen);
+    r = run_ubi(ctx, NULL, 0, ctx->buf, ctx->pos,
+                LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FINAL |
+                (ctx->started ? 0 : LD_SKEIN_T1_FIRST) | (ctx->bitpad ? LD_SKEIN_T1_BITPAD : 0),
+                ctx->buflen);
+    if (r != LD_OK)
+        return fail(ctx, r);
+    return output(ctx, out);
+}
+
+int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
+                size_t nbits, uint8_t *out)
+{
+    ld_skein512_ctx ctx;
+    int r = ld_skein512_init(&ctx, out_bits, key, keylen);
+
+    if (r == LD_OK && ((data == NULL && nbits) || out == NULL))
+        r = LD_ERR_ARG;
+    if (r == LD_OK)
+        r = ld_skein512_update_bits(&ctx, data, nbits);
+    if (r == LD_OK)
+        r = ld_skein512_final(&ctx, out);
+    return r;
+}
+
+int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
+                   size_t keylen, const void *data, size_t nbits, uint8_t *out)
+{
+    ld_skein512_ctx ctx;
+    size_t len = nbits / 8;
+    int r = ld_hw_skein512_init(&ctx, dev, path, out_bits, key, keylen);
+
+    if (r == LD_OK && ((data == NULL && nbits) || out == NULL))
+        r = LD_ERR_ARG;
+    if (r != LD_OK)
+        return r;
+    if (path == LD_PATH_DMA && nbits % 8 == 0 && len > LD_SKEIN512_BLOCK_BYTES) {
+        /* one job: all blocks but the last straight from the caller's buffer, the last one
+         * (zero padded, in ctx.buf) as the tail segment; run_ubi falls back to the CSR
+         * path for what the DMA cannot read */
+        const uint8_t *p = (const uint8_t *)data;
+        size_t whole = (len - 1) / LD_SKEIN512_BLOCK_BYTES;
+        size_t rest = len - whole * LD_SKEIN512_BLOCK_BYTES;
+        ld_copy(ctx.buf, p + whole * LD_SKEIN512_BLOCK_BYTES, rest);
+        ld_zero(ctx.buf + rest, LD_SKEIN512_BLOCK_BYTES - rest);
+        r = run_ubi(&ctx, p, whole, ctx.buf, 0,
+                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+        return r == LD_OK ? output(&ctx, out) : r;
+    }
+    r = ld_skein512_update_bits(&ctx, data, nbits);
+    if (r == LD_OK)
+        r = ld_skein512_final(&ctx, out);
+    return r;
+}
