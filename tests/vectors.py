@@ -78,3 +78,37 @@ def monte_check(hash_fn, seed, mds, iterations=None):
         if md != mds[j]:
             raise AssertionError(f"Monte Carlo checkpoint {j}: {md.hex()} != {mds[j].hex()}")
     return n
+
+
+# --- Skein-512 golden known answers (tests/data/skein512_golden_kat.txt) -----------------------
+
+def load_skein_kat():
+    """[dict(bits, out_bits, msg, key, md, name), ...] for the Skein-512 entries (hash and
+    MAC; no tree entries) of the Skein golden KAT file copied into tests/data."""
+    import re
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "skein512_golden_kat.txt")
+    out = []
+    with open(path) as f:
+        text = f.read()
+    for chunk in text.split("--------------------------------"):
+        head = re.search(r":Skein-512:\s+(\d+)-bit hash, msgLen =\s+(\d+) bits, data = '([^']+)'", chunk)
+        if not head:
+            continue
+        out_bits, nbits, kind = int(head.group(1)), int(head.group(2)), head.group(3)
+
+        def hexblock(label, end_labels):
+            m = re.search(label + r"(.*?)(?:" + "|".join(end_labels) + ")", chunk, re.S)
+            if not m:
+                return b""
+            body = re.sub(r"/\*.*?\*/", "", m.group(1))
+            body = body.replace("(none)", "")
+            return bytes.fromhex("".join(re.findall(r"\b[0-9A-F]{2}\b", body)))
+
+        msg = hexblock(r"Message data:", [r"MAC key", r"Result:"])
+        key = hexblock(r"MAC key =\s+\d+ bytes:", [r"Result:"]) if "MAC key" in chunk else b""
+        md = hexblock(r"Result:", [r"$"])
+        assert len(md) == (out_bits + 7) // 8, chunk
+        assert len(msg) == (nbits + 7) // 8, chunk
+        out.append(dict(bits=nbits, out_bits=out_bits, msg=msg, key=key, md=md,
+                        name=f"{out_bits}-{nbits}-{kind}"))
+    return out
