@@ -8,7 +8,10 @@
                  (blocks x interval / cycles). --engine all measures every implemented spec;
                  --markdown prints a table.
   --backend soc: the firmware demo on the simulated SoC: software, CSR and DMA paths for
-                 64 B, 1 KiB and 16 KiB (the sizes the firmware measures).
+                 64 B, 1 KiB and 16 KiB (the sizes the firmware measures); for a Skein-512
+                 engine the Skein firmware: 16 KiB Skein-512-512 on the three paths.
+                 Skein engines in the rtl bench: blocks-in-flight messages of Skein-512-512
+                 (their message UBIs), interval = latency / blocks in flight.
   --backend soc --sched: the C library's message scheduler in the SoC firmware
                  (software/firmware/apps/sched) on a SoC with the --engine list (default
                  the scheduler SoC, sha256:opt:p4 + sha1:opt:p8): per peripheral, p messages of
@@ -52,6 +55,9 @@ def bench_rtl(engine, sizes):
     from litedigest.scheduler import round_robin
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
+    if spec.family == "skein512":
+        yield from bench_rtl_skein(spec, sim, sizes)
+        return
     p = sim.engine.stages
     rng = random.Random(2026)
     bs = spec.block_size
@@ -85,7 +91,71 @@ def bench_rtl(engine, sizes):
     sim.close()
 
 
+def bench_rtl_skein(spec, sim, sizes):
+    """Skein-512-512 on a Skein engine: blocks_in_flight messages of each size, their message
+    UBI blocks (with the peripheral's tweaks) interleaved round-robin, one per slot; the
+    output UBI is finished in software to check the digests against pyskein/the C library.
+    interval is the engine's attribute (latency / blocks in flight, a fraction for the
+    rings), measured as occupancy = blocks x interval / cycles."""
+    from fractions import Fraction
+    from litedigest.ip.rtlsim import Block
+    from litedigest import native, skein as sk
+    p = sim.engine.blocks_in_flight
+    rng = random.Random(2026)
+    for n in sizes:
+        msgs = [rng.randbytes(n) for _ in range(p)]
+        per_msg = []
+        for slot, m in enumerate(msgs):
+            nb = max(1, -(-n // 64))
+            data = m.ljust(64 * nb, b"\0")
+            tw = sk.block_tweaks(0, sk.t1_of(sk.T_MSG, True, True), nb, n - 64 * (nb - 1))
+            per_msg.append([Block(sim.words(data[64 * k:64 * (k + 1)]), slot=slot, first=k == 0,
+                                  variant=sk.variant_of_bits(512), last=k == nb - 1,
+                                  tweak=t0 | (t1 << 64)) for k, (t0, t1) in enumerate(tw)])
+        order = [b for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)
+                 for b in [blks[k]]]
+        results, accepted = sim.run(order)
+        ok = True
+        for r in results:
+            if r.last:
+                g = sim.to_bytes(r.cv)
+                out = native.skein512_ubi(g, (0).to_bytes(64, "little"), 0,
+                                          sk.t1_of(sk.T_OUT, True, True), 8)
+                ok &= out == native.skein512(msgs[r.slot], 512)
+        cycles = results[-1].cycle - accepted[0]
+        interval = Fraction(sim.engine.interval)
+        yield {
+            "engine": str(spec), "backend": "rtl", "path": "stream", "messages": p,
+            "bytes": n * p, "blocks": len(order), "cycles": cycles,
+            "bytes_per_cycle": round(n * p / cycles, 4),
+            "latency": results[0].cycle - accepted[0],
+            "interval": str(interval) if interval.denominator != 1 else int(interval),
+            "occupancy": round(float(len(order) * interval / cycles), 4),
+            "digest_ok": ok,
+        }
+    sim.close()
+
+
+def bench_soc_skein(engine):
+    """The Skein firmware: 16 KiB Skein-512-512 in software, CSR and DMA on the SoC."""
+    run = socdemo.run_skein(specmod.soc_engines_for(engine),
+                            log=lambda m: print(m, file=sys.stderr, flush=True))
+    sw = run.record("sw")["cycles"]
+    for r in run.records:
+        yield {
+            "engine": run.engine, "backend": "soc", "path": r["path"], "bytes": r["bytes"],
+            "cycles": r["cycles"], "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
+            "speedup_vs_sw": round(sw / r["cycles"], 2), "digest_ok": r["ok"],
+        }
+    if not run.all_ok:
+        raise RuntimeError("the Skein firmware's cases or checks failed: " +
+                           ", ".join(c["name"] for c in run.checks if not c["ok"]))
+
+
 def bench_soc(engine):
+    if specmod.parse(engine).family == "skein512":
+        yield from bench_soc_skein(engine)
+        return
     demo = socdemo.run_demo(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
     sw = {r["bytes"]: r["cycles"] for r in demo.records if r["path"] == "sw"}
     for r in demo.records:

@@ -190,3 +190,56 @@ class HashPeripheral:
                 lv = self.levels(last=i + len(part) == len(blocks), **(start if i == 0 else cont))
                 self.job_dma(base, len(part), lv)
         return self.read_digest()
+
+    # --- Skein-512 -------------------------------------------------------------------------
+    def set_tweak(self, t0, t1, final_bytes):
+        """Skein peripherals: the next job's start tweak (position = bytes before the job) and
+        the byte count of the UBI's final block (REGISTERS.md "Skein")."""
+        if "tweak" not in self.addr:
+            raise ValueError(f"{self.instance} is not a Skein peripheral (no tweak register)")
+        a = self.addr["tweak"]
+        for i, w in enumerate(((t1 >> 32), t1, (t0 >> 32), t0)):  # most significant word first
+            self.write32(a + 4 * i, w & 0xFFFFFFFF)
+        self.write32(self.addr["final_bytes"], final_bytes)
+
+    def ubi(self, blocks, start, t0, t1, final_bytes, path="dma"):
+        """One Skein UBI job (litedigest.skein): whole blocks from chaining value `start`
+        (64 bytes, loaded through cv) or engine variant `start` (int); on the CSR path one
+        job per block, on the DMA path one per chunk of the DMA buffer, each with its start
+        tweak. Returns the new chaining value."""
+        from .skein import FIRST, FINAL, BITPAD
+        bb = self.block_bytes
+        if not blocks or len(blocks) % bb:
+            raise ValueError(f"ubi needs a non-zero multiple of {bb} bytes, got {len(blocks)}")
+        if not 0 <= final_bytes <= bb:
+            raise ValueError(f"final_bytes must be 0..{bb}, got {final_bytes}")
+        if path not in ("csr", "dma"):
+            raise ValueError(f"unknown path {path!r} (csr or dma)")
+        self.ack()
+        if isinstance(start, int):
+            first_levels = self.levels(first=True, variant=start)
+        else:
+            self.load_cv(bytes(start))
+            first_levels = self.levels(load_cv=True)
+        if path == "csr":
+            step = bb
+        else:
+            if not self.dma_buffer:
+                raise ValueError("no DMA buffer configured for this peripheral")
+            step = self.dma_buffer[1] - self.dma_buffer[1] % bb
+        for off in range(0, len(blocks), step):
+            part = blocks[off:off + step]
+            last = off + len(part) == len(blocks)
+            jt1 = t1 & ~(FIRST | FINAL | BITPAD)
+            if off == 0:
+                jt1 |= t1 & FIRST
+            if last:
+                jt1 |= t1 & (FINAL | BITPAD)
+            self.set_tweak(t0 + off, jt1, final_bytes)
+            lv = (first_levels if off == 0 else 0) | (self.ctrl_bits["last"] if last else 0)
+            if path == "csr":
+                self.job_csr(part, lv)
+            else:
+                self.write_bytes(self.dma_buffer[0], part)
+                self.job_dma(self.dma_buffer[0], len(part), lv)
+        return self.read_digest()

@@ -130,3 +130,60 @@ def run_sched(engines=None, log=None, timeout=1800):
         r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
     checks = console_lines(text, "LDCHECK")
     return SchedRun(engines, records, checks, text)
+
+
+def skein_message(n):
+    """The message the Skein firmware hashes (same bytes as the demo's)."""
+    return demo_message(n)
+
+
+def skein_key(n):
+    """The MAC key of the Skein firmware: byte i is (5 i + 1) mod 256."""
+    return bytes((5 * i + 1) & 0xFF for i in range(n))
+
+
+@dataclasses.dataclass
+class SkeinRun:
+    engine: str
+    records: list      # LDRESULT: path, bytes, cycles, ok, digest (16 KiB Skein-512-512)
+    cases: list        # LDSKEIN: path, bits, keylen, outbits, ok, digest
+    checks: list       # LDCHECK
+    console: str
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and all(r["ok"] for r in self.records + self.cases + self.checks)
+
+    def record(self, path):
+        return next((r for r in self.records if r["path"] == path), None)
+
+
+def run_skein(engines=None, log=None, timeout=1500):
+    """The Skein firmware (software/firmware/apps/skein) on the SoC with the `skein512`
+    peripheral (default spec.MAIN_SOC): 16 KiB Skein-512-512 in software and on the CSR and DMA
+    paths, and hash/MAC/output-length/bit-length cases. Every digest is checked on the host
+    with `reference(message bytes, nbits, key, out_bits)` (default: the C library on the host
+    plus pyskein for byte messages when it is installed)."""
+    from . import native
+    engines = list(engines or specmod.MAIN_SOC)
+    text, _ = run_app(engines, "skein", log=log, timeout=timeout)
+    records = console_lines(text, "LDRESULT")
+    cases = console_lines(text, "LDSKEIN")
+    try:
+        import skein as pyskein
+    except ImportError:
+        pyskein = None
+
+    def want(nbits, keylen, outbits):
+        msg, key = skein_message((nbits + 7) // 8), skein_key(keylen)
+        ref = native.skein512(msg, outbits, key, nbits).hex()
+        if pyskein is not None and nbits % 8 == 0:
+            assert pyskein.skein512(msg, digest_bits=outbits, key=key).hexdigest() == ref
+        return ref
+
+    for r in records:
+        r["ok"] = r["ok"] and r.get("digest") == want(8 * r["bytes"], 0, 512)
+    for c in cases:
+        c["ok"] = c["ok"] and c.get("digest") == want(c["bits"], c["keylen"], c["outbits"])
+    engine = next((r["engine"] for r in records), "?")
+    return SkeinRun(engine, records, cases, console_lines(text, "LDCHECK"), text)
