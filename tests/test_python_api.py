@@ -50,7 +50,8 @@ def test_attributes():
         ref = hashlib.new(algo)
         assert (h.name, h.digest_size, h.block_size) == (ref.name, ref.digest_size, ref.block_size) == (algo, ds, 64)
     assert litedigest.algorithms_available == {"sha1", "sha256", "sha224", "sha384", "sha512",
-                                               "sha512_224", "sha512_256"}
+                                               "sha512_224", "sha512_256", "skein512"} | {
+        f"skein512-{n}" for n in (128, 160, 224, 256, 384, 512)}
     assert litedigest.sha224(b"abc").hexdigest() == hashlib.sha224(b"abc").hexdigest()
     assert litedigest.new("SHA256", b"abc").digest() == hashlib.sha256(b"abc").digest()
 
