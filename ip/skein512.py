@@ -122,7 +122,7 @@ class _Block:
     and the slot/last tags."""
     FIELDS = (("v", 8, 64), ("k", 9, 64), ("t", 3, 64), ("m", 8, 64))
 
-    def __init__(self, prefix, slot_bits, regs=True):
+    def __init__(self, prefix, slot_bits):
         self.prefix = prefix
         for name, n, w in self.FIELDS:
             setattr(self, name, [Signal(w, name=f"{prefix}_{name}{i}") for i in range(n)])
@@ -177,11 +177,13 @@ class Skein512Engine(HashEngine):
     def _comb_block(self, prefix):
         return _Block(prefix, len(self.sink.slot))
 
-    def _subkey(self, b):
-        """The subkey b.s from the block's rotated key/tweak words."""
-        return [b.k[0], b.k[1], b.k[2], b.k[3], b.k[4],
-                add_mod(b.k[5], b.t[0], width=64), add_mod(b.k[6], b.t[1], width=64),
-                add_mod(b.k[7], Cat(b.s, Replicate(0, 59)), width=64)]
+    @staticmethod
+    def _subkey(k, t, s):
+        """Subkey s from the rotated key words k (k[i] = key word (s + i) mod 9) and tweak
+        words t (t[i] = T[(s + i) mod 3])."""
+        return [k[0], k[1], k[2], k[3], k[4],
+                add_mod(k[5], t[0], width=64), add_mod(k[6], t[1], width=64),
+                add_mod(k[7], Cat(s, Replicate(0, 59)), width=64)]
 
     def _round(self, prefix, v, rot_sel, rots):
         """One Threefish round (4 MIX + permute) on words v; the rotation constants are
@@ -208,17 +210,13 @@ class Skein512Engine(HashEngine):
         per = u // p
         out = self._comb_block(prefix)
         v, k, t, s = list(b.v), list(b.k), list(b.t), b.s
-        adds = 0
-        cur = _Block.__new__(_Block)
         for r in range(per):
             pos = j * per + r  # round index inside the cycle's U rounds
             if key_at_start and pos % 4 == 0:
-                cur.k, cur.t, cur.s = k, t, s
-                sk = self._subkey(cur)
+                sk = self._subkey(k, t, s)
                 nv = [Signal(64, name=f"{prefix}_a{r}_{i}") for i in range(8)]
                 self.comb += [x.eq(add_mod(a, c, width=64)) for x, a, c in zip(nv, v, sk)]
                 v, k, t, s = nv, k[1:] + k[:1], t[1:] + t[:1], s + 1
-                adds += 1
             if u == 8:
                 v = self._round(f"{prefix}_d{r}", v, None, ROT[pos])
             elif u == 4:   # rounds 0-3 or 4-7 of the rotation table
@@ -226,10 +224,9 @@ class Skein512Engine(HashEngine):
             else:          # u == 1: any of the 8
                 v = self._round(f"{prefix}_d{r}", v, (b.rnd[:3], list(range(8))), None)
             if not key_at_start:
-                cur.k, cur.t, cur.s = k, t, s
                 if u == 1:   # a subkey after every 4th round only
                     add = b.rnd[:2] == 3
-                    sk = self._subkey(cur)
+                    sk = self._subkey(k, t, s)
                     nv = [Signal(64, name=f"{prefix}_a{r}_{i}") for i in range(8)]
                     self.comb += [x.eq(add_mod(a, Mux(add, c, 0), width=64)) for x, a, c in zip(nv, v, sk)]
                     nk = [Signal(64, name=f"{prefix}_k{i}") for i in range(9)]
@@ -240,7 +237,7 @@ class Skein512Engine(HashEngine):
                     self.comb += ns.eq(s + add)
                     v, k, t, s = nv, nk, nt, ns
                 elif (pos + 1) % 4 == 0:
-                    sk = self._subkey(cur)
+                    sk = self._subkey(k, t, s)
                     nv = [Signal(64, name=f"{prefix}_a{r}_{i}") for i in range(8)]
                     self.comb += [x.eq(add_mod(a, c, width=64)) for x, a, c in zip(nv, v, sk)]
                     v, k, t, s = nv, k[1:] + k[:1], t[1:] + t[:1], s + 1
@@ -271,9 +268,7 @@ class Skein512Engine(HashEngine):
         if key_at_start:
             v0, s0 = msg, 0
         else:   # add subkey 0 now; the rounds then add 1..18 at the end of every 4 rounds
-            blk0 = _Block.__new__(_Block)
-            blk0.k, blk0.t, blk0.s = kk, tt, Constant(0, 5)
-            v0 = [add_mod(a, c, width=64) for a, c in zip(msg, self._subkey(blk0))]
+            v0 = [add_mod(a, c, width=64) for a, c in zip(msg, self._subkey(kk, tt, Constant(0, 5)))]
             kk, tt, s0 = kk[1:] + kk[:1], tt[1:] + tt[:1], 1
         self.comb += [
             [d.eq(x) for d, x in zip(init.v, v0)],
@@ -301,9 +296,7 @@ class Skein512Engine(HashEngine):
         # --- completion: directly (p = 1) or through the output cycle (subkey 18 + feed-forward)
         if key_at_start:
             ob = _Block("out", len(sink.slot))
-            cur = _Block.__new__(_Block)
-            cur.k, cur.t, cur.s = ob.k, ob.t, ob.s
-            fin_v = [add_mod(a, c, width=64) for a, c in zip(ob.v, self._subkey(cur))]
+            fin_v = [add_mod(a, c, width=64) for a, c in zip(ob.v, self._subkey(ob.k, ob.t, ob.s))]
             fin = ob
         else:
             fin = outs[m - 1][p - 1]

@@ -1,9 +1,10 @@
 /* What the LiteDigest firmware apps share on LiteX: the register HAL of the C library's
- * driver (csr.h accessors) and integer-only printing (no dependence on %llu support in the
+ * driver (csr.h accessors) and integer-only/hex printing (no dependence on %llu support in the
  * libc printf). Include after <generated/csr.h>, <system.h> and <stdio.h>. */
 #ifndef LITEDIGEST_APPS_LD_APP_H
 #define LITEDIGEST_APPS_LD_APP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 static inline uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
@@ -30,6 +31,13 @@ static inline void put_u64(uint64_t v)
         v /= 10;
     } while (v);
     printf("%s", s + i);
+}
+
+static inline void put_hex(const uint8_t *d, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        printf("%02x", d[i]);
 }
 
 #endif

@@ -112,8 +112,7 @@ def bench_rtl_skein(spec, sim, sizes):
             per_msg.append([Block(sim.words(data[64 * k:64 * (k + 1)]), slot=slot, first=k == 0,
                                   variant=sk.variant_of_bits(512), last=k == nb - 1,
                                   tweak=t0 | (t1 << 64)) for k, (t0, t1) in enumerate(tw)])
-        order = [b for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)
-                 for b in [blks[k]]]
+        order = [blks[k] for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)]
         results, accepted = sim.run(order)
         ok = True
         for r in results:

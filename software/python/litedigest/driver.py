@@ -207,7 +207,7 @@ class HashPeripheral:
         (64 bytes, loaded through cv) or engine variant `start` (int); on the CSR path one
         job per block, on the DMA path one per chunk of the DMA buffer, each with its start
         tweak. Returns the new chaining value."""
-        from .skein import FIRST, FINAL, BITPAD
+        from .skein import part_t1
         bb = self.block_bytes
         if not blocks or len(blocks) % bb:
             raise ValueError(f"ubi needs a non-zero multiple of {bb} bytes, got {len(blocks)}")
@@ -230,12 +230,7 @@ class HashPeripheral:
         for off in range(0, len(blocks), step):
             part = blocks[off:off + step]
             last = off + len(part) == len(blocks)
-            jt1 = t1 & ~(FIRST | FINAL | BITPAD)
-            if off == 0:
-                jt1 |= t1 & FIRST
-            if last:
-                jt1 |= t1 & (FINAL | BITPAD)
-            self.set_tweak(t0 + off, jt1, final_bytes)
+            self.set_tweak(t0 + off, part_t1(t1, off == 0, last), final_bytes)
             lv = (first_levels if off == 0 else 0) | (self.ctrl_bits["last"] if last else 0)
             if path == "csr":
                 self.job_csr(part, lv)

@@ -14,6 +14,7 @@ import struct
 
 from . import spec as _spec
 from .backends import get_backend
+from .hashobj import _as_bytes
 
 BLOCK = 64
 T_KEY, T_CFG, T_MSG, T_OUT = 0, 4, 48, 63
@@ -28,19 +29,20 @@ def t1_of(ubi_type, first=False, final=False, bitpad=False):
     return (ubi_type << 56) | (FIRST if first else 0) | (FINAL if final else 0) | (BITPAD if bitpad else 0)
 
 
+def part_t1(t1, first, last):
+    """T1 of one part (a block, or a sub-job) of a job started with T1 `t1`: FIRST kept only on
+    the first part, FINAL and BITPAD only on the last."""
+    return (t1 & ~FLAGS) | (t1 & FIRST if first else 0) | (t1 & (FINAL | BITPAD) if last else 0)
+
+
 def block_tweaks(t0, t1, nblocks, final_bytes):
     """The (T0, T1) of each block of a UBI job started with tweak (t0 = bytes before the job,
     t1) -- the peripheral's rule (soc/REGISTERS.md, ld_skein512_ubi)."""
     out = []
     for b in range(nblocks):
-        fin = b == nblocks - 1 and bool(t1 & FINAL)
-        t0 += final_bytes if fin else BLOCK
-        bt1 = t1 & ~FLAGS
-        if b == 0:
-            bt1 |= t1 & FIRST
-        if fin:
-            bt1 |= t1 & (FINAL | BITPAD)
-        out.append((t0, bt1))
+        last = b == nblocks - 1
+        t0 += final_bytes if last and t1 & FINAL else BLOCK
+        out.append((t0, part_t1(t1, b == 0, last)))
     return out
 
 
@@ -50,12 +52,7 @@ def variant_of_bits(digest_bits):
 
 
 def _bytes(data):
-    if isinstance(data, str):
-        raise TypeError("Strings must be encoded before hashing")
-    try:
-        return bytes(memoryview(data).cast("B"))
-    except TypeError:
-        raise TypeError(f"object supporting the buffer API required, not {type(data).__name__!r}") from None
+    return bytes(_as_bytes(data))
 
 
 class Skein512:

@@ -50,13 +50,6 @@ static void put_fixed(uint64_t num, uint64_t den, unsigned decimals) /* num/den,
     }
 }
 
-static void put_hex(const uint8_t *d, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        printf("%02x", d[i]);
-}
-
 static uint64_t now(void)
 {
     uint64_t c = 0;

@@ -22,13 +22,6 @@ static uint8_t key[160];
 
 static const ld_hw_dev dev = LD_HW_DEV_LITEX_SKEIN(SKEIN512, hal_read32, hal_write32, hal_dma_sync);
 
-static void put_hex(const uint8_t *d, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        printf("%02x", d[i]);
-}
-
 static uint64_t now(void)
 {
     uint64_t c = 0;

@@ -116,6 +116,16 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
         out[i] = v[i];
 }
 
+#define T1_FLAGS (LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD)
+
+/* T1 of one part (a block, or the blocks before a tail) of a job started with T1 t1: FIRST
+ * only on the first part, FINAL and BITPAD only on the last */
+static uint64_t part_t1(uint64_t t1, int first, int last)
+{
+    return (t1 & ~T1_FLAGS) | (first ? t1 & LD_SKEIN_T1_FIRST : 0) |
+           (last ? t1 & (LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD) : 0);
+}
+
 void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
                      uint64_t t1, unsigned final_bytes)
 {
@@ -125,14 +135,9 @@ void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint6
 
     for (b = 0; b < nblocks; b++) {
         int last = b + 1 == nblocks;
-        int fin = last && (t1 & LD_SKEIN_T1_FINAL);
-        t0 += fin ? final_bytes : LD_SKEIN512_BLOCK_BYTES;
+        t0 += last && (t1 & LD_SKEIN_T1_FINAL) ? final_bytes : LD_SKEIN512_BLOCK_BYTES;
         tw[0] = t0;
-        tw[1] = t1 & ~(LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
-        if (b == 0)
-            tw[1] |= t1 & LD_SKEIN_T1_FIRST;
-        if (fin)
-            tw[1] |= t1 & (LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
+        tw[1] = part_t1(t1, b == 0, last);
         for (i = 0; i < 8; i++)
             m[i] = load64(blocks + 64 * b + 8 * i);
         ld_threefish512(x, tw, m, x);
@@ -145,22 +150,21 @@ void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint6
 
 /* x (little-endian words) <-> the peripheral's cv/digest words: the chaining value's bytes
  * as big-endian 32-bit words (REGISTERS.md) */
+static uint32_t bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
 static uint32_t x_word(const uint64_t x[8], unsigned j)
 {
-    uint64_t w = x[j / 2];
-    uint32_t half = (uint32_t)(w >> (32 * (j % 2)));
-    return (half >> 24) | ((half >> 8) & 0xff00u) | ((half << 8) & 0xff0000u) | (half << 24);
+    return bswap32((uint32_t)(x[j / 2] >> (32 * (j % 2))));
 }
 
 static void words_to_x(const uint32_t *words, uint64_t x[8])
 {
     unsigned j;
-    for (j = 0; j < 8; j++) {
-        uint32_t lo = words[2 * j], hi = words[2 * j + 1];
-        lo = (lo >> 24) | ((lo >> 8) & 0xff00u) | ((lo << 8) & 0xff0000u) | (lo << 24);
-        hi = (hi >> 24) | ((hi >> 8) & 0xff00u) | ((hi << 8) & 0xff0000u) | (hi << 24);
-        x[j] = ((uint64_t)hi << 32) | lo;
-    }
+    for (j = 0; j < 8; j++)
+        x[j] = ((uint64_t)bswap32(words[2 * j + 1]) << 32) | bswap32(words[2 * j]);
 }
 
 /* the chaining value on the CPU (reads the slot when the engine has it) */
@@ -220,11 +224,9 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
     if (dev == NULL) {
         fetch_x(ctx);
         if (nblocks)
-            ld_skein512_ubi(ctx->x, p, nblocks,
-                            t0, tail ? t1 & ~(LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD) : t1, final_bytes);
+            ld_skein512_ubi(ctx->x, p, nblocks, t0, part_t1(t1, 1, tail == NULL), final_bytes);
         if (tail)
-            ld_skein512_ubi(ctx->x, tail, 1, t0 + len,
-                            nblocks ? t1 & ~LD_SKEIN_T1_FIRST : t1, final_bytes);
+            ld_skein512_ubi(ctx->x, tail, 1, t0 + len, part_t1(t1, nblocks == 0, 1), final_bytes);
         return LD_OK;
     }
     if (ctx->path == LD_PATH_DMA && nblocks && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
@@ -249,13 +251,8 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
         for (b = 0; b < total && r == LD_OK; b++) {
             const uint8_t *blk = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
             int last = b + 1 == total;
-            uint64_t bt1 = t1;
-            if (b > 0)
-                bt1 &= ~LD_SKEIN_T1_FIRST;
-            if (!last)
-                bt1 &= ~(LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD);
             lv = start_levels(ctx);
-            write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, bt1, final_bytes);
+            write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, part_t1(t1, b == 0, last), final_bytes);
             r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0), NULL);
             ctx->x_where = X_SLOT;
         }
@@ -293,20 +290,16 @@ static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key
     ctx->variant = LD_SKEIN_VARIANT_ZERO;
     if (keylen) {
         size_t whole = (keylen - 1) / LD_SKEIN512_BLOCK_BYTES, rest = keylen - whole * LD_SKEIN512_BLOCK_BYTES;
+        int path = ctx->path;
         ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
         ld_copy(ctx->buf, key + whole * LD_SKEIN512_BLOCK_BYTES, rest);
         /* the key's whole blocks come from the caller's memory: CSR path for them (a key
          * need not be DMA-readable), the padded last block from the context */
-        if (ctx->dev && whole) {
-            int path = ctx->path;
+        if (whole)
             ctx->path = LD_PATH_CSR;
-            r = run_ubi(ctx, key, whole, ctx->buf, 0,
-                        LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
-            ctx->path = path;
-        } else {
-            r = run_ubi(ctx, key, whole, ctx->buf, 0,
-                        LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
-        }
+        r = run_ubi(ctx, key, whole, ctx->buf, 0,
+                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+        ctx->path = path;
         if (r != LD_OK)
             return fail(ctx, r);
     }
