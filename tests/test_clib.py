@@ -1,6 +1,7 @@
 """The portable C library (software/firmware/lib): host build + host C tests, cross compile
 for RV32IM, and the cffi build (litedigest._native) against NIST CAVP vectors, hashlib, and
 a Python model of the hash peripheral of soc/REGISTERS.md (driver on the CSR and DMA paths)."""
+import collections
 import hashlib
 import os
 import random
@@ -463,24 +464,31 @@ class PeripheralModel:
     def __init__(self, family="sha256", slots=1, align=64, ram_base=0, ram_size=0, busy_polls=2,
                  hang=False, latency=None, stages=None, arch=0, bus_error=None, regions=()):
         self.family, self.nslots, self.align = family, slots, align
+        self.skein = family == "skein512"
         self.bs = 128 if family == "sha512" else 64
-        self.nw = {"sha1": 5, "sha256": 8, "sha512": 16}[family]
+        self.nw = {"sha1": 5, "sha256": 8, "sha512": 16, "skein512": 16}[family]
         self.nbw = self.bs // 4
         self.sw = (slots + 31) // 32  # words of the slots_* registers
-        self.latency = latency or {"sha1": 81, "sha256": 65, "sha512": 81}[family]
-        self.stages = stages or slots
-        self.arch = arch
+        self.latency = latency or {"sha1": 81, "sha256": 65, "sha512": 81, "skein512": 10}[family]
+        # a Skein engine's blocks in flight are its slots; its stages are the ring's (fp)
+        self.stages = stages or (1 if self.skein else slots)
+        self.arch = arch or (5 if self.skein else 0)
         self.ram_base, self.ram_size = ram_base, ram_size
         self.regions = [(ram_base, ram_base + ram_size)] + list(regions)
         self.busy_polls, self.hang, self.bus_error = busy_polls, hang, bus_error
         sizes = dict(ctrl=1, din=1, cv=self.nw, dma_base=1, dma_length=1, tail_base=1, tail_length=1,
                      status=1, slots_busy=self.sw, slots_done=self.sw, slots_ack=self.sw, digest_sel=1,
                      digest=self.nw, blocks=1, cycles_latch=1, cycles_value=2, info=1, finish_cycles=2)
+        names = list(native.DEV_FIELDS)
+        if self.skein:
+            sizes.update(tweak=4, final_bytes=1)
+            names += list(native.SKEIN_FIELDS)
         self.regs, self.size, addr = {}, sizes, 0x100
-        for name in native.DEV_FIELDS:
+        for name in names:
             self.regs[name] = addr
             addr += 4 * sizes[name]
         self.store = {n: 0 for n in ("dma_base", "dma_length", "tail_base", "tail_length", "digest_sel")}
+        self.tweakreg, self.store["final_bytes"] = [0] * 4, 0
         self.cvreg = [0] * self.nw
         self.ackreg = [0] * self.sw
         self.words = []
@@ -524,6 +532,14 @@ class PeripheralModel:
                 _put_field(self.nslots, f["slots"]))
 
     def _iv(self, variant):
+        if self.skein:
+            sizes = {lib.ld_skein512_variant(n): n for n in (512, 384, 256, 224, 160, 128)}
+            x = ffi.new("uint64_t[8]")
+            if variant and variant not in sizes:
+                self.violations.append(f"variant {variant}")
+            elif variant:
+                lib.ld_skein512_iv(sizes[variant], x)
+            return list(struct.unpack(">16I", struct.pack("<8Q", *x)))
         algs = FAMILY_ALGS[self.family]
         if variant >= len(algs):
             self.violations.append(f"variant {variant}")
@@ -554,6 +570,12 @@ class PeripheralModel:
             job["segs"] = [(a, n) for a, n in segs if n]
         job["nblocks"] = len(job["data"]) // self.bs if v & START else sum(n for _, n in job["segs"]) // self.bs
         job["cv"] = list(self.cvreg) if job["load_cv"] else None
+        if self.skein:   # the start tweak (T1 at the lowest address) and final bytes, read at start
+            job["t1"] = (self.tweakreg[0] << 32) | self.tweakreg[1]
+            job["t0"] = (self.tweakreg[2] << 32) | self.tweakreg[3]
+            job["final_bytes"] = self.store["final_bytes"]
+            if job["final_bytes"] > 64:
+                return ERR_LEN
         hang = self.hang is True or (self.hang is not False and job["index"] >= self.hang)
         bp = self.busy_polls(job["index"]) if callable(self.busy_polls) else self.busy_polls
         job["left"] = float("inf") if hang else bp
@@ -584,7 +606,12 @@ class PeripheralModel:
                     blocks.append(bytes(ffi.buffer(ffi.cast("uint8_t *", a + off), self.bs)))
                 if job.get("bus_error"):
                     break
-        for blk in blocks:
+        if self.skein and blocks:   # one UBI job: the peripheral's per-block tweak rule
+            cv = native.skein512_ubi(struct.pack(">16I", *st), b"".join(blocks), job["t0"], job["t1"],
+                                     job["final_bytes"])
+            st = list(struct.unpack(">16I", cv))
+            self.blocks += len(blocks)
+        for blk in blocks if not self.skein else ():
             st = _compress(self.family, st, blk)
             self.blocks += 1
         self.slot_cv[s] = st
@@ -623,6 +650,8 @@ class PeripheralModel:
                 self.words.append(v)
         elif name == "cv":
             self.cvreg[k] = v
+        elif name == "tweak":
+            self.tweakreg[k] = v
         elif name in self.store:
             self.store[name] = v
         elif name == "slots_ack":
@@ -965,9 +994,15 @@ def test_hw_driver_many_slot_words(ram, slots):
 
 def test_hw_info(ram):
     model, hw = make_hw(ram, "sha256", slots=4, align=64, latency=66, stages=4, arch=1)
-    assert hw.info() == dict(latency=66, stages=4, slots=4, arch=1, dma_align=64, interval=65 // 4)
+    assert hw.info() == dict(latency=66, stages=4, slots=4, arch=1, dma_align=64, in_flight=4,
+                             period=65, interval=65 // 4)
     model, hw = make_hw(ram, "sha512", slots=1, align=4, latency=81, stages=1)
-    assert hw.info() == dict(latency=81, stages=1, slots=1, arch=0, dma_align=4, interval=81)
+    assert hw.info() == dict(latency=81, stages=1, slots=1, arch=0, dma_align=4, in_flight=1,
+                             period=81, interval=81)
+    # Skein skein512:r8:fp2:sp3: 6 blocks in flight over the whole latency (2 ring stages)
+    model, hw = make_hw(ram, "skein512", slots=6, latency=20, stages=2, arch=5)
+    assert hw.info() == dict(latency=20, stages=2, slots=6, arch=5, dma_align=64, in_flight=6,
+                             period=20, interval=3)
     model, hw = make_hw(ram, "sha1")
     model.info_word = lambda: 0     # not a hash peripheral
     with pytest.raises(native.NativeError) as e:
@@ -1290,3 +1325,100 @@ def test_sched_order(nslots, whole):
     order = native.sched_order([200, 200], ["sha1", "sha512"], 2)
     assert [(j.msg, j.nblocks) for j in order if j.first] == [(0, 1), (1, 1)]
     assert sum(1 for j in order if j.msg == 1) == 2 and sum(1 for j in order if j.msg == 0) == 4
+
+
+# --- the scheduler on Skein-512 messages (two UBIs per message, a tweak per job) ----------
+
+SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
+
+
+def _skein_ref(msg, bits):
+    import skein as pyskein
+    return pyskein.skein512(msg, digest_bits=bits).digest()
+
+
+def _skein_batch(rng, n):
+    msgs = [rng.randbytes(rng.choice([0, 1, 63, 64, 65, 127, 128, 129, rng.randrange(0, 1500)]))
+            for _ in range(n)]
+    return msgs, [rng.choice(SKEIN_SIZES) for _ in msgs]
+
+
+@pytest.mark.parametrize("nslots", [1, 3, 6])
+@pytest.mark.parametrize("whole", [False, True])
+def test_sched_skein_policy_run_by_software_ubi(nslots, whole):
+    """The policy's Skein jobs (blocks, first/variant, start tweak, final bytes) executed one UBI
+    job at a time by the software UBI, chaining per slot, give pyskein's digests."""
+    rng = random.Random(100 * nslots + whole)
+    msgs, bits = _skein_batch(rng, 4 * nslots + 3)
+    jobs = native.sched_order(None, [f"skein512-{b}" for b in bits], nslots, whole, messages=msgs)
+    cv, got, count = {}, {}, collections.Counter()
+    for j in jobs:
+        assert j.skein and len(j.blocks) == 64 * j.nblocks
+        cv[j.slot] = native.skein512_ubi(j.variant if j.first else cv[j.slot], j.blocks, j.t0, j.t1,
+                                         j.final_bytes)
+        count[j.msg] += 1
+        if j.t1 >> 56 & 0x3F == 63:          # the output UBI: the message is done
+            assert j.last and j.nblocks == 1 and j.msg not in got
+            got[j.msg] = cv[j.slot][:bits[j.msg] // 8]
+    assert got == {i: _skein_ref(m, b) for i, (m, b) in enumerate(zip(msgs, bits))}
+    for i, m in enumerate(msgs):   # DMA: message UBI + output UBI; CSR: a job per block
+        assert count[i] == (2 if whole else max(1, -(-len(m) // 64)) + 1)
+
+
+def test_sched_skein_algs():
+    assert native.sched_alg("skein512-256") == lib.LD_ALG_SKEIN512_BASE + 256
+    assert lib.ld_sched_digest_size(native.sched_alg("skein512-224")) == 28
+    assert lib.ld_skein512_alg_bits(lib.LD_ALG_SKEIN512_BASE + 200) == 0    # no configured IV
+    assert lib.ld_sched_digest_size(lib.LD_ALG_SKEIN512_BASE + 200) == 0
+    with pytest.raises(native.NativeError):
+        native.sched_order([10], lib.LD_ALG_SKEIN512_BASE + 200, 1)
+    with pytest.raises(ValueError):
+        native.sched_order([10], "skein512-200", 1)
+
+
+@pytest.mark.parametrize("path", [native.PATH_CSR, native.PATH_DMA], ids=["csr", "dma"])
+@pytest.mark.parametrize("slots", [1, 3, 6])
+def test_hw_schedule_skein(ram, path, slots):
+    """ld_hw_schedule on a Skein peripheral model: every message's digest equals pyskein's,
+    the slots fill, and the stats describe the engine (slots = blocks in flight)."""
+    buf, base = ram
+    rng = random.Random(f"skein{path}{slots}")
+    # jobs outlast the issue of a wave (the CSR path writes ~25 registers per job)
+    model, hw = make_hw(ram, "skein512", slots=slots, latency=20,
+                        busy_polls=lambda i, r=random.Random(slots): r.randint(8, 20))
+    msgs, bits = _skein_batch(rng, 3 * slots + 4)
+    res = hw.schedule(msgs, [f"skein512-{b}" for b in bits], path, arena=native.DmaArena(buf))
+    assert res.rc == lib.LD_OK and res.results == [lib.LD_OK] * len(msgs)
+    assert res.digests == [_skein_ref(m, b) for m, b in zip(msgs, bits)]
+    model.assert_clean()
+    assert model.max_busy == slots
+    nblocks = sum(max(1, -(-len(m) // 64)) + 1 for m in msgs)
+    assert res.stats.blocks == nblocks == model.blocks
+    assert (res.stats.period, res.stats.in_flight) == (20, slots)
+    info = hw.info()
+    assert (info["in_flight"], info["period"], info["interval"]) == (slots, 20, 20 // slots)
+    if path == native.PATH_DMA:
+        assert len(model.jobs) == 2 * len(msgs) and all(j["kind"] == "dma" for j in model.jobs)
+
+
+def test_hw_schedule_skein_bad_messages(ram):
+    """Wrong family either way, a size without a configured IV: LD_ERR_ARG for that message,
+    the others complete; a Skein device without tweak registers refuses Skein messages."""
+    buf, base = ram
+    model, hw = make_hw(ram, "skein512", slots=2, busy_polls=3)
+    msgs = [b"a" * 100, b"b" * 10, b"c" * 70, b"d" * 5]
+    algs = ["skein512-256", "sha256", lib.LD_ALG_SKEIN512_BASE + 200, "skein512-512"]
+    res = hw.schedule(msgs, algs, native.PATH_DMA, arena=native.DmaArena(buf))
+    assert res.results == [lib.LD_OK, lib.LD_ERR_ARG, lib.LD_ERR_ARG, lib.LD_OK]
+    assert res.rc == lib.LD_ERR_ARG
+    assert res.digests[0] == _skein_ref(msgs[0], 256) and res.digests[3] == _skein_ref(msgs[3], 512)
+    model.assert_clean()
+    _, sha = make_hw(ram, "sha256", slots=2, busy_polls=3)
+    res = sha.schedule([b"x" * 3], ["skein512-256"], native.PATH_CSR)
+    assert res.results == [lib.LD_ERR_ARG]
+    regs = dict(model.regs)
+    del regs["tweak"], regs["final_bytes"]
+    bare = native.HwDevice(regs, model.read32, model.write32, "skein512", ram_base=base,
+                           ram_size=len(buf), timeout_polls=1000)
+    res = bare.schedule([b"x" * 3], ["skein512-256"], native.PATH_CSR)
+    assert res.results == [lib.LD_ERR_ARG]

@@ -124,7 +124,7 @@ typedef struct {
 } ld_hw_dev;
 
 typedef struct {
-    unsigned latency, stages, slots, arch, dma_align, interval;
+    unsigned latency, stages, slots, arch, dma_align, in_flight, period, interval;
 } ld_hw_info;
 int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);
 
@@ -161,20 +161,25 @@ typedef struct {
 typedef struct { ...; } ld_sched_slot;
 typedef struct { ...; } ld_sched;
 typedef struct {
-    size_t slot, msg, first_block, nblocks;
+    size_t slot, msg, first_block, nblocks, block_size;
     const uint8_t *data;
     size_t data_blocks;
     const uint8_t *tail;
     size_t tail_blocks;
     int first, last;
+    int variant;
+    int skein;
+    uint64_t t0, t1;
+    unsigned final_bytes;
 } ld_sched_job;
+size_t ld_sched_digest_size(int alg);
 int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
                   size_t nslots, int whole_message_jobs);
 int ld_sched_next(ld_sched *s, ld_sched_job *job);
 long ld_sched_complete(ld_sched *s, size_t slot, int result);
 typedef struct {
     uint64_t cycles, run_cycles;
-    uint32_t blocks, interval, jobs;
+    uint32_t blocks, interval, period, in_flight, jobs;
 } ld_sched_stats;
 int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
                    ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats);
@@ -189,6 +194,8 @@ static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STAT
 #define LD_FAMILY_SKEIN512 3
 #define LD_SKEIN512_MAX_OUT_BITS ...
 int ld_skein512_variant(size_t out_bits);
+#define LD_ALG_SKEIN512_BASE 65536
+size_t ld_skein512_alg_bits(int alg);
 int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
 void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
                      uint64_t out[8]);

@@ -329,18 +329,39 @@ def _as_cdata(data):
     return ffi.from_buffer(bytes(data))
 
 
+# Skein-512 with a configured output size, as the scheduler's alg (ld_skein.h LD_ALG_SKEIN512)
+SKEIN_SCHED_ALGS = {f"skein512-{bits}": lib.LD_ALG_SKEIN512_BASE + bits
+                    for bits in (512, 384, 256, 224, 160, 128)}
+
+
+def sched_alg(name):
+    """The alg id the message scheduler takes: a hashlib name (LD_ALG_*), "skein512-<bits>"
+    for a configured Skein-512 size (LD_ALG_SKEIN512(bits)), or an int passed through."""
+    if isinstance(name, str) and name in SKEIN_SCHED_ALGS:
+        return SKEIN_SCHED_ALGS[name]
+    if isinstance(name, int):
+        return name
+    try:
+        return md_alg(name)
+    except ValueError:
+        raise ValueError(f"unknown algorithm {name!r} for the scheduler: one of "
+                         f"{sorted(MD_ALGS) + sorted(SKEIN_SCHED_ALGS)}") from None
+
+
 def _algs(alg, n):
-    """LD_ALG_* ids of n messages from one algorithm or a list of one per message"""
+    """scheduler alg ids of n messages from one algorithm or a list of one per message"""
     if isinstance(alg, (list, tuple)):
         if len(alg) != n:
             raise ValueError(f"{len(alg)} algorithms for {n} messages")
-        return [md_alg(a) for a in alg]
-    return [md_alg(alg)] * n
+        return [sched_alg(a) for a in alg]
+    return [sched_alg(alg)] * n
 
 
-SchedStats = collections.namedtuple("SchedStats", "cycles run_cycles blocks interval jobs")
+SchedStats = collections.namedtuple("SchedStats", "cycles run_cycles blocks interval period in_flight jobs")
 ScheduleResult = collections.namedtuple("ScheduleResult", "rc digests results stats")
-SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last")
+# blocks: the job's bytes (data blocks then tail blocks) when sched_order was given messages
+SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last variant "
+                                  "skein t0 t1 final_bytes blocks", defaults=(0, False, 0, 0, 0, None))
 
 
 class HwDevice:
@@ -415,11 +436,12 @@ class HwDevice:
         return int(out[0])
 
     def info(self):
-        """ld_hw_get_info as a dict: latency, stages, slots, arch, dma_align, interval."""
+        """ld_hw_get_info as a dict: latency, stages, slots, arch, dma_align, in_flight,
+        period, interval."""
         info = ffi.new("ld_hw_info *")
         _check(self.call(lib.ld_hw_get_info, self.dev, info), "ld_hw_get_info")
         return {k: int(getattr(info, k)) for k in
-                ("latency", "stages", "slots", "arch", "dma_align", "interval")}
+                ("latency", "stages", "slots", "arch", "dma_align", "in_flight", "period", "interval")}
 
     def schedule(self, messages, alg, path=PATH_CSR, nslots=None, arena=None, slots=None):
         """ld_hw_schedule: hash all messages on the peripheral with up to nslots slots
@@ -427,8 +449,8 @@ class HwDevice:
 
         messages: bytes-like (copied into `arena` when one is given, else passed from host
         memory, which the DMA path refuses with LD_ERR_RANGE) or cdata buffers (used at their
-        address, e.g. from DmaArena.put). alg: one algorithm (hashlib name / LD_ALG_* id)
-        for all, or a list with one per message.
+        address, e.g. from DmaArena.put). alg: one algorithm (sched_alg: hashlib name,
+        "skein512-<bits>" or an id) for all, or a list with one per message.
         slots: a cdata `ld_sched_slot *` of at least nslots entries (their padded tails are
         read by the DMA, so they must be in RAM on that path); default: allocated in `arena`
         when given, else on the host.
@@ -459,11 +481,11 @@ class HwDevice:
         st = ffi.new("ld_sched_stats *")
         rc = self.call(lib.ld_hw_schedule, self.dev, path, msgs, n, slots, nslots, st)
         results = [int(msgs[i].result) for i in range(n)]
-        digests = [bytes(ffi.buffer(msgs[i].out, lib.ld_md_digest_size(algs[i])))
+        digests = [bytes(ffi.buffer(msgs[i].out, lib.ld_sched_digest_size(algs[i])))
                    if results[i] == lib.LD_OK else None for i in range(n)]
-        return ScheduleResult(rc, digests, results,
-                              SchedStats(int(st.cycles), int(st.run_cycles), int(st.blocks), int(st.interval),
-                                         int(st.jobs)))
+        return ScheduleResult(rc, digests, results, SchedStats(
+            int(st.cycles), int(st.run_cycles), int(st.blocks), int(st.interval), int(st.period),
+            int(st.in_flight), int(st.jobs)))
 
 
 class HwCtx:
@@ -490,22 +512,29 @@ class HwCtx:
         return bytes(ffi.buffer(out, self.digest_size))
 
 
-def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False):
+def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messages=None):
     """The scheduler's pure policy (ld_sched_init/next/complete) for messages of `lengths`
     bytes, with an executor that completes jobs in issue order (a pipeline: FIFO; a slot has
     at most one job outstanding, so per slot too) and issues every job it can before waiting
-    for the next completion. alg: one algorithm (hashlib name / LD_ALG_* id) or a list with
-    one per message. Returns the jobs in issue order as SchedJob(slot, msg, first_block, nblocks,
-    first, last); block i < len // block_size of a message is its data, the rest its padded
-    tail. Raises NativeError(LD_ERR_ARG) for bad arguments (nslots 0, unknown alg)."""
+    for the next completion. alg: one algorithm (sched_alg: hashlib name, "skein512-<bits>"
+    or an id) or a list with one per message. messages: the messages themselves (then
+    lengths is ignored) to get each job's bytes in SchedJob.blocks.
+    Returns the jobs in issue order as SchedJob(slot, msg, first_block, nblocks, first, last,
+    variant, skein, t0, t1, final_bytes, blocks); block i < the message's own blocks is its
+    data, the rest come from the slot's pad. Raises NativeError(LD_ERR_ARG) for bad arguments
+    (nslots 0, unknown alg)."""
+    if messages is not None:
+        messages = [bytes(m) for m in messages]
+        lengths = [len(m) for m in messages]
     lengths = list(lengths)
     n = len(lengths)
     algs = _algs(alg, n)
     zeros = ffi.new("uint8_t[]", max(lengths, default=0) + 1)  # contents do not matter
+    keep = [ffi.from_buffer(m + b"\0") for m in messages] if messages is not None else None
     outs = ffi.new("uint8_t[]", max(n, 1) * lib.LD_MD_MAX_DIGEST_SIZE)
     msgs = ffi.new("ld_sched_msg[]", max(n, 1))
     for i, (ln, a) in enumerate(zip(lengths, algs)):
-        msgs[i].data, msgs[i].len, msgs[i].alg = zeros, ln, a
+        msgs[i].data, msgs[i].len, msgs[i].alg = keep[i] if keep else zeros, ln, a
         msgs[i].out = outs + i * lib.LD_MD_MAX_DIGEST_SIZE
     slots = aligned_new("ld_sched_slot", max(nslots, 1))
     s = ffi.new("ld_sched *")
@@ -518,8 +547,14 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False):
     while True:
         r = lib.ld_sched_next(s, job)
         if r == 1:
+            blocks = None
+            if messages is not None:
+                bs = int(job.block_size)
+                blocks = (bytes(ffi.buffer(job.data, int(job.data_blocks) * bs)) +
+                          (bytes(ffi.buffer(job.tail, int(job.tail_blocks) * bs)) if job.tail_blocks else b""))
             order.append(SchedJob(int(job.slot), int(job.msg), int(job.first_block),
-                                  int(job.nblocks), bool(job.first), bool(job.last)))
+                                  int(job.nblocks), bool(job.first), bool(job.last), int(job.variant),
+                                  bool(job.skein), int(job.t0), int(job.t1), int(job.final_bytes), blocks))
             fifo.append(int(job.slot))
             continue
         if r < 0:

@@ -5,6 +5,7 @@
 
 #include "litedigest/ld_types.h"
 #include "litedigest/ld_common.h"
+#include "litedigest/ld_hw.h"
 
 static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -89,6 +90,9 @@ static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uin
     }
     return LD_OK;
 }
+
+/* Skein peripherals: a job's start tweak and final block bytes (REGISTERS.md) */
+void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes);
 
 /* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */
 static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out)

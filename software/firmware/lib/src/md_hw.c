@@ -61,8 +61,27 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
     info->dma_align = 1u << LD_INFO_ALIGN_LOG2(v);
     if (info->stages == 0 || info->slots == 0 || info->latency == 0)
         return LD_ERR_HW;      /* not a hash peripheral (or not powered) */
-    info->interval = info->stages > 1 ? (info->latency - 1) / info->stages : info->latency;
+    if (info->arch >= LD_ARCH_SKEIN_R1) {
+        /* Skein: a block takes the whole latency in every architecture; the slots are the
+         * blocks in flight (P ring stages x M modules) */
+        info->in_flight = info->slots;
+        info->period = info->latency;
+    } else {
+        info->in_flight = info->stages;
+        info->period = info->stages > 1 ? info->latency - 1 : info->latency;
+    }
+    info->interval = info->period / info->in_flight;
     return LD_OK;
+}
+
+void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes)
+{
+    /* LiteX multi-word order: the most significant word first (T1 high ... T0 low) */
+    dev->write32(dev->tweak, (uint32_t)(t1 >> 32));
+    dev->write32(dev->tweak + 4, (uint32_t)t1);
+    dev->write32(dev->tweak + 8, (uint32_t)(t0 >> 32));
+    dev->write32(dev->tweak + 12, (uint32_t)t0);
+    dev->write32(dev->final_bytes, final_bytes);
 }
 
 /* the slots_* register word of a slot (ld_slot_word), the slot count from the info register */

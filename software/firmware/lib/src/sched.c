@@ -5,6 +5,51 @@
 
 #define PENDING 1   /* msgs[i].result of a message not finished yet */
 
+/* What the scheduler needs of an alg; 0 when it is not one it takes. */
+typedef struct {
+    size_t bs, digest, words;
+    int family, variant, skein;
+} alg_desc;
+
+static int describe(int alg, alg_desc *d)
+{
+    size_t bits = ld_skein512_alg_bits(alg);
+
+    if (bits) {
+        d->bs = LD_SKEIN512_BLOCK_BYTES;
+        d->digest = bits / 8;
+        d->words = LD_SKEIN512_STATE_BYTES / 4;
+        d->family = LD_FAMILY_SKEIN512;
+        d->variant = ld_skein512_variant(bits);
+        d->skein = 1;
+        return 1;
+    }
+    d->bs = ld_md_block_size(alg);
+    if (d->bs == 0)
+        return 0;
+    d->digest = ld_md_digest_size(alg);
+    d->words = ld_md_state_words(alg);
+    d->family = ld_md_family(alg);
+    d->variant = ld_md_variant(alg);
+    d->skein = 0;
+    return 1;
+}
+
+size_t ld_sched_digest_size(int alg)
+{
+    alg_desc d;
+    return describe(alg, &d) ? d.digest : 0;
+}
+
+/* blocks a message issues from its own memory: MD its whole blocks; Skein all but the final
+ * block of the message UBI (held back: its tweak is the final one, and it may be partial) */
+static size_t own_blocks(const alg_desc *d, size_t len)
+{
+    if (d->skein)
+        return len ? (len - 1) / d->bs : 0;
+    return len / d->bs;
+}
+
 int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
                   size_t nslots, int whole_message_jobs)
 {
@@ -26,7 +71,8 @@ int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *
     }
     for (i = 0; i < nmsgs; i++) {
         ld_sched_msg *m = &msgs[i];
-        if (ld_md_block_size(m->alg) == 0 || (m->data == NULL && m->len) || m->out == NULL) {
+        alg_desc d;
+        if (!describe(m->alg, &d) || (m->data == NULL && m->len) || m->out == NULL) {
             m->result = LD_ERR_ARG;
             s->finished++;
         } else {
@@ -54,13 +100,27 @@ static int assign(ld_sched *s, ld_sched_slot *sl)
         return 0;
     {
         const ld_sched_msg *m = &s->msgs[s->next_msg];
-        size_t bs = ld_md_block_size(m->alg);
-        size_t whole = m->len / bs;
-        size_t n = ld_md_pad(sl->pad, (const uint8_t *)m->data + whole * bs, m->len % bs,
-                             (uint64_t)m->len, bs);
+        alg_desc d;
+        size_t whole, rest;
+
+        describe(m->alg, &d);
+        whole = own_blocks(&d, m->len);
+        rest = m->len - whole * d.bs;
+        if (d.skein) {
+            /* message UBI's final block (zero-padded), output UBI's block (counter 0) */
+            ld_zero(sl->pad, 2 * d.bs);
+            ld_copy(sl->pad, (const uint8_t *)m->data + whole * d.bs, rest);
+            sl->ntail = 2;
+            sl->split = whole + 1;
+            sl->final_bytes = (unsigned)rest;
+        } else {
+            sl->ntail = ld_md_pad(sl->pad, (const uint8_t *)m->data + whole * d.bs, rest,
+                                  (uint64_t)m->len, d.bs) / d.bs;
+            sl->split = whole + sl->ntail;
+            sl->final_bytes = 0;
+        }
         sl->msg = s->next_msg++;
         sl->whole = whole;
-        sl->ntail = n / bs;
         sl->next = 0;
         sl->busy = 1;
         sl->outstanding = 0;
@@ -80,30 +140,47 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         size_t i = (s->rr + k) % s->nslots;
         ld_sched_slot *sl = &s->slots[i];
         const ld_sched_msg *m;
-        size_t bs;
+        size_t total, ubi_end;
+        alg_desc d;
 
         if (!sl->busy && !assign(s, sl))
             continue;
         if (sl->outstanding)
             continue;
         m = &s->msgs[sl->msg];
-        bs = ld_md_block_size(m->alg);
+        describe(m->alg, &d);
+        total = sl->whole + sl->ntail;
+        ubi_end = sl->next < sl->split ? sl->split : total;
         job->slot = i;
         job->msg = sl->msg;
         job->first_block = sl->next;
-        job->nblocks = s->whole_message_jobs ? sl->whole + sl->ntail - sl->next : 1;
+        job->block_size = d.bs;
+        job->nblocks = s->whole_message_jobs ? ubi_end - sl->next : 1;
         if (sl->next < sl->whole) {
-            job->data = (const uint8_t *)m->data + sl->next * bs;
+            job->data = (const uint8_t *)m->data + sl->next * d.bs;
             job->data_blocks = s->whole_message_jobs ? sl->whole - sl->next : 1;
         } else {
-            job->data = sl->pad + (sl->next - sl->whole) * bs;
+            job->data = sl->pad + (sl->next - sl->whole) * d.bs;
             job->data_blocks = job->nblocks;
         }
         job->tail_blocks = job->nblocks - job->data_blocks;
         job->tail = job->tail_blocks ? sl->pad : NULL;
         job->first = sl->next == 0;
+        job->variant = d.variant;
+        job->skein = d.skein;
+        job->t0 = job->t1 = 0;
+        job->final_bytes = 0;
+        if (d.skein && sl->next < sl->split) {          /* message UBI */
+            job->t0 = (uint64_t)sl->next * d.bs;
+            job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (sl->next == 0 ? LD_SKEIN_T1_FIRST : 0) |
+                      (sl->next + job->nblocks == sl->split ? LD_SKEIN_T1_FINAL : 0);
+            job->final_bytes = sl->final_bytes;
+        } else if (d.skein) {                            /* output UBI: counter 0 */
+            job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL;
+            job->final_bytes = 8;
+        }
         sl->next += job->nblocks;
-        job->last = sl->next == sl->whole + sl->ntail;
+        job->last = sl->next == ubi_end;
         sl->outstanding = 1;
         s->rr = (i + 1) % s->nslots;
         return 1;
@@ -137,14 +214,16 @@ static uintptr_t low_word(uintptr_t reg, unsigned slots)
 }
 
 /* start a job; *st: the status word read right after the start (0 when not read) */
-static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, const ld_sched_msg *m,
-                 uint32_t hold, uint32_t *st)
+static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, uint32_t hold,
+                 uint32_t *st)
 {
-    size_t bs = ld_md_block_size(m->alg);
-    uint32_t lv = LD_CTRL_VARIANT_VAL(ld_md_variant(m->alg)) | LD_CTRL_SLOT_VAL(job->slot) |
+    size_t bs = job->block_size;
+    uint32_t lv = LD_CTRL_VARIANT_VAL(job->variant) | LD_CTRL_SLOT_VAL(job->slot) |
                   (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0) | hold;
 
     *st = 0;
+    if (job->skein)
+        ld_hw_write_tweak(dev, job->t0, job->t1, job->final_bytes);
     if (path == LD_PATH_CSR)
         return ld_hw_start_csr(dev, job->data, bs, lv, st);
     return ld_hw_start_dma(dev, (uintptr_t)job->data, (uint32_t)(job->data_blocks * bs),
@@ -196,13 +275,16 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         return r;
     for (i = 0; i < nmsgs; i++) {
         const ld_sched_msg *m = &msgs[i];
-        size_t bs = ld_md_block_size(m->alg);
+        alg_desc d;
+        size_t own;
         if (m->result != PENDING)
             continue;
-        if (ld_md_family(m->alg) != dev->family)
+        describe(m->alg, &d);
+        own = own_blocks(&d, m->len) * d.bs;
+        if (d.family != dev->family || (d.skein && (dev->tweak == 0 || dev->final_bytes == 0)))
             reject(&s, i, LD_ERR_ARG);
-        else if (path == LD_PATH_DMA && m->len >= bs &&
-                 !ld_hw_dma_ok(dev, (uintptr_t)m->data, m->len - m->len % bs, info.dma_align))
+        else if (path == LD_PATH_DMA && own &&
+                 !ld_hw_dma_ok(dev, (uintptr_t)m->data, own, info.dma_align))
             reject(&s, i, LD_ERR_RANGE);
     }
     if (path == LD_PATH_DMA)
@@ -225,7 +307,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
             uint32_t st, bit = 1u << job.slot;
-            r = issue(dev, path, &job, &msgs[job.msg], hold, &st);
+            r = issue(dev, path, &job, hold, &st);
             jobs++;
             if (r != LD_OK && (r != LD_ERR_HW || (st & START_ERRORS))) {
                 /* rejected: it never ran (start_* acked the error bits) */
@@ -274,9 +356,11 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
                 m = ld_sched_complete(&s, i, (tainted & bit) ? LD_ERR_HW : LD_OK);
                 tainted &= ~bit;
                 if (m >= 0 && msgs[m].result == LD_OK) {
-                    uint32_t words[LD_MD_MAX_STATE_WORDS];
-                    ld_hw_read_digest_words(dev, (unsigned)i, words, ld_md_state_words(msgs[m].alg));
-                    ld_digest_bytes(ld_md_digest_size(msgs[m].alg), words, msgs[m].out);
+                    uint32_t words[LD_SKEIN512_STATE_BYTES / 4];
+                    alg_desc d;
+                    describe(msgs[m].alg, &d);
+                    ld_hw_read_digest_words(dev, (unsigned)i, words, (unsigned)d.words);
+                    ld_digest_bytes(d.digest, words, msgs[m].out);
                 }
             }
         }
@@ -294,6 +378,8 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         stats->run_cycles = run1 > run0 ? run1 - run0 : 0;
         stats->blocks = dev->read32(dev->blocks) - b0;
         stats->interval = info.interval;
+        stats->period = info.period;
+        stats->in_flight = info.in_flight;
         stats->jobs = jobs;
     }
     if (timed_out)

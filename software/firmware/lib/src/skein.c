@@ -45,6 +45,16 @@ int ld_skein512_variant(size_t out_bits)
     return -1;
 }
 
+size_t ld_skein512_alg_bits(int alg)
+{
+    size_t bits;
+
+    if (alg <= LD_ALG_SKEIN512_BASE)
+        return 0;
+    bits = (size_t)(alg - LD_ALG_SKEIN512_BASE);
+    return ld_skein512_variant(bits) > 0 ? bits : 0;
+}
+
 int ld_skein512_iv(size_t out_bits, uint64_t x[8])
 {
     int v = ld_skein512_variant(out_bits);
@@ -183,16 +193,6 @@ static void fetch_x(ld_skein512_ctx *ctx)
     ctx->x_where = X_HERE;
 }
 
-static void write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes)
-{
-    /* LiteX multi-word order: the most significant word first (T1 high ... T0 low) */
-    dev->write32(dev->tweak, (uint32_t)(t1 >> 32));
-    dev->write32(dev->tweak + 4, (uint32_t)t1);
-    dev->write32(dev->tweak + 8, (uint32_t)(t0 >> 32));
-    dev->write32(dev->tweak + 12, (uint32_t)t0);
-    dev->write32(dev->final_bytes, final_bytes);
-}
-
 /* The ctrl levels that start a job from where the chaining value is (writes cv if needed). */
 static uint32_t start_levels(ld_skein512_ctx *ctx)
 {
@@ -238,7 +238,7 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
         /* one DMA job: the blocks, then the tail as the second segment */
         const uint8_t *a = nblocks ? p : tail;
         lv = start_levels(ctx);
-        write_tweak(dev, t0, t1, final_bytes);
+        ld_hw_write_tweak(dev, t0, t1, final_bytes);
         r = ld_hw_job_dma(dev, (uintptr_t)a, (uint32_t)(nblocks ? len : LD_SKEIN512_BLOCK_BYTES),
                           nblocks && tail ? (uintptr_t)tail : 0,
                           nblocks && tail ? LD_SKEIN512_BLOCK_BYTES : 0, lv | LD_CTRL_LAST, NULL);
@@ -252,7 +252,7 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
             const uint8_t *blk = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
             int last = b + 1 == total;
             lv = start_levels(ctx);
-            write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, part_t1(t1, b == 0, last), final_bytes);
+            ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, part_t1(t1, b == 0, last), final_bytes);
             r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0), NULL);
             ctx->x_where = X_SLOT;
         }

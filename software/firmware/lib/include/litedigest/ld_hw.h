@@ -70,7 +70,11 @@ typedef struct {
     unsigned slots;      /* messages the engine holds (jobs that may run at once) */
     unsigned arch;       /* 0 base, 1 opt, 2 k5, 3 r1, 4 r4, 5 r8 */
     unsigned dma_align;  /* DMA segments must be aligned to this many bytes */
-    unsigned interval;   /* cycles between results when full: latency-1 over stages, or latency */
+    unsigned in_flight;  /* blocks the engine works on at once when full: the stages of a
+                          * SHA pipeline, the slots of a Skein ring/structural pipeline */
+    unsigned period;     /* cycles in which it completes in_flight blocks when full: SHA
+                          * p-stage latency - 1 (the final addition overlaps), else latency */
+    unsigned interval;   /* period / in_flight, rounded down (exact but for Skein sp/fp rings) */
 } ld_hw_info;
 
 int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);

@@ -37,4 +37,12 @@
 #define LD_INFO_ALIGN_LOG2(i) (((i) >> 20) & 0xfu)
 #define LD_INFO_SLOTS(i)      (((i) >> 24) & 0xffu)
 
+/* info.arch: the engine's architecture (soc/peripheral.py ARCH_CODES) */
+#define LD_ARCH_BASE     0
+#define LD_ARCH_OPT      1
+#define LD_ARCH_K5       2
+#define LD_ARCH_SKEIN_R1 3   /* Skein-512, 1/4/8 rounds per cycle (with any pipeline) */
+#define LD_ARCH_SKEIN_R4 4
+#define LD_ARCH_SKEIN_R8 5
+
 #endif

@@ -10,6 +10,11 @@
  * - ld_hw_schedule(), the executor on a hash peripheral, CSR path (one block per job) or DMA
  *   path (one job per message: its whole blocks, then its padded tail as second segment, so
  *   the hardware interleaves the slots' blocks by itself and the CPU only refills slots).
+ * Skein-512 messages (alg LD_ALG_SKEIN512(bits), ld_skein.h; a Skein peripheral) are two
+ * UBIs on the slot: the message UBI from the configured IV (its last block, 1..64 bytes or the
+ * empty message's zero block, held back and zero-padded in the slot's pad), then the output
+ * UBI (one counter block) from the message UBI's chaining value. A job never crosses a UBI:
+ * on the DMA path a Skein message takes two jobs, and each job carries its start tweak.
  * No allocation: the caller provides the per-slot workspace (ld_sched_slot, whose padded
  * tail buffer the DMA reads, so it must be in main RAM).
  */
@@ -20,6 +25,7 @@
 #include "ld_common.h"
 #include "ld_md.h"
 #include "ld_hw.h"
+#include "ld_skein.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,17 +34,20 @@ extern "C" {
 typedef struct {
     const void *data;   /* the message */
     size_t len;         /* its length in bytes */
-    int alg;            /* LD_ALG_*; all messages of one run share a family */
-    uint8_t *out;       /* receives ld_md_digest_size(alg) bytes */
+    int alg;            /* LD_ALG_* or LD_ALG_SKEIN512(bits); one family per run */
+    uint8_t *out;       /* receives ld_sched_digest_size(alg) bytes */
     int result;         /* written by the scheduler: LD_OK or an LD_ERR_* code */
 } ld_sched_msg;
 
 typedef struct {
-    uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* the message's padded tail */
+    uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* the message's padded tail
+                        * (Skein: the held-back final block, then the output counter block) */
     size_t msg;         /* index of the message in the slot (valid when busy) */
     size_t next;        /* next block to issue (whole blocks first, then the tail's) */
-    size_t whole;       /* whole blocks of the message */
-    size_t ntail;       /* blocks of the padded tail (1 or 2) */
+    size_t whole;       /* blocks issued from the message's own memory */
+    size_t ntail;       /* blocks from the pad (MD: the padded tail, 1 or 2; Skein: 2) */
+    size_t split;       /* the first block of the last UBI (MD: whole + ntail: none) */
+    unsigned final_bytes; /* Skein: bytes of the message UBI's final block (0..64) */
     int busy;           /* a message is in the slot */
     int outstanding;    /* a job of the slot is in the engine */
 } ld_sched_slot;
@@ -54,22 +63,32 @@ typedef struct {
 
 /* What to issue: blocks [first_block, first_block + nblocks) of message `msg` on `slot`,
  * where block i < whole is message data at data + i*bs and block i >= whole is tail block
- * i - whole of the slot's pad. `first` (from the IV) and `last` are the ctrl levels. */
+ * i - whole of the slot's pad. `first` (from the IV of `variant`) and `last` (the job ends
+ * its UBI; for MD the message) are the ctrl levels; Skein jobs also have the start tweak
+ * (t0 = position before the job, t1 = type and flags) and the final block's bytes. */
 typedef struct {
-    size_t slot, msg, first_block, nblocks;
+    size_t slot, msg, first_block, nblocks, block_size;
     const uint8_t *data;    /* first block's bytes (message or pad), contiguous up to the tail */
     size_t data_blocks;     /* how many of the job's blocks are message data (rest: pad) */
     const uint8_t *tail;    /* the slot's pad (when the job reaches into it) */
     size_t tail_blocks;
     int first, last;
+    int variant;            /* ctrl.variant of the job */
+    int skein;              /* the job has a tweak (below) */
+    uint64_t t0, t1;
+    unsigned final_bytes;
 } ld_sched_job;
 
-/* Policy. init: LD_ERR_ARG on NULLs / zero slots / a message with an unknown alg or NULL
- * data with len > 0 (that message gets result LD_ERR_ARG and is skipped, the others run).
+/* Policy. init: LD_ERR_ARG on NULLs / zero slots / a message with an unknown alg (Skein: a
+ * size without a configured IV) or NULL data with len > 0 (that message gets result
+ * LD_ERR_ARG and is skipped, the others run).
  * next: 1 and *job when a job can be issued now, 0 when every slot with work is waiting for
  * a completion (or no message is left to start), -1 when all messages are finished.
  * complete: the slot's outstanding job ended with `result`; returns the index of the message
  * that thereby finished (its digest must now be read from the slot), or -1. */
+/* The digest bytes of an alg the scheduler takes (MD or Skein), 0 for an unknown one. */
+size_t ld_sched_digest_size(int alg);
+
 int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
                   size_t nslots, int whole_message_jobs);
 int ld_sched_next(ld_sched *s, ld_sched_job *job);
@@ -85,6 +104,8 @@ typedef struct {
                              * the set-up before (padding, job registers) and digest reads after */
     uint32_t blocks;        /* blocks the engine completed meanwhile */
     uint32_t interval;      /* the engine's cycles per block when full (info register) */
+    uint32_t period, in_flight; /* exactly: in_flight blocks per period cycles (ld_hw_info);
+                             * busy cycles = blocks x period / in_flight */
     uint32_t jobs;          /* jobs issued */
 } ld_sched_stats;
 

@@ -47,6 +47,15 @@ int ld_skein512_variant(size_t out_bits);   /* the variant of a size, or -1 */
 /* The configured chaining value of a standard size as 8 words; LD_ERR_ARG for other sizes. */
 int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
 
+/* Skein-512 plain hashes of a configured output size (512, 384, 256, 224, 160 or 128 bits),
+ * as an `alg` of the APIs that take one (the message scheduler, ld_sched.h):
+ * LD_ALG_SKEIN512(256) is Skein-512-256. They lie outside the LD_ALG_* range of ld_md.h,
+ * whose streaming functions are the Merkle-Damgard hashes only. */
+#define LD_ALG_SKEIN512_BASE 0x10000
+#define LD_ALG_SKEIN512(bits) (LD_ALG_SKEIN512_BASE + (int)(bits))
+/* the output bits of a Skein-512 alg with a configured size, or 0 when alg is not one */
+size_t ld_skein512_alg_bits(int alg);
+
 /* Threefish-512 encryption (words little-endian as in Skein). */
 void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
                      uint64_t out[8]);
