@@ -32,6 +32,10 @@ ARCH_CODES = {"base": 0, "opt": 1, "k5": 2, "r1": 3, "r4": 4, "r8": 5}
 TWEAK_FIRST, TWEAK_FINAL, TWEAK_BITPAD = 126, 127, 119
 
 
+# the output UBI's first block (Skein 1.3: counter 0, 8 bytes): position 8, OUT, first, final
+OUTPUT_TWEAK = (((63 << 56) | (1 << 62) | (1 << 63)) << 64) | 8
+
+
 def tweak_of_block(start, pos, first, is_final, final_bytes):
     """The tweak of one block of a Skein job (REGISTERS.md "Skein"): the job's `start` tweak
     with the position `pos` + 64 (or + final_bytes for the UBI's final block), first only when
@@ -122,6 +126,10 @@ class HashPeripheral(CycleCounter):
 
         self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
 
+        has_tweak = hasattr(engine.sink, "tweak")
+        out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
+                              "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
+                              "OUT|FIRST|FINAL, position 8), made here, not read.")] if has_tweak else []
         self.ctrl = CSRStorage(fields=[
             CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
             CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
@@ -135,7 +143,7 @@ class HashPeripheral(CycleCounter):
             CSRField("variant", offset=8, size=4,
                      description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
             CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
-        ])
+        ] + out_field)
         self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
         self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
         self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
@@ -153,7 +161,7 @@ class HashPeripheral(CycleCounter):
         self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
         self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
         self.blocks = CSRStatus(32, description="Blocks completed since reset.")
-        self.has_tweak = has_tweak = hasattr(engine.sink, "tweak")
+        self.has_tweak = has_tweak
         if has_tweak:
             self.tweak = CSRStorage(128, description="Skein: the job's start tweak (T1 first): type, "
                                     "first, final, bitpad as in Skein, position = bytes before the job.")
@@ -195,6 +203,7 @@ class HashPeripheral(CycleCounter):
         nlcv = mk("nlcv")               # ... and starts from cv
         jlast = mk("jlast")             # the job ends the message
         jvar = mk("jvar", 4)
+        jout = mk("jout")               # Skein: the output block is still to come
         outst = mk("outst", 2)          # blocks fetched/queued and not yet out of the engine
         # Skein: the job's start tweak, position so far, first-block flag, final block bytes
         tstart = mk("tstart", 128)
@@ -236,7 +245,7 @@ class HashPeripheral(CycleCounter):
         fs = Signal(sb)                 # the slot being fetched
         fmeta = dict(first=Signal(), lcv=Signal(), last=Signal(), var=Signal(4), tweak=Signal(128))
         req = Signal(nslots)
-        self.comb += req.eq(Cat(*[act[s] & (cur_rows[s] != 0) & ~(blk_valid & (blk["slot"] == s))
+        self.comb += req.eq(Cat(*[act[s] & ((cur_rows[s] != 0) | jout[s]) & ~(blk_valid & (blk["slot"] == s))
                                   & ~(csr_pending & (csr["slot"] == s)) for s in range(nslots)]))
         choose = Signal()
         any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
@@ -258,6 +267,10 @@ class HashPeripheral(CycleCounter):
         if has_tweak:
             dma_tw, dma_pos, stmts = tweak_of_block(tstart[fs], tpos[fs], tfirst[fs], job_end, tfb[fs])
             self.comb += stmts
+        # Skein `out`: when the chosen slot has read all its blocks, its next one is the output
+        # block, made in the fill buffer at once (no bus read)
+        synth = Signal()
+        self.comb += synth.eq((Array(jout)[pick] & (Array(cur_rows)[pick] == 0)) if has_tweak else 0)
 
         move = Signal()
         self.comb += move.eq((csr_pending | fill_full) & (~blk_valid | accept))
@@ -278,9 +291,15 @@ class HashPeripheral(CycleCounter):
                 blk_valid.eq(0),
             ),
             If(accept & sink.load_cv, cv_pending.eq(0)),
-            If(choose,
+            If(choose & ~synth,
                 filling.eq(1), fs.eq(pick), fill_cnt.eq(0),
             ),
+            If(choose & synth,
+                fs.eq(pick), fill_full.eq(1), [fill[i].eq(0) for i in range(rows_per_block)],
+                Array(jout)[pick].eq(0),
+                fmeta["first"].eq(0), fmeta["lcv"].eq(0), fmeta["last"].eq(Array(jlast)[pick]),
+                fmeta["var"].eq(Array(jvar)[pick]), fmeta["tweak"].eq(OUTPUT_TWEAK),
+            ) if has_tweak else [],
             If(got,
                 fill[fill_cnt].eq(bus.dat_r),
                 fill_cnt.eq(fill_cnt + 1),
@@ -292,7 +311,7 @@ class HashPeripheral(CycleCounter):
                 If(last_row_of_block,
                     filling.eq(0), fill_full.eq(1),
                     fmeta["first"].eq(nfirst[fs]), fmeta["lcv"].eq(nlcv[fs]),
-                    fmeta["last"].eq(jlast[fs] & job_end), fmeta["var"].eq(jvar[fs]),
+                    fmeta["last"].eq(jlast[fs] & job_end & ~jout[fs]), fmeta["var"].eq(jvar[fs]),
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
                     [fmeta["tweak"].eq(dma_tw), tpos[fs].eq(dma_pos), tfirst[fs].eq(0)] if has_tweak else [],
                 ),
@@ -321,8 +340,9 @@ class HashPeripheral(CycleCounter):
         state_bad = slot_bad | slot_active | (f.load_cv & ~f.first & cv_pending)
         csr_bad = Signal()
         dma_bad = Signal()
+        csr_out = f.out if has_tweak else 0     # `out` is for DMA jobs
         self.comb += [
-            csr_bad.eq(f.start & (state_bad | csr_pending | (words != nbw) | fb_bad)),
+            csr_bad.eq(f.start & (state_bad | csr_pending | csr_out | (words != nbw) | fb_bad)),
             dma_bad.eq(f.dma_start & ~f.start & (state_bad | dma_len_bad | dma_addr_bad)),
         ]
         starting = Signal()
@@ -330,7 +350,8 @@ class HashPeripheral(CycleCounter):
 
         # --- per-slot bookkeeping -------------------------------------------------------------
         finish = Signal(nslots)
-        self.comb += finish.eq(Cat(*[act[s] & (cur_rows[s] == 0) & (outst[s] == 0) for s in range(nslots)]))
+        self.comb += finish.eq(Cat(*[act[s] & (cur_rows[s] == 0) & ~jout[s] & (outst[s] == 0)
+                                     for s in range(nslots)]))
         for s in range(nslots):
             inc = (choose & (pick == s)) | (f.start & starting & (slot == s))
             dec = (source.valid & (source.slot == s)) | (filling & bus.err & (fs == s) & ~got)
@@ -342,7 +363,7 @@ class HashPeripheral(CycleCounter):
                 jvar[s].eq(f.variant),
                 [tstart[s].eq(self.tweak.storage), tpos[s].eq(self.tweak.storage[:96]),
                  tfirst[s].eq(self.tweak.storage[TWEAK_FIRST]),
-                 tfb[s].eq(self.final_bytes.storage)] if has_tweak else [],
+                 tfb[s].eq(self.final_bytes.storage), jout[s].eq(f.out)] if has_tweak else [],
                 If(f.start,
                     cur_rows[s].eq(0), tail_rows[s].eq(0),
                 ).Else(
@@ -402,7 +423,7 @@ class HashPeripheral(CycleCounter):
             ),
             If(csr_bad,
                 done.eq(1),
-                If(state_bad | csr_pending, err_state.eq(1)).Else(err_len.eq(1)),
+                If(state_bad | csr_pending | csr_out, err_state.eq(1)).Else(err_len.eq(1)),
             ),
             If(dma_bad,
                 done.eq(1),

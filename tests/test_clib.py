@@ -390,8 +390,8 @@ def registers_md():
 
 REG_NAMES, FIELDS = registers_md()
 _C, _S = FIELDS["ctrl"], FIELDS["status"]
-START, DMA_START, FIRST, LAST, LOAD_CV, ACK, TAIL = (
-    1 << _C[n][0] for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail"))
+START, DMA_START, FIRST, LAST, LOAD_CV, ACK, TAIL, OUT = (
+    1 << _C[n][0] for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail", "out"))
 BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (
     1 << _S[n][0] for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus"))
 ERRORS = ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS
@@ -554,7 +554,10 @@ class PeripheralModel:
             return ERR_STATE
         job = dict(kind="csr" if v & START else "dma", slot=slot, first=bool(v & FIRST),
                    last=bool(v & LAST), load_cv=bool(v & LOAD_CV) and not v & FIRST,
-                   variant=_field(v, _C["variant"]), tail=bool(v & TAIL), index=len(self.jobs))
+                   variant=_field(v, _C["variant"]), tail=bool(v & TAIL), index=len(self.jobs),
+                   out=bool(v & OUT) and self.skein)
+        if job["out"] and v & START:
+            return ERR_STATE
         if v & START:
             if len(self.words) != self.nbw:
                 return ERR_LEN
@@ -609,6 +612,9 @@ class PeripheralModel:
         if self.skein and blocks:   # one UBI job: the peripheral's per-block tweak rule
             cv = native.skein512_ubi(struct.pack(">16I", *st), b"".join(blocks), job["t0"], job["t1"],
                                      job["final_bytes"])
+            if job["out"] and not job.get("bus_error"):
+                cv = native.skein512_ubi(cv, bytes(64), 0, OUT_T1, 8)
+                self.blocks += 1
             st = list(struct.unpack(">16I", cv))
             self.blocks += len(blocks)
         for blk in blocks if not self.skein else ():
@@ -1330,6 +1336,7 @@ def test_sched_order(nslots, whole):
 # --- the scheduler on Skein-512 messages (two UBIs per message, a tweak per job) ----------
 
 SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
+OUT_T1 = (63 << 56) | (1 << 62) | (1 << 63)   # the output UBI's tweak: type OUT, first, final
 
 
 def _skein_ref(msg, bits):
@@ -1353,16 +1360,18 @@ def test_sched_skein_policy_run_by_software_ubi(nslots, whole):
     jobs = native.sched_order(None, [f"skein512-{b}" for b in bits], nslots, whole, messages=msgs)
     cv, got, count = {}, {}, collections.Counter()
     for j in jobs:
-        assert j.skein and len(j.blocks) == 64 * j.nblocks
+        assert j.skein and j.out == whole and len(j.blocks) == 64 * (j.nblocks - j.out)
         cv[j.slot] = native.skein512_ubi(j.variant if j.first else cv[j.slot], j.blocks, j.t0, j.t1,
                                          j.final_bytes)
+        if j.out:                            # what the peripheral appends (ctrl.out)
+            cv[j.slot] = native.skein512_ubi(cv[j.slot], bytes(64), 0, OUT_T1, 8)
         count[j.msg] += 1
-        if j.t1 >> 56 & 0x3F == 63:          # the output UBI: the message is done
-            assert j.last and j.nblocks == 1 and j.msg not in got
+        if j.out or j.t1 >> 56 & 0x3F == 63:  # the output UBI: the message is done
+            assert j.last and j.msg not in got
             got[j.msg] = cv[j.slot][:bits[j.msg] // 8]
     assert got == {i: _skein_ref(m, b) for i, (m, b) in enumerate(zip(msgs, bits))}
-    for i, m in enumerate(msgs):   # DMA: message UBI + output UBI; CSR: a job per block
-        assert count[i] == (2 if whole else max(1, -(-len(m) // 64)) + 1)
+    for i, m in enumerate(msgs):   # DMA: one job per message; CSR: a job per block
+        assert count[i] == (1 if whole else max(1, -(-len(m) // 64)) + 1)
 
 
 def test_sched_skein_algs():
@@ -1397,8 +1406,10 @@ def test_hw_schedule_skein(ram, path, slots):
     assert (res.stats.period, res.stats.in_flight) == (20, slots)
     info = hw.info()
     assert (info["in_flight"], info["period"], info["interval"]) == (slots, 20, 20 // slots)
-    if path == native.PATH_DMA:
-        assert len(model.jobs) == 2 * len(msgs) and all(j["kind"] == "dma" for j in model.jobs)
+    if path == native.PATH_DMA:   # one job per message, the output block made by the peripheral
+        assert len(model.jobs) == len(msgs) and all(j["kind"] == "dma" and j["out"] for j in model.jobs)
+    else:
+        assert not any(j["out"] for j in model.jobs)
 
 
 def test_hw_schedule_skein_bad_messages(ram):

@@ -168,7 +168,7 @@ typedef struct {
     size_t tail_blocks;
     int first, last;
     int variant;
-    int skein;
+    int skein, out;
     uint64_t t0, t1;
     unsigned final_bytes;
 } ld_sched_job;
@@ -186,7 +186,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
 
 /* ctrl/status bits as compiled into the driver */
 static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_LAST,
-    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_HOLD, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
+    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_HOLD, LD_CTRL_OUT, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
 static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
     LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS;
 

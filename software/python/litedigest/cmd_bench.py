@@ -14,9 +14,10 @@
                  (their message UBIs), interval = latency / blocks in flight.
   --backend soc --sched: the C library's message scheduler in the SoC firmware
                  (software/firmware/apps/sched) on a SoC with the --engine list (default
-                 the scheduler SoC, sha256:opt:p4 + sha1:opt:p8): per peripheral, p messages of
-                 16 KiB (p = its slots) on the DMA and CSR paths, timed with the SoC's cycle
-                 counter; utilization = blocks x interval / cycles of the engine's run (from
+                 the scheduler SoC, sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3): per
+                 peripheral, p messages of 16 KiB (p = its slots; Skein: Skein-512-512, message
+                 and output UBI) on the DMA and CSR paths, timed with the SoC's cycle counter;
+                 utilization = blocks x interval / cycles of the engine's run (from
                  the release of the first wave of jobs to the last job seen done), and
                  end-to-end over the whole scheduler call (padding, job set-up, digest reads).
 """
@@ -28,7 +29,7 @@ import sys
 
 from . import spec as specmod
 from .hashobj import md_pad
-from . import socdemo
+from . import native, socdemo
 
 DEFAULT_SIZES = (64, 1024, 16384)
 
@@ -177,13 +178,29 @@ def bench_soc_sched(engines):
             "messages": r["msgs"], "bytes": r["bytes"] * r["msgs"], "blocks": r["blocks"],
             "cycles": r["cycles"], "run_cycles": r["run_cycles"],
             "bytes_per_cycle": round(r["bytes"] * r["msgs"] / r["cycles"], 4),
-            "interval": r["interval"], "utilization": round(r["utilization"], 4),
+            "interval": _interval(r), "utilization": round(r["utilization"], 4),
             "end_to_end_utilization": round(r["end_to_end_utilization"], 4),
             "digest_ok": r["ok"],
         }
     if not run.checks or not all(c["ok"] for c in run.checks):
         raise RuntimeError("the scheduler firmware's checks failed: " +
                            ", ".join(c["name"] for c in run.checks if not c["ok"]))
+    # the digests come back to the host to check
+    bad = run.digest_mismatches(_reference)
+    if bad or not run.digests:
+        raise RuntimeError(f"{len(bad)} digests of the scheduler firmware are wrong: {bad[:3]}")
+
+
+def _reference(alg, msg):
+    if alg.startswith("skein512-"):
+        return native.skein512(msg, digest_bits=int(alg.split("-")[1]))
+    return hashlib.new(alg, msg).digest()
+
+
+def _interval(r):
+    """cycles per block when full: an int, or 'period/in_flight' when that is not whole"""
+    period, in_flight = r.get("period", r["interval"]), r.get("in_flight", 1)
+    return period // in_flight if period % in_flight == 0 else f"{period}/{in_flight}"
 
 
 MD_SCHED_HEADER = ("| engine | path | messages x bytes | blocks | interval | engine run (cycles) "

@@ -360,8 +360,10 @@ def _algs(alg, n):
 SchedStats = collections.namedtuple("SchedStats", "cycles run_cycles blocks interval period in_flight jobs")
 ScheduleResult = collections.namedtuple("ScheduleResult", "rc digests results stats")
 # blocks: the job's bytes (data blocks then tail blocks) when sched_order was given messages
+# out: a Skein job whose last block is the output block the peripheral makes (not in blocks)
 SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last variant "
-                                  "skein t0 t1 final_bytes blocks", defaults=(0, False, 0, 0, 0, None))
+                                  "skein out t0 t1 final_bytes blocks",
+                                  defaults=(0, False, False, 0, 0, 0, None))
 
 
 class HwDevice:
@@ -520,7 +522,7 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
     or an id) or a list with one per message. messages: the messages themselves (then
     lengths is ignored) to get each job's bytes in SchedJob.blocks.
     Returns the jobs in issue order as SchedJob(slot, msg, first_block, nblocks, first, last,
-    variant, skein, t0, t1, final_bytes, blocks); block i < the message's own blocks is its
+    variant, skein, out, t0, t1, final_bytes, blocks); block i < the message's own blocks is its
     data, the rest come from the slot's pad. Raises NativeError(LD_ERR_ARG) for bad arguments
     (nslots 0, unknown alg)."""
     if messages is not None:
@@ -554,7 +556,8 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
                           (bytes(ffi.buffer(job.tail, int(job.tail_blocks) * bs)) if job.tail_blocks else b""))
             order.append(SchedJob(int(job.slot), int(job.msg), int(job.first_block),
                                   int(job.nblocks), bool(job.first), bool(job.last), int(job.variant),
-                                  bool(job.skein), int(job.t0), int(job.t1), int(job.final_bytes), blocks))
+                                  bool(job.skein), bool(job.out), int(job.t0), int(job.t1),
+                                  int(job.final_bytes), blocks))
             fifo.append(int(job.slot))
             continue
         if r < 0:

@@ -6,6 +6,7 @@ Used by `litedigest demo` and `litedigest bench --backend soc`.
 """
 import dataclasses
 import hashlib
+import struct
 import re
 
 from . import spec as specmod
@@ -47,7 +48,7 @@ def _kv(line):
     out = {}
     for tok in line.split():
         k, _, v = tok.partition("=")
-        out[k] = int(v) if v.isdigit() else v
+        out[k] = int(v) if v.isdigit() and k not in ("hex", "digest") else v
     return out
 
 
@@ -103,10 +104,20 @@ def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
 class SchedRun:
     engines: list
     records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles, run_cycles,
-                       # blocks, interval, busy (= blocks x interval), utilization (busy over
-                       # the engine's run), end_to_end_utilization (busy over the whole call)
+                       # blocks, interval, period, in_flight, busy (= blocks x period /
+                       # in_flight), utilization (busy over the engine's run),
+                       # end_to_end_utilization (busy over the whole call)
     checks: list       # LDCHECK lines
     console: str
+    digests: list = dataclasses.field(default_factory=list)  # LDDIGEST lines
+
+    def digest_mismatches(self, reference):
+        """The LDDIGEST lines whose digest differs from reference(alg, message) -> bytes (alg:
+        a hashlib name or "skein512-<bits>"); the message is regenerated from its place in the
+        firmware's buffer."""
+        buf = sched_message_buffer()
+        return [d for d in self.digests
+                if reference(d["alg"], buf[d["off"]:d["off"] + d["len"]]).hex() != d["hex"]]
 
     @property
     def all_ok(self):
@@ -129,7 +140,20 @@ def run_sched(engines=None, log=None, timeout=1800):
         r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0
         r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
     checks = console_lines(text, "LDCHECK")
-    return SchedRun(engines, records, checks, text)
+    return SchedRun(engines, records, checks, text, console_lines(text, "LDDIGEST"))
+
+
+SCHED_BUFFER_BYTES = 8 * 16384   # apps/sched: MAX_SLOTS x MSG_BYTES
+
+
+def sched_message_buffer():
+    """The scheduler firmware's message buffer (msgs_buf), from its generator: 32-bit word i
+    is the i-th state of the LCG w = w * 1664525 + 1013904223 (seed 1), little-endian."""
+    out, w = [], 1
+    for _ in range(SCHED_BUFFER_BYTES // 4):
+        w = (w * 1664525 + 1013904223) & 0xFFFFFFFF
+        out.append(w)
+    return struct.pack(f"<{len(out)}I", *out)
 
 
 def skein_message(n):

@@ -53,10 +53,11 @@ class SpecError(ValueError):
 STATE_BYTES = {"sha1": 20, "sha256": 32, "sha512": 64, "skein512": 64}
 
 # The simulated SoCs the soc backend, the demo and the scheduler measurements use: the main
-# one has the default engine of every family; the scheduler one the pipelines of seed 000
-# whose utilization the C scheduler is measured on. Any other spec gets a SoC of its own.
+# one has the default engine of every family; the scheduler one the pipelines of seeds 000
+# and 004 whose utilization the C scheduler is measured on (skein512:r8:fp2:sp3: three
+# modules of a 2-stage functional ring, 6 blocks in flight). Any other spec gets a SoC of its own.
 MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
-SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8")
+SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8", "skein512:r8:fp2:sp3")
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,8 @@ int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_
 {
     if (!dev_ok(dev))
         return LD_ERR_ARG;
-    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK | LD_CTRL_HOLD;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK |
+                   LD_CTRL_HOLD | LD_CTRL_OUT;
     if (dev->dma_sync)
         dev->dma_sync();
     dev->write32(dev->dma_base, (uint32_t)addr);

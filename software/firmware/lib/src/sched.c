@@ -140,7 +140,7 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         size_t i = (s->rr + k) % s->nslots;
         ld_sched_slot *sl = &s->slots[i];
         const ld_sched_msg *m;
-        size_t total, ubi_end;
+        size_t total, ubi_end, nread;
         alg_desc d;
 
         if (!sl->busy && !assign(s, sl))
@@ -150,20 +150,24 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         m = &s->msgs[sl->msg];
         describe(m->alg, &d);
         total = sl->whole + sl->ntail;
-        ubi_end = sl->next < sl->split ? sl->split : total;
+        /* a job ends with its UBI, except that a whole-message Skein job takes the output
+         * block along (made by the peripheral) */
+        job->out = d.skein && s->whole_message_jobs && sl->next < sl->split;
+        ubi_end = sl->next < sl->split && !job->out ? sl->split : total;
         job->slot = i;
         job->msg = sl->msg;
         job->first_block = sl->next;
         job->block_size = d.bs;
         job->nblocks = s->whole_message_jobs ? ubi_end - sl->next : 1;
+        nread = job->nblocks - (size_t)job->out;
         if (sl->next < sl->whole) {
             job->data = (const uint8_t *)m->data + sl->next * d.bs;
             job->data_blocks = s->whole_message_jobs ? sl->whole - sl->next : 1;
         } else {
             job->data = sl->pad + (sl->next - sl->whole) * d.bs;
-            job->data_blocks = job->nblocks;
+            job->data_blocks = nread;
         }
-        job->tail_blocks = job->nblocks - job->data_blocks;
+        job->tail_blocks = nread - job->data_blocks;
         job->tail = job->tail_blocks ? sl->pad : NULL;
         job->first = sl->next == 0;
         job->variant = d.variant;
@@ -173,7 +177,7 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         if (d.skein && sl->next < sl->split) {          /* message UBI */
             job->t0 = (uint64_t)sl->next * d.bs;
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (sl->next == 0 ? LD_SKEIN_T1_FIRST : 0) |
-                      (sl->next + job->nblocks == sl->split ? LD_SKEIN_T1_FINAL : 0);
+                      (sl->next + nread == sl->split ? LD_SKEIN_T1_FINAL : 0);
             job->final_bytes = sl->final_bytes;
         } else if (d.skein) {                            /* output UBI: counter 0 */
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL;
@@ -219,7 +223,8 @@ static int issue(const ld_hw_dev *dev, int path, const ld_sched_job *job, uint32
 {
     size_t bs = job->block_size;
     uint32_t lv = LD_CTRL_VARIANT_VAL(job->variant) | LD_CTRL_SLOT_VAL(job->slot) |
-                  (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0) | hold;
+                  (job->first ? LD_CTRL_FIRST : 0) | (job->last ? LD_CTRL_LAST : 0) |
+                  (job->out ? LD_CTRL_OUT : 0) | hold;
 
     *st = 0;
     if (job->skein)

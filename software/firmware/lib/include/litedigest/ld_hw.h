@@ -107,7 +107,8 @@ int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
 /* one-shot */
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
 
-/* Low level. ctrl_levels: LD_CTRL_FIRST/LAST/LOAD_CV | LD_CTRL_VARIANT_VAL(v) | LD_CTRL_SLOT_VAL(s).
+/* Low level. ctrl_levels: LD_CTRL_FIRST/LAST/LOAD_CV | LD_CTRL_VARIANT_VAL(v) | LD_CTRL_SLOT_VAL(s)
+ * (DMA also LD_CTRL_HOLD, and LD_CTRL_OUT on a Skein peripheral).
  * start_* issue a job and return at once (LD_OK, or LD_ERR_HW when the peripheral rejected it,
  * with *status_out the status word); job_* also wait for it, check and ack.
  * CSR path: block is one block (any alignment); DMA path: segments as written to

@@ -15,6 +15,7 @@
 #define LD_CTRL_LOAD_CV    (1u << 5)
 #define LD_CTRL_ACK        (1u << 6)
 #define LD_CTRL_TAIL       (1u << 7)
+#define LD_CTRL_OUT        (1u << 12)  /* Skein, DMA: then the output UBI's first block */
 #define LD_CTRL_VARIANT_BIT 8
 #define LD_CTRL_VARIANT_MASK (0xfu << LD_CTRL_VARIANT_BIT)
 #define LD_CTRL_VARIANT_VAL(v) (((uint32_t)(v) << LD_CTRL_VARIANT_BIT) & LD_CTRL_VARIANT_MASK)

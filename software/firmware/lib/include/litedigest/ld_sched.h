@@ -13,8 +13,10 @@
  * Skein-512 messages (alg LD_ALG_SKEIN512(bits), ld_skein.h; a Skein peripheral) are two
  * UBIs on the slot: the message UBI from the configured IV (its last block, 1..64 bytes or the
  * empty message's zero block, held back and zero-padded in the slot's pad), then the output
- * UBI (one counter block) from the message UBI's chaining value. A job never crosses a UBI:
- * on the DMA path a Skein message takes two jobs, and each job carries its start tweak.
+ * UBI (one counter block) from the message UBI's chaining value. Each job carries its start
+ * tweak. On the DMA path a Skein message is one job: the message UBI's blocks, then the output
+ * block, which the peripheral makes itself (ctrl.out), so no CPU round trip separates the
+ * two UBIs; on the CSR path every block is a job, the output block from the slot's pad.
  * No allocation: the caller provides the per-slot workspace (ld_sched_slot, whose padded
  * tail buffer the DMA reads, so it must be in main RAM).
  */
@@ -75,6 +77,8 @@ typedef struct {
     int first, last;
     int variant;            /* ctrl.variant of the job */
     int skein;              /* the job has a tweak (below) */
+    int out;                /* Skein DMA: the job's last block is the output block, made by the
+                             * peripheral (ctrl.out; counted in nblocks, not read from memory) */
     uint64_t t0, t1;
     unsigned final_bytes;
 } ld_sched_job;
