@@ -142,8 +142,9 @@ class HashPeripheral(CycleCounter):
             CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
             CSRField("variant", offset=8, size=4,
                      description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
+        ] + out_field + [
             CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
-        ] + out_field)
+        ])
         self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
         self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
         self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
