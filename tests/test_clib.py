@@ -20,7 +20,7 @@ from litedigest.hashobj import md_pad as py_md_pad
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FW = os.path.join(ROOT, "software", "firmware")
-LIB_SRCS = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c"]
+LIB_SRCS = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c", "skein.c"]
 
 
 # ------------------------------------------------------------------ C builds

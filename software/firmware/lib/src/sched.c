@@ -119,6 +119,9 @@ static int assign(ld_sched *s, ld_sched_slot *sl)
             sl->split = whole + sl->ntail;
             sl->final_bytes = 0;
         }
+        sl->bs = d.bs;
+        sl->variant = d.variant;
+        sl->skein = d.skein;
         sl->msg = s->next_msg++;
         sl->whole = whole;
         sl->next = 0;
@@ -141,45 +144,43 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         ld_sched_slot *sl = &s->slots[i];
         const ld_sched_msg *m;
         size_t total, ubi_end, nread;
-        alg_desc d;
 
         if (!sl->busy && !assign(s, sl))
             continue;
         if (sl->outstanding)
             continue;
         m = &s->msgs[sl->msg];
-        describe(m->alg, &d);
         total = sl->whole + sl->ntail;
         /* a job ends with its UBI, except that a whole-message Skein job takes the output
          * block along (made by the peripheral) */
-        job->out = d.skein && s->whole_message_jobs && sl->next < sl->split;
+        job->out = sl->skein && s->whole_message_jobs && sl->next < sl->split;
         ubi_end = sl->next < sl->split && !job->out ? sl->split : total;
         job->slot = i;
         job->msg = sl->msg;
         job->first_block = sl->next;
-        job->block_size = d.bs;
+        job->block_size = sl->bs;
         job->nblocks = s->whole_message_jobs ? ubi_end - sl->next : 1;
         nread = job->nblocks - (size_t)job->out;
         if (sl->next < sl->whole) {
-            job->data = (const uint8_t *)m->data + sl->next * d.bs;
+            job->data = (const uint8_t *)m->data + sl->next * sl->bs;
             job->data_blocks = s->whole_message_jobs ? sl->whole - sl->next : 1;
         } else {
-            job->data = sl->pad + (sl->next - sl->whole) * d.bs;
+            job->data = sl->pad + (sl->next - sl->whole) * sl->bs;
             job->data_blocks = nread;
         }
         job->tail_blocks = nread - job->data_blocks;
         job->tail = job->tail_blocks ? sl->pad : NULL;
         job->first = sl->next == 0;
-        job->variant = d.variant;
-        job->skein = d.skein;
+        job->variant = sl->variant;
+        job->skein = sl->skein;
         job->t0 = job->t1 = 0;
         job->final_bytes = 0;
-        if (d.skein && sl->next < sl->split) {          /* message UBI */
-            job->t0 = (uint64_t)sl->next * d.bs;
+        if (sl->skein && sl->next < sl->split) {          /* message UBI */
+            job->t0 = (uint64_t)sl->next * sl->bs;
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (sl->next == 0 ? LD_SKEIN_T1_FIRST : 0) |
                       (sl->next + nread == sl->split ? LD_SKEIN_T1_FINAL : 0);
             job->final_bytes = sl->final_bytes;
-        } else if (d.skein) {                            /* output UBI: counter 0 */
+        } else if (sl->skein) {                            /* output UBI: counter 0 */
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL;
             job->final_bytes = 8;
         }

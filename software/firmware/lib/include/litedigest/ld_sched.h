@@ -50,6 +50,8 @@ typedef struct {
     size_t ntail;       /* blocks from the pad (MD: the padded tail, 1 or 2; Skein: 2) */
     size_t split;       /* the first block of the last UBI (MD: whole + ntail: none) */
     unsigned final_bytes; /* Skein: bytes of the message UBI's final block (0..64) */
+    size_t bs;          /* the message's alg, described once at assignment: block bytes, */
+    int variant, skein; /* ctrl.variant, Skein or not */
     int busy;           /* a message is in the slot */
     int outstanding;    /* a job of the slot is in the engine */
 } ld_sched_slot;
