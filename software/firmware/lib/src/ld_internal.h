@@ -91,8 +91,18 @@ static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uin
     return LD_OK;
 }
 
-/* Skein peripherals: a job's start tweak and final block bytes (REGISTERS.md) */
-void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes);
+/* Skein peripherals: a job's start tweak and final block bytes (REGISTERS.md); LiteX
+ * multi-word order: the most significant word first (T1 high ... T0 low). Inline: it sits in
+ * the per-block loop of the CSR path. */
+static inline void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1,
+                                     unsigned final_bytes)
+{
+    dev->write32(dev->tweak, (uint32_t)(t1 >> 32));
+    dev->write32(dev->tweak + 4, (uint32_t)t1);
+    dev->write32(dev->tweak + 8, (uint32_t)(t0 >> 32));
+    dev->write32(dev->tweak + 12, (uint32_t)t0);
+    dev->write32(dev->final_bytes, final_bytes);
+}
 
 /* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */
 static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out)

@@ -74,16 +74,6 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
     return LD_OK;
 }
 
-void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t t1, unsigned final_bytes)
-{
-    /* LiteX multi-word order: the most significant word first (T1 high ... T0 low) */
-    dev->write32(dev->tweak, (uint32_t)(t1 >> 32));
-    dev->write32(dev->tweak + 4, (uint32_t)t1);
-    dev->write32(dev->tweak + 8, (uint32_t)(t0 >> 32));
-    dev->write32(dev->tweak + 12, (uint32_t)t0);
-    dev->write32(dev->final_bytes, final_bytes);
-}
-
 /* the slots_* register word of a slot (ld_slot_word), the slot count from the info register */
 static uintptr_t slot_word(const ld_hw_dev *dev, uintptr_t reg, unsigned slot)
 {
