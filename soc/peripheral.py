@@ -24,6 +24,7 @@ from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
 
 from litedigest import spec as specmod
+from litedigest.ip import skein512
 from litedigest.ip.engines import make_engine
 
 ARCH_CODES = {"base": 0, "opt": 1, "k5": 2, "r1": 3, "r4": 4, "r8": 5}
@@ -33,7 +34,7 @@ TWEAK_FIRST, TWEAK_FINAL, TWEAK_BITPAD = 126, 127, 119
 
 
 # the output UBI's first block (Skein 1.3: counter 0, 8 bytes): position 8, OUT, first, final
-OUTPUT_TWEAK = (((63 << 56) | (1 << 62) | (1 << 63)) << 64) | 8
+OUTPUT_TWEAK = (((skein512.T_OUT << 56) | skein512.FLAG_FIRST | skein512.FLAG_FINAL) << 64) | 8
 
 
 def tweak_of_block(start, pos, first, is_final, final_bytes):

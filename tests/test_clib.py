@@ -533,7 +533,7 @@ class PeripheralModel:
 
     def _iv(self, variant):
         if self.skein:
-            sizes = {lib.ld_skein512_variant(n): n for n in (512, 384, 256, 224, 160, 128)}
+            sizes = {lib.ld_skein512_variant(n): n for n in native.SKEIN_SIZES}
             x = ffi.new("uint64_t[8]")
             if variant and variant not in sizes:
                 self.violations.append(f"variant {variant}")
@@ -1335,7 +1335,7 @@ def test_sched_order(nslots, whole):
 
 # --- the scheduler on Skein-512 messages (two UBIs per message, a tweak per job) ----------
 
-SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
+SKEIN_SIZES = native.SKEIN_SIZES
 OUT_T1 = (63 << 56) | (1 << 62) | (1 << 63)   # the output UBI's tweak: type OUT, first, final
 
 

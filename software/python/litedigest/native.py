@@ -264,6 +264,8 @@ DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_
 FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512,
             "skein512": lib.LD_FAMILY_SKEIN512}
 SKEIN_FIELDS = ("tweak", "final_bytes")  # registers of Skein peripherals only
+# Skein-512 output sizes with a configured IV: ld_skein512_variant gives 1..6 for them
+SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
 
 DMA_ALIGN = 64  # what LD_DMA_ALIGNED gives the C structures (the largest peripheral alignment)
 
@@ -330,8 +332,7 @@ def _as_cdata(data):
 
 
 # Skein-512 with a configured output size, as the scheduler's alg (ld_skein.h LD_ALG_SKEIN512)
-SKEIN_SCHED_ALGS = {f"skein512-{bits}": lib.LD_ALG_SKEIN512_BASE + bits
-                    for bits in (512, 384, 256, 224, 160, 128)}
+SKEIN_SCHED_ALGS = {f"skein512-{bits}": lib.LD_ALG_SKEIN512_BASE + bits for bits in SKEIN_SIZES}
 
 
 def sched_alg(name):
@@ -531,12 +532,14 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
     lengths = list(lengths)
     n = len(lengths)
     algs = _algs(alg, n)
-    zeros = ffi.new("uint8_t[]", max(lengths, default=0) + 1)  # contents do not matter
-    keep = [ffi.from_buffer(m + b"\0") for m in messages] if messages is not None else None
+    if messages is not None:
+        data = [ffi.from_buffer(m + b"\0") for m in messages]
+    else:   # the policy reads no data, but the jobs point into it: contents do not matter
+        data = [ffi.new("uint8_t[]", max(lengths, default=0) + 1)] * n
     outs = ffi.new("uint8_t[]", max(n, 1) * lib.LD_MD_MAX_DIGEST_SIZE)
     msgs = ffi.new("ld_sched_msg[]", max(n, 1))
     for i, (ln, a) in enumerate(zip(lengths, algs)):
-        msgs[i].data, msgs[i].len, msgs[i].alg = keep[i] if keep else zeros, ln, a
+        msgs[i].data, msgs[i].len, msgs[i].alg = data[i], ln, a
         msgs[i].out = outs + i * lib.LD_MD_MAX_DIGEST_SIZE
     slots = aligned_new("ld_sched_slot", max(nslots, 1))
     s = ffi.new("ld_sched *")
@@ -647,7 +650,7 @@ def skein512_ubi(start, blocks, t0, t1, final_bytes):
     x = ffi.new("uint64_t[8]")
     if isinstance(start, int):
         if start:
-            sizes = {lib.ld_skein512_variant(n): n for n in (512, 384, 256, 224, 160, 128)}
+            sizes = {lib.ld_skein512_variant(n): n for n in SKEIN_SIZES}
             if start not in sizes:
                 raise ValueError(f"unknown Skein variant {start}")
             _check(lib.ld_skein512_iv(sizes[start], x), "ld_skein512_iv")
