@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["sum", "demo", "bench"]
+COMMANDS = ["sum", "demo", "bench", "build"]
 
 PROG = "litedigest"
 

@@ -1,0 +1,46 @@
+"""`litedigest build TARGET [options]`: build a board target (soc/targets/<TARGET>.py).
+
+Each board target module is `litedigest.soc.targets.<name>` and provides
+`add_arguments(parser)` (its options) and `build(args) -> int`; TARGETS lists the ones this
+command offers. The simulated SoC (`sim`) is built on demand by the other commands instead.
+"""
+import importlib
+import sys
+
+TARGETS = {
+    "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",
+    "ecp5": "ECP5 board (litex-boards) built with Yosys, nextpnr-ecp5 and ecppack",
+}
+
+
+def _target_module(name):
+    return importlib.import_module(f"litedigest.soc.targets.{name}")
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "build", help="build a board target (gateware, bitstream, reports)",
+        description="Build a LiteDigest board target: " +
+                    "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".")
+    sub = p.add_subparsers(dest="target", metavar="TARGET")
+    sub.required = True
+    for name, help_text in TARGETS.items():
+        tp = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            mod = _target_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != f"litedigest.soc.targets.{name}":
+                raise
+            tp.set_defaults(func=_missing(name))
+            continue
+        mod.add_arguments(tp)
+        tp.set_defaults(func=mod.build)
+    p.set_defaults(func=lambda args: p.print_help() or 2)
+
+
+def _missing(name):
+    def run(args):
+        print(f"litedigest build: the {name} target is not available in this installation",
+              file=sys.stderr)
+        return 2
+    return run
