@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["sum", "demo", "bench", "build"]
+COMMANDS = ["sum", "demo", "bench", "build", "dse"]
 
 PROG = "litedigest"
 

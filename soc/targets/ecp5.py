@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""LiteDigest SoC on an ECP5 board, built with the open flow (Yosys, nextpnr-ecp5, ecppack).
+
+Board: the Radiona ULX3S (litex-boards ``radiona_ulx3s`` platform) with the LFE5U-85F
+(``LFE5U-85F-6BG381C``: CABGA381, speed grade 6). Why this board: it is the common open ECP5
+board that exists with the 85F (83,640 LUT4, 208 EBR), it is loaded over its USB port with
+openFPGALoader or ujprog (no vendor cable), and its FT231X USB-serial is the console UART.
+
+The SoC (like the simulated one, soc/targets/sim.py):
+- VexRiscv (standard), sys clock from the ECP5 PLL on the 25 MHz oscillator (``--sys-clk-freq``,
+  default 50 MHz), reset on the PWR button;
+- console UART on the board's USB-serial (``serial``, 115200 baud);
+- no ROM, no BIOS: the CPU resets into the integrated main RAM (``soc.wide_ram.WideRAM`` in
+  block RAM: the CPU's 32-bit port and a 512-bit read port for the hash peripherals' DMA),
+  whose initial contents are the firmware built for this SoC (``software/firmware/apps/demo``
+  when the SoC has a SHA-256 engine, else ``idle``), so the board runs it from configuration;
+- one hash peripheral per engine spec (``add_hash_peripheral``), any spec the engine factory
+  knows (engines added later need no change here).
+
+Build: ``litedigest build ecp5 [--hash-engine a,b,c] [--seeds 1,2,3]`` (or run this file). Outputs
+under ``build/ecp5/<board>/<engines>/``: gateware (Verilog, LPF), software (headers, libraries),
+the firmware, yosys/nextpnr logs and reports, ``<top>.bit``, ``summary.json``; a stamp of the
+configuration and sources makes a rerun with nothing changed instant. ``--bitstreams-dir``
+(default ``bitstreams/ecp5``) receives the manifest (and the bitstream when it is small enough).
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+MAIN_RAM_BASE = 0x40000000
+DEFAULT_MAIN_RAM_SIZE = 64 * 1024
+DMA_ROW_BITS = 512
+DEFAULT_SYS_CLK_MHZ = 50.0
+# The default engines: every family's default engine (spec.MAIN_SOC), measured to fit the 85F
+# and route in about (see bitstreams/ecp5/README.md); --hash-engine picks others.
+DEFAULT_ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
+DEFAULT_SEEDS = (1, 2, 3)
+BITSTREAM_COMMIT_LIMIT = 1024 * 1024  # the bitstream goes into bitstreams/ only below this size
+
+# Boards: litex-boards platform module, device, clock input, reset, how to load.
+BOARDS = {
+    "ulx3s": dict(
+        platform="litex_boards.platforms.radiona_ulx3s",
+        name="Radiona ULX3S",
+        devices=("LFE5U-85F", "LFE5U-45F", "LFE5U-25F"),
+        default_device="LFE5U-85F",
+        package="CABGA381", speed=6, part_suffix="-6BG381C",
+        clk="clk25", clk_freq=25e6, rst="rst", rst_active_low=False,
+        extra_outputs={"wifi_gpio0": 1},  # keep the ESP32 from resetting the FPGA
+        load="openFPGALoader --board ulx3s {bit}   (or: ujprog {bit})",
+    ),
+}
+
+
+def engine_list(hash_engines):
+    """Engine specs from None (the default set), a list, or a comma-separated string; each is
+    checked (litedigest.spec.SpecError for a bad one)."""
+    from litedigest import spec as specmod
+    if hash_engines is None:
+        engines = list(DEFAULT_ENGINES)
+    elif isinstance(hash_engines, str):
+        engines = [e.strip() for e in hash_engines.split(",") if e.strip()]
+    else:
+        engines = [str(e) for e in hash_engines]
+    for e in engines:
+        specmod.parse(e)
+    return engines
+
+
+def engines_tag(engines):
+    from litedigest import spec as specmod
+    if not engines:
+        return "none"
+    return "+".join(specmod.parse(e).engine_name.replace(":", "-") for e in engines)
+
+
+def _platform(board, device):
+    import importlib
+    b = BOARDS[board]
+    mod = importlib.import_module(b["platform"])
+    return mod.Platform(device=device, toolchain="trellis")
+
+
+def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT_SYS_CLK_MHZ * 1e6,
+             main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None):
+    """The LiteX SoC (not built)."""
+    from migen import ClockDomain, Signal
+    from litex.gen import LiteXModule
+    from litex.soc.cores.clock import ECP5PLL
+    from litex.soc.integration.soc import SoCRegion
+    from litex.soc.integration.soc_core import SoCCore
+    from litex.soc.interconnect import wishbone
+    from litedigest.soc.wide_ram import WideRAM
+    from litedigest.soc.peripheral import add_hash_peripheral
+    from litedigest.spec import instance_name
+
+    if board not in BOARDS:
+        raise ValueError(f"unknown board {board!r} (known: {', '.join(BOARDS)})")
+    b = BOARDS[board]
+    device = device or b["default_device"]
+    if device not in b["devices"]:
+        raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
+    engines = engine_list(hash_engines)
+    if main_ram_size % (DMA_ROW_BITS // 8):
+        raise ValueError(f"main RAM size must be a multiple of {DMA_ROW_BITS // 8} bytes")
+    platform = _platform(board, device)
+
+    class CRG(LiteXModule):
+        def __init__(self):
+            self.rst = Signal()
+            self.cd_sys = ClockDomain()
+            clk = platform.request(b["clk"])
+            rst = platform.request(b["rst"])
+            self.pll = pll = ECP5PLL()
+            self.comb += pll.reset.eq((~rst if b["rst_active_low"] else rst) | self.rst)
+            pll.register_clkin(clk, b["clk_freq"])
+            pll.create_clkout(self.cd_sys, sys_clk_freq)
+            for name, value in b["extra_outputs"].items():
+                self.comb += platform.request(name).eq(value)
+
+    if main_ram_init is None:
+        main_ram_init = [0x0000006F]  # "j ." until the firmware is written into the .init file
+    main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
+
+    soc = SoCCore(platform, sys_clk_freq,
+        ident                    = f"LiteDigest on {b['name']}",
+        cpu_type                 = "vexriscv",
+        cpu_variant              = "standard",
+        cpu_reset_address        = MAIN_RAM_BASE,
+        integrated_rom_size      = 0,
+        integrated_sram_size     = 0x2000,
+        integrated_main_ram_size = 0,
+        uart_name                = "serial",
+    )
+    soc.crg = CRG()
+    soc.main_ram = WideRAM(main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram")
+    soc.bus.add_slave("main_ram", soc.main_ram.bus,
+                      SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
+    soc.integrated_main_ram_size = main_ram_size
+    soc.hash_engines = engines
+    soc.hash_peripherals = {}
+    dma_masters = []
+    for spec in engines:
+        name = instance_name(spec, engines)
+        if name in soc.hash_peripherals:
+            raise ValueError(f"engine {spec} is listed twice")
+        soc.hash_peripherals[name] = add_hash_peripheral(
+            soc, spec, name=name, dma_port=(DMA_ROW_BITS, dma_masters.append))
+    if len(dma_masters) == 1:
+        soc.comb += dma_masters[0].connect(soc.main_ram.wide)
+    elif dma_masters:
+        soc.dma_arbiter = wishbone.Arbiter(dma_masters, soc.main_ram.wide)
+    soc.board, soc.device = board, device
+    return soc
+
+
+def generate(build_dir, soc):
+    """LiteX: Verilog, LPF and yosys script, headers, csr.json, software libraries (no BIOS)."""
+    from litex.soc.integration.builder import Builder
+    builder = Builder(soc, output_dir=build_dir, compile_software=True,
+                      csr_json=os.path.join(build_dir, "csr.json"),
+                      csr_csv=os.path.join(build_dir, "csr.csv"))
+    builder.build(run=False)
+    builder._prepare_rom_software()
+    builder._generate_rom_software(compile_bios=False)
+    return builder
+
+
+def main_ram_init_file(gateware_dir, main_ram_size):
+    rows = main_ram_size // (DMA_ROW_BITS // 8)
+    cands = []
+    for fn in sorted(os.listdir(gateware_dir)):
+        if fn.endswith(".init") and "main_ram" in fn:
+            with open(os.path.join(gateware_dir, fn)) as f:
+                if sum(1 for _ in f) == rows:
+                    cands.append(fn)
+    if len(cands) != 1:
+        raise RuntimeError(f"cannot identify the main RAM .init file in {gateware_dir}: {cands}")
+    return os.path.join(gateware_dir, cands[0])
+
+
+def firmware_app(engines):
+    from litedigest import spec as specmod
+    fams = [specmod.parse(e).family for e in engines]
+    return "demo" if "sha256" in fams else "idle"
+
+
+def build_firmware(build_dir, app):
+    app_dir = os.path.join(REPO_ROOT, "software", "firmware", "apps", app)
+    out = os.path.join(build_dir, "firmware", app)
+    cmd = ["make", "-C", app_dir, f"BUILD_DIR={build_dir}", f"OUT={out}", "-j2"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise RuntimeError(f"firmware build failed: {' '.join(cmd)}\n" + p.stdout.decode()[-3000:])
+    return os.path.join(out, f"{app}.bin")
+
+
+def _stamp(cfg):
+    """Hash of the configuration and every source the bitstream depends on."""
+    h = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode())
+    roots = [os.path.join(REPO_ROOT, d) for d in ("ip", "soc", os.path.join("software", "firmware", "apps"),
+                                                  os.path.join("software", "firmware", "lib"))]
+    files = [os.path.abspath(__file__)]
+    for r in roots:
+        for dp, dns, fns in os.walk(r):
+            dns[:] = sorted(d for d in dns if d not in ("__pycache__", "build", "sim_modules"))
+            if os.path.abspath(dp) == HERE:
+                continue  # other targets do not matter (this file is listed above)
+            for fn in sorted(fns):
+                if fn.endswith((".py", ".c", ".h", ".S", ".ld", ".mak", "Makefile")):
+                    files.append(os.path.join(dp, fn))
+    for f in files:
+        h.update(os.path.relpath(f, REPO_ROOT).encode() + b"\0")
+        with open(f, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
+
+
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def utilization_summary(util):
+    """nextpnr bel utilization -> the figures a report shows (used, available)."""
+    pick = {"lut4": "TRELLIS_COMB", "ff": "TRELLIS_FF", "ebr": "DP16KD", "dsp": "MULT18X18D",
+            "io": "TRELLIS_IO", "pll": "EHXPLLL", "ramw": "TRELLIS_RAMW"}
+    out = {}
+    for k, bel in pick.items():
+        if bel in util:
+            out[k] = dict(used=util[bel]["used"], available=util[bel]["available"], bel=bel)
+    return out
+
+
+def build(args):
+    """`litedigest build ecp5`: generate, synthesize, place and route (seeds), pack; write the
+    summary and the bitstreams/ manifest. Returns 0 on success."""
+    from litedigest import flow_ecp5
+    from litedigest.paths import build_root
+    from litedigest.soc.sim_runner import write_main_ram_init
+    from litedigest.spec import SpecError
+
+    try:
+        engines = engine_list(args.hash_engine)
+        seeds = [int(s) for s in str(args.seeds).split(",") if s.strip()]
+        if not seeds:
+            raise ValueError("--seeds needs at least one seed")
+        b = BOARDS[args.board]
+        device = args.device or b["default_device"]
+        if device not in b["devices"]:
+            raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
+    except (SpecError, ValueError) as e:
+        print(f"litedigest build ecp5: {e}", file=sys.stderr)
+        return 2
+    build_dir = os.path.abspath(args.build_dir or os.path.join(
+        build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", engines_tag(engines)))
+    os.makedirs(build_dir, exist_ok=True)
+    cfg = dict(board=args.board, device=device, engines=engines,
+               sys_clk_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
+               freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
+               tools=flow_ecp5.tool_versions())
+    stamp = _stamp(cfg)
+    summary_path = os.path.join(build_dir, "summary.json")
+    summary = None
+    if not args.rebuild and os.path.exists(summary_path):
+        with open(summary_path) as f:
+            old = json.load(f)
+        if (old.get("stamp") == stamp and [r["seed"] for r in old["pnr"]] == seeds
+                and os.path.exists(os.path.join(build_dir, old["bitstream"]["file"]))):
+            summary = old
+            print(f"ecp5: up to date ({build_dir})")
+    if summary is None:
+        summary = _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args)
+        with open(summary_path, "w") as f:
+            json.dump(summary, f, indent=2)
+    _print_summary(summary)
+    out_dir = args.bitstreams_dir
+    if out_dir is None and _is_default(args, engines, device):
+        from litedigest.paths import repo_root
+        out_dir = os.path.join(repo_root(), "bitstreams", "ecp5")
+    if out_dir:
+        write_bitstreams_dir(summary, build_dir, out_dir, cmdline=_cmdline(args))
+    return 0
+
+
+def _is_default(args, engines, device):
+    return (list(engines) == list(DEFAULT_ENGINES) and args.board == "ulx3s"
+            and device == BOARDS["ulx3s"]["default_device"] and args.sys_clk_freq == DEFAULT_SYS_CLK_MHZ
+            and args.main_ram_size == DEFAULT_MAIN_RAM_SIZE and args.build_dir is None)
+
+
+def _cmdline(args):
+    parts = ["litedigest", "build", "ecp5"]
+    if args.hash_engine is not None:
+        parts += ["--hash-engine", args.hash_engine]
+    if args.board != "ulx3s":
+        parts += ["--board", args.board]
+    if args.device:
+        parts += ["--device", args.device]
+    if args.seeds != ",".join(map(str, DEFAULT_SEEDS)):
+        parts += ["--seeds", args.seeds]
+    if args.sys_clk_freq != DEFAULT_SYS_CLK_MHZ:
+        parts += ["--sys-clk-freq", str(args.sys_clk_freq)]
+    return " ".join(parts)
+
+
+def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
+    """Generate + firmware + synthesis (cached by the stamp in synth.json), then nextpnr per seed
+    (cached per seed in pnr_seed<N>.json), then ecppack."""
+    from litedigest import flow_ecp5
+    from litedigest.soc.sim_runner import write_main_ram_init
+    times = {}
+    t0 = time.monotonic()
+    synth_path = os.path.join(build_dir, "synth.json")
+    st = None
+    if os.path.exists(synth_path):
+        with open(synth_path) as f:
+            st = json.load(f)
+        if st.get("stamp") != stamp or not os.path.exists(os.path.join(st["gateware_dir"], st["top"] + ".json")):
+            st = None
+    if st is None:
+        for fn in os.listdir(build_dir):  # per-seed results of an older synthesis
+            if fn.startswith("pnr_seed"):
+                os.remove(os.path.join(build_dir, fn))
+        soc = make_soc(args.board, device, engines, sys_clk_freq=args.sys_clk_freq * 1e6,
+                       main_ram_size=args.main_ram_size)
+        print(f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}", flush=True)
+        builder = generate(build_dir, soc)
+        gw = builder.gateware_dir
+        top = soc.platform.name
+        times["litex"] = round(time.monotonic() - t0, 1)
+
+        app = firmware_app(engines)
+        t1 = time.monotonic()
+        fw = build_firmware(build_dir, app)
+        init = main_ram_init_file(gw, args.main_ram_size)
+        write_main_ram_init(init, fw, args.main_ram_size, DMA_ROW_BITS // 8)
+        times["firmware"] = round(time.monotonic() - t1, 1)
+        print(f"ecp5: firmware {app} ({os.path.getsize(fw)} bytes) in main RAM", flush=True)
+
+        # Yosys with LiteX's own script (synth_ecp5 ..., write_json), plus a stat of the result
+        print("ecp5: yosys synth_ecp5 ...", flush=True)
+        with open(os.path.join(gw, f"{top}.ys")) as f:
+            script = f.read()
+        script += "\ntee -q -o stat.json stat -json\n"
+        times["yosys"] = round(flow_ecp5.run_yosys(script, gw, log="yosys.log"), 1)
+        with open(os.path.join(gw, "stat.json")) as f:
+            synth = flow_ecp5.ecp5_area(flow_ecp5.parse_stat_json(f.read()))
+        st = dict(stamp=stamp, gateware_dir=gw, top=top, synth=synth, times=times,
+                  peripherals={n: p.engine_spec for n, p in soc.hash_peripherals.items()},
+                  firmware=dict(app=app, file=os.path.relpath(fw, build_dir), size=os.path.getsize(fw),
+                                sha256=_sha256(fw)))
+        with open(synth_path, "w") as f:
+            json.dump(st, f, indent=2)
+    gw, top, synth, times = st["gateware_dir"], st["top"], st["synth"], dict(st["times"])
+    print(f"ecp5: synthesized ({times['yosys']} s): {synth['lut4']} LUT4 + {synth['ccu2c']} CCU2C, "
+          f"{synth['ff']} FF, {synth['ebr']} EBR, {synth['dsp']} DSP", flush=True)
+
+    runs = []
+    for seed in seeds:
+        cache = os.path.join(build_dir, f"pnr_seed{seed}.json")
+        if os.path.exists(cache) and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")):
+            with open(cache) as f:
+                runs.append(json.load(f))
+            continue
+        print(f"ecp5: nextpnr-ecp5 seed {seed} ...", flush=True)
+        r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
+                                   package=b["package"], speed=b["speed"], seed=seed,
+                                   lpf=os.path.join(gw, f"{top}.lpf"),
+                                   textcfg=os.path.join(gw, f"{top}_seed{seed}.config"))
+        sysclk = _sys_clock(r["fmax"])
+        print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
+              f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
+        run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
+                   seconds=r["seconds"], utilization=r["utilization"])
+        with open(cache, "w") as f:
+            json.dump(run, f, indent=2)
+        runs.append(run)
+    times["nextpnr"] = [r["seconds"] for r in runs]
+
+    # the bitstream: the seed with the best sys fmax
+    best = max(runs, key=lambda r: r["sys_fmax_mhz"] or 0)
+    bit = os.path.join(gw, f"{top}.bit")
+    times["ecppack"] = round(flow_ecp5.ecppack(os.path.join(gw, f"{top}_seed{best['seed']}.config"), bit), 1)
+    times["total_this_run"] = round(time.monotonic() - t0, 1)
+    fmaxes = [r["sys_fmax_mhz"] for r in runs]
+    info = dict(
+        stamp=stamp,
+        board=args.board, board_name=b["name"], platform=b["platform"], device=device,
+        part=device + b["part_suffix"], package=b["package"], speed_grade=b["speed"],
+        engines=engines, peripherals=st["peripherals"],
+        sys_clk_target_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
+        firmware=st["firmware"],
+        tools=cfg["tools"],
+        synth=dict((k, v) for k, v in synth.items()),
+        pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"])
+             for r in runs],
+        sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
+        meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
+        utilization=utilization_summary(best["utilization"]),
+        utilization_raw=best["utilization"],
+        bitstream=dict(file=os.path.relpath(bit, build_dir), seed=best["seed"], compressed=True,
+                       size=os.path.getsize(bit), sha256=_sha256(bit)),
+        seconds=times,
+        build_dir=build_dir,
+    )
+    return info
+
+
+def _sys_clock(fmax):
+    for k in fmax:
+        if "sys" in k and "ps" not in k:
+            return k
+    return next(iter(fmax), None)
+
+
+def _print_summary(s):
+    print(f"ecp5: {s['board_name']} {s['part']}: engines {', '.join(s['engines']) or '-'}")
+    print(f"  routed sys fmax (nextpnr, speed {s['speed_grade']}): "
+          + ", ".join(f"seed {r['seed']} {r['sys_fmax_mhz']:.2f} MHz" for r in s["pnr"])
+          + f"; median {s['sys_fmax_median_mhz']} MHz (target {s['sys_clk_target_mhz']} MHz)")
+    print("  utilization: " + ", ".join(f"{k} {v['used']}/{v['available']}" for k, v in s["utilization"].items()))
+    print(f"  bitstream: {os.path.join(s['build_dir'], s['bitstream']['file'])} "
+          f"({s['bitstream']['size']} bytes, sha256 {s['bitstream']['sha256']})")
+
+
+def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
+    """bitstreams/<board>/: manifest.json from the run, and the bitstream when small enough."""
+    os.makedirs(out_dir, exist_ok=True)
+    bit = os.path.join(build_dir, summary["bitstream"]["file"])
+    name = f"litedigest_{summary['board']}_{summary['device'].split('-')[1].lower()}.bit"
+    committed = summary["bitstream"]["size"] <= BITSTREAM_COMMIT_LIMIT
+    if committed:
+        shutil.copyfile(bit, os.path.join(out_dir, name))
+    man = {
+        "generated_by": cmdline,
+        "board": summary["board_name"], "litex_boards_platform": summary["platform"],
+        "device": summary["device"], "part": summary["part"], "package": summary["package"],
+        "speed_grade": summary["speed_grade"],
+        "engines": summary["engines"], "peripherals": summary["peripherals"],
+        "cpu": "VexRiscv (standard)", "uart": "serial (USB-serial), 115200 baud",
+        "main_ram": {"bytes": summary["main_ram_size"], "base": hex(MAIN_RAM_BASE),
+                     "dma_row_bits": DMA_ROW_BITS},
+        "firmware": summary["firmware"],
+        "tools": summary["tools"],
+        "sys_clk_target_mhz": summary["sys_clk_target_mhz"],
+        "fmax": {"what": "routed fmax of the sys clock, nextpnr-ecp5 --timing-allow-fail, "
+                         f"{summary['device']} speed {summary['speed_grade']}",
+                 "per_seed_mhz": {str(r["seed"]): r["sys_fmax_mhz"] for r in summary["pnr"]},
+                 "median_mhz": summary["sys_fmax_median_mhz"],
+                 "meets_target": summary["meets_target"]},
+        "utilization": summary["utilization"],
+        "synth_cells": {k: summary["synth"][k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c",
+                                                         "dpram16", "ebr", "dsp")},
+        "seconds": summary["seconds"],
+        "bitstream": {"file": name, "in_repository": committed, "compressed": True,
+                      "from_seed": summary["bitstream"]["seed"],
+                      "size": summary["bitstream"]["size"], "sha256": summary["bitstream"]["sha256"]},
+    }
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump(man, f, indent=2)
+        f.write("\n")
+    print(f"ecp5: wrote {os.path.join(out_dir, 'manifest.json')}"
+          + (f" and {name}" if committed else " (bitstream too large to commit)"))
+    return man
+
+
+def add_arguments(p):
+    p.add_argument("--hash-engine", default=None,
+                   help="engine specs, comma-separated (default: " + ",".join(DEFAULT_ENGINES) + ")")
+    p.add_argument("--board", default="ulx3s", choices=sorted(BOARDS), help="the board (default ulx3s)")
+    p.add_argument("--device", default=None, help="the board's FPGA (ulx3s: LFE5U-85F, default)")
+    p.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)),
+                   help="nextpnr seeds, comma-separated (the bitstream is from the fastest)")
+    p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK_MHZ,
+                   help="sys clock in MHz (the PLL output and the nextpnr target)")
+    p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE,
+                   help="main RAM bytes (block RAM)")
+    p.add_argument("--build-dir", default=None, help="default: build/ecp5/<board>-<size>/<engines>")
+    p.add_argument("--bitstreams-dir", default=None,
+                   help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
+                        "for the default configuration, nowhere for others; '' for nowhere)")
+    p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
+    return p
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Build the LiteDigest SoC for an ECP5 board")
+    add_arguments(p)
+    return build(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""`litedigest dse`: per-engine design space on the open flow (see litedigest.dse).
+
+For each engine spec: ECP5 LUT4/FF (Yosys synth_ecp5 of the bare engine), routed fmax
+(nextpnr-ecp5, LFE5U-85F speed 6, the engine in a register shell, median of the seeds), xc7
+LUT/FF/CARRY4 (Yosys synth_xilinx, when litedigest.flow_xc7 is installed), latency, interval,
+blocks in flight, throughput = block bits x fmax / interval, throughput per LUT4 and the
+improvement over the 1-stage engine. Cached per spec under build/dse/.
+
+  litedigest dse                                   # the default set, table
+  litedigest dse --engine sha1:base --seeds 1      # one spec, one seed
+  litedigest dse --out bitstreams/engines.json     # the committed document
+"""
+import argparse
+import json
+import sys
+
+from . import dse
+from . import spec as specmod
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("dse", help="area, routed fmax and throughput per engine (open flow)",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--engine", default=None,
+                   help="engine specs, comma-separated, or 'all' (every implemented spec); "
+                        "default: " + ",".join(dse.DEFAULT_SPECS))
+    p.add_argument("--seeds", default=",".join(map(str, dse.DEFAULT_SEEDS)),
+                   help="nextpnr seeds, comma-separated (default %(default)s)")
+    p.add_argument("--out", default=None, help="write the engines.json document here")
+    p.add_argument("--json", action="store_true", help="print the document on stdout")
+    p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
+    p.add_argument("--force", action="store_true", help="ignore the cache")
+    p.set_defaults(func=run)
+
+
+def _cmdline(args):
+    parts = ["litedigest", "dse"]
+    if args.engine:
+        parts += ["--engine", args.engine]
+    parts += ["--seeds", args.seeds]
+    if args.no_xc7:
+        parts.append("--no-xc7")
+    if args.out:
+        parts += ["--out", args.out]
+    return " ".join(parts)
+
+
+def run(args):
+    try:
+        if args.engine is None:
+            specs = list(dse.DEFAULT_SPECS)
+        elif args.engine == "all":
+            specs = specmod.all_specs()
+        else:
+            specs = [e.strip() for e in args.engine.split(",") if e.strip()]
+            if not specs:
+                raise specmod.SpecError("no engine spec given")
+            for s in specs:
+                specmod.parse(s)
+        seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+        if not seeds:
+            raise ValueError("--seeds needs at least one seed")
+    except ValueError as e:  # SpecError is a ValueError
+        print(f"litedigest dse: {e}", file=sys.stderr)
+        return 2
+    log = (lambda m: print(m, file=sys.stderr, flush=True))
+    records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force)
+    doc = dse.document(records, seeds, _cmdline(args))
+    if args.out:
+        dse.write(doc, args.out)
+        print(f"litedigest dse: wrote {args.out}", file=sys.stderr)
+    if args.json:
+        json.dump(doc, sys.stdout, indent=2)
+        print()
+    else:
+        print(table(records))
+    return 0
+
+
+def table(records):
+    head = ("| spec | latency | interval | in flight | LUT4 (+carry) | FF | fmax MHz (median) | "
+            "xc7 LUT/FF/CARRY4 | Mbit/s | Mbit/s/LUT4 | x 1-stage |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in records:
+        e, x = r["ecp5"], r["xc7"]
+        xs = f"{x['lut']}/{x['ff']}/{x.get('carry4')}" if x else "-"
+        lines.append(
+            f"| {r['spec']} | {r['latency']} | {r['interval_exact']} | {r['in_flight']} | "
+            f"{e['lut4']} ({e['lut4_with_carry']}) | {e['ff']} | {e['fmax_median']} "
+            f"({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])}) | {xs} | {r['throughput_mbps']} | "
+            f"{r['throughput_per_lut4']} | {r['improvement'] if r['improvement'] is not None else '-'} |")
+    return "\n".join(lines)

@@ -1,0 +1,277 @@
+"""Per-engine design space: area (Yosys synth_ecp5, synth_xilinx), routed fmax (nextpnr-ecp5) and
+the throughput that follows, for any engine spec (engines added later appear without changes).
+
+For one spec:
+- area: the bare engine (ip.engines.engine_verilog) through `synth_ecp5` (LUT4, FF, CCU2C, EBR,
+  DSP) and, when litedigest.flow_xc7 is present, `synth_xilinx -family xc7` (LUT, FF, CARRY4);
+- fmax: the engine inside a register shell (`Shell`, below) through synth_ecp5 and
+  nextpnr-ecp5 on the LFE5U-85F (CABGA381, speed grade 6), target DSE_FREQ_MHZ, timing failures
+  allowed, one run per seed; the median of the seeds is the figure. The shell gives every engine
+  input and output a flip-flop and only 14 package pins (an 8-bit shift-in of all sink fields, a
+  1-bit shift-out of the captured source), so every engine path is register to register and the
+  pins do not matter; its registers are in the routed design but not in the area figures;
+- from the engine's own attributes: latency, interval (latency / blocks in flight), blocks in
+  flight, block bits; throughput = block bits x fmax / interval (Mbit/s, seed eq. 3), per LUT4,
+  and the improvement over the same architecture's 1-stage engine (seed eq. 4) when measured.
+
+Results are cached per spec under build/dse/<spec>/ (a stamp of the engine sources, the seeds'
+runs and the tools), so a rerun is instant. `measure()` returns the records; `write()` the
+engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
+"""
+import hashlib
+import json
+import os
+import statistics
+import time
+from fractions import Fraction
+
+from . import spec as specmod
+from . import flow_ecp5
+from .paths import build_root, repo_root
+
+DEVICE = "LFE5U-85F"
+PACKAGE = "CABGA381"
+SPEED = 6
+DSE_FREQ_MHZ = 125.0
+DEFAULT_SEEDS = (1, 2, 3)
+# the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
+# some pipelines (seed 000's p2/p4, seed 004's functional and structural Skein pipelines)
+DEFAULT_SPECS = (
+    "sha1:base", "sha1:k5", "sha1:opt", "sha256:base", "sha256:opt", "sha512:base", "sha512:k5",
+    "skein512:r1", "skein512:r4", "skein512:r8",
+    "sha256:opt:p2", "sha256:opt:p4", "sha1:opt:p4", "skein512:r8:fp2", "skein512:r8:sp3",
+)
+WRAPPER = ("register shell: 8-bit shift-in of all sink fields, registered valid, source captured "
+           "and shifted out 1 bit per cycle (14 pins); area from the bare engine")
+
+
+def default_path():
+    return os.path.join(repo_root(), "bitstreams", "engines.json")
+
+
+def _norm(spec):
+    s = specmod.parse(spec) if isinstance(spec, str) else spec
+    return s, s.engine_name
+
+
+def shell(engine):
+    """The register shell around `engine` (a Migen module): returns (module, ios)."""
+    from migen import Module, Signal, Cat, If
+
+    class Shell(Module):
+        def __init__(self):
+            self.submodules.engine = engine
+            self.din = Signal(8)
+            self.shift = Signal()
+            self.go = Signal()
+            self.dout = Signal()
+            self.rdy = Signal()
+            sink, source = engine.sink, engine.source
+            ins = [s for s in sink.flatten() if s is not sink.ready and s is not sink.valid]
+            width = sum(len(s) for s in ins)
+            sreg = Signal(width)
+            self.sync += If(self.shift, sreg.eq(Cat(self.din, sreg[:-8]) if width > 8 else self.din))
+            self.comb += Cat(*ins).eq(sreg)
+            valid = Signal()
+            rdy = Signal()
+            self.sync += [valid.eq(self.go), rdy.eq(sink.ready)]
+            self.comb += [sink.valid.eq(valid), self.rdy.eq(rdy), source.ready.eq(1)]
+            outs = [s for s in source.flatten() if s is not source.ready]
+            owidth = sum(len(s) for s in outs)
+            oreg = Signal(owidth)
+            self.sync += If(source.valid, oreg.eq(Cat(*outs))).Else(oreg.eq(oreg[1:]))
+            self.comb += self.dout.eq(oreg[0])
+
+    m = Shell()
+    return m, {m.din, m.shift, m.go, m.dout, m.rdy}
+
+
+def _stamp(engine_name, extra=None):
+    h = hashlib.sha256(json.dumps(dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED,
+                                       freq=DSE_FREQ_MHZ, extra=extra), sort_keys=True).encode())
+    ipdir = os.path.join(repo_root(), "ip")
+    files = sorted(os.path.join(ipdir, f) for f in os.listdir(ipdir) if f.endswith(".py"))
+    files += [os.path.abspath(__file__)]
+    for f in files:
+        h.update(os.path.basename(f).encode())
+        with open(f, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
+
+
+def _xc7(verilog, top, workdir, log=None):
+    """synth_xilinx area via litedigest.flow_xc7 (None when that module is absent)."""
+    try:
+        from . import flow_xc7
+    except ImportError:
+        return None
+    return flow_xc7.synth_xilinx([verilog], top, workdir, log=log)
+
+
+def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False):
+    """The record of one engine spec (see module doc), cached under build/dse/."""
+    from migen.fhdl import verilog as mverilog
+    from litedigest.ip.engines import make_engine, engine_verilog
+    s, name = _norm(spec)
+    workdir = workdir or os.path.join(build_root(), "dse", name.replace(":", "-"))
+    os.makedirs(workdir, exist_ok=True)
+    cache = os.path.join(workdir, "result.json")
+    stamp = _stamp(name, flow_ecp5.tool_versions())
+    rec = None
+    if not force and os.path.exists(cache):
+        with open(cache) as f:
+            old = json.load(f)
+        if old.get("stamp") == stamp:
+            rec = old
+    if rec is None:
+        rec = dict(stamp=stamp)
+    eng = make_engine(name)
+    interval = Fraction(eng.interval)
+    rec.update(spec=name, family=s.family, arch=s.arch, stages=s.stages, modules=s.modules,
+               latency=int(eng.latency), interval=float(interval),
+               interval_exact=str(interval), in_flight=int(eng.blocks_in_flight),
+               block_bits=int(eng.block_bits))
+    t0 = time.monotonic()
+    # area of the bare engine
+    if "ecp5_area" not in rec:
+        _, text = engine_verilog(name)
+        v = os.path.join(workdir, "engine.v")
+        with open(v, "w") as f:
+            f.write(text)
+        log(f"dse {name}: synth_ecp5 (bare engine) ...")
+        area = flow_ecp5.synth_ecp5([v], "ld_engine", os.path.join(workdir, "area_ecp5"))
+        area.pop("netlist")
+        rec["ecp5_area"] = area
+        _save(cache, rec)
+    if xc7 and rec.get("xc7") is None:
+        v = os.path.join(workdir, "engine.v")
+        if not os.path.exists(v):
+            with open(v, "w") as f:
+                f.write(engine_verilog(name)[1])
+        log(f"dse {name}: synth_xilinx (bare engine) ...")
+        rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
+        if rec["xc7"] is not None:
+            rec["xc7"] = {k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))}
+        _save(cache, rec)
+    # routed fmax of the shell, per seed
+    runs = rec.setdefault("pnr", {})
+    todo = [sd for sd in seeds if str(sd) not in runs]
+    if todo:
+        sw = os.path.join(workdir, "shell")
+        net = os.path.join(sw, "netlist.json")
+        if not os.path.exists(net) or "shell_synth" not in rec:
+            m, ios = shell(make_engine(name))
+            os.makedirs(sw, exist_ok=True)
+            v = os.path.join(sw, "shell.v")
+            with open(v, "w") as f:
+                f.write(str(mverilog.convert(m, ios=ios, name="ld_shell")))
+            log(f"dse {name}: synth_ecp5 (register shell) ...")
+            sh = flow_ecp5.synth_ecp5([v], "ld_shell", sw)
+            rec["shell_synth"] = {k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")}
+        for sd in todo:
+            log(f"dse {name}: nextpnr-ecp5 seed {sd} ...")
+            r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
+                                       freq_mhz=DSE_FREQ_MHZ)
+            clk = _clock(r["fmax"])
+            runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
+                                 slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"))
+            _save(cache, rec)
+    rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
+    _save(cache, rec)
+    return _record(rec, seeds)
+
+
+def _clock(fmax):
+    for k in fmax:
+        if "sys_clk" in k:
+            return k
+    if len(fmax) != 1:
+        raise flow_ecp5.FlowError(f"cannot tell the engine clock among {sorted(fmax)}")
+    return next(iter(fmax))
+
+
+def _save(path, rec):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(rec, f, indent=2)
+    os.replace(tmp, path)
+
+
+def _record(rec, seeds):
+    """The engines.json entry of a cached result, for `seeds`."""
+    a = rec["ecp5_area"]
+    fm = [round(rec["pnr"][str(sd)]["fmax_mhz"], 2) for sd in seeds]
+    med = round(statistics.median(fm), 2)
+    tp = rec["block_bits"] * med / rec["interval"]
+    xc7 = rec.get("xc7")
+    return {
+        "spec": rec["spec"], "family": rec["family"], "arch": rec["arch"],
+        "stages": rec["stages"], "modules": rec["modules"],
+        "latency": rec["latency"], "interval": rec["interval"], "interval_exact": rec["interval_exact"],
+        "in_flight": rec["in_flight"], "block_bits": rec["block_bits"],
+        "ecp5": {"lut4": a["lut4"], "lut4_with_carry": a["lut4_with_carry"], "ff": a["ff"],
+                 "ccu2c": a["ccu2c"], "dpram16": a["dpram16"], "ebr": a["ebr"], "dsp": a["dsp"],
+                 "seeds": list(seeds), "fmax_mhz": fm, "fmax_median": med},
+        "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
+                if xc7 else None),
+        "throughput_mbps": round(tp, 1),
+        "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4),
+    }
+
+
+def _improvement(records):
+    """Seed eq. 4: throughput over the same family:arch 1-stage engine (when in the set)."""
+    base = {(r["family"], r["arch"]): r for r in records if r["stages"] == 1 and r["modules"] == 1}
+    for r in records:
+        b = base.get((r["family"], r["arch"]))
+        r["improvement"] = round(r["throughput_mbps"] / b["throughput_mbps"], 3) if b else None
+    return records
+
+
+def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False):
+    """Records of the specs (engines.json's `engines`), measured or from the cache."""
+    seeds = [int(x) for x in seeds]
+    if not seeds:
+        raise ValueError("at least one seed")
+    names = []
+    for sp in specs:
+        n = _norm(sp)[1]  # SpecError for a bad spec, before any run
+        if n not in names:
+            names.append(n)
+    return _improvement([measure_one(n, seeds, xc7=xc7, log=log, force=force) for n in names])
+
+
+def document(records, seeds, generated_by):
+    return {
+        "generated_by": generated_by,
+        "tools": flow_ecp5.tool_versions(),
+        "device": {"ecp5": {"device": DEVICE, "package": PACKAGE, "speed_grade": SPEED,
+                            "nextpnr_target_mhz": DSE_FREQ_MHZ, "seeds": list(seeds),
+                            "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
+                            "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
+                                    "the 2 LUT4s of each CCU2C (lut4_with_carry)",
+                            "wrapper": WRAPPER},
+                   "xc7": {"family": "xc7 (Zynq-7020 fabric)",
+                           "area": "Yosys synth_xilinx -family xc7 of the bare engine (no place and route)"}},
+        "throughput": "block_bits x fmax_median / interval, Mbit/s; per LUT4 uses lut4_with_carry; "
+                      "improvement = throughput / the same family:arch 1-stage engine's",
+        "engines": records,
+    }
+
+
+def write(doc, path):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def load(path=None):
+    """The engines.json document (default: the committed bitstreams/engines.json)."""
+    path = path or default_path()
+    with open(path) as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict) or "engines" not in doc or not isinstance(doc["engines"], list):
+        raise ValueError(f"{path}: not an engines.json document (no 'engines' list)")
+    return doc
