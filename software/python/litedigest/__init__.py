@@ -6,7 +6,9 @@
     litedigest.sha224(b"abc", engine="sha224:base", backend="rtl").digest()
 
 Backends: `sw` (the C library on the host via cffi), `rtl` (an engine alone in simulation),
-`soc` (the simulated SoC). `engine` is an engine spec string (litedigest.spec).
+`soc` (the simulated SoC), `pynq` (the LiteDigest overlay on a PYNQ board, or the simulated
+SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an engine spec
+string (litedigest.spec).
 """
 from . import spec
 from .hashobj import HashObject, new

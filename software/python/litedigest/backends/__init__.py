@@ -1,4 +1,4 @@
-"""Backends: where the compression function of a hash runs.
+"""Backends: where the compression function of a hash runs (sw, rtl, soc, pynq).
 
 Every backend implements `Backend.compress`; the hashlib-style front end (litedigest.hashobj)
 does buffering and padding on top of it. Backends live in `litedigest.backends.<name>`, each
@@ -9,7 +9,7 @@ repeated `litedigest.new(...)` calls reuse one simulator.
 import importlib
 import threading
 
-BACKENDS = ("sw", "rtl", "soc")
+BACKENDS = ("sw", "rtl", "soc", "pynq")
 
 
 class Backend:

@@ -1,0 +1,97 @@
+"""The `pynq` backend: the LiteDigest subsystem of a PYNQ overlay (Zynq PS over AXI GP0, the
+engines' DMA reading DDR through HP0), through litedigest.pynq_device.LiteDigestDevice.
+
+Which device it drives, in this order:
+
+1. the device made current with ``use_device(dev)`` -- ``LiteDigestOverlay(...)`` does this
+   when it is loaded on a board, and ``litedigest.pynq_sim.open_sim_device()`` (the simulated
+   SoC behind MMIO/allocate-compatible adapters) when tests or notebooks ask for it;
+2. with the environment variable ``LITEDIGEST_PYNQ_DEVICE=sim``: the simulated main SoC
+   (litedigest.pynq_sim), opened on first use -- only ever on this explicit request;
+3. otherwise the board: ``import pynq`` and load the LiteDigest overlay
+   (litedigest.overlay.LiteDigestOverlay, bitstream from ``LITEDIGEST_OVERLAY`` or the
+   packaged default). Without PYNQ this is an error; there is no silent fallback to the
+   simulator.
+
+Hash objects reach the backend through the registry (cached per engine); every call looks up
+the current device, so switching devices with ``use_device`` takes effect at once.
+"""
+import os
+import threading
+
+from . import Backend
+from .. import spec as specmod
+
+ENV_DEVICE = "LITEDIGEST_PYNQ_DEVICE"
+
+_device = None
+_lock = threading.Lock()
+
+
+def use_device(device):
+    """Make `device` (a LiteDigestDevice, or None to forget it) the one the backend drives.
+    Returns the previous one."""
+    global _device
+    with _lock:
+        prev, _device = _device, device
+    return prev
+
+
+def current_device(open_default=True):
+    """The device the backend drives (see the module doc); None if there is none and
+    `open_default` is false."""
+    global _device
+    with _lock:
+        if _device is not None or not open_default:
+            return _device
+        choice = os.environ.get(ENV_DEVICE, "").strip().lower()
+        if choice == "sim":
+            from ..pynq_sim import open_sim_device
+            _device = open_sim_device()
+        elif choice not in ("", "board"):
+            raise ValueError(f"{ENV_DEVICE}={choice!r}: expected 'sim' or 'board'")
+        else:
+            _device = _open_board()
+        return _device
+
+
+def _open_board():
+    try:
+        import pynq  # noqa: F401  (the board's PYNQ; only this code path imports it)
+    except ImportError as e:
+        raise ValueError(
+            "the pynq backend drives a LiteDigest overlay on a PYNQ board, and `import pynq` "
+            f"failed here ({e}). On a board: pip install pynq and load the overlay "
+            "(litedigest.overlay.LiteDigestOverlay). Without a board: the simulated SoC behind "
+            f"the same driver, with {ENV_DEVICE}=sim or "
+            "litedigest.backends.pynq.use_device(litedigest.pynq_sim.open_sim_device())") from None
+    from ..overlay import LiteDigestOverlay
+    return LiteDigestOverlay().device
+
+
+class PynqBackend(Backend):
+    name = "pynq"
+
+    def __init__(self, engine=None):
+        self.spec = specmod.parse(engine or "sha256")
+        self.path = os.environ.get("LITEDIGEST_PYNQ_PATH", "dma")
+        if self.path not in ("csr", "dma"):
+            raise ValueError(f"unknown pynq path {self.path!r} (csr or dma)")
+
+    def _peripheral(self, spec):
+        dev = current_device()
+        return dev.peripheral(dev.instance_for(spec))
+
+    def compress(self, spec, cv, blocks):
+        from litedigest.ip.engines import variant_of
+        return self._peripheral(spec).compress(bytes(blocks), cv=cv, variant=variant_of(spec),
+                                               path=self.path)
+
+    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+        if spec.family != "skein512":
+            raise ValueError(f"{spec} is not a Skein-512 engine")
+        return self._peripheral(spec).ubi(bytes(blocks), start, t0, t1, final_bytes, path=self.path)
+
+
+def open_backend(engine=None):
+    return PynqBackend(engine)

@@ -1,0 +1,292 @@
+"""The LiteDigest subsystem seen from a Zynq PS: register access through an MMIO object and
+message buffers from an allocator, both injected.
+
+On a PYNQ board they are ``pynq.MMIO`` (the ``DefaultIP``'s ``mmio``) and ``pynq.allocate``
+(see litedigest.overlay, the only module that imports ``pynq``); in tests and in the notebooks
+without a board they are the simulated SoC's adapters (litedigest.pynq_sim). Nothing here
+imports ``pynq``.
+
+What the objects must offer (the subset of PYNQ's API this module uses):
+
+- ``mmio.read(offset) -> int`` and ``mmio.write(offset, value)``: 32-bit registers at byte
+  offsets from the subsystem's base address (``mmio.length`` bytes, when present, bound them);
+- ``allocate(shape=(n,), dtype=numpy.uint8) -> buffer``: a numpy array with
+  ``.physical_address`` (the address the subsystem's DMA reads), ``.flush()`` (CPU cache to
+  memory: called after every write the engine will read), ``.invalidate()`` and
+  ``.freebuffer()``.
+
+The register map comes from the build's ``csr.json`` (register addresses, the ``csr`` memory
+region's base, one ``<instance>_engine`` constant per hash peripheral) and ``csr.h`` (the bit
+fields of ctrl/status/info): register offsets are ``csr address - csr base``. Every hash
+peripheral the build has is found from these files, so engines added later appear here
+without code changes.
+"""
+import json
+import os
+
+from . import spec as specmod
+from .driver import HashPeripheral, parse_csr_fields
+
+# The subsystem's VLNV in the PYNQ-Z2 block design (soc/targets/pynq_z2.py, SUBSYSTEM_VLNV;
+# defined here too so that the board side does not need LiteX installed to import it).
+SUBSYSTEM_VLNV = "xilinx.com:module_ref:litedigest_subsystem:1.0"
+
+DEFAULT_BUFFER_BYTES = 16 * 1024   # the hash objects hand the backend at most 16 KiB at a time
+
+
+def ip_vlnv(description):
+    """The VLNV of an ip_dict entry (PYNQ keeps it under "type"; "vlnv" accepted too)."""
+    return description.get("type") or description.get("vlnv") or ""
+
+
+def find_subsystem(ip_dict, vlnv=SUBSYSTEM_VLNV, name=None):
+    """(name, description) of the LiteDigest subsystem in a PYNQ ``ip_dict`` (the overlay's
+    .hwh): the one IP whose VLNV is `vlnv` (the version part may differ only if `vlnv` has no
+    version), or the IP `name` after checking its VLNV. Raises LookupError otherwise."""
+    if not isinstance(ip_dict, dict):
+        raise TypeError(f"ip_dict must be a dict, not {type(ip_dict).__name__}")
+
+    def matches(desc):
+        v = ip_vlnv(desc)
+        return v == vlnv or (vlnv.count(":") == 2 and v.rsplit(":", 1)[0] == vlnv)
+
+    found = {k: d for k, d in ip_dict.items() if isinstance(d, dict)}
+    if name is not None:
+        if name not in found:
+            raise LookupError(f"the overlay has no IP named {name!r} (IPs: {', '.join(sorted(found)) or 'none'})")
+        if not matches(found[name]):
+            raise LookupError(f"IP {name!r} is {ip_vlnv(found[name]) or 'of unknown VLNV'}, "
+                              f"not the LiteDigest subsystem {vlnv}")
+        return name, found[name]
+    hits = [k for k, d in found.items() if matches(d)]
+    if not hits:
+        seen = ", ".join(f"{k} ({ip_vlnv(d) or '?'})" for k, d in sorted(found.items())) or "none"
+        raise LookupError(f"no LiteDigest subsystem ({vlnv}) in the overlay; its IPs: {seen}")
+    if len(hits) > 1:
+        raise LookupError(f"several LiteDigest subsystems in the overlay ({', '.join(sorted(hits))}): "
+                          "pass name= to choose one")
+    return hits[0], found[hits[0]]
+
+
+def register_files(bitfile, csr_json=None, csr_h=None):
+    """(csr.json, csr.h) paths of an overlay: given explicitly, or next to the .bit as
+    ``<stem>.csr.json``/``<stem>.csr.h``, ``csr.json``/``csr.h``, or csr.h where the LiteX
+    builder writes it (``software/include/generated/csr.h``, the layout of
+    `litedigest build pynq_z2`). FileNotFoundError lists where it looked."""
+    here = os.path.dirname(os.path.abspath(bitfile)) if bitfile else os.getcwd()
+    stem = os.path.splitext(os.path.basename(bitfile))[0] if bitfile else None
+    out = []
+    for given, ext in ((csr_json, "json"), (csr_h, "h")):
+        if given is not None:
+            if not os.path.isfile(given):
+                raise FileNotFoundError(f"csr.{ext} not found: {given}")
+            out.append(given)
+            continue
+        tried = ([os.path.join(here, f"{stem}.csr.{ext}")] if stem else []) + [os.path.join(here, f"csr.{ext}")]
+        if ext == "h":
+            tried.append(os.path.join(here, "software", "include", "generated", "csr.h"))
+        hit = next((p for p in tried if os.path.isfile(p)), None)
+        if hit is None:
+            raise FileNotFoundError(f"no csr.{ext} for overlay {bitfile}: looked for {', '.join(tried)}")
+        out.append(hit)
+    return tuple(out)
+
+
+class RegisterMap:
+    """csr.json + csr.h of a build: registers, constants, the csr base, the hash peripherals."""
+
+    def __init__(self, csr_json, csr_h_text, csr_base=None):
+        if isinstance(csr_json, (str, os.PathLike)):
+            with open(csr_json) as f:
+                csr_json = json.load(f)
+        try:
+            self.registers = csr_json["csr_registers"]
+        except (KeyError, TypeError):
+            raise ValueError("not a LiteX csr.json (no csr_registers)") from None
+        self.constants = csr_json.get("constants", {})
+        if csr_base is None:
+            csr_base = csr_json.get("memories", {}).get("csr", {}).get("base", 0)
+        self.csr_base = csr_base
+        self.csr_h = csr_h_text
+        # instance -> engine spec, from the "<instance>_engine" constants of the peripherals
+        self.engines = {}
+        for key, value in self.constants.items():
+            if key.endswith("_engine") and isinstance(value, str):
+                inst = key[:-len("_engine")]
+                if f"{inst}_ctrl" in self.registers:
+                    self.engines[inst] = value
+        if not self.engines:
+            raise ValueError("the register map has no hash peripheral (no <instance>_engine constant "
+                             "with an <instance>_ctrl register)")
+
+    @classmethod
+    def from_files(cls, csr_json_path, csr_h_path, csr_base=None):
+        with open(csr_h_path) as f:
+            return cls(csr_json_path, f.read(), csr_base)
+
+    def offset(self, addr):
+        return addr - self.csr_base
+
+    def spec(self, instance):
+        return specmod.parse(self.engines[instance])
+
+
+class LiteDigestDevice:
+    """The hash peripherals of one subsystem behind `mmio`, with a DMA buffer from `allocate`.
+
+    ``device.engines`` maps instance names to engine specs; ``device.peripheral(instance)`` is
+    the litedigest.driver.HashPeripheral of an instance; ``device.instance_for(spec)`` picks
+    the peripheral for an algorithm or engine spec; ``device.new("sha256", data)`` is a
+    hashlib-style object on it (backend "pynq")."""
+
+    def __init__(self, mmio, allocate, regmap, buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0,
+                 label="board"):
+        import numpy as np
+        self._np = np
+        self.mmio = mmio
+        self.regmap = regmap
+        self.timeout = timeout
+        self.label = label
+        self._peripherals = {}
+        self.buffer = None
+        length = getattr(mmio, "length", None)
+        if length is not None:
+            top = max(regmap.offset(r["addr"]) + 4 * r["size"] for k, r in regmap.registers.items()
+                      if any(k.startswith(i + "_") for i in regmap.engines))
+            if top > length or min(regmap.offset(r["addr"]) for r in regmap.registers.values()) < 0:
+                raise ValueError(f"the register map does not fit the MMIO window of 0x{length:x} "
+                                 f"bytes (wrong csr base or csr.json?)")
+        if not isinstance(buffer_bytes, int) or buffer_bytes <= 0:
+            raise ValueError(f"buffer_bytes must be a positive integer, got {buffer_bytes!r}")
+        need = max(self.regmap.spec(i).block_size for i in regmap.engines)
+        if buffer_bytes < need:
+            raise ValueError(f"a DMA buffer of {buffer_bytes} bytes is smaller than one block "
+                             f"({need} bytes) of the engines")
+        buf = allocate(shape=(buffer_bytes,), dtype=np.uint8)
+        try:
+            if not hasattr(buf, "physical_address") or not hasattr(buf, "flush"):
+                raise TypeError("allocate() must return a buffer with .physical_address and .flush() "
+                                "(pynq.allocate)")
+            if buf.nbytes < buffer_bytes:
+                raise ValueError(f"allocate() returned {buf.nbytes} bytes, asked for {buffer_bytes}")
+            align = self.dma_align()
+            if buf.physical_address % align:
+                raise ValueError(f"DMA buffer at physical address 0x{buf.physical_address:x} is not "
+                                 f"aligned to the engines' {align}-byte DMA alignment")
+        except BaseException:
+            if hasattr(buf, "freebuffer"):
+                buf.freebuffer()
+            raise
+        self.buffer = buf
+        self.buffer_bytes = buffer_bytes
+        self._bytes = buf.reshape(-1).view(np.uint8)   # a view: keeps the buffer's DMA attributes
+        self.flushes = 0
+
+    # --- registers --------------------------------------------------------------------
+    def read32(self, addr):
+        return int(self.mmio.read(self.regmap.offset(addr)))
+
+    def write32(self, addr, value):
+        self.mmio.write(self.regmap.offset(addr), int(value) & 0xFFFFFFFF)
+
+    # --- the DMA buffer ---------------------------------------------------------------
+    @property
+    def physical_address(self):
+        return self.buffer.physical_address
+
+    def write_bytes(self, addr, data):
+        """Copy `data` into the DMA buffer at physical address `addr` and flush it to memory
+        (the engine reads memory, not the CPU's cache)."""
+        if self.buffer is None:
+            raise ValueError("the device is closed")
+        data = bytes(data)
+        off = addr - self.buffer.physical_address
+        if off < 0 or off + len(data) > self.buffer_bytes:
+            raise ValueError(f"{len(data)} bytes at 0x{addr:x} are outside the DMA buffer "
+                             f"(0x{self.buffer.physical_address:x}, {self.buffer_bytes} bytes)")
+        self._bytes[off:off + len(data)] = self._np.frombuffer(data, dtype=self._np.uint8)
+        # flush the bytes written (a view of a PYNQ buffer flushes its own address range)
+        self._bytes[off:off + len(data)].flush()
+        self.flushes += 1
+
+    def dma_align(self):
+        """The strictest DMA alignment of the subsystem's peripherals (their info registers;
+        the csr.json constants when a peripheral has no align field)."""
+        aligns = []
+        for inst in self.regmap.engines:
+            fields = parse_csr_fields(self.regmap.csr_h, inst).get("info", {})
+            if "align_log2" in fields:
+                off, size = fields["align_log2"]
+                v = self.read32(self.regmap.registers[f"{inst}_info"]["addr"])
+                aligns.append(1 << ((v >> off) & ((1 << size) - 1)))
+            else:
+                aligns.append(int(self.regmap.constants.get(f"{inst}_dma_align", 4)))
+        return max(aligns)
+
+    # --- engines ----------------------------------------------------------------------
+    @property
+    def engines(self):
+        """{instance: engine spec} of the subsystem's hash peripherals."""
+        return dict(self.regmap.engines)
+
+    def instance_for(self, spec, strict=None):
+        """The instance running `spec` (an algorithm such as "sha384" or an engine spec such as
+        "sha256:base"): the peripheral with that exact engine; else, unless `strict`, the one
+        of that family. strict=None: strict when `spec` names an architecture, i.e. a string
+        with ':' or an EngineSpec other than its family's default engine."""
+        s = specmod.parse(spec) if isinstance(spec, str) else spec
+        if strict is None:
+            strict = (":" in spec) if isinstance(spec, str) else \
+                s.engine_name != specmod.parse(s.family).engine_name
+        fam = [i for i in self.regmap.engines if self.regmap.spec(i).family == s.family]
+        exact = [i for i in fam if self.regmap.spec(i).engine_name == s.engine_name]
+        if exact:
+            return exact[0]
+        if fam and not strict:
+            return fam[0]
+        have = ", ".join(f"{i} ({e})" for i, e in self.regmap.engines.items())
+        raise ValueError(f"the {self.label} has no engine for {spec} (it has {have})")
+
+    def engine_spec(self, algorithm):
+        """The engine spec string for `algorithm` on this device (e.g. "sha384:k5")."""
+        import dataclasses
+        alg = algorithm.lower()
+        eng = self.regmap.spec(self.instance_for(alg))
+        return str(dataclasses.replace(eng, algorithm=alg))
+
+    def peripheral(self, instance):
+        if self.buffer is None:
+            raise ValueError("the device is closed")
+        p = self._peripherals.get(instance)
+        if p is None:
+            if instance not in self.regmap.engines:
+                raise ValueError(f"no hash peripheral {instance!r} (have {', '.join(self.regmap.engines)})")
+            s = self.regmap.spec(instance)
+            p = HashPeripheral(self.read32, self.write32, self.write_bytes,
+                               registers=self.regmap.registers,
+                               fields=parse_csr_fields(self.regmap.csr_h, instance),
+                               instance=instance,
+                               dma_buffer=(self.buffer.physical_address, self.buffer_bytes),
+                               block_bytes=s.block_size, digest_bytes=s.state_size,
+                               timeout=self.timeout)
+            self._peripherals[instance] = p
+        return p
+
+    def new(self, name, data=b"", **kwargs):
+        """litedigest.new(name, data, backend="pynq", ...) on this device (made current)."""
+        from . import new
+        from .backends import pynq as pynq_backend
+        pynq_backend.use_device(self)
+        if kwargs.get("engine") is None and isinstance(name, str) and name.lower() in specmod.ALGORITHMS:
+            kwargs["engine"] = self.engine_spec(name)
+        return new(name, data, backend="pynq", **kwargs)
+
+    def close(self):
+        buf, self.buffer = self.buffer, None
+        self._peripherals.clear()
+        if buf is not None and hasattr(buf, "freebuffer"):
+            buf.freebuffer()
+
+    def __repr__(self):
+        engines = ", ".join(f"{i}={e}" for i, e in self.regmap.engines.items())
+        return f"<LiteDigestDevice ({self.label}) {engines}>"
