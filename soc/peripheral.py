@@ -85,22 +85,36 @@ class CycleCounter(Module, AutoCSR):
         ]
 
 
-def round_robin_pick(sync_ce, req, n):
-    """Round-robin choice among the n request bits `req`: returns (any, slot, stmts) where
-    `slot` is the first requester after the previous choice (cyclically); `stmts` are the
-    comb statements, and the previous choice advances on `sync_ce` (sync statements)."""
-    last = Signal(max=max(2, n), name="rr_last")
-    start = Signal(max=max(2, n), name="rr_start")
+def round_robin_choice(req, last, n):
+    """The first of the n request bits `req` after position `last` (cyclically): returns
+    (pick, comb statements).
+
+    The sum start + off (up to 2n - 2) gets a signal of its own: inside a comparison Verilog
+    sizes `start + off` to its operands (log2 n bits), so for n not a power of two it wrapped
+    (n = 6: 4 + 4 = 8 read as 0, picking slot 0 for slot 2), while Migen's simulator, on Python
+    integers, was right."""
+    w = max(2, n)
+    start = Signal(max=w, name="rr_start")
     rot = Signal(n, name="rr_rot")
-    off = Signal(max=max(2, n), name="rr_off")
-    pick = Signal(max=max(2, n), name="rr_pick")
+    off = Signal(max=w, name="rr_off")
+    total = Signal(max=2 * w, name="rr_total")
+    pick = Signal(max=w, name="rr_pick")
     comb = [
         start.eq(Mux(last == n - 1, 0, last + 1)),
         rot.eq(Cat(req, req) >> start),
         off.eq(0),
     ]
     comb += [If(rot[k], off.eq(k)) for k in reversed(range(n))]
-    comb.append(pick.eq(Mux(start + off >= n, start + off - n, start + off)))
+    comb += [total.eq(start + off), pick.eq(Mux(total >= n, total - n, total))]
+    return pick, comb
+
+
+def round_robin_pick(sync_ce, req, n):
+    """Round-robin choice among the n request bits `req`: returns (any, slot, comb, sync) where
+    `slot` is the first requester after the previous choice (cyclically); `comb` are the
+    comb statements, and the previous choice advances on `sync_ce` (sync statements)."""
+    last = Signal(max=max(2, n), name="rr_last")
+    pick, comb = round_robin_choice(req, last, n)
     sync = [If(sync_ce, last.eq(pick))]
     return req != 0, pick, comb, sync
 
