@@ -160,7 +160,7 @@ def _yosys_paths(yosys, verilog_files, workdir):
     return path_in, env
 
 
-def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=None):
+def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=None, niceness=0):
     """Synthesize `verilog_files` (top module `top`) with Yosys
     `synth_xilinx -family xc7 -noiopad` and count the cells.
 
@@ -169,7 +169,8 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
     in the sources resolve against the source's directory (LiteX writes its .init files next
     to the Verilog). Returns a dict with lut, lutram, ff, carry4, muxf7,
     muxf8, bram36, bram18, dsp, cells_by_type, seconds (wall time of the Yosys run) and
-    yosys_version. Raises Xc7SynthError when Yosys fails."""
+    yosys_version. `niceness` > 0 runs Yosys at that lower priority (long runs on a shared
+    machine). Raises Xc7SynthError when Yosys fails."""
     if isinstance(verilog_files, str):
         verilog_files = [verilog_files]
     verilog_files = [os.path.abspath(f) for f in verilog_files]
@@ -195,6 +196,7 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
     t0 = time.monotonic()
     proc = subprocess.run([yosys, "-q", "-l", path_in(log), "-s", path_in(script)],
                           cwd=workdir, env=env,
+                          preexec_fn=(lambda: os.nice(niceness)) if niceness > 0 else None,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.monotonic() - t0
     if proc.returncode != 0 or not os.path.exists(stat):
