@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Write the LiteDigest notebooks (outputs cleared) from the cell sources below:
+
+    .venv/bin/python notebooks/generate.py          # rewrites notebooks/*.ipynb
+    .venv/bin/python notebooks/generate.py --check  # exit 1 if a notebook differs from this file
+
+Every notebook opens its target first (litedigest.nbtarget.open_target): the PYNQ board when
+`pynq` imports and the LiteDigest overlay loads, else the simulated SoC behind the same
+driver, and says which in its first output. tests/test_notebooks.py executes them all.
+"""
+import os
+import sys
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+TARGET_CELL = '''\
+import litedigest
+from litedigest.nbtarget import open_target
+
+target = open_target()   # the PYNQ board if pynq imports and the overlay loads, else the simulated SoC
+print("Running on", target.description)
+print("Engines:", target.engines)'''
+
+NB01 = [
+    new_markdown_cell('''\
+# LiteDigest: interactive hashing on the engines
+
+Type or load some data, hash it on the LiteDigest engines and compare every digest with Python's
+`hashlib`; then HMAC (Python's `hmac` with the engines' hash objects) and Skein-512 (any output
+length, MAC key) where the target has a Skein engine.
+
+The notebook runs on the PYNQ board when `pynq` is importable and the LiteDigest overlay loads;
+otherwise on the simulated SoC (Verilator + VexRiscv) through the same driver: register access
+through an MMIO object, message buffers from `allocate`, flushed before the engines' DMA reads
+them. The first output says which.'''),
+    new_code_cell(TARGET_CELL),
+    new_markdown_cell('''\
+## The data
+
+Edit `text`, or set `path` to a file to hash its contents.'''),
+    new_code_cell('''\
+text = "LiteDigest: hash engines in the fabric, hashlib in Python."   # edit me
+path = None                                                             # or e.g. "../README.md"
+
+data = open(path, "rb").read() if path else text.encode()
+print(f"{len(data)} bytes to hash")'''),
+    new_markdown_cell('''\
+## Every algorithm of the target's engines against hashlib
+
+`target.algorithms()` lists what the engines compute (SHA-224 runs on the SHA-256 engine,
+SHA-384 and SHA-512/t on the SHA-512 engine); engines added to the SoC appear here by themselves.'''),
+    new_code_cell('''\
+import hashlib
+
+results = {}
+for name in target.algorithms():
+    if name.startswith("skein512"):
+        continue                      # no hashlib counterpart: see the Skein-512 section
+    hw = target.new(name, data).hexdigest()
+    ref = hashlib.new(name, data).hexdigest()
+    results[name] = hw == ref
+    print(f"{name:11s} {hw}  {'= hashlib' if hw == ref else 'DIFFERS from hashlib ' + ref}")
+assert results and all(results.values()), results'''),
+    new_markdown_cell('''\
+## Streaming: update in pieces, copy a running hash
+
+The hash objects follow hashlib: `update` any number of times, `copy` a running state,
+`digest` without ending it.'''),
+    new_code_cell('''\
+h = target.new("sha256")
+pieces = [data[i:i + 7] for i in range(0, len(data), 7)]
+for p in pieces[: len(pieces) // 2]:
+    h.update(p)
+half = h.copy()                        # the state after the first half
+for p in pieces[len(pieces) // 2:]:
+    h.update(p)
+first_half = b"".join(pieces[: len(pieces) // 2])
+print("whole message:", h.hexdigest(), h.digest() == hashlib.sha256(data).digest())
+print("first half:   ", half.hexdigest(), half.digest() == hashlib.sha256(first_half).digest())
+assert h.digest() == hashlib.sha256(data).digest()
+assert half.digest() == hashlib.sha256(first_half).digest()'''),
+    new_markdown_cell('''\
+## HMAC
+
+Python's `hmac` module takes any hashlib-style constructor as `digestmod`: with the engines'
+hash objects both the inner and the outer hash run on the engines.'''),
+    new_code_cell('''\
+import hmac
+
+key = b"a secret key"
+for name in ("sha1", "sha224", "sha256", "sha384", "sha512"):
+    if name not in target.algorithms():
+        continue
+    mac = hmac.new(key, data, digestmod=lambda d=b"", n=name: target.new(n, d)).hexdigest()
+    ref = hmac.new(key, data, name).hexdigest()
+    print(f"HMAC-{name.upper():7s} {mac}  {'= hmac/hashlib' if mac == ref else 'DIFFERS: ' + ref}")
+    assert mac == ref'''),
+    new_markdown_cell('''\
+## Skein-512
+
+Any output length (`digest_bits`) and a MAC key (`key`). The reference is `pyskein` when it is
+installed, else the C library's software Skein-512 on the host (`backend="sw"`).'''),
+    new_code_cell('''\
+if any(a.startswith("skein512") for a in target.algorithms()):
+    try:
+        import skein as pyskein
+    except ImportError:
+        pyskein = None
+    for bits, key in ((256, b""), (512, b""), (1024, b""), (512, b"skein mac key")):
+        hw = target.new("skein512", data, digest_bits=bits, key=key).hexdigest()
+        if pyskein is not None:
+            ref, refname = pyskein.skein512(data, digest_bits=bits, key=key).hexdigest(), "pyskein"
+        else:
+            ref = litedigest.new("skein512", data, digest_bits=bits, key=key, backend="sw").hexdigest()
+            refname = "C library (sw)"
+        label = f"Skein-512-{bits}" + (" MAC" if key else "")
+        print(f"{label:18s} {hw[:64]}{'...' if len(hw) > 64 else ''}  "
+              f"{'= ' + refname if hw == ref else 'DIFFERS from ' + refname}")
+        assert hw == ref
+else:
+    print("the target has no Skein-512 engine")'''),
+    new_markdown_cell('''\
+## One flipped bit
+
+Flip the lowest bit of the first byte and hash again: about half of the digest bits change
+(the avalanche effect). Each row of the picture is one algorithm's digest bits; dark squares
+are the bits that changed.'''),
+    new_code_cell('''\
+import numpy as np
+import matplotlib.pyplot as plt
+
+flipped = bytes([(data[0] if data else 0) ^ 1]) + data[1:]
+names = [n for n in target.algorithms() if n in results] + \\
+    (["skein512"] if any(a.startswith("skein512") for a in target.algorithms()) else [])
+width = max(8 * litedigest.new(n).digest_size for n in names)
+grid = np.full((len(names), width), np.nan)
+changed = []
+for row, name in enumerate(names):
+    a, b = target.new(name, data).digest(), target.new(name, flipped).digest()
+    bits = np.unpackbits(np.frombuffer(bytes(x ^ y for x, y in zip(a, b)), dtype=np.uint8))
+    grid[row, : len(bits)] = bits
+    changed.append(f"{name}: {int(bits.sum())}/{len(bits)} bits")
+
+fig, ax = plt.subplots(figsize=(11, 0.45 * len(names) + 1.2))
+cmap = plt.get_cmap("Greys").copy()
+cmap.set_bad("#dde6f0")                 # past the end of a shorter digest
+ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, interpolation="nearest", vmin=0, vmax=1)
+ax.set_yticks(range(len(names)), [f"{n} ({c.split(': ')[1]})" for n, c in zip(names, changed)])
+ax.set_xlabel("digest bit")
+ax.set_title(f"Digest bits changed by one flipped input bit ({len(data)}-byte message, on {target.kind})")
+plt.tight_layout()
+plt.show()'''),
+]
+
+NB02 = [
+    new_markdown_cell('''\
+# LiteDigest: hardware versus software
+
+SHA-256 of messages from 64 B to 64 KiB, in software and on the engine.
+
+- **Simulated SoC** (the default): the `sweep` firmware (`software/firmware/apps/sweep`) runs on
+  the SoC's VexRiscv and times, with the peripheral's cycle counter, the C library's software
+  SHA-256 (`ld_sha256`, -O2), the CSR path (the CPU writes every block word) and the DMA path
+  (the engine fetches the message from main RAM) of the `sha256:opt` peripheral. Cycle counts
+  are exact (simulation) and every digest is checked against `hashlib` on the host.
+- **PYNQ board**: `time.perf_counter` around `hashlib.sha256` (OpenSSL on the ARM Cortex-A9) and
+  around the engine through the pynq backend (Python driver, DMA from a `pynq.allocate` buffer),
+  in bytes per second.'''),
+    new_code_cell(TARGET_CELL),
+    new_code_cell('''\
+import hashlib
+import time
+
+SIZES = [64 * 4 ** k for k in range(6)]          # 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB
+
+if target.on_board:
+    import os
+
+    def best_time(fn, repeat=5):
+        ts = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t0)
+        return min(ts)
+
+    board = {"hashlib": {}, "engine (pynq backend)": {}}
+    for n in SIZES:
+        m = os.urandom(n)
+        assert target.new("sha256", m).digest() == hashlib.sha256(m).digest()
+        board["hashlib"][n] = n / best_time(lambda: hashlib.sha256(m).digest())
+        board["engine (pynq backend)"][n] = n / best_time(lambda: target.new("sha256", m).digest())
+    print(f"{'bytes':>6} {'hashlib B/s':>14} {'engine B/s':>14} {'engine/hashlib':>15}")
+    for n in SIZES:
+        h, e = board["hashlib"][n], board["engine (pynq backend)"][n]
+        print(f"{n:6d} {h:14.0f} {e:14.0f} {e / h:15.3f}")
+else:
+    from litedigest.sweep import run_sweep
+    run = run_sweep(log=print)           # builds the SoC and the firmware when not cached
+    assert run.all_ok, "a digest differs from hashlib or a size is missing"
+    print(f"engine {run.engine}; cycles of the SoC clock (exact, from simulation)")
+    print(f"{'bytes':>6} {'software':>10} {'CSR':>9} {'DMA':>8}   cycles/byte sw / CSR / DMA   "
+          f"speedup CSR / DMA")
+    sw, csr, dma = run.cycles("sw"), run.cycles("csr"), run.cycles("dma")
+    for n in SIZES:
+        print(f"{n:6d} {sw[n]:10d} {csr[n]:9d} {dma[n]:8d}   "
+              f"{sw[n] / n:7.2f} / {csr[n] / n:6.2f} / {dma[n] / n:6.3f}      "
+              f"{sw[n] / csr[n]:5.1f}x / {sw[n] / dma[n]:6.1f}x")'''),
+    new_code_cell('''\
+import matplotlib.pyplot as plt
+
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+if target.on_board:
+    for label, series in board.items():
+        ax1.plot(SIZES, [series[n] / 1e6 for n in SIZES], "o-", label=label)
+    ax1.set_ylabel("MB/s (time.perf_counter, best of 5)")
+    ax1.set_yscale("log")
+    ax1.set_title("SHA-256 on the PYNQ board")
+    ratio = [board["engine (pynq backend)"][n] / board["hashlib"][n] for n in SIZES]
+    ax2.plot(SIZES, ratio, "o-", color="C2")
+    ax2.axhline(1, color="grey", lw=0.8)
+    ax2.set_ylabel("engine / hashlib (bytes per second)")
+    ax2.set_title("Speedup of the fabric over hashlib on the ARM")
+else:
+    for path, label in (("sw", "software (ld_sha256, -O2)"), ("csr", "CSR path"), ("dma", "DMA path")):
+        cpb = run.cycles_per_byte(path)
+        ax1.plot(SIZES, [cpb[n] for n in SIZES], "o-", label=label)
+    ax1.set_ylabel("cycles per byte (SoC clock)")
+    ax1.set_yscale("log")
+    ax1.set_title(f"SHA-256 on the simulated SoC (VexRiscv, {run.engine})")
+    for path, label in (("csr", "CSR path"), ("dma", "DMA path")):
+        sp = run.speedup(path)
+        ax2.plot(SIZES, [sp[n] for n in SIZES], "o-", label=label, color="C1" if path == "csr" else "C2")
+    ax2.set_ylabel("speedup over software (cycles)")
+    ax2.set_yscale("log")
+    ax2.set_title("Hardware over software on the same CPU")
+for ax in (ax1, ax2):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(SIZES, ["64 B", "256 B", "1 KiB", "4 KiB", "16 KiB", "64 KiB"])
+    ax.set_xlabel("message size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+plt.tight_layout()
+plt.show()'''),
+    new_markdown_cell('''\
+Reading the plots: every path pays a fixed cost per message (the padding block and the call;
+for the engine also the job set-up and reading the digest), so the cycles per byte fall with the
+size. Software settles at its cost per block; the CSR path at the CPU's cost of writing 16 words
+per block; the DMA path approaches the engine's own rate (one 64-byte block per interval, 33
+cycles for `sha256:opt`, i.e. about 0.52 cycles per byte) because the DMA fetches the next block
+while the engine works. The table above holds the measured values.'''),
+]
+
+NB03 = [
+    new_markdown_cell('''\
+# LiteDigest: the design space of the engines
+
+Latency and interval of every engine spec (exact, from the engines' own attributes: the same
+numbers the RTL simulation measures), and, where `bitstreams/engines.json` exists (written by
+`litedigest dse`), area and fmax from the open synthesis and place-and-route flow and the
+throughput that follows (block bits x fmax / interval, seed eq. 3), plotted like the seeds'
+figures. Engines on the current target are marked.'''),
+    new_code_cell(TARGET_CELL),
+    new_code_cell('''\
+from fractions import Fraction
+
+from litedigest import spec
+from litedigest.ip.engines import make_engine
+
+on_target = {spec.parse(e).engine_name for e in target.engines.values()}
+rows = []
+for s in spec.all_specs():
+    eng = make_engine(s)
+    p = spec.parse(s)
+    rows.append({"spec": str(s), "engine": p.engine_name, "family": p.family,
+                 "latency": int(eng.latency), "interval": Fraction(eng.interval),
+                 "in_flight": p.in_flight, "block_bits": 8 * p.block_size,
+                 "on_target": p.engine_name in on_target})
+print(f"{len(rows)} engine specs; on the target: {sorted(on_target)}")
+for r in rows:
+    print(f"{r['spec']:22s} latency {r['latency']:3d}  interval {str(r['interval']):>6s}  "
+          f"in flight {r['in_flight']:2d}  {float(r['block_bits'] / r['interval']):6.2f} bits/cycle"
+          + ("   <- on the target" if r["on_target"] else ""))'''),
+    new_code_cell('''\
+import matplotlib.pyplot as plt
+import numpy as np
+
+families = sorted({r["family"] for r in rows})
+fig, axes = plt.subplots(len(families), 1, figsize=(12, 2.6 * len(families)), squeeze=False)
+for ax, fam in zip(axes[:, 0], families):
+    rs = [r for r in rows if r["family"] == fam]
+    x = np.arange(len(rs))
+    ax.bar(x - 0.2, [r["latency"] for r in rs], 0.4, label="latency (cycles)")
+    ax.bar(x + 0.2, [float(r["interval"]) for r in rs], 0.4, label="interval (cycles)")
+    ax.set_xlim(-0.7, max(len(rs), 8) - 0.3)          # the same bar width in every panel
+    ax.set_yscale("log")
+    ax.set_xticks(x, [r["spec"].split(":", 1)[1] + (" *" if r["on_target"] else "") for r in rs],
+                  rotation=60, fontsize=8)
+    ax.set_title(f"{fam}: cycles per block (* = on the target)")
+    ax.legend(fontsize=8)
+plt.tight_layout()
+plt.show()'''),
+    new_code_cell('''\
+fig, ax = plt.subplots(figsize=(8, 5))
+for fam in families:
+    rs = [r for r in rows if r["family"] == fam]
+    ax.scatter([r["in_flight"] for r in rs], [float(r["block_bits"] / r["interval"]) for r in rs],
+               label=fam, s=[60 if r["on_target"] else 20 for r in rs])
+ax.set_xscale("log", base=2)
+ax.set_yscale("log", base=2)
+ax.set_xlabel("blocks in flight (pipeline stages x modules)")
+ax.set_ylabel("bits per cycle at full occupancy (block bits / interval)")
+ax.set_title("Throughput per cycle against pipelining (large markers: on the target)")
+ax.grid(True, which="both", alpha=0.3)
+ax.legend()
+plt.tight_layout()
+plt.show()'''),
+    new_markdown_cell('''\
+## Area, fmax and throughput (bitstreams/engines.json)
+
+From `litedigest dse`: area of the bare engine (Yosys `synth_ecp5` LUT4/FF and, when measured,
+`synth_xilinx -family xc7` LUT/FF/CARRY4 for the Zynq-7020 fabric), routed fmax on an ECP5
+(nextpnr-ecp5, median of several seeds; the file names the device and speed grade), and the
+throughput that follows. Skipped, with a note, where the file is not there.'''),
+    new_code_cell('''\
+import os
+
+from litedigest.paths import repo_root
+
+doc = None
+path = os.path.join(repo_root(), "bitstreams", "engines.json")
+if os.path.exists(path):
+    from litedigest import dse
+    doc = dse.load(path)
+    print(f"{path}: {len(doc['engines'])} engines, generated by {doc.get('generated_by')!r}")
+    print("device:", doc.get("device"))
+else:
+    print(f"{path} is not there (it is written by `litedigest dse`): area and fmax are not plotted")'''),
+    new_code_cell('''\
+if doc is not None:
+    es = doc["engines"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    for fam in sorted({e["family"] for e in es}):
+        fe = [e for e in es if e["family"] == fam]
+        ax1.scatter([e["ecp5"]["lut4_with_carry"] if "lut4_with_carry" in e["ecp5"] else e["ecp5"]["lut4"]
+                     for e in fe], [e["throughput_mbps"] for e in fe], label=fam)
+        for e in fe:
+            area = e["ecp5"].get("lut4_with_carry", e["ecp5"]["lut4"])
+            ax1.annotate(e["spec"].split(":", 1)[1], (area, e["throughput_mbps"]), fontsize=7,
+                         xytext=(3, 3), textcoords="offset points")
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("ECP5 LUT4 (synth_ecp5, carries counted as 2 LUT4)")
+    ax1.set_ylabel("throughput, Mbit/s (block bits x fmax / interval)")
+    ax1.set_title("Area against throughput")
+    ax1.grid(True, which="both", alpha=0.3)
+    ax1.legend()
+    x = np.arange(len(es))
+    med = [e["ecp5"]["fmax_median"] for e in es]
+    lo = [med[i] - min(e["ecp5"]["fmax_mhz"]) for i, e in enumerate(es)]
+    hi = [max(e["ecp5"]["fmax_mhz"]) - med[i] for i, e in enumerate(es)]
+    ax2.bar(x, med, yerr=[lo, hi], capsize=2, color=[f"C{sorted({e['family'] for e in es}).index(e['family'])}" for e in es])
+    ax2.set_xticks(x, [e["spec"] for e in es], rotation=70, fontsize=7)
+    ax2.set_ylabel("fmax, MHz (nextpnr-ecp5; median, range of the seeds)")
+    ax2.set_title("Routed fmax per engine")
+    plt.tight_layout()
+    plt.show()
+    xc7 = [e for e in es if e.get("xc7")]
+    if xc7:
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for fam in sorted({e["family"] for e in xc7}):
+            fe = [e for e in xc7 if e["family"] == fam]
+            ax.scatter([e["xc7"]["lut"] for e in fe], [e["throughput_mbps"] for e in fe], label=fam)
+            for e in fe:
+                ax.annotate(e["spec"].split(":", 1)[1], (e["xc7"]["lut"], e["throughput_mbps"]),
+                            fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("xc7 LUT (Yosys synth_xilinx, no place and route)")
+        ax.set_ylabel("throughput, Mbit/s (ECP5 fmax)")
+        ax.set_title("Zynq-7020 fabric area against throughput")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        plt.tight_layout()
+        plt.show()'''),
+]
+
+NOTEBOOKS = {
+    "01_interactive_hashing.ipynb": NB01,
+    "02_speedup.ipynb": NB02,
+    "03_design_space.ipynb": NB03,
+}
+
+
+def build(cells):
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    for i, c in enumerate(nb.cells):
+        c["id"] = f"cell-{i:02d}"   # stable ids: regenerating gives identical files
+    return nb
+
+
+def render(cells):
+    return nbformat.writes(build(cells)) + "\n"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    check = "--check" in argv
+    stale = []
+    for name, cells in NOTEBOOKS.items():
+        path = os.path.join(HERE, name)
+        text = render(cells)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            stale.append(name)
+            if not check:
+                with open(path, "w") as f:
+                    f.write(text)
+    if check and stale:
+        print("out of date:", ", ".join(stale), "(run notebooks/generate.py)")
+        return 1
+    if not check:
+        print("wrote" if stale else "up to date:", ", ".join(stale or NOTEBOOKS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
