@@ -331,7 +331,8 @@ import os
 from litedigest.paths import repo_root
 
 doc = None
-path = os.path.join(repo_root(), "bitstreams", "engines.json")
+# the committed design-space results; LITEDIGEST_ENGINES_JSON points at another engines.json
+path = os.environ.get("LITEDIGEST_ENGINES_JSON") or os.path.join(repo_root(), "bitstreams", "engines.json")
 if os.path.exists(path):
     from litedigest import dse
     doc = dse.load(path)
@@ -349,7 +350,7 @@ if doc is not None:
                      for e in fe], [e["throughput_mbps"] for e in fe], label=fam)
         for e in fe:
             area = e["ecp5"].get("lut4_with_carry", e["ecp5"]["lut4"])
-            ax1.annotate(e["spec"].split(":", 1)[1], (area, e["throughput_mbps"]), fontsize=7,
+            ax1.annotate(e["spec"], (area, e["throughput_mbps"]), fontsize=7,
                          xytext=(3, 3), textcoords="offset points")
     ax1.set_xscale("log")
     ax1.set_yscale("log")
@@ -375,7 +376,7 @@ if doc is not None:
             fe = [e for e in xc7 if e["family"] == fam]
             ax.scatter([e["xc7"]["lut"] for e in fe], [e["throughput_mbps"] for e in fe], label=fam)
             for e in fe:
-                ax.annotate(e["spec"].split(":", 1)[1], (e["xc7"]["lut"], e["throughput_mbps"]),
+                ax.annotate(e["spec"], (e["xc7"]["lut"], e["throughput_mbps"]),
                             fontsize=7, xytext=(3, 3), textcoords="offset points")
         ax.set_xscale("log")
         ax.set_yscale("log")
