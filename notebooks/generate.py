@@ -177,22 +177,9 @@ import time
 SIZES = [64 * 4 ** k for k in range(6)]          # 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB
 
 if target.on_board:
-    import os
-
-    def best_time(fn, repeat=5):
-        ts = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
-        return min(ts)
-
-    board = {"hashlib": {}, "engine (pynq backend)": {}}
-    for n in SIZES:
-        m = os.urandom(n)
-        assert target.new("sha256", m).digest() == hashlib.sha256(m).digest()
-        board["hashlib"][n] = n / best_time(lambda: hashlib.sha256(m).digest())
-        board["engine (pynq backend)"][n] = n / best_time(lambda: target.new("sha256", m).digest())
+    from litedigest.sweep import host_rates
+    rates = host_rates(target.new, SIZES)          # digests checked against hashlib first
+    board = {"hashlib": rates["hashlib"], "engine (pynq backend)": rates["engine"]}
     print(f"{'bytes':>6} {'hashlib B/s':>14} {'engine B/s':>14} {'engine/hashlib':>15}")
     for n in SIZES:
         h, e = board["hashlib"][n], board["engine (pynq backend)"][n]

@@ -380,3 +380,42 @@ def test_overlay_without_subsystem(overlay_env):
     os.unlink(os.path.join(os.path.dirname(bit), "software", "include", "generated", "csr.h"))
     with pytest.raises(FileNotFoundError, match="csr.h"):
         LiteDigestOverlay(str(bit))
+
+
+# --- what the notebooks use on a board -------------------------------------------------------
+
+def test_host_rates_checks_digests(dev):
+    """sweep.host_rates (02's board branch) on the simulated device: the wall-clock figures
+    mean nothing here (the bridge), but the code path and its digest check run."""
+    from litedigest.sweep import host_rates
+    r = host_rates(dev.new, sizes=(64, 1000), repeat=1, rng=random.Random(3))
+    assert set(r) == {"hashlib", "engine"} and set(r["engine"]) == {64, 1000}
+    assert all(v > 0 for d in r.values() for v in d.values())
+    with pytest.raises(ValueError, match="differs from hashlib"):
+        host_rates(lambda a, m: hashlib.new("sha1", m), sizes=(64,), repeat=1)
+    with pytest.raises(ValueError, match="repeat"):
+        host_rates(dev.new, sizes=(64,), repeat=0)
+
+
+def test_open_target_picks_the_board_when_pynq_and_overlay(overlay_env, monkeypatch):
+    """litedigest.nbtarget on a (stand-in) PYNQ with the overlay: the board target, whose
+    hash objects run through the overlay's device; without the overlay file and board=True
+    the error surfaces instead of a silent switch to the simulator."""
+    from litedigest import nbtarget
+    bit, _, alloc = overlay_env
+    monkeypatch.setattr(nbtarget, "_target", None)
+    monkeypatch.setenv("LITEDIGEST_OVERLAY", str(bit))
+    t = nbtarget.open_target()
+    try:
+        assert t.kind == "board" and t.on_board and t.description.startswith("the PYNQ board")
+        assert pynq_backend.current_device(open_default=False) is t.device
+        assert set(t.algorithms()) >= {"sha1", "sha256", "sha384", "skein512"}
+        assert t.new("sha512_256", b"abc").digest() == hashlib.new("sha512_256", b"abc").digest()
+    finally:
+        t.close()
+    assert not alloc.live
+    monkeypatch.setattr(nbtarget, "_target", None)
+    monkeypatch.setenv("LITEDIGEST_OVERLAY", str(bit) + ".missing")
+    with pytest.raises(FileNotFoundError):
+        nbtarget.open_target(board=True)
+    monkeypatch.setattr(nbtarget, "_target", None)

@@ -7,6 +7,9 @@ here against hashlib.
     from litedigest.sweep import run_sweep
     run = run_sweep()          # builds the main SoC (cached) and the firmware, runs it
     run.cycles_per_byte("dma") # {64: ..., 256: ..., ...}
+
+On a PYNQ board the same sizes are timed from Python instead (host_rates): hashlib against the
+engines through the pynq backend, in bytes per second of wall-clock time.
 """
 import dataclasses
 
@@ -46,3 +49,32 @@ def run_sweep(engines=None, log=None, timeout=1800):
     records, _ = socdemo.parse_console(text)   # digests against hashlib of the demo message
     engine = next((r["engine"] for r in records), "?")
     return SweepRun(engine, records, text)
+
+
+def host_rates(new, sizes=SIZES, algorithm="sha256", repeat=5, rng=None):
+    """Bytes per second of wall-clock time (time.perf_counter, best of `repeat`) of hashlib and
+    of `new(algorithm, data)` (e.g. a LiteDigestDevice's new: the engines through the pynq
+    backend) for each size; every engine digest is checked against hashlib first (ValueError
+    on a mismatch). Returns {"hashlib": {size: B/s}, "engine": {size: B/s}}."""
+    import hashlib
+    import os
+    import time
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ValueError(f"repeat must be a positive integer, got {repeat!r}")
+
+    def best(fn):
+        ts = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t0)
+        return max(min(ts), 1e-9)
+
+    out = {"hashlib": {}, "engine": {}}
+    for n in sizes:
+        m = rng.randbytes(n) if rng is not None else os.urandom(n)
+        if new(algorithm, m).digest() != hashlib.new(algorithm, m).digest():
+            raise ValueError(f"the engine's {algorithm} of {n} bytes differs from hashlib")
+        out["hashlib"][n] = n / best(lambda: hashlib.new(algorithm, m).digest())
+        out["engine"][n] = n / best(lambda: new(algorithm, m).digest())
+    return out
