@@ -72,6 +72,32 @@ def test_every_sha_algorithm(dev, restore_path, path):
             assert h.hexdigest() == hashlib.new(algo, m).hexdigest()
 
 
+@pytest.mark.parametrize("name", ["SHA1ShortMsg", "SHA256ShortMsg", "SHA224ShortMsg", "SHA384ShortMsg",
+                                  "SHA512_256ShortMsg"])
+def test_cavp_short_messages(dev, name):
+    """NIST CAVP ShortMsg files (as test_python_api runs them on the sw backend)."""
+    import re
+    from vectors import load_cavp
+    algo = re.match(r"SHA\d+(_\d+)?", name).group(0).lower()
+    for msg, md in load_cavp(name):
+        assert litedigest.new(algo, msg, backend="pynq").digest() == md, (name, len(msg))
+
+
+def test_skein_kat_bit_lengths_and_macs(dev):
+    """Skein-512 KAT entries of every kind (bit lengths, MAC keys, long outputs), the picks the
+    soc backend's test runs."""
+    from vectors import load_skein_kat
+    kat = load_skein_kat()
+    picks = [e for e in kat if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047)
+             and e["out_bits"] in (512, 1032)][:10]
+    picks += [e for e in kat if e["key"]][:4]
+    assert len(picks) >= 10
+    for e in picks:
+        h = litedigest.new("skein512", digest_bits=e["out_bits"], key=e["key"], backend="pynq")
+        h.update_bits(e["msg"], e["bits"])
+        assert h.digest() == e["md"], e["name"]
+
+
 def test_multi_chunk_messages_and_update_splits(dev):
     """Messages longer than the DMA buffer (several jobs, the buffer reused), updates of
     random sizes, copy() in the middle."""
