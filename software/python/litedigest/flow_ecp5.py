@@ -46,8 +46,18 @@ def _exe(name):
     return found
 
 
+def _check_visible(*paths):
+    """The yowasp tools (WebAssembly) see the host's directories except /tmp (they map a private
+    one there): refuse paths they would not find, with a clear message."""
+    for p in paths:
+        if p and os.path.realpath(p).startswith("/tmp/"):
+            raise FlowError(f"{p}: the yowasp tools cannot see /tmp; use a work directory "
+                            "elsewhere (e.g. under build/)")
+
+
 def _run(cmd, cwd, log=None, timeout=None, nice=True):
     """Run a tool; on failure raise FlowError with the tail of its output. Returns seconds."""
+    _check_visible(cwd, *[c for c in cmd[1:] if isinstance(c, str) and c.startswith("/")])
     full = (["nice", "-n", "10"] if nice and shutil.which("nice") else []) + list(cmd)
     t0 = time.monotonic()
     p = subprocess.run(full, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -117,6 +127,7 @@ def synth_ecp5(verilog_files, top, workdir, netlist="netlist.json", extra="", ti
     """`synth_ecp5 -top <top>` of the Verilog files; returns ecp5_area(...) plus `netlist`
     (path of the JSON netlist for nextpnr) and `seconds`."""
     os.makedirs(workdir, exist_ok=True)
+    _check_visible(*verilog_files)
     reads = "\n".join(f"read_verilog -sv {os.path.abspath(v)}" for v in verilog_files)
     script = (f"{reads}\n{extra}\nsynth_ecp5 -top {top} -json {netlist}\n"
               f"tee -q -o stat.json stat -json\n")

@@ -1,0 +1,136 @@
+"""litedigest dse / flow_ecp5: parsers on real logs, one small spec through the open flow
+against the committed bitstreams/engines.json, load() round trip, bad input."""
+import json
+import os
+
+import pytest
+
+from litedigest import dse, flow_ecp5
+from litedigest import spec as specmod
+from litedigest import cmd_dse
+
+
+def cli_main(argv):
+    """`litedigest ARGV` for the dse command alone (the parser cmd_dse registers)."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="litedigest")
+    cmd_dse.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "ecp5")
+
+
+def _read(name):
+    with open(os.path.join(DATA, name)) as f:
+        return f.read()
+
+
+def test_parse_nextpnr_log_takes_the_routed_figure():
+    # nextpnr prints the placed estimate (70.74) first and the routed fmax (83.19) last
+    got = flow_ecp5.parse_nextpnr_log(_read("nextpnr_sha1_base_seed1.log"))
+    clk = "$glbnet$sys_clk$TRELLIS_IO_IN"
+    assert list(got) == [clk]
+    assert got[clk]["achieved"] == pytest.approx(83.19)
+    assert got[clk]["constraint"] == 125.0 and got[clk]["pass"] is False
+    assert flow_ecp5.parse_nextpnr_log("Info: nothing here\n") == {}
+
+
+def test_parse_nextpnr_report():
+    fmax, util = flow_ecp5.parse_nextpnr_report(_read("nextpnr_sha1_base_seed1.report.json"))
+    assert fmax["$glbnet$sys_clk$TRELLIS_IO_IN"]["achieved"] == pytest.approx(83.1947, abs=1e-3)
+    assert util["TRELLIS_COMB"] == {"used": 1734, "available": 83640}
+    assert util["DP16KD"]["available"] == 208 and util["TRELLIS_IO"]["used"] == 14
+
+
+def test_parse_stat_json_and_area():
+    cells = flow_ecp5.parse_stat_json("Yosys log line\n" + _read("synth_ecp5_sha1_base.stat.json"))
+    area = flow_ecp5.ecp5_area(cells)
+    assert area["lut4"] == cells["LUT4"] > 1000
+    assert area["ff"] == cells["TRELLIS_FF"] > 500
+    assert area["lut4_with_carry"] == area["lut4"] + 2 * area["ccu2c"]
+    with pytest.raises(flow_ecp5.FlowError):
+        flow_ecp5.parse_stat_json("no json at all")
+
+
+def test_committed_engines_json_format():
+    doc = dse.load()
+    assert {"generated_by", "tools", "device", "engines"} <= set(doc)
+    assert doc["generated_by"].startswith("litedigest dse")
+    specs = [e["spec"] for e in doc["engines"]]
+    assert len(specs) == len(set(specs)) and "sha1:base:p1" in specs
+    for e in doc["engines"]:
+        specmod.parse(e["spec"])
+        for k in ("family", "latency", "interval", "in_flight", "block_bits", "ecp5", "xc7",
+                  "throughput_mbps"):
+            assert k in e, (e["spec"], k)
+        assert e["ecp5"]["lut4"] > 0 and e["ecp5"]["ff"] > 0
+        assert len(e["ecp5"]["fmax_mhz"]) >= 1 and all(f > 10 for f in e["ecp5"]["fmax_mhz"])
+        assert e["throughput_mbps"] == pytest.approx(
+            e["block_bits"] * e["ecp5"]["fmax_median"] / e["interval"], rel=1e-3)
+        assert e["interval"] == pytest.approx(e["latency"] / e["in_flight"])
+
+
+def test_load_round_trip(tmp_path):
+    recs = [{"spec": "sha1:base:p1", "family": "sha1", "latency": 81, "interval": 81.0,
+             "in_flight": 1, "block_bits": 512, "stages": 1, "modules": 1, "arch": "base",
+             "ecp5": {"lut4": 1, "ff": 2, "fmax_mhz": [80.0], "fmax_median": 80.0},
+             "xc7": None, "throughput_mbps": 505.7}]
+    doc = {"generated_by": "test", "tools": {}, "device": {}, "engines": recs}
+    p = str(tmp_path / "engines.json")
+    dse.write(doc, p)
+    assert dse.load(p) == doc
+    (tmp_path / "bad.json").write_text('{"engines": 3}')
+    with pytest.raises(ValueError, match="engines"):
+        dse.load(str(tmp_path / "bad.json"))
+
+
+def test_bad_spec_is_a_clear_error(capsys):
+    with pytest.raises(specmod.SpecError):
+        dse.measure(["sha1:base", "sha9:base"], seeds=[1])
+    assert cli_main(["dse", "--engine", "sha256:turbo"]) == 2
+    assert "unknown architecture" in capsys.readouterr().err
+    assert cli_main(["dse", "--engine", "sha1:base", "--seeds", ","]) == 2
+
+
+def test_improvement_ratio():
+    mk = lambda s, st, tp: {"spec": s, "family": "sha256", "arch": "opt", "stages": st,
+                            "modules": 1, "throughput_mbps": tp}
+    recs = dse._improvement([mk("sha256:opt:p1", 1, 100.0), mk("sha256:opt:p4", 4, 350.0)])
+    assert [r["improvement"] for r in recs] == [1.0, 3.5]
+
+
+def test_yowasp_cannot_see_tmp(tmp_path):
+    with pytest.raises(flow_ecp5.FlowError, match="/tmp"):
+        flow_ecp5.synth_ecp5([str(tmp_path / "x.v")], "x", str(tmp_path))
+
+
+@pytest.fixture
+def workdir():
+    """A fresh work directory the yowasp tools can see (not under /tmp), removed afterwards."""
+    import shutil
+    import tempfile
+    from litedigest.paths import build_root
+    os.makedirs(build_root(), exist_ok=True)
+    d = tempfile.mkdtemp(prefix="pytest-dse-", dir=build_root())
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_dse_one_small_spec_matches_committed(workdir):
+    """sha1:base through synth_ecp5 + nextpnr-ecp5 (seed 1) again, no cache: the same figures
+    as the committed engines.json entry, within tool noise."""
+    tmp_path = workdir
+    committed = {e["spec"]: e for e in dse.load()["engines"]}["sha1:base:p1"]
+    rec = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False, log=lambda m: None)
+    assert rec["latency"] == 81 and rec["interval"] == 81 and rec["in_flight"] == 1
+    assert rec["block_bits"] == 512
+    e = rec["ecp5"]
+    assert e["lut4"] == pytest.approx(committed["ecp5"]["lut4"], rel=0.03)
+    assert e["ff"] == pytest.approx(committed["ecp5"]["ff"], rel=0.03)
+    seed1 = committed["ecp5"]["fmax_mhz"][committed["ecp5"]["seeds"].index(1)]
+    assert e["fmax_median"] == pytest.approx(seed1, rel=0.10)
+    assert rec["throughput_mbps"] == pytest.approx(512 * e["fmax_median"] / 81, rel=1e-3)
+    # the cache answers a rerun at once with the same record
+    again = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False, log=lambda m: None)
+    assert again["ecp5"] == e
