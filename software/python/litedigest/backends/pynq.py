@@ -46,8 +46,10 @@ def current_device(open_default=True):
             return _device
         choice = os.environ.get(ENV_DEVICE, "").strip().lower()
         if choice == "sim":
+            import atexit
             from ..pynq_sim import open_sim_device
             _device = open_sim_device()
+            atexit.register(_device.close_sim)     # never leave the simulator running
         elif choice not in ("", "board"):
             raise ValueError(f"{ENV_DEVICE}={choice!r}: expected 'sim' or 'board'")
         else:
