@@ -119,6 +119,14 @@ def test_engine_and_backend_options(files, capsys):
     assert rc == 2 and b"unsupported algorithm" in err
 
 
+def test_pynq_backend_without_a_board_is_a_clear_error(files, monkeypatch):
+    """no pynq here and no simulated device asked for: exit 2 with the reason, nothing printed"""
+    d, _ = files
+    monkeypatch.delenv("LITEDIGEST_PYNQ_DEVICE", raising=False)
+    rc, out, err = run(LD + ["--backend", "pynq", "f55.bin"], d)
+    assert rc == 2 and out == b"" and b"pynq" in err and b"Traceback" not in err
+
+
 def test_main_in_process_and_console_script(files, monkeypatch, capsysbinary):
     d, _ = files
     monkeypatch.chdir(d)

@@ -1,12 +1,14 @@
 """`litedigest sum`: sha256sum/sha224sum work-alike (GNU coreutils 9 output and -c rules)
 running on any backend.
 
-    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc] [-b|-t] [--tag] FILE...
+    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc|pynq] [-b|-t] [--tag] FILE...
     litedigest sum -a sha256 -c [--quiet] [--status] [--strict] [-w] SUMSFILE...
 """
 import os
 import re
 import sys
+
+from .backends import BACKENDS
 
 PROG = "litedigest"
 READ_CHUNK = 64 * 1024
@@ -19,7 +21,9 @@ def add_parser(subparsers):
                     "With no FILE, or when FILE is -, read standard input.")
     p.add_argument("-a", "--algorithm", default="sha256", help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, skein512-256, skein512-512 (and skein512-N for N in 128 160 224 384)")
     p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends)")
-    p.add_argument("--backend", default="sw", choices=("sw", "rtl", "soc"), help="where to hash (default sw)")
+    p.add_argument("--backend", default="sw", choices=BACKENDS,
+                   help="where to hash (default sw; pynq: the board, or the simulated SoC with "
+                        "LITEDIGEST_PYNQ_DEVICE=sim)")
     p.add_argument("-c", "--check", action="store_true", help="read checksums from the FILEs and check them")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("-b", "--binary", action="store_true", help="read in binary mode (prints ' *')")
@@ -138,6 +142,14 @@ def run(args):
             _err(str(e).encode())
             return 2
     files = [os.fsencode(f) for f in args.files] or [b"-"]
+    try:
+        return _run(files, algo, args)
+    except ValueError as e:   # a backend that cannot run here (no board, no simulator, ...)
+        _err(str(e).encode())
+        return 2
+
+
+def _run(files, algo, args):
     if args.check:
         if args.tag or args.binary or args.text:
             _err(b"the --binary, --text and --tag options are meaningless when verifying checksums")
