@@ -56,8 +56,10 @@ def test_demo_performance_targets(demo_opt):
     assert dma < csr < sw
 
 
+@pytest.mark.slow
 def test_demo_on_base_engine():
-    """The architecture is a build option: the same firmware on a sha256:base SoC."""
+    """The architecture is a build option: the same firmware on a sha256:base SoC (a SoC build
+    of its own, ~4 min: `-m slow`, not in CI; sha256:base itself is tested in Verilator)."""
     demo = socdemo.run_demo("sha256:base", timeout=600)
     assert demo.all_ok
     dma = demo.record("dma", 16384)["cycles"]
