@@ -46,18 +46,26 @@ def _exe(name):
     return found
 
 
-def _check_visible(*paths):
-    """The yowasp tools (WebAssembly) see the host's directories except /tmp (they map a private
-    one there): refuse paths they would not find, with a clear message."""
-    for p in paths:
-        if p and os.path.realpath(p).startswith("/tmp/"):
-            raise FlowError(f"{p}: the yowasp tools cannot see /tmp; use a work directory "
-                            "elsewhere (e.g. under build/)")
+def _under_tmp(p):
+    rp = os.path.realpath(p)
+    return rp == "/tmp" or rp.startswith("/tmp/")
+
+
+def _tool_path(p, cwd):
+    """The path a yowasp tool (WebAssembly) running in `cwd` must be given for host path `p`.
+    They see the host's top-level directories except /tmp (a private one is mapped there), and
+    the working directory and its parents through relative paths; so a path under /tmp (a
+    checkout or pytest's tmp_path there) is given relative to `cwd`, any other one as is."""
+    if not _under_tmp(p):
+        return os.path.abspath(p)
+    return os.path.relpath(os.path.realpath(p), os.path.realpath(cwd))
 
 
 def _run(cmd, cwd, log=None, timeout=None, nice=True):
-    """Run a tool; on failure raise FlowError with the tail of its output. Returns seconds."""
-    _check_visible(cwd, *[c for c in cmd[1:] if isinstance(c, str) and c.startswith("/")])
+    """Run a tool; on failure raise FlowError with the tail of its output. Returns seconds.
+    Absolute path arguments are passed as the tool can see them (_tool_path)."""
+    cmd = [cmd[0]] + [_tool_path(c, cwd) if isinstance(c, str) and c.startswith("/") else c
+                      for c in cmd[1:]]
     full = (["nice", "-n", "10"] if nice and shutil.which("nice") else []) + list(cmd)
     t0 = time.monotonic()
     p = subprocess.run(full, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -127,8 +135,7 @@ def synth_ecp5(verilog_files, top, workdir, netlist="netlist.json", extra="", ti
     """`synth_ecp5 -top <top>` of the Verilog files; returns ecp5_area(...) plus `netlist`
     (path of the JSON netlist for nextpnr) and `seconds`."""
     os.makedirs(workdir, exist_ok=True)
-    _check_visible(*verilog_files)
-    reads = "\n".join(f"read_verilog -sv {os.path.abspath(v)}" for v in verilog_files)
+    reads = "\n".join(f"read_verilog -sv {_tool_path(v, workdir)}" for v in verilog_files)
     script = (f"{reads}\n{extra}\nsynth_ecp5 -top {top} -json {netlist}\n"
               f"tee -q -o stat.json stat -json\n")
     secs = run_yosys(script, workdir, timeout=timeout)
