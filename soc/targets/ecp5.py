@@ -275,6 +275,7 @@ def build(args):
         with open(summary_path) as f:
             old = json.load(f)
         if (old.get("stamp") == stamp and [r["seed"] for r in old["pnr"]] == seeds
+                and all(r.get("router", "router1") == args.router for r in old["pnr"])
                 and os.path.exists(os.path.join(build_dir, old["bitstream"]["file"]))):
             summary = old
             print(f"ecp5: up to date ({build_dir})")
@@ -310,6 +311,8 @@ def _cmdline(args):
         parts += ["--seeds", args.seeds]
     if args.sys_clk_freq != DEFAULT_SYS_CLK_MHZ:
         parts += ["--sys-clk-freq", str(args.sys_clk_freq)]
+    if args.router != "router1":
+        parts += ["--router", args.router]
     return " ".join(parts)
 
 
@@ -370,18 +373,21 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         cache = os.path.join(build_dir, f"pnr_seed{seed}.json")
         if os.path.exists(cache) and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")):
             with open(cache) as f:
-                runs.append(json.load(f))
-            continue
-        print(f"ecp5: nextpnr-ecp5 seed {seed} ...", flush=True)
+                old = json.load(f)
+            if old.get("router", "router1") == args.router:
+                runs.append(old)
+                continue
+        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}) ...", flush=True)
         r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
                                    package=b["package"], speed=b["speed"], seed=seed,
                                    lpf=os.path.join(gw, f"{top}.lpf"),
-                                   textcfg=os.path.join(gw, f"{top}_seed{seed}.config"))
+                                   textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
+                                   extra=("--router", args.router))
         sysclk = _sys_clock(r["fmax"])
         print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
               f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
         run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
-                   seconds=r["seconds"], utilization=r["utilization"])
+                   seconds=r["seconds"], utilization=r["utilization"], router=args.router)
         with open(cache, "w") as f:
             json.dump(run, f, indent=2)
         runs.append(run)
@@ -402,7 +408,8 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         firmware=st["firmware"],
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
-        pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"])
+        pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
+                 router=r.get("router", "router1"))
              for r in runs],
         sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
         meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
@@ -489,6 +496,8 @@ def add_arguments(p):
     p.add_argument("--bitstreams-dir", default=None,
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
                         "for the default configuration, nowhere for others; '' for nowhere)")
+    p.add_argument("--router", default="router1", choices=("router1", "router2"),
+                   help="nextpnr's router (router2 converges faster on the wide DMA port's nets)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 

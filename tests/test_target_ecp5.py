@@ -1,0 +1,93 @@
+"""The ECP5 board target (soc/targets/ecp5.py) and its committed manifest/bitstream."""
+import hashlib
+import json
+import os
+
+import pytest
+
+from litedigest.paths import repo_root
+from litedigest.soc.targets import ecp5
+
+BITDIR = os.path.join(repo_root(), "bitstreams", "ecp5")
+
+
+def run_ecp5(argv):
+    """What `litedigest build ecp5 ARGV` runs (cmd_build hands the target's parser to build)."""
+    import argparse
+    p = argparse.ArgumentParser(prog="litedigest build ecp5")
+    ecp5.add_arguments(p)
+    return ecp5.build(p.parse_args(argv))
+
+
+def test_generate_small_soc_verilog(tmp_path):
+    """LiteX generates the ULX3S SoC with one engine: Verilog, LPF, Yosys script, CSR map."""
+    from litex.soc.integration.builder import Builder
+    soc = ecp5.make_soc(hash_engines="sha1:base", main_ram_size=16 * 1024)
+    builder = Builder(soc, output_dir=str(tmp_path), compile_software=False, compile_gateware=False,
+                      csr_json=str(tmp_path / "csr.json"))
+    builder.build(run=False)
+    gw = tmp_path / "gateware"
+    v = (gw / "radiona_ulx3s.v").read_text()
+    assert "module radiona_ulx3s" in v and "EHXPLLL" in v and "VexRiscv" in v
+    assert "synth_ecp5" in (gw / "radiona_ulx3s.ys").read_text()
+    lpf = (gw / "radiona_ulx3s.lpf").read_text()
+    assert '"G2"' in lpf  # the 25 MHz oscillator
+    csr = json.loads((tmp_path / "csr.json").read_text())
+    assert csr["constants"]["sha1_engine"] == "sha1:base:p1"
+    assert csr["constants"]["sha1_dma_align"] == 64  # the 512-bit DMA port of main RAM
+    assert csr["memories"]["main_ram"]["size"] == 16 * 1024
+    assert csr["constants"]["config_cpu_reset_addr"] == ecp5.MAIN_RAM_BASE
+    assert soc.platform.device == "LFE5U-85F-6BG381C"
+    # the main RAM init file is found by its depth
+    assert ecp5.main_ram_init_file(str(gw), 16 * 1024).endswith("main_ram.init")
+
+
+def test_engine_list_and_tag():
+    assert ecp5.engine_list(None) == list(ecp5.DEFAULT_ENGINES)
+    assert ecp5.engine_list(" sha1:base, sha256 ") == ["sha1:base", "sha256"]
+    assert ecp5.engines_tag(["sha1:base", "sha256"]) == "sha1-base-p1+sha256-opt-p1"
+    assert ecp5.firmware_app(["sha1:opt", "sha256:opt"]) == "demo"
+    assert ecp5.firmware_app(["sha1:opt"]) == "idle"
+
+
+def test_bad_input(capsys):
+    from litedigest.spec import SpecError
+    with pytest.raises(SpecError):
+        ecp5.make_soc(hash_engines="sha1:nope")
+    with pytest.raises(ValueError, match="unknown board"):
+        ecp5.make_soc(board="arty")
+    with pytest.raises(ValueError, match="LFE5U-12F"):
+        ecp5.make_soc(device="LFE5U-12F")
+    with pytest.raises(SystemExit) as e:
+        run_ecp5(["--board", "no_such_board"])
+    assert e.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+    assert run_ecp5(["--hash-engine", "sha9"]) == 2
+    assert "unknown algorithm" in capsys.readouterr().err
+    assert run_ecp5(["--device", "LFE5U-12F"]) == 2
+    assert run_ecp5(["--seeds", ","]) == 2
+
+
+def test_router_option_and_command_line():
+    import argparse
+    p = argparse.ArgumentParser()
+    ecp5.add_arguments(p)
+    args = p.parse_args(["--hash-engine", "sha256:opt", "--seeds", "1", "--router", "router2"])
+    assert ecp5._cmdline(args) == "litedigest build ecp5 --hash-engine sha256:opt --seeds 1 --router router2"
+    assert "--router" not in ecp5._cmdline(p.parse_args([]))
+    with pytest.raises(SystemExit):
+        p.parse_args(["--router", "router9"])
+
+
+@pytest.mark.slow
+def test_full_bitstream_build(tmp_path):
+    """The whole flow for a one-engine SoC: Verilog, firmware, synth_ecp5, nextpnr, ecppack."""
+    out = tmp_path / "bitstreams"
+    rc = run_ecp5(["--hash-engine", "sha256:base", "--seeds", "1",
+                   "--build-dir", str(tmp_path / "b"), "--bitstreams-dir", str(out)])
+    assert rc == 0
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["engines"] == ["sha256:base"] and man["fmax"]["median_mhz"] > 10
+    assert man["firmware"]["app"] == "demo"
+    bit = tmp_path / "b" / "gateware" / "radiona_ulx3s.bit"
+    assert hashlib.sha256(bit.read_bytes()).hexdigest() == man["bitstream"]["sha256"]
