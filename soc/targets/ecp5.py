@@ -497,7 +497,8 @@ def add_arguments(p):
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
                         "for the default configuration, nowhere for others; '' for nowhere)")
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
-                   help="nextpnr's router (router2 converges faster on the wide DMA port's nets)")
+                   help="nextpnr's router (default router1; router2 is the one to try on a congested "
+                        "design: neither has converged on this SoC yet, bitstreams/ecp5/README.md)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 
