@@ -467,7 +467,12 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None):
     name = name or spec.family
     engine = make_engine(spec)
     ram = soc.bus.regions["main_ram"]
-    width = 32 if dma_port is None else min(dma_port[0], engine.block_bits)
+    width = 32 if dma_port is None else dma_port[0]
+    if width > engine.block_bits:
+        # the port is wired straight to the RAM's rows: a narrower master would read the
+        # wrong rows, so a row wider than a block is refused rather than narrowed
+        raise ValueError(f"a {width}-bit DMA row is wider than {spec.engine_name}'s "
+                         f"{engine.block_bits}-bit block")
     periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width)
     periph.engine_spec = spec.engine_name
     setattr(soc.submodules, name, periph)

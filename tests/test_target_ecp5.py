@@ -39,7 +39,7 @@ def test_generate_small_soc_verilog(tmp_path):
     assert csr["constants"]["config_cpu_reset_addr"] == ecp5.MAIN_RAM_BASE
     assert soc.platform.device == "LFE5U-85F-6BG381C"
     # the main RAM init file is found by its depth
-    assert ecp5.main_ram_init_file(str(gw), 16 * 1024).endswith("main_ram.init")
+    assert ecp5.main_ram_init_file(str(gw), 16 * 1024, ecp5.DEFAULT_DMA_ROW_BITS).endswith("main_ram.init")
 
 
 def test_engine_list_and_tag():
@@ -66,6 +66,9 @@ def test_bad_input(capsys):
     assert "unknown algorithm" in capsys.readouterr().err
     assert run_ecp5(["--device", "LFE5U-12F"]) == 2
     assert run_ecp5(["--seeds", ","]) == 2
+    assert run_ecp5(["--dma-row-bits", "1024"]) == 2  # wider than the SHA-256 block
+    assert "32 to 512 bits" in capsys.readouterr().err
+    assert run_ecp5(["--hash-engine", "sha256:base", "--dma-row-bits", "48"]) == 2
 
 
 def test_router_option_and_command_line():
@@ -75,6 +78,9 @@ def test_router_option_and_command_line():
     args = p.parse_args(["--hash-engine", "sha256:opt", "--seeds", "1", "--router", "router2"])
     assert ecp5._cmdline(args) == "litedigest build ecp5 --hash-engine sha256:opt --seeds 1 --router router2"
     assert "--router" not in ecp5._cmdline(p.parse_args([]))
+    args = p.parse_args(["--dma-row-bits", "128"])
+    assert ecp5._cmdline(args) == "litedigest build ecp5 --dma-row-bits 128"
+    assert not ecp5._is_default(args, ecp5.engine_list(None), "LFE5U-85F")
     with pytest.raises(SystemExit):
         p.parse_args(["--router", "router9"])
 

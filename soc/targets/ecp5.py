@@ -38,7 +38,9 @@ REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 
 MAIN_RAM_BASE = 0x40000000
 DEFAULT_MAIN_RAM_SIZE = 64 * 1024
-DMA_ROW_BITS = 512
+# Width of the main RAM's DMA read port (the peripherals' DMA rows): any power of two from 32
+# bits up; the peripheral assembles a block from block_bits / row_bits rows.
+DEFAULT_DMA_ROW_BITS = 512
 DEFAULT_SYS_CLK_MHZ = 50.0
 # The default engines: every family's default engine (spec.MAIN_SOC), measured to fit the 85F
 # and route in about (see bitstreams/ecp5/README.md); --hash-engine picks others.
@@ -76,6 +78,18 @@ def engine_list(hash_engines):
     return engines
 
 
+def check_dma_row_bits(bits, engines=()):
+    """The DMA row width: a power of two from 32 bits up to the smallest block of `engines`
+    (one RAM port serves every peripheral, and a peripheral reads whole rows of a block)."""
+    from litedigest import spec as specmod
+    limit = min([8 * specmod.parse(e).block_size for e in engines] or [1024])
+    if not isinstance(bits, int) or bits < 32 or bits & (bits - 1) or bits > limit:
+        raise ValueError(f"DMA row width must be a power of two from 32 to {limit} bits"
+                         + (" (the smallest block of the engines)" if engines else "")
+                         + f", got {bits!r}")
+    return bits
+
+
 def engines_tag(engines):
     from litedigest import spec as specmod
     if not engines:
@@ -91,7 +105,7 @@ def _platform(board, device):
 
 
 def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT_SYS_CLK_MHZ * 1e6,
-             main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None):
+             main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None, dma_row_bits=DEFAULT_DMA_ROW_BITS):
     """The LiteX SoC (not built)."""
     from migen import ClockDomain, Signal
     from litex.gen import LiteXModule
@@ -110,8 +124,9 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
     if device not in b["devices"]:
         raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
     engines = engine_list(hash_engines)
-    if main_ram_size % (DMA_ROW_BITS // 8):
-        raise ValueError(f"main RAM size must be a multiple of {DMA_ROW_BITS // 8} bytes")
+    check_dma_row_bits(dma_row_bits, engines)
+    if main_ram_size % (dma_row_bits // 8):
+        raise ValueError(f"main RAM size must be a multiple of {dma_row_bits // 8} bytes")
     platform = _platform(board, device)
 
     class CRG(LiteXModule):
@@ -142,7 +157,7 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
         uart_name                = "serial",
     )
     soc.crg = CRG()
-    soc.main_ram = WideRAM(main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram")
+    soc.main_ram = WideRAM(main_ram_size, row_bits=dma_row_bits, init=main_ram_init, name="main_ram")
     soc.bus.add_slave("main_ram", soc.main_ram.bus,
                       SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
     soc.integrated_main_ram_size = main_ram_size
@@ -154,7 +169,7 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
         if name in soc.hash_peripherals:
             raise ValueError(f"engine {spec} is listed twice")
         soc.hash_peripherals[name] = add_hash_peripheral(
-            soc, spec, name=name, dma_port=(DMA_ROW_BITS, dma_masters.append))
+            soc, spec, name=name, dma_port=(dma_row_bits, dma_masters.append))
     if len(dma_masters) == 1:
         soc.comb += dma_masters[0].connect(soc.main_ram.wide)
     elif dma_masters:
@@ -175,8 +190,8 @@ def generate(build_dir, soc):
     return builder
 
 
-def main_ram_init_file(gateware_dir, main_ram_size):
-    rows = main_ram_size // (DMA_ROW_BITS // 8)
+def main_ram_init_file(gateware_dir, main_ram_size, dma_row_bits):
+    rows = main_ram_size // (dma_row_bits // 8)
     cands = []
     for fn in sorted(os.listdir(gateware_dir)):
         if fn.endswith(".init") and "main_ram" in fn:
@@ -258,15 +273,19 @@ def build(args):
         device = args.device or b["default_device"]
         if device not in b["devices"]:
             raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
+        check_dma_row_bits(args.dma_row_bits, engines)
     except (SpecError, ValueError) as e:
         print(f"litedigest build ecp5: {e}", file=sys.stderr)
         return 2
+    tag = engines_tag(engines)
+    if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
+        tag += f"-row{args.dma_row_bits}"
     build_dir = os.path.abspath(args.build_dir or os.path.join(
-        build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", engines_tag(engines)))
+        build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", tag))
     os.makedirs(build_dir, exist_ok=True)
     cfg = dict(board=args.board, device=device, engines=engines,
                sys_clk_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
-               freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
+               dma_row_bits=args.dma_row_bits, freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
                tools=flow_ecp5.tool_versions())
     stamp = _stamp(cfg)
     summary_path = os.path.join(build_dir, "summary.json")
@@ -296,7 +315,8 @@ def build(args):
 def _is_default(args, engines, device):
     return (list(engines) == list(DEFAULT_ENGINES) and args.board == "ulx3s"
             and device == BOARDS["ulx3s"]["default_device"] and args.sys_clk_freq == DEFAULT_SYS_CLK_MHZ
-            and args.main_ram_size == DEFAULT_MAIN_RAM_SIZE and args.build_dir is None)
+            and args.main_ram_size == DEFAULT_MAIN_RAM_SIZE and args.dma_row_bits == DEFAULT_DMA_ROW_BITS
+            and args.build_dir is None)
 
 
 def _cmdline(args):
@@ -311,6 +331,8 @@ def _cmdline(args):
         parts += ["--seeds", args.seeds]
     if args.sys_clk_freq != DEFAULT_SYS_CLK_MHZ:
         parts += ["--sys-clk-freq", str(args.sys_clk_freq)]
+    if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
+        parts += ["--dma-row-bits", str(args.dma_row_bits)]
     if args.router != "router1":
         parts += ["--router", args.router]
     return " ".join(parts)
@@ -335,7 +357,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
             if fn.startswith("pnr_seed"):
                 os.remove(os.path.join(build_dir, fn))
         soc = make_soc(args.board, device, engines, sys_clk_freq=args.sys_clk_freq * 1e6,
-                       main_ram_size=args.main_ram_size)
+                       main_ram_size=args.main_ram_size, dma_row_bits=args.dma_row_bits)
         print(f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}", flush=True)
         builder = generate(build_dir, soc)
         gw = builder.gateware_dir
@@ -345,8 +367,8 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         app = firmware_app(engines)
         t1 = time.monotonic()
         fw = build_firmware(build_dir, app)
-        init = main_ram_init_file(gw, args.main_ram_size)
-        write_main_ram_init(init, fw, args.main_ram_size, DMA_ROW_BITS // 8)
+        init = main_ram_init_file(gw, args.main_ram_size, args.dma_row_bits)
+        write_main_ram_init(init, fw, args.main_ram_size, args.dma_row_bits // 8)
         times["firmware"] = round(time.monotonic() - t1, 1)
         print(f"ecp5: firmware {app} ({os.path.getsize(fw)} bytes) in main RAM", flush=True)
 
@@ -405,7 +427,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         part=device + b["part_suffix"], package=b["package"], speed_grade=b["speed"],
         engines=engines, peripherals=st["peripherals"],
         sys_clk_target_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
-        firmware=st["firmware"],
+        dma_row_bits=args.dma_row_bits, firmware=st["firmware"],
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
         pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
@@ -456,7 +478,7 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
         "engines": summary["engines"], "peripherals": summary["peripherals"],
         "cpu": "VexRiscv (standard)", "uart": "serial (USB-serial), 115200 baud",
         "main_ram": {"bytes": summary["main_ram_size"], "base": hex(MAIN_RAM_BASE),
-                     "dma_row_bits": DMA_ROW_BITS},
+                     "dma_row_bits": summary["dma_row_bits"]},
         "firmware": summary["firmware"],
         "tools": summary["tools"],
         "sys_clk_target_mhz": summary["sys_clk_target_mhz"],
@@ -492,6 +514,10 @@ def add_arguments(p):
                    help="sys clock in MHz (the PLL output and the nextpnr target)")
     p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE,
                    help="main RAM bytes (block RAM)")
+    p.add_argument("--dma-row-bits", type=int, default=DEFAULT_DMA_ROW_BITS,
+                   help="width of the main RAM's DMA read port in bits (power of two, 32 up to the "
+                        "smallest block of the engines: 512, or 1024 with only SHA-512 engines; "
+                        f"default {DEFAULT_DMA_ROW_BITS})")
     p.add_argument("--build-dir", default=None, help="default: build/ecp5/<board>-<size>/<engines>")
     p.add_argument("--bitstreams-dir", default=None,
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "

