@@ -34,7 +34,8 @@ def test_generate_small_soc_verilog(tmp_path):
     assert '"G2"' in lpf  # the 25 MHz oscillator
     csr = json.loads((tmp_path / "csr.json").read_text())
     assert csr["constants"]["sha1_engine"] == "sha1:base:p1"
-    assert csr["constants"]["sha1_dma_align"] == 64  # the 512-bit DMA port of main RAM
+    assert csr["constants"]["sha1_dma_align"] == ecp5.DEFAULT_DMA_ROW_BITS // 8  # main RAM's DMA port
+    assert soc.main_ram.row_bits == soc.sha1.dma_width == ecp5.DEFAULT_DMA_ROW_BITS
     assert csr["memories"]["main_ram"]["size"] == 16 * 1024
     assert csr["constants"]["config_cpu_reset_addr"] == ecp5.MAIN_RAM_BASE
     assert soc.platform.device == "LFE5U-85F-6BG381C"
@@ -69,6 +70,8 @@ def test_bad_input(capsys):
     assert run_ecp5(["--dma-row-bits", "1024"]) == 2  # wider than the SHA-256 block
     assert "32 to 512 bits" in capsys.readouterr().err
     assert run_ecp5(["--hash-engine", "sha256:base", "--dma-row-bits", "48"]) == 2
+    assert run_ecp5(["--placer-density", "1.5"]) == 2
+    assert "--placer-density" in capsys.readouterr().err
 
 
 def test_router_option_and_command_line():
@@ -78,8 +81,8 @@ def test_router_option_and_command_line():
     args = p.parse_args(["--hash-engine", "sha256:opt", "--seeds", "1", "--router", "router2"])
     assert ecp5._cmdline(args) == "litedigest build ecp5 --hash-engine sha256:opt --seeds 1 --router router2"
     assert "--router" not in ecp5._cmdline(p.parse_args([]))
-    args = p.parse_args(["--dma-row-bits", "128"])
-    assert ecp5._cmdline(args) == "litedigest build ecp5 --dma-row-bits 128"
+    args = p.parse_args(["--dma-row-bits", "512", "--placer-density", "0.9"])
+    assert ecp5._cmdline(args) == "litedigest build ecp5 --dma-row-bits 512 --placer-density 0.9"
     assert not ecp5._is_default(args, ecp5.engine_list(None), "LFE5U-85F")
     with pytest.raises(SystemExit):
         p.parse_args(["--router", "router9"])

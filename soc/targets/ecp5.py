@@ -11,7 +11,8 @@ The SoC (like the simulated one, soc/targets/sim.py):
   default 50 MHz), reset on the PWR button;
 - console UART on the board's USB-serial (``serial``, 115200 baud);
 - no ROM, no BIOS: the CPU resets into the integrated main RAM (``soc.wide_ram.WideRAM`` in
-  block RAM: the CPU's 32-bit port and a 512-bit read port for the hash peripherals' DMA),
+  block RAM: the CPU's 32-bit port and a read port of ``--dma-row-bits`` (default 128) for the
+  hash peripherals' DMA),
   whose initial contents are the firmware built for this SoC (``software/firmware/apps/demo``
   when the SoC has a SHA-256 engine, else ``idle``), so the board runs it from configuration;
 - one hash peripheral per engine spec (``add_hash_peripheral``), any spec the engine factory
@@ -39,11 +40,19 @@ REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 MAIN_RAM_BASE = 0x40000000
 DEFAULT_MAIN_RAM_SIZE = 64 * 1024
 # Width of the main RAM's DMA read port (the peripherals' DMA rows): any power of two from 32
-# bits up; the peripheral assembles a block from block_bits / row_bits rows.
-DEFAULT_DMA_ROW_BITS = 512
+# bits up to a block; the peripheral assembles a block from block_bits / row_bits rows. 128 bits
+# (4 rows per 512-bit block, about 2 cycles each) keeps every default engine fed (the fastest,
+# skein512:r8, takes a block per 10 cycles) at 14% fewer LUTs than 512-bit rows for sha256:opt
+# (8,843 vs 10,249 LUT4).
+DEFAULT_DMA_ROW_BITS = 128
+# nextpnr's HeAP placer packs up to this density (--placer-heap-beta, nextpnr's default 0.9).
+# The SoC is wire-heavy (32/64-bit adders, 512-bit block registers): at 0.9 router1 spent
+# 7-11 s per 1000 arcs late in routing and the 4-engine SoC never converged; at 0.5 the
+# sha256:opt SoC routed in 700 s instead of about 1,200 s (bitstreams/ecp5/README.md).
+DEFAULT_PLACER_DENSITY = 0.5
 DEFAULT_SYS_CLK_MHZ = 50.0
-# The default engines: every family's default engine (spec.MAIN_SOC), measured to fit the 85F
-# and route in about (see bitstreams/ecp5/README.md); --hash-engine picks others.
+# The default engines: every family's default engine (spec.MAIN_SOC); the build's figures (fit,
+# fmax, place-and-route time) are in bitstreams/ecp5/manifest.json; --hash-engine picks others.
 DEFAULT_ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
 DEFAULT_SEEDS = (1, 2, 3)
 BITSTREAM_COMMIT_LIMIT = 1024 * 1024  # the bitstream goes into bitstreams/ only below this size
@@ -274,6 +283,8 @@ def build(args):
         if device not in b["devices"]:
             raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
         check_dma_row_bits(args.dma_row_bits, engines)
+        if not 0 < args.placer_density <= 1:
+            raise ValueError(f"--placer-density must be in (0, 1], got {args.placer_density}")
     except (SpecError, ValueError) as e:
         print(f"litedigest build ecp5: {e}", file=sys.stderr)
         return 2
@@ -294,7 +305,7 @@ def build(args):
         with open(summary_path) as f:
             old = json.load(f)
         if (old.get("stamp") == stamp and [r["seed"] for r in old["pnr"]] == seeds
-                and all(r.get("router", "router1") == args.router for r in old["pnr"])
+                and all(_same_pnr(r, args) for r in old["pnr"])
                 and os.path.exists(os.path.join(build_dir, old["bitstream"]["file"]))):
             summary = old
             print(f"ecp5: up to date ({build_dir})")
@@ -335,6 +346,8 @@ def _cmdline(args):
         parts += ["--dma-row-bits", str(args.dma_row_bits)]
     if args.router != "router1":
         parts += ["--router", args.router]
+    if args.placer_density != DEFAULT_PLACER_DENSITY:
+        parts += ["--placer-density", str(args.placer_density)]
     return " ".join(parts)
 
 
@@ -396,20 +409,23 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         if os.path.exists(cache) and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")):
             with open(cache) as f:
                 old = json.load(f)
-            if old.get("router", "router1") == args.router:
+            if _same_pnr(old, args):
                 runs.append(old)
                 continue
-        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}) ...", flush=True)
+        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}, placer density {args.placer_density}) ...",
+              flush=True)
         r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
                                    package=b["package"], speed=b["speed"], seed=seed,
                                    lpf=os.path.join(gw, f"{top}.lpf"),
                                    textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
-                                   extra=("--router", args.router))
+                                   extra=("--router", args.router,
+                                          "--placer-heap-beta", str(args.placer_density)))
         sysclk = _sys_clock(r["fmax"])
         print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
               f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
         run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
-                   seconds=r["seconds"], utilization=r["utilization"], router=args.router)
+                   seconds=r["seconds"], utilization=r["utilization"], router=args.router,
+                   placer_density=args.placer_density)
         with open(cache, "w") as f:
             json.dump(run, f, indent=2)
         runs.append(run)
@@ -431,7 +447,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
         pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
-                 router=r.get("router", "router1"))
+                 router=r.get("router", "router1"), placer_density=r.get("placer_density", 0.9))
              for r in runs],
         sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
         meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
@@ -443,6 +459,12 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         build_dir=build_dir,
     )
     return info
+
+
+def _same_pnr(run, args):
+    """Was this cached place-and-route run made with the options asked for now?"""
+    return (run.get("router", "router1") == args.router
+            and run.get("placer_density", 0.9) == args.placer_density)
 
 
 def _sys_clock(fmax):
@@ -472,6 +494,9 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
         shutil.copyfile(bit, os.path.join(out_dir, name))
     man = {
         "generated_by": cmdline,
+        # hash of the configuration, tool versions and every source the build read (_stamp):
+        # a rerun with the same stamp reproduces this build, a different one means sources moved
+        "source_stamp": summary["stamp"],
         "board": summary["board_name"], "litex_boards_platform": summary["platform"],
         "device": summary["device"], "part": summary["part"], "package": summary["package"],
         "speed_grade": summary["speed_grade"],
@@ -485,6 +510,9 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
         "fmax": {"what": "routed fmax of the sys clock, nextpnr-ecp5 --timing-allow-fail, "
                          f"{summary['device']} speed {summary['speed_grade']}",
                  "per_seed_mhz": {str(r["seed"]): r["sys_fmax_mhz"] for r in summary["pnr"]},
+                 "nextpnr_options": {str(r["seed"]): {"router": r["router"],
+                                                      "placer_heap_beta": r["placer_density"]}
+                                     for r in summary["pnr"]},
                  "median_mhz": summary["sys_fmax_median_mhz"],
                  "meets_target": summary["meets_target"]},
         "utilization": summary["utilization"],
@@ -523,8 +551,11 @@ def add_arguments(p):
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
                         "for the default configuration, nowhere for others; '' for nowhere)")
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
-                   help="nextpnr's router (default router1; router2 is the one to try on a congested "
-                        "design: neither has converged on this SoC yet, bitstreams/ecp5/README.md)")
+                   help="nextpnr's router (default router1, which converges on this SoC with the "
+                        "spread-out placement of --placer-density; router2 did not at density 0.9)")
+    p.add_argument("--placer-density", type=float, default=DEFAULT_PLACER_DENSITY,
+                   help="nextpnr placer's maximum density (--placer-heap-beta, 0 < d <= 1; "
+                        f"default {DEFAULT_PLACER_DENSITY}: spreads the SoC out so it routes)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 
