@@ -70,8 +70,6 @@ def test_bad_input(capsys):
     assert run_ecp5(["--dma-row-bits", "1024"]) == 2  # wider than the SHA-256 block
     assert "32 to 512 bits" in capsys.readouterr().err
     assert run_ecp5(["--hash-engine", "sha256:base", "--dma-row-bits", "48"]) == 2
-    assert run_ecp5(["--placer-density", "1.5"]) == 2
-    assert "--placer-density" in capsys.readouterr().err
 
 
 def test_router_option_and_command_line():
@@ -81,8 +79,8 @@ def test_router_option_and_command_line():
     args = p.parse_args(["--hash-engine", "sha256:opt", "--seeds", "1", "--router", "router2"])
     assert ecp5._cmdline(args) == "litedigest build ecp5 --hash-engine sha256:opt --seeds 1 --router router2"
     assert "--router" not in ecp5._cmdline(p.parse_args([]))
-    args = p.parse_args(["--dma-row-bits", "512", "--placer-density", "0.9"])
-    assert ecp5._cmdline(args) == "litedigest build ecp5 --dma-row-bits 512 --placer-density 0.9"
+    args = p.parse_args(["--dma-row-bits", "512"])
+    assert ecp5._cmdline(args) == "litedigest build ecp5 --dma-row-bits 512"
     assert not ecp5._is_default(args, ecp5.engine_list(None), "LFE5U-85F")
     with pytest.raises(SystemExit):
         p.parse_args(["--router", "router9"])

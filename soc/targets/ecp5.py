@@ -45,11 +45,6 @@ DEFAULT_MAIN_RAM_SIZE = 64 * 1024
 # skein512:r8, takes a block per 10 cycles) at 14% fewer LUTs than 512-bit rows for sha256:opt
 # (8,843 vs 10,249 LUT4).
 DEFAULT_DMA_ROW_BITS = 128
-# nextpnr's HeAP placer packs up to this density (--placer-heap-beta, nextpnr's default 0.9).
-# The SoC is wire-heavy (32/64-bit adders, 512-bit block registers): at 0.9 router1 spent
-# 7-11 s per 1000 arcs late in routing and the 4-engine SoC never converged; at 0.5 the
-# sha256:opt SoC routed in 700 s instead of about 1,200 s (bitstreams/ecp5/README.md).
-DEFAULT_PLACER_DENSITY = 0.5
 DEFAULT_SYS_CLK_MHZ = 50.0
 # The default engines: every family's default engine (spec.MAIN_SOC); the build's figures (fit,
 # fmax, place-and-route time) are in bitstreams/ecp5/manifest.json; --hash-engine picks others.
@@ -283,8 +278,6 @@ def build(args):
         if device not in b["devices"]:
             raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
         check_dma_row_bits(args.dma_row_bits, engines)
-        if not 0 < args.placer_density <= 1:
-            raise ValueError(f"--placer-density must be in (0, 1], got {args.placer_density}")
     except (SpecError, ValueError) as e:
         print(f"litedigest build ecp5: {e}", file=sys.stderr)
         return 2
@@ -346,8 +339,6 @@ def _cmdline(args):
         parts += ["--dma-row-bits", str(args.dma_row_bits)]
     if args.router != "router1":
         parts += ["--router", args.router]
-    if args.placer_density != DEFAULT_PLACER_DENSITY:
-        parts += ["--placer-density", str(args.placer_density)]
     return " ".join(parts)
 
 
@@ -412,20 +403,17 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
             if _same_pnr(old, args):
                 runs.append(old)
                 continue
-        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}, placer density {args.placer_density}) ...",
-              flush=True)
+        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}) ...", flush=True)
         r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
                                    package=b["package"], speed=b["speed"], seed=seed,
                                    lpf=os.path.join(gw, f"{top}.lpf"),
                                    textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
-                                   extra=("--router", args.router,
-                                          "--placer-heap-beta", str(args.placer_density)))
+                                   extra=("--router", args.router))
         sysclk = _sys_clock(r["fmax"])
         print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
               f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
         run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
-                   seconds=r["seconds"], utilization=r["utilization"], router=args.router,
-                   placer_density=args.placer_density)
+                   seconds=r["seconds"], utilization=r["utilization"], router=args.router)
         with open(cache, "w") as f:
             json.dump(run, f, indent=2)
         runs.append(run)
@@ -447,7 +435,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
         pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
-                 router=r.get("router", "router1"), placer_density=r.get("placer_density", 0.9))
+                 router=r.get("router", "router1"))
              for r in runs],
         sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
         meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
@@ -463,8 +451,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
 
 def _same_pnr(run, args):
     """Was this cached place-and-route run made with the options asked for now?"""
-    return (run.get("router", "router1") == args.router
-            and run.get("placer_density", 0.9) == args.placer_density)
+    return run.get("router", "router1") == args.router
 
 
 def _sys_clock(fmax):
@@ -510,9 +497,7 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
         "fmax": {"what": "routed fmax of the sys clock, nextpnr-ecp5 --timing-allow-fail, "
                          f"{summary['device']} speed {summary['speed_grade']}",
                  "per_seed_mhz": {str(r["seed"]): r["sys_fmax_mhz"] for r in summary["pnr"]},
-                 "nextpnr_options": {str(r["seed"]): {"router": r["router"],
-                                                      "placer_heap_beta": r["placer_density"]}
-                                     for r in summary["pnr"]},
+                 "router": {str(r["seed"]): r["router"] for r in summary["pnr"]},
                  "median_mhz": summary["sys_fmax_median_mhz"],
                  "meets_target": summary["meets_target"]},
         "utilization": summary["utilization"],
@@ -551,11 +536,8 @@ def add_arguments(p):
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
                         "for the default configuration, nowhere for others; '' for nowhere)")
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
-                   help="nextpnr's router (default router1, which converges on this SoC with the "
-                        "spread-out placement of --placer-density; router2 did not at density 0.9)")
-    p.add_argument("--placer-density", type=float, default=DEFAULT_PLACER_DENSITY,
-                   help="nextpnr placer's maximum density (--placer-heap-beta, 0 < d <= 1; "
-                        f"default {DEFAULT_PLACER_DENSITY}: spreads the SoC out so it routes)")
+                   help="nextpnr's router (default router1, which routed the SoC with 128-bit DMA "
+                        "rows; router2 stopped converging on the 512-bit-row SoC)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 
