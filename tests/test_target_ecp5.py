@@ -1,14 +1,10 @@
-"""The ECP5 board target (soc/targets/ecp5.py) and its committed manifest/bitstream."""
+"""The ECP5 board target (soc/targets/ecp5.py); the committed manifest/bitstream: test_bitstream_ecp5.py."""
 import hashlib
 import json
-import os
 
 import pytest
 
-from litedigest.paths import repo_root
 from litedigest.soc.targets import ecp5
-
-BITDIR = os.path.join(repo_root(), "bitstreams", "ecp5")
 
 
 def run_ecp5(argv):
