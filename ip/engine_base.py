@@ -1,16 +1,16 @@
-"""What every iterative hash engine shares (DESIGN.md engine contract): the sink of blocks and
+"""What every iterative hash engine shares (the engine contract, docs/ARCHITECTURE.md): the sink of blocks and
 the source of chaining values, one stored chaining value per slot, the starting value of an
 accepted block (IV of its variant, a loaded cv, or the slot's), and the result register.
 
 Round architectures plug in on top:
 - `iterate(...)` is the conventional sequencer: the first group of rounds runs in the accept
-  cycle (the multiplexer in front of the round selects the starting value, seed 000 fig. 3),
+  cycle (the multiplexer in front of the round selects the starting value, Michail et al. 2016, fig. 3),
   the remaining groups follow, then one cycle adds the chaining value. Latency = cycles + 1.
-- `iterate_pipelined(...)` is the p-stage version of it (seed 000): p stages of R/p cycles
+- `iterate_pipelined(...)` is the p-stage version of it (Michail et al. 2016): p stages of R/p cycles
   each, all handing over together every R/p cycles; stage s runs round groups
   s*R/p .. (s+1)*R/p - 1 with its own state, message window and round constants, and carries
   its block's starting chaining value, slot and last flag. The last stage's last round group
-  also adds the chaining value (seed 002's HA' of step 79), so at a handover the finished
+  also adds the chaining value (Lien, Grembowski and Gaj 2004: HA' of step 79), so at a handover the finished
   chaining value sits in registers and the same message's next block can enter stage 0 in
   that very cycle (through a multiplexer, not an adder): p messages keep all p stages busy.
   Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
@@ -20,6 +20,8 @@ Round architectures plug in on top:
 from migen import Module, Signal, Array, Constant, Cat, If, Mux
 
 from litex.soc.interconnect import stream
+
+from litedigest import spec as specmod
 
 from .common import add_mod, words, engine_sink_layout, engine_source_layout, slot_bits
 
@@ -83,6 +85,10 @@ class HashEngine(Module):
             raise ValueError(f"{stages} pipeline stages do not divide {round_cycles} round cycles")
         if stages > 1 and slots < stages:
             raise ValueError(f"a {stages}-stage engine needs at least {stages} slots, got {slots}")
+        if tuple(self.IVS) != specmod.VARIANTS[self.family]:
+            # the catalogue's variant order is what the drivers write into ctrl.variant
+            raise ValueError(f"{self.family} IVs {tuple(self.IVS)} are not in the catalogue's "
+                             f"variant order {specmod.VARIANTS[self.family]}")
         wb = self.WORD
         ncv = len(next(iter(self.IVS.values())))
         self.arch = arch

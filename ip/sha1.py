@@ -1,13 +1,14 @@
-"""SHA-1 engines (FIPS 180-4) in the three round architectures the seeds study.
+"""SHA-1 engines (FIPS 180-4) in the three round architectures of the papers
+(Michail et al. 2016; Lien, Grembowski and Gaj 2004; references in docs/ARCHITECTURE.md).
 
-- ``base``: one step per clock, the conventional adder chain (seed 000 fig. 2); step 0 runs in
+- ``base``: one step per clock, the conventional adder chain (Michail et al. 2016, fig. 2); step 0 runs in
   the accept cycle, then 79 steps and one final-addition cycle: latency 81.
-- ``k5``: five steps per clock, the partially unrolled message digest of seed 002 section 4.3.
+- ``k5``: five steps per clock, the partially unrolled message digest of Lien, Grembowski and Gaj 2004, sec. 4.3.
   The "E" operand of each of the five steps is already known when the cycle starts (e, d, c,
   b<<<30, a<<<30), so its sum with K+W is pre-calculated (S_i); each step then only adds
   a<<<5 to [f + S_i], where f of step i+1 depends on earlier steps' outputs and is computed
   in parallel with step i. 16 cycles + the final addition: latency 17.
-- ``opt``: two steps per clock with pre-computation (seed 000 section 4.2): the e+(W+K) and
+- ``opt``: two steps per clock with pre-computation (Michail et al. 2016, sec. 4.2): the e+(W+K) and
   d+(W+K) sums of the next mega-step are registered one cycle ahead from the current registers
   (temporal pre-computation), the (W+K) pair is prefetched, and the step-2 term
   f(a, b<<<30, c) + P1 is formed from registers in parallel with step 1. The accept cycle runs
@@ -82,7 +83,7 @@ class SHA1Engine(HashEngine):
             t = Signal(32)
             self.comb += t.eq(rotl(a, 5) + f_t(region, b, c, d) + e + kt + win[0])
             return [t, a, rotl(b, 30), c, d], schedule(win, 1)
-        # k5: pre-calculated sums of each step's E operand with K + W (seed 002 fig. 7)
+        # k5: pre-calculated sums of each step's E operand with K + W (Lien, Grembowski and Gaj 2004, fig. 7)
         e_terms = [e, d, c, rotl(b, 30), rotl(a, 30)]
         sums = []
         for i, et in enumerate(e_terms):

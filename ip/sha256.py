@@ -1,8 +1,8 @@
 """SHA-256 / SHA-224 engines (FIPS 180-4), two round architectures behind one engine contract.
 
-- ``base``: one round per clock, the conventional datapath (seed 000 fig. 2/3): T1 is a chain
+- ``base``: one round per clock, the conventional datapath (Michail et al. 2016, figs. 2/3): T1 is a chain
   of adders; round 0 runs in the accept cycle, then 63 rounds and 1 final-addition cycle.
-- ``opt``: the optimized operation block of seed 001 section 7 (also seed 003): two rounds per
+- ``opt``: the optimized operation block of Michail et al. 2012, sec. 7 (also their IPsec module paper): two rounds per
   clock (partial unrolling by 2), spatial pre-computation with resource reordering, W+K
   prefetch, carry-save adders and temporal pre-computation. The accept cycle runs the
   initialization unit, then 32 mega-rounds, the last one folding in the final addition.
@@ -13,7 +13,7 @@
       H   = h + (W+K)[2j]              eq. 13
       X   = h + d + (W+K)[2j]          eq. 12
       P4  = g + (W+K)[2j+1]            eq. 14
-      P4c = g + c + (W+K)[2j+1]        (P4 with the d-input of the 2nd round's e; seed's p4)
+      P4c = g + c + (W+K)[2j+1]        (P4 with the d-input of the 2nd round's e; the paper's p4)
 
   so that e1 = CSA(X, S1(e), Ch(e,f,g)), a1 = CSA-tree(H, S1(e), Ch, S0(a), Maj(a,b,c)),
   e2 = CSA(P4c, S1(e1), Ch(e1,e,f)), a2 = CSA-tree(P4, S1(e1), Ch(e1,e,f), S0(a1), Maj(a1,a,b)).
@@ -21,12 +21,12 @@
   from this cycle's registered f, b, e, a and the prefetched (W+K) pair, off the critical path:
   H* = f + (W+K)[2j+2], X* = f + b + (W+K)[2j+2], P4* = e + (W+K)[2j+3], P4c* = e + a + (W+K)[2j+3].
   The (W+K) pair two rounds ahead is itself registered one cycle early (system-level data
-  prefetching, seed 001 section 7.3). When a block is accepted the initialization unit computes
+  prefetching, Michail et al. 2012, sec. 7.3). When a block is accepted the initialization unit computes
   H, X, P4, P4c from the starting chaining value and the block's first words in the accept
-  cycle, so no extra cycle is spent (seed 001 fig. 13).
+  cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13).
 
 Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
-interleaved in any order (DESIGN.md engine contract). Latency (accept to result valid) is
+interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (accept to result valid) is
 65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
 full occupancy interval == latency.
 """
@@ -72,8 +72,8 @@ class SHA2Engine(HashEngine):
     """What SHA-256 and SHA-512 share: the round and the message schedule, parameterised by
     word width, round constants and rotation amounts (FIPS 180-4 4.1.2 / 4.1.3), and two
     round architectures on the conventional sequencer:
-    - ``base``: one round per clock (the conventional adder chain, seed 000 fig. 2);
-    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (seed 002): the h operand
+    - ``base``: one round per clock (the conventional adder chain, Michail et al. 2016, fig. 2);
+    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj 2004): the h operand
       of the first four rounds of a clock is a register (h, g, f, e), so its sum with K + W is
       pre-calculated off the round chain; the multi-operand sums use carry-save trees."""
 
@@ -121,7 +121,7 @@ class SHA2Engine(HashEngine):
         return ext[n:n + 16]
 
     def _base_round(self, rin, win, idx):
-        """One round (conventional adder chain, seed 000 fig. 2: no carry-save, no
+        """One round (conventional adder chain, Michail et al. 2016, fig. 2: no carry-save, no
         pre-computation) and the one-word shift of the message schedule."""
         a, b, c, d, e, f, g, h = rin
         k = idx.select(self.K, self.WORD)
@@ -168,7 +168,7 @@ class SHA256Engine(SHA2Engine):
     OPT_PRE = 6  # pre-computed registers: H, X, P4, P4c, (W+K)[2j+2], (W+K)[2j+3]
 
     def _opt_init(self, st, data_w):
-        """The initialization unit (seed 001 eqs. 12-17, fig. 13): the pre-computed values of
+        """The initialization unit (Michail et al. 2012, eqs. 12-17, fig. 13): the pre-computed values of
         the first mega-round from the starting chaining value and the block's first words."""
         a, b, c, d, e, f, g, h = st
         return [add_mod(h, data_w[0], K256[0]), add_mod(h, d, data_w[0], K256[0]),

@@ -1,4 +1,4 @@
-"""Skein-512 engines (seed 004): Threefish-512 in Matyas-Meyer-Oseas mode, one UBI block per
+"""Skein-512 engines (Athanasiou et al. 2013; Skein 1.3, Ferguson et al. 2010): Threefish-512 in Matyas-Meyer-Oseas mode, one UBI block per
 accepted block: chaining value out = Threefish(key = chaining value in, tweak, block) XOR block.
 
 What the engine does and what it leaves to the peripheral and the C library:
@@ -17,7 +17,7 @@ big-endian 64-bit words of the byte stream (word i = bytes 8i..8i+7, byte 8i mos
 significant), so the peripheral, the digest registers and the drivers are the same for every
 family; Skein's words are little-endian, so the engine byte-swaps them inside (wiring only).
 
-Architectures (seed 004 section 3; latency = cycles from accept to result):
+Architectures (Athanasiou et al. 2013, sec. 3; latency = cycles from accept to result):
 - ``r1``, ``r4``, ``r8``: 1, 4 or 8 rounds per clock. The accept cycle extends the key
   schedule and adds subkey 0 ("one more cycle for the first sub-key"), then 72/U cycles of U
   rounds each add the subkeys at the end of every 4 rounds, the last one also the
@@ -25,11 +25,11 @@ Architectures (seed 004 section 3; latency = cycles from accept to result):
 - ``:fpP`` (P = 2, 4, 8) on the 8-round datapath: the 8 rounds are cut into P register
   stages that form a ring; a block passes the ring 9 times while up to P blocks (of P
   messages) occupy its stages. The subkey adders sit at the start of each 4-round half (in the
-  middle of the 8 rounds, as the seed places them), so the 9th pass ends without subkey 18:
+  middle of the 8 rounds, as the paper places them), so the 9th pass ends without subkey 18:
   one output cycle adds it and the feed-forward. Latency (9 x P) + 2, P blocks in flight,
   so P blocks per (9 x P) + 2 cycles.
 - ``:sp3``: three 8-round Threefish modules in a row, each running 3 of the 9 iterations of a
-  block before handing it to the next (the key schedule travels with it, the seed's parallel
+  block before handing it to the next (the key schedule travels with it, the paper's parallel
   load of Key Generator 2/3); up to 3 blocks in flight, latency 10.
 - ``:fpP:sp3``: the three modules of ``sp3`` are each a P-stage ring: 3P blocks in flight,
   latency (9 x P) + 2.

@@ -1,11 +1,12 @@
-"""litedigest dse / flow_ecp5: parsers on real logs, one small spec through the open flow
+"""litedigest dse / flows.ecp5: parsers on real logs, one small spec through the open flow
 against the committed bitstreams/engines.json, load() round trip, bad input."""
 import json
 import os
 
 import pytest
 
-from litedigest import dse, flow_ecp5
+from litedigest.soc import dse
+from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest import spec as specmod
 from litedigest import cmd_dse
 

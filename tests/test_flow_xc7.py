@@ -1,9 +1,9 @@
-"""litedigest.flow_xc7: Yosys synth_xilinx counts for the xc7z020 (the area figures' source)."""
+"""litedigest.soc.flows.xc7: Yosys synth_xilinx counts for the xc7z020 (the area figures' source)."""
 import os
 
 import pytest
 
-from litedigest import flow_xc7
+from litedigest.soc.flows import xc7 as flow_xc7
 
 ADDER_RAM = """
 module adder_ram(input clk, input [15:0] a, b, output reg [15:0] s);

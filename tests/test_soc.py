@@ -14,7 +14,7 @@ import time
 import pytest
 
 from litedigest import socdemo, spec
-from litedigest.driver import PeripheralError, PeripheralTimeout
+from litedigest import hw_regs, native
 
 ENGINE = "sha256:opt"
 
@@ -99,70 +99,111 @@ def test_soc_backend_every_algorithm_both_paths(family, algos, monkeypatch):
 def test_host_hashes_64k_quickly(backend):
     m = os.urandom(65536)
     t = time.monotonic()
-    got = backend.periph.compress(m, variant=0)  # 1024 whole blocks through the DMA buffer
+    got = backend.hw.md("sha256", m, native.PATH_DMA)  # the C driver, staged through main RAM
     elapsed = time.monotonic() - t
-    assert got == _compress_ref(m)
+    assert got == hashlib.sha256(m).digest()
     assert elapsed < 20, f"64 KiB from the host took {elapsed:.1f} s"
 
 
+def _status(backend, regs):
+    v = backend.sim.bus.read(regs["status"])
+    return {f: (v >> off) & ((1 << size) - 1) for f, (off, size) in hw_regs.FIELDS["status"].items()}
+
+
 def test_bad_inputs_leave_peripheral_usable(backend):
-    p = backend.periph
+    """Jobs the peripheral must refuse, started through the C driver's low-level calls: each
+    reports its error bit and the next hash (both paths) is right."""
+    hw = backend.hw
     ram = backend.sim.constants
     base, size = ram["main_ram_base"], ram["main_ram_size"]
     block = bytes(range(64))
+    first = native.lib.LD_CTRL_FIRST
+    st = native.ffi.new("uint32_t *")
     cases = [
-        (lambda: p.job_dma(base + size - 64, 128, p.levels(first=True)), "err_addr"),   # past the end
-        (lambda: p.job_dma(0x100, 64, p.levels(first=True)), "err_addr"),               # not RAM
-        (lambda: p.job_dma(base + size // 2 + 2, 64, p.levels(first=True)), "err_addr"),  # unaligned
-        (lambda: p.job_dma(base + size // 2, 100, p.levels(first=True)), "err_len"),    # not whole blocks
-        (lambda: p.job_dma(base + size // 2, 0, p.levels(first=True)), "err_len"),
+        ((base + size - 64, 128), "err_addr"),    # past the end
+        ((0x100, 64), "err_addr"),                # not RAM
+        ((base + size // 2 + 2, 64), "err_addr"),  # unaligned
+        ((base + size // 2, 100), "err_len"),     # not whole blocks
+        ((base + size // 2, 0), "err_len"),
     ]
-    for call, flag in cases:
-        with pytest.raises(PeripheralError) as e:
-            call()
-        assert flag in e.value.flags
-        assert p.compress(block, variant=0) == _compress_ref(block)
-    # CSR path: a short block, then a 17th word
-    p.ack()
+    for (addr, n), flag in cases:
+        rc = hw.call(native.lib.ld_hw_job_dma, hw.dev, addr, n, 0, 0, first, st)
+        assert rc == native.lib.LD_ERR_HW
+        assert st[0] & getattr(native.lib, f"LD_STATUS_{flag.upper()}"), (addr, n, hex(st[0]))
+        assert hw.md("sha256", block, native.PATH_DMA) == hashlib.sha256(block).digest()
+    # CSR path: a short block, then a 17th word, written through the bridge
+    regs = native.instance_registers(backend.sim.csrs.registers, "sha256")
+    bus = backend.sim.bus
+    bus.write(regs["ctrl"], [native.lib.LD_CTRL_ACK])
     for i in range(5):
-        p.write32(p.addr["din"], i)
-    p.write32(p.addr["ctrl"], p.ctrl_bits["start"] | p.levels(first=True))
-    with pytest.raises(PeripheralError) as e:
-        p.wait(0)
-    assert "err_len" in e.value.flags
+        bus.write(regs["din"], [i])
+    bus.write(regs["ctrl"], [native.lib.LD_CTRL_START | first])
+    assert _status(backend, regs)["err_len"] and _status(backend, regs)["done"]
+    bus.write(regs["ctrl"], [native.lib.LD_CTRL_ACK])
     for i in range(17):
-        p.write32(p.addr["din"], i)
-    assert p.status()["err_state"]
-    p.ack()
-    assert p.status() == {k: 0 for k in p.status_fields}
-    assert p.compress(block, variant=0, path="csr") == _compress_ref(block)
+        bus.write(regs["din"], [i])
+    assert _status(backend, regs)["err_state"]
+    bus.write(regs["ctrl"], [native.lib.LD_CTRL_ACK])
+    assert _status(backend, regs) == {k: 0 for k in hw_regs.FIELDS["status"]}
+    assert hw.md("sha256", block, native.PATH_CSR) == hashlib.sha256(block).digest()
 
 
 def test_job_timeout_is_reported_not_hung(backend):
-    p = backend.periph
-    base, size = backend.sim.constants["main_ram_base"], backend.sim.constants["main_ram_size"]
-    with pytest.raises(PeripheralTimeout):
-        p.job_dma(base + size // 2, size // 2, p.levels(first=True), timeout=0.0)
-    # the job keeps running in hardware; once done the peripheral works again
+    """A driver whose poll bound runs out reports HardwareTimeout (acked, never hangs); once
+    the job has run the peripheral works again."""
+    sim = backend.sim
+    regs = native.instance_registers(sim.csrs.registers, "sha256")
+    ram = sim.constants
+    impatient = native.HwDevice(regs, read32=lambda a: sim.bus.read(a),
+                                write32=lambda a, v: sim.bus.write(a, [v]), family="sha256",
+                                ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
+                                timeout_polls=1)
+    base, size = ram["main_ram_base"], ram["main_ram_size"]
+    # 2,048 blocks (~68,000 cycles of engine time) against one poll
+    rc = impatient.call(native.lib.ld_hw_job_dma, impatient.dev, base + size // 2, size // 2, 0, 0,
+                        native.lib.LD_CTRL_FIRST, native.ffi.NULL)
+    assert rc == native.lib.LD_ERR_TIMEOUT
     deadline = time.monotonic() + 30
-    while not p.status()["done"] and time.monotonic() < deadline:
+    while sim.bus.read(regs["slots_busy"]) and time.monotonic() < deadline:
         pass
-    p.ack()
-    assert p.compress(bytes(64), variant=0) == _compress_ref(bytes(64))
+    assert backend.hw.md("sha256", bytes(64), native.PATH_DMA) == hashlib.sha256(bytes(64)).digest()
 
 
 def test_interrupt_event_and_cycle_counter(backend):
-    p = backend.periph
+    hw = backend.hw
     sim = backend.sim
     ev_pending = sim.csr("sha256_ev_pending")
     ev_pending.write(1)
-    c0 = p.cycles()
-    p.compress(bytes(128), variant=1)
+    c0 = hw.cycles()
+    assert hw.md("sha224", bytes(128), native.PATH_DMA) == hashlib.sha224(bytes(128)).digest()
     assert ev_pending.read() & 1
     ev_pending.write(1)
     assert not ev_pending.read() & 1
-    assert p.cycles() > c0
-    assert p.info() == {"latency": 33, "stages": 1, "arch": 1, "align_log2": 6, "slots": 1}
+    assert hw.cycles() > c0
+    info = hw.info()
+    assert (info["latency"], info["stages"], info["arch"], info["dma_align"], info["slots"]) == \
+        (33, 1, spec.ARCH_CODES["opt"], 64, 1)
+
+
+def test_hash_objects_interleave_and_copy_on_one_peripheral(backend, monkeypatch):
+    """Several hash objects share the peripheral (LD_HW_SHARED: the chaining value lives in
+    each C context between calls): interleaved updates, copies and repeated digests."""
+    import litedigest
+    from litedigest.backends import _cache
+    monkeypatch.setitem(_cache, ("soc", spec.parse(ENGINE).engine_name), backend)
+    rng = random.Random(9)
+    a, b = rng.randbytes(3000), rng.randbytes(5000)
+    ha = litedigest.new("sha256", backend="soc", engine=ENGINE)
+    hb = litedigest.new("sha224", backend="soc", engine="sha224:opt")
+    ra, rb = hashlib.sha256(), hashlib.sha224()
+    for i in range(0, 5000, 700):
+        ha.update(a[i:i + 700]); ra.update(a[i:i + 700])
+        hb.update(b[i:i + 700]); rb.update(b[i:i + 700])
+        assert ha.digest() == ra.digest()
+    hc = ha.copy()
+    hc.update(b"more")
+    assert hc.digest() == hashlib.sha256(a + b"more").digest()
+    assert ha.digest() == ra.digest() and hb.digest() == rb.digest()
 
 
 def test_cli_sum_soc_backend_matches_sha256sum(tmp_path):
@@ -183,10 +224,3 @@ def test_cli_sum_soc_backend_matches_sha256sum(tmp_path):
                           input=data, capture_output=True, check=True)
     ref = subprocess.run(["sha256sum", "-"], input=data, capture_output=True, check=True)
     assert ours.stdout == ref.stdout
-
-
-def _compress_ref(blocks):
-    """SHA-256 compression of whole blocks from the IV, no padding (the C library's software
-    compression, itself checked against NIST vectors in test_clib)."""
-    from litedigest import native
-    return native.words_to_bytes(native.compress(native.iv(), blocks))

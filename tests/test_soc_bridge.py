@@ -10,7 +10,11 @@ import time
 
 import pytest
 
-from litedigest.soc import sim_runner as sr
+from litedigest.soc.sim.bridge import BridgeError, UARTBoneClient, free_tcp_port
+from litedigest.soc.sim.build import build_sim
+from litedigest.soc.sim.errors import SimError
+from litedigest.soc.sim.firmware import build_firmware, write_main_ram_init
+from litedigest.soc.sim.process import SimProcess
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 ENGINE = "sha256:opt:p1"
@@ -30,12 +34,12 @@ def sim_build():
 
 @pytest.fixture(scope="module")
 def idle_fw(sim_build):
-    return sr.build_firmware(sim_build, IDLE_APP)
+    return build_firmware(sim_build, IDLE_APP)
 
 
 @pytest.fixture
 def sim(sim_build, idle_fw):
-    with sr.SimProcess(sim_build, firmware=idle_fw) as s:
+    with SimProcess(sim_build, firmware=idle_fw) as s:
         s.read_console_until("LDIDLE", timeout=60)
         yield s
 
@@ -51,19 +55,19 @@ def test_build_outputs(sim_build):
     assert regs.constants["main_ram_base"] == sim_build.main_ram_base
     assert regs.constants["main_ram_size"] == sim_build.main_ram_size
     # The cache: a second call reuses the model.
-    again = sr.build_sim(sim_build.build_dir, hash_engine=engines())
+    again = build_sim(sim_build.build_dir, hash_engine=engines())
     assert not again.built
 
 
 def test_init_file_format(tmp_path):
     p = tmp_path / "ram.init"
-    sr.write_main_ram_init(str(p), bytes([1, 2, 3, 4, 5]), 16)
+    write_main_ram_init(str(p), bytes([1, 2, 3, 4, 5]), 16)
     assert p.read_text().split() == ["04030201", "00000005", "00000000", "00000000"]
     # rows of the wide main RAM: one 16-byte row per line, memory byte 0 lowest
-    sr.write_main_ram_init(str(p), bytes(range(1, 18)), 32, row_bytes=16)
+    write_main_ram_init(str(p), bytes(range(1, 18)), 32, row_bytes=16)
     assert p.read_text().split() == ["100F0E0D0C0B0A090807060504030201", "%032X" % 0x11]
-    with pytest.raises(sr.SimError):
-        sr.write_main_ram_init(str(p), bytes(20), 16)
+    with pytest.raises(SimError):
+        write_main_ram_init(str(p), bytes(20), 16)
 
 
 def test_boot_identifier_and_scratch(sim):
@@ -108,7 +112,7 @@ def test_console_wait_times_out(sim):
 
 
 def test_dead_sim_raises(sim_build, idle_fw):
-    with sr.SimProcess(sim_build, firmware=idle_fw, bus_timeout=2.0) as sim:
+    with SimProcess(sim_build, firmware=idle_fw, bus_timeout=2.0) as sim:
         sim.read_console_until("LDIDLE", timeout=60)
         addr = sim.csrs.addr("ctrl_scratch")
         sim.proc.kill()
@@ -116,7 +120,7 @@ def test_dead_sim_raises(sim_build, idle_fw):
         t0 = time.monotonic()
         with pytest.raises((TimeoutError, ConnectionError)):
             sim.bus.read(addr)
-        with pytest.raises(sr.SimError):
+        with pytest.raises(SimError):
             sim.read_console_until("LDIDLE again", timeout=5)
         assert time.monotonic() - t0 < 10
 
@@ -128,7 +132,7 @@ def test_absent_sim_times_out():
     srv.listen(1)
     port = srv.getsockname()[1]
     try:
-        bus = sr.UARTBoneClient("127.0.0.1", port, timeout=1.0)
+        bus = UARTBoneClient("127.0.0.1", port, timeout=1.0)
         t0 = time.monotonic()
         with pytest.raises(TimeoutError):
             bus.read(0xF0000004)
@@ -138,13 +142,13 @@ def test_absent_sim_times_out():
         srv.close()
     # Nothing listening at all: connecting gives up in time too.
     t0 = time.monotonic()
-    with pytest.raises(sr.BridgeError):
-        sr.UARTBoneClient("127.0.0.1", sr.free_tcp_port(), connect_timeout=1.0)
+    with pytest.raises(BridgeError):
+        UARTBoneClient("127.0.0.1", free_tcp_port(), connect_timeout=1.0)
     assert time.monotonic() - t0 < 5
 
 
 def test_two_sims_concurrently(sim_build, idle_fw):
-    with sr.SimProcess(sim_build, firmware=idle_fw) as a, sr.SimProcess(sim_build, firmware=idle_fw) as b:
+    with SimProcess(sim_build, firmware=idle_fw) as a, SimProcess(sim_build, firmware=idle_fw) as b:
         assert a.port != b.port
         a.read_console_until("LDIDLE", timeout=60)
         b.read_console_until("LDIDLE", timeout=60)

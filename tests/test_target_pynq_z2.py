@@ -111,7 +111,7 @@ def test_rerun_is_cached(default_build, tmp_path):
 
 
 def test_synth_small_config(tmp_path):
-    from litedigest import flow_xc7
+    from litedigest.soc.flows import xc7 as flow_xc7
     rep = pynq_z2.run("sha256:base", str(tmp_path), synth=True, lint=False, vivado=False,
                       niceness=10, log=lambda *a: None)
     c = rep["synth_xc7"]["counts"]

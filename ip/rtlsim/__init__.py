@@ -2,7 +2,8 @@
 
 `RTLSim(spec)` exports the engine to Verilog, compiles it with the C++ harness next to this
 file into a shared library (cached under build/rtlsim/<hash>/, keyed by the Verilog and the
-harness source), and drives it through ctypes.
+harness source; litedigest.soc.buildcache: the build root, a lock per build directory), and
+drives it through ctypes.
 """
 import ctypes
 import hashlib
@@ -12,7 +13,7 @@ import struct
 import subprocess
 from pathlib import Path
 
-from litedigest.paths import build_root
+from litedigest.soc import buildcache
 
 from ..engines import engine_verilog
 
@@ -35,15 +36,23 @@ def build_library(spec, slots=None, build_dir=None):
     bw, cw = engine.block_bits // 32, engine.digest_bits // 32
     harness = (HERE / "harness.cpp").read_text()
     key = hashlib.sha256((vtext + harness + f"{bw},{cw}").encode()).hexdigest()[:16]
-    out_dir = Path(build_dir or build_root()) / "rtlsim" / key
+    out_dir = Path(build_dir or buildcache.build_root()) / "rtlsim" / key
     lib = out_dir / "libldsim.so"
     if lib.exists():
         return engine, lib
     if shutil.which("verilator") is None:
         raise RTLSimError("verilator is not installed (run scripts/setup.sh)")
-    tmp = out_dir.with_name(out_dir.name + f".tmp{os.getpid()}")
+    with buildcache.locked(out_dir):   # concurrent builders (pytest-xdist): one builds, the others wait
+        if not lib.exists():
+            _build(engine, vtext, bw, cw, out_dir, lib)
+    return engine, lib
+
+
+def _build(engine, vtext, bw, cw, out_dir, lib):
+    """Verilate and compile the harness library into out_dir (the caller holds its lock)."""
+    tmp = out_dir / "work"
     shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    tmp.mkdir()
     (tmp / "ld_engine.v").write_text(vtext)
     flags = f"-fPIC -O2 -DLD_BLOCK_WORDS={bw} -DLD_CV_WORDS={cw}"
     if hasattr(engine.sink, "tweak"):
@@ -64,15 +73,7 @@ def build_library(spec, slots=None, build_dir=None):
     except subprocess.CalledProcessError as e:
         raise RTLSimError(f"building the engine simulator failed: {' '.join(e.cmd)}\n"
                           f"{e.stdout[-3000:]}{e.stderr[-3000:]}") from None
-    # atomic publish: concurrent builders (pytest-xdist) may race; last rename wins, same bits
-    if out_dir.exists():
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        try:
-            tmp.rename(out_dir)
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return engine, lib
+    os.replace(tmp / "libldsim.so", lib)   # whole: readers check for it without the lock
 
 
 class Block:

@@ -15,7 +15,7 @@ The SoC (like the simulated one, soc/targets/sim.py):
   hash peripherals' DMA),
   whose initial contents are the firmware built for this SoC (``software/firmware/apps/demo``
   when the SoC has a SHA-256 engine, else ``idle``), so the board runs it from configuration;
-- one hash peripheral per engine spec (``add_hash_peripheral``), any spec the engine factory
+- one hash peripheral per engine spec (``add_hash_subsystem``), any spec the engine factory
   knows (engines added later need no change here).
 
 Build: ``litedigest build ecp5 [--hash-engine a,b,c] [--seeds 1,2,3]`` (or run this file). Outputs
@@ -25,14 +25,13 @@ configuration and sources makes a rerun with nothing changed instant. ``--bitstr
 (default ``bitstreams/ecp5``) receives the manifest (and the bitstream when it is small enough).
 """
 import argparse
-import hashlib
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
+
+from litedigest.soc import buildcache
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -119,10 +118,8 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
     from litex.soc.cores.clock import ECP5PLL
     from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
-    from litex.soc.interconnect import wishbone
     from litedigest.soc.wide_ram import WideRAM
-    from litedigest.soc.peripheral import add_hash_peripheral
-    from litedigest.spec import instance_name
+    from litedigest.soc.peripheral import add_hash_subsystem
 
     if board not in BOARDS:
         raise ValueError(f"unknown board {board!r} (known: {', '.join(BOARDS)})")
@@ -169,18 +166,7 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
                       SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
     soc.integrated_main_ram_size = main_ram_size
     soc.hash_engines = engines
-    soc.hash_peripherals = {}
-    dma_masters = []
-    for spec in engines:
-        name = instance_name(spec, engines)
-        if name in soc.hash_peripherals:
-            raise ValueError(f"engine {spec} is listed twice")
-        soc.hash_peripherals[name] = add_hash_peripheral(
-            soc, spec, name=name, dma_port=(dma_row_bits, dma_masters.append))
-    if len(dma_masters) == 1:
-        soc.comb += dma_masters[0].connect(soc.main_ram.wide)
-    elif dma_masters:
-        soc.dma_arbiter = wishbone.Arbiter(dma_masters, soc.main_ram.wide)
+    soc.hash_peripherals = add_hash_subsystem(soc, engines, dma_port=soc.main_ram.wide)
     soc.board, soc.device = board, device
     return soc
 
@@ -216,40 +202,16 @@ def firmware_app(engines):
     return "demo" if "sha256" in fams else "idle"
 
 
-def build_firmware(build_dir, app):
-    app_dir = os.path.join(REPO_ROOT, "software", "firmware", "apps", app)
-    out = os.path.join(build_dir, "firmware", app)
-    cmd = ["make", "-C", app_dir, f"BUILD_DIR={build_dir}", f"OUT={out}", "-j2"]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        raise RuntimeError(f"firmware build failed: {' '.join(cmd)}\n" + p.stdout.decode()[-3000:])
-    return os.path.join(out, f"{app}.bin")
-
-
-def _stamp(cfg):
-    """Hash of the configuration and every source the bitstream depends on."""
-    h = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode())
-    roots = [os.path.join(REPO_ROOT, d) for d in ("ip", "soc", os.path.join("software", "firmware", "apps"),
-                                                  os.path.join("software", "firmware", "lib"))]
-    files = [os.path.abspath(__file__)]
-    for r in roots:
-        for dp, dns, fns in os.walk(r):
-            dns[:] = sorted(d for d in dns if d not in ("__pycache__", "build", "sim_modules"))
-            if os.path.abspath(dp) == HERE:
-                continue  # other targets do not matter (this file is listed above)
-            for fn in sorted(fns):
-                if fn.endswith((".py", ".c", ".h", ".S", ".ld", ".mak", "Makefile")):
-                    files.append(os.path.join(dp, fn))
-    for f in files:
-        h.update(os.path.relpath(f, REPO_ROOT).encode() + b"\0")
-        with open(f, "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
-
-
-def _sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+def _sources():
+    """Every source the bitstream depends on: the gateware, this target, the flow that runs the
+    tools, the firmware (its builder, the apps, the C library and its build)."""
+    from litedigest.soc.flows import ecp5 as flow_ecp5, tools
+    from litedigest.soc.sim import firmware
+    fw = os.path.join(REPO_ROOT, "software", "firmware")
+    exts = (".c", ".h", ".S", ".ld", ".mak", "Makefile")
+    return [buildcache.gateware_sources(), os.path.abspath(__file__), flow_ecp5.__file__, tools.__file__,
+            firmware.__file__, buildcache.source_files(os.path.join(fw, "apps"), exts),
+            buildcache.source_files(os.path.join(fw, "lib"), exts), os.path.join(fw, "lib.mak")]
 
 
 def utilization_summary(util):
@@ -266,9 +228,7 @@ def utilization_summary(util):
 def build(args):
     """`litedigest build ecp5`: generate, synthesize, place and route (seeds), pack; write the
     summary and the bitstreams/ manifest. Returns 0 on success."""
-    from litedigest import flow_ecp5
-    from litedigest.paths import build_root
-    from litedigest.soc.sim_runner import write_main_ram_init
+    from litedigest.soc.flows import ecp5 as flow_ecp5
     from litedigest.spec import SpecError
 
     try:
@@ -288,32 +248,26 @@ def build(args):
     if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
         tag += f"-row{args.dma_row_bits}"
     build_dir = os.path.abspath(args.build_dir or os.path.join(
-        build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", tag))
-    os.makedirs(build_dir, exist_ok=True)
+        buildcache.build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", tag))
     cfg = dict(board=args.board, device=device, engines=engines,
                sys_clk_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
                dma_row_bits=args.dma_row_bits, freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
                tools=flow_ecp5.tool_versions())
-    stamp = _stamp(cfg)
+    stamp = buildcache.stamp(cfg, _sources())
     summary_path = os.path.join(build_dir, "summary.json")
-    summary = None
-    if not args.rebuild and os.path.exists(summary_path):
-        with open(summary_path) as f:
-            old = json.load(f)
-        if (old.get("stamp") == stamp and [r["seed"] for r in old["pnr"]] == seeds
-                and all(_same_pnr(r, args) for r in old["pnr"])
+    with buildcache.locked(build_dir):
+        old = None if args.rebuild else buildcache.cached(summary_path, stamp)
+        if (old and [r["seed"] for r in old["pnr"]] == seeds and all(_same_pnr(r, args) for r in old["pnr"])
                 and os.path.exists(os.path.join(build_dir, old["bitstream"]["file"]))):
             summary = old
             print(f"ecp5: up to date ({build_dir})")
-    if summary is None:
-        summary = _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args)
-        with open(summary_path, "w") as f:
-            json.dump(summary, f, indent=2)
+        else:
+            summary = _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args)
+            buildcache.write(summary_path, summary)
     _print_summary(summary)
     out_dir = args.bitstreams_dir
     if out_dir is None and _is_default(args, engines, device):
-        from litedigest.paths import repo_root
-        out_dir = os.path.join(repo_root(), "bitstreams", "ecp5")
+        out_dir = os.path.join(REPO_ROOT, "bitstreams", "ecp5")
     if out_dir:
         write_bitstreams_dir(summary, build_dir, out_dir, cmdline=_cmdline(args))
     return 0
@@ -348,17 +302,14 @@ def _cmdline(args):
 def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
     """Generate + firmware + synthesis (cached by the stamp in synth.json), then nextpnr per seed
     (cached per seed in pnr_seed<N>.json), then ecppack."""
-    from litedigest import flow_ecp5
-    from litedigest.soc.sim_runner import write_main_ram_init
+    from litedigest.soc.flows import ecp5 as flow_ecp5
+    from litedigest.soc.sim.firmware import APPS_DIR, build_firmware, write_main_ram_init
     times = {}
     t0 = time.monotonic()
     synth_path = os.path.join(build_dir, "synth.json")
-    st = None
-    if os.path.exists(synth_path):
-        with open(synth_path) as f:
-            st = json.load(f)
-        if st.get("stamp") != stamp or not os.path.exists(os.path.join(st["gateware_dir"], st["top"] + ".json")):
-            st = None
+    st = buildcache.cached(synth_path, stamp)
+    if st is not None and not os.path.exists(os.path.join(st["gateware_dir"], st["top"] + ".json")):
+        st = None
     if st is None:
         for fn in os.listdir(build_dir):  # per-seed results of an older synthesis
             if fn.startswith("pnr_seed"):
@@ -373,7 +324,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
 
         app = firmware_app(engines)
         t1 = time.monotonic()
-        fw = build_firmware(build_dir, app)
+        fw = build_firmware(build_dir, os.path.join(APPS_DIR, app), jobs=2)
         init = main_ram_init_file(gw, args.main_ram_size, args.dma_row_bits)
         write_main_ram_init(init, fw, args.main_ram_size, args.dma_row_bits // 8)
         times["firmware"] = round(time.monotonic() - t1, 1)
@@ -387,12 +338,11 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         times["yosys"] = round(flow_ecp5.run_yosys(script, gw, log="yosys.log"), 1)
         with open(os.path.join(gw, "stat.json")) as f:
             synth = flow_ecp5.ecp5_area(flow_ecp5.parse_stat_json(f.read()))
-        st = dict(stamp=stamp, gateware_dir=gw, top=top, synth=synth, times=times,
-                  peripherals={n: p.engine_spec for n, p in soc.hash_peripherals.items()},
-                  firmware=dict(app=app, file=os.path.relpath(fw, build_dir), size=os.path.getsize(fw),
-                                sha256=_sha256(fw)))
-        with open(synth_path, "w") as f:
-            json.dump(st, f, indent=2)
+        st = buildcache.record(
+            synth_path, stamp, gateware_dir=gw, top=top, synth=synth, times=times,
+            peripherals={n: p.engine_spec for n, p in soc.hash_peripherals.items()},
+            firmware=dict(app=app, file=os.path.relpath(fw, build_dir), size=os.path.getsize(fw),
+                          sha256=buildcache.file_sha256(fw)))
     gw, top, synth, times = st["gateware_dir"], st["top"], st["synth"], dict(st["times"])
     print(f"ecp5: synthesized ({times['yosys']} s): {synth['lut4']} LUT4 + {synth['ccu2c']} CCU2C, "
           f"{synth['ff']} FF, {synth['ebr']} EBR, {synth['dsp']} DSP", flush=True)
@@ -400,12 +350,10 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
     runs = []
     for seed in seeds:
         cache = os.path.join(build_dir, f"pnr_seed{seed}.json")
-        if os.path.exists(cache) and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")):
-            with open(cache) as f:
-                old = json.load(f)
-            if _same_pnr(old, args):
-                runs.append(old)
-                continue
+        old = buildcache.load(cache)
+        if old and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")) and _same_pnr(old, args):
+            runs.append(old)
+            continue
         print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}) ...", flush=True)
         r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
                                    package=b["package"], speed=b["speed"], seed=seed,
@@ -417,8 +365,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
               f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
         run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
                    seconds=r["seconds"], utilization=r["utilization"], router=args.router)
-        with open(cache, "w") as f:
-            json.dump(run, f, indent=2)
+        buildcache.write(cache, run)
         runs.append(run)
     times["nextpnr"] = [r["seconds"] for r in runs]
 
@@ -445,7 +392,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         utilization=utilization_summary(best["utilization"]),
         utilization_raw=best["utilization"],
         bitstream=dict(file=os.path.relpath(bit, build_dir), seed=best["seed"], compressed=True,
-                       size=os.path.getsize(bit), sha256=_sha256(bit)),
+                       size=os.path.getsize(bit), sha256=buildcache.file_sha256(bit)),
         seconds=times,
         build_dir=build_dir,
     )
@@ -484,7 +431,7 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
         shutil.copyfile(bit, os.path.join(out_dir, name))
     man = {
         "generated_by": cmdline,
-        # hash of the configuration, tool versions and every source the build read (_stamp):
+        # hash of the configuration, tool versions and every source the build read (_sources):
         # a rerun with the same stamp reproduces this build, a different one means sources moved
         "source_stamp": summary["stamp"],
         "board": summary["board_name"], "litex_boards_platform": summary["platform"],
@@ -511,9 +458,7 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
                       "from_seed": summary["bitstream"]["seed"],
                       "size": summary["bitstream"]["size"], "sha256": summary["bitstream"]["sha256"]},
     }
-    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
-        json.dump(man, f, indent=2)
-        f.write("\n")
+    buildcache.write(os.path.join(out_dir, "manifest.json"), man, newline=True)
     print(f"ecp5: wrote {os.path.join(out_dir, 'manifest.json')}"
           + (f" and {name}" if committed else " (bitstream too large to commit)"))
     return man

@@ -12,7 +12,7 @@ Yosys synth_xilinx, a simulation of its AXI ports).
 
 Inside the subsystem (all in the FCLK_CLK0 domain, 100 MHz, reset ``rst_n`` from the PS's
 proc_sys_reset):
-- the hash peripherals (``litedigest.soc.peripheral.add_hash_peripheral``, as the simulated
+- the hash peripherals (``litedigest.soc.peripheral.add_hash_subsystem``, as the simulated
   SoC builds them), one per engine spec, named by ``litedigest.spec.instance_name``;
 - ``s_axi``: an AXI4-Lite slave (32-bit data, 16-bit address = a 64 KiB window) for M_AXI_GP0,
   bridged to the LiteX CSR bus; the CSR region sits at 0 in the subsystem's map, so csr.json
@@ -38,7 +38,6 @@ when ``vivado`` is on PATH, and otherwise checks what can be checked: Verilator 
 Yosys ``synth_xilinx`` utilization against the xc7z020.
 """
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -57,6 +56,7 @@ from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface, Wishbone2AXI
 
 from litedigest import spec as specmod
+from litedigest.soc import buildcache
 
 BOARD = "pynq_z2"
 DEVICE = "xc7z020clg400-1"
@@ -108,7 +108,7 @@ PCW_FABRIC = {
     "PCW_IRQ_F2P_INTR": "1",
 }
 PYNQ_Z2_BOARD_PART = "tul.com.tw:pynq-z2:part0:1.0"
-XC7Z020_CAPACITY_NOTE = "xc7z020 capacity from litedigest.flow_xc7.XC7Z020 (DS190)"
+XC7Z020_CAPACITY_NOTE = "xc7z020 capacity from litedigest.soc.flows.xc7.XC7Z020 (DS190)"
 
 
 class TargetError(Exception):
@@ -193,23 +193,17 @@ class LiteDigestSubsystem(SoCMini):
         self.bus.add_region("main_ram", SoCRegion(origin=DDR_BASE, size=DDR_SIZE, linker=True,
                                                   cached=False))
 
-        from litedigest.soc.peripheral import add_hash_peripheral
-        self.hash_peripherals = {}
-        dma_masters = []
-        for index, (engine, name) in enumerate(zip(self.hash_engines, names)):
-            periph = add_hash_peripheral(self, engine, name=name,
-                                         dma_port=(DMA_DATA_WIDTH, dma_masters.append))
-            self.hash_peripherals[name] = periph
-            self.comb += irq_pads[name].eq(periph.ev.irq)
-            # the axi_intc input (bit of the concatenation) this peripheral's irq drives
-            self.add_constant(f"{name}_interrupt", index)
+        # The peripherals; each irq drives its pad, the constant <instance>_interrupt is the
+        # axi_intc input (bit of the concatenation) it reaches. HP0 side: the DMA readers
+        # (64-bit rows) round-robin onto one bus, bridged to AXI.
+        from litedigest.soc.peripheral import add_hash_subsystem
+        dma_bus = wishbone.Interface(data_width=DMA_DATA_WIDTH, address_width=32,
+                                     addressing="word")
+        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=dma_bus,
+                                                   irq_pads=irq_pads)
         self.add_constant("LITEDIGEST_BOARD", BOARD)
         self.add_constant("LITEDIGEST_SUBSYSTEM_VLNV", SUBSYSTEM_VLNV)
 
-        # HP0 side: the DMA readers (64-bit rows) round-robin onto one bus, bridged to AXI.
-        dma_bus = wishbone.Interface(data_width=DMA_DATA_WIDTH, address_width=32,
-                                     addressing="word")
-        self.dma_arbiter = wishbone.Arbiter(dma_masters, dma_bus)
         self.m_axi = AXIInterface(data_width=DMA_DATA_WIDTH, address_width=32, id_width=1)
         self.dma_bridge = Wishbone2AXI(dma_bus, self.m_axi)
         # (AXILite2AXI inside drives single INCR beats, ARCACHE 0011: normal non-cacheable
@@ -220,10 +214,6 @@ class LiteDigestSubsystem(SoCMini):
 
 # --- build ------------------------------------------------------------------------------------
 
-def _repo_root():
-    return os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-
-
 def engines_key(engines):
     """Directory name of an engine set: 'sha256-opt_sha1-opt_...'."""
     return "_".join(specmod.parse(e).engine_name.replace(":", "-") for e in engines)
@@ -231,23 +221,9 @@ def engines_key(engines):
 
 def _input_stamp(engines):
     """Hash of what the generated files depend on: the engine list, the gateware sources
-    (ip/, soc/peripheral.py, this file, spec.py) and the LiteX/Migen versions."""
-    import importlib.metadata as md
-    h = hashlib.sha256(json.dumps(engines).encode())
-    root = _repo_root()
-    paths = [os.path.join(root, "soc", "peripheral.py"), os.path.abspath(__file__),
-             os.path.join(root, "software", "python", "litedigest", "spec.py")]
-    ipdir = os.path.join(root, "ip")
-    paths += sorted(os.path.join(ipdir, f) for f in os.listdir(ipdir) if f.endswith(".py"))
-    for p in paths:
-        with open(p, "rb") as f:
-            h.update(p.encode() + b"\0" + f.read())
-    for dist in ("litex", "migen"):
-        try:
-            h.update(f"{dist}={md.version(dist)}".encode())
-        except md.PackageNotFoundError:
-            pass
-    return h.hexdigest()
+    (buildcache.gateware_sources(), this file) and the LiteX/Migen versions."""
+    return buildcache.stamp({"engines": engines}, [buildcache.gateware_sources(), os.path.abspath(__file__)],
+                            _versions())
 
 
 def generate(out_dir, engines):
@@ -407,22 +383,7 @@ def verilator_lint(verilog, log_path):
 
 
 def _versions():
-    import importlib.metadata as md
-    v = {}
-    for dist in ("litex", "migen"):
-        try:
-            v[dist] = md.version(dist)
-        except md.PackageNotFoundError:
-            v[dist] = None
-    return v
-
-
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    return buildcache.package_versions("litex", "migen")
 
 
 def _vivado_version(exe):
@@ -455,8 +416,7 @@ def add_arguments(p):
 
 
 def default_output_dir(engines):
-    from litedigest.paths import build_root
-    return os.path.join(build_root(), BOARD, engines_key(engines))
+    return os.path.join(buildcache.build_root(), BOARD, engines_key(engines))
 
 
 def _prepare_dir(path):
@@ -472,38 +432,33 @@ def _prepare_dir(path):
     return path
 
 
-def _load_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def _write_json(path, data):
-    with open(path, "w") as f:
-        json.dump(data, f, indent=2)
-        f.write("\n")
+    buildcache.write(path, data, newline=True)
 
 
 def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=2, niceness=10,
         force=False, manifest_path=None, command=None, log=print):
     """Generate, write the Vivado TCL, run Vivado if present, lint and synthesize. Returns the
-    report dict (also written to <output_dir>/report.json). Raises TargetError on bad input."""
+    report dict (also written to <output_dir>/report.json). Raises TargetError on bad input.
+    Runs on one output directory take turns."""
+    engines = engine_list(engines)
+    out = _prepare_dir(output_dir or default_output_dir(engines))
+    with buildcache.locked(out):
+        return _run(engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log)
+
+
+def _run(engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log):
     import contextlib
     import io
     import logging
-    from litedigest import flow_xc7
+    from litedigest.soc.flows import xc7 as flow_xc7
 
-    engines = engine_list(engines)
-    out = _prepare_dir(output_dir or default_output_dir(engines))
     stamp = _input_stamp(engines)
     stamp_path = os.path.join(out, "stamp.json")
-    old = _load_json(stamp_path) or {}
     facts_path = os.path.join(out, "generated.json")
     t0 = time.monotonic()
-    if not force and old.get("inputs") == stamp and os.path.exists(facts_path):
-        facts = _load_json(facts_path)
+    if not force and buildcache.cached(stamp_path, stamp) and os.path.exists(facts_path):
+        facts = buildcache.load(facts_path)
         log(f"pynq_z2: generated files up to date in {out}")
     else:
         buf = io.StringIO()
@@ -516,7 +471,7 @@ def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=
             with open(os.path.join(out, "generate.log"), "w") as f:
                 f.write(buf.getvalue())
         _write_json(facts_path, facts)
-        _write_json(stamp_path, {"inputs": stamp})
+        buildcache.record(stamp_path, stamp)
         log(f"pynq_z2: generated {facts['verilog']} ({time.monotonic() - t0:.1f} s)")
     gen_seconds = round(time.monotonic() - t0, 1)
 
@@ -565,8 +520,8 @@ def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=
 
     if synth:
         synth_dir = os.path.join(out, "synth_xc7")
-        cached = _load_json(os.path.join(synth_dir, "result.json"))
-        vsha = _sha256(facts["verilog"])   # the netlist depends on the Verilog alone
+        cached = buildcache.load(os.path.join(synth_dir, "result.json"))
+        vsha = buildcache.file_sha256(facts["verilog"])   # the netlist depends on the Verilog alone
         if not force and cached and cached.get("verilog_sha256") == vsha:
             res = cached["result"]
             log(f"pynq_z2: synth_xilinx result cached ({res['seconds']} s when run)")
@@ -638,7 +593,7 @@ def make_manifest(report, facts, bit, command):
                      "design is constrained by the PS's FCLK_CLK0 at 100 MHz, and Vivado's "
                      "timing summary (vivado_timing.rpt) says whether it meets it.",
         "bitstream": {"file": f"{OVERLAY_NAME}.bit",
-                      "sha256": _sha256(bit) if has_bit else None,
+                      "sha256": buildcache.file_sha256(bit) if has_bit else None,
                       "reason": None if has_bit else
                       "not built: the PYNQ-Z2 bitstream needs Vivado, which is not available here"},
         "recipe": command,
@@ -660,8 +615,8 @@ def build(args):
     except TargetError as e:
         print(f"litedigest build pynq_z2: error: {e}", file=sys.stderr)
         return 2
-    except Exception as e:  # flow_xc7.Xc7SynthError and the like: the message says what failed
-        from litedigest.flow_xc7 import Xc7SynthError
+    except Exception as e:  # flows.xc7.Xc7SynthError and the like: the message says what failed
+        from litedigest.soc.flows.xc7 import Xc7SynthError
         if isinstance(e, Xc7SynthError):
             print(f"litedigest build pynq_z2: error: {e}", file=sys.stderr)
             return 1

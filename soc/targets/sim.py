@@ -14,7 +14,7 @@
   64-byte row wide for the hash peripherals' DMA (round-robin arbitrated between them), so a
   pipelined engine can be fed a block every few cycles.
 - ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a
-  peripheral (``litedigest.soc.peripheral.add_hash_peripheral``) named after its family
+  peripheral (``litedigest.soc.peripheral.add_hash_subsystem``) named after its family
   (``sha256``, ``sha1``, ``sha512``), or after the whole spec when a family appears twice.
 
 Run as a script to build (used by ``sim_runner.build_sim`` in a subprocess)::
@@ -79,7 +79,6 @@ class LiteDigestSimSoC(SimSoC):
     def __init__(self, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
                  sram_size=0x2000, **kwargs):
         from litex.soc.integration.soc import SoCRegion
-        from litex.soc.interconnect import wishbone
         from litedigest.soc.wide_ram import WideRAM
         assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
@@ -111,22 +110,9 @@ class LiteDigestSimSoC(SimSoC):
         self.bus.add_master(name="uartbone", master=self.uartbone.wishbone)
 
         # Hash peripherals, their DMA masters sharing the wide port of main RAM.
+        from litedigest.soc.peripheral import add_hash_subsystem
         self.hash_engines = engine_list(hash_engines)
-        self.hash_peripherals = {}
-        dma_masters = []
-        from litedigest.soc.peripheral import add_hash_peripheral
-        from litedigest.spec import instance_name
-        for spec in self.hash_engines:
-            name = instance_name(spec, self.hash_engines)
-            if name in self.hash_peripherals:
-                raise ValueError(f"engine {spec} is listed twice")
-            self.hash_peripherals[name] = add_hash_peripheral(
-                self, spec, name=name, dma_port=(DMA_ROW_BITS, dma_masters.append))
-        if dma_masters:
-            if len(dma_masters) == 1:
-                self.comb += dma_masters[0].connect(self.main_ram.wide)
-            else:
-                self.dma_arbiter = wishbone.Arbiter(dma_masters, self.main_ram.wide)
+        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=self.main_ram.wide)
 
 
 def sim_config(port=0):

@@ -1,47 +1,60 @@
 # Shared recipe for LiteDigest firmware apps (the LiteX demo-app pattern), built out of tree.
-# An app's Makefile sets APP (its name), OBJECTS (crt0.o + its objects) and optionally
-# APP_CFLAGS, APP_LDFLAGS, APP_SRC_DIRS (more source directories) and OPT_OBJECTS (objects built with -O2),
-# then includes this file:
+# An app's Makefile sets APP (its name) and optionally OBJECTS (default crt0.o main.o),
+# APP_CFLAGS and APP_LDFLAGS, then includes this file:
 #   make -C software/firmware/apps/<app> BUILD_DIR=<LiteX build dir> [OUT=<output dir>]
 # Outputs (<app>.elf, <app>.bin, objects) go to $(OUT), default $(BUILD_DIR)/firmware/<app>.
+# Every app links the C library (software/firmware/lib), built once per LiteX build directory
+# into $(LIBLD) with the SoC's flags and -O2 (the software baseline must be the fast build:
+# common.mak compiles with -Os); it is linked whole, its members in LIBLD_SRCS order, and
+# --gc-sections drops what an app does not use.
 BUILD_DIR ?= $(error BUILD_DIR=<LiteX build directory> is required)
 APPS_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 APP_DIR  := $(abspath $(dir $(firstword $(MAKEFILE_LIST))))
 OUT      ?= $(BUILD_DIR)/firmware/$(APP)
 LDLIB_DIR := $(abspath $(APPS_DIR)/../lib)
+LIBLD_OUT := $(BUILD_DIR)/firmware/libld
+LIBLD    := $(LIBLD_OUT)/libld.a
+OBJECTS  ?= crt0.o main.o
 
+include $(APPS_DIR)/../lib.mak
 include $(BUILD_DIR)/software/include/generated/variables.mak
 include $(SOC_DIRECTORY)/software/common.mak
 
-CFLAGS += -I$(LDLIB_DIR)/include $(APP_CFLAGS)
+CFLAGS += -I$(LDLIB_DIR)/include
 # only what apps need from the LiteX software built with the SoC
 APP_LIBS = libc libcompiler_rt libbase
+LIBLD_OBJECTS := $(LIBLD_SRCS:%.c=$(LIBLD_OUT)/%.o)
 
 all: $(OUT)/$(APP).bin
 
-$(OUT):
+$(OUT) $(LIBLD_OUT):
 	mkdir -p $@
 
 $(OUT)/$(APP).bin: $(OUT)/$(APP).elf
 	$(OBJCOPY) -O binary $< $@
 	chmod -x $@
 
-$(OUT)/$(APP).elf: $(OBJECTS:%=$(OUT)/%) $(APPS_DIR)/linker.ld
+$(OUT)/$(APP).elf: $(OBJECTS:%=$(OUT)/%) $(LIBLD) $(APPS_DIR)/linker.ld
 	$(CC) $(LDFLAGS) $(APP_LDFLAGS) -T $(APPS_DIR)/linker.ld -N -o $@ \
 		$(OBJECTS:%=$(OUT)/%) \
 		$(APP_LIBS:%=-L$(BUILD_DIR)/software/%) \
 		-Wl,--whole-archive \
+		$(LIBLD) \
 		-Wl,--gc-sections \
 		-Wl,-Map,$@.map \
 		$(APP_LIBS:lib%=-l%)
 	chmod -x $@
 
-# the software baseline must be the fast build: -O2 (common.mak compiles with -Os)
-$(OPT_OBJECTS:%=$(OUT)/%): CFLAGS += -O2
+$(LIBLD): $(LIBLD_OBJECTS)
+	$(RM) $@
+	$(AR) crs $@ $^
 
--include $(OBJECTS:%.o=$(OUT)/%.d)
+$(OBJECTS:%=$(OUT)/%): CFLAGS += $(APP_CFLAGS)
+$(LIBLD_OBJECTS): CFLAGS += -O2
 
-vpath %.c $(APP_DIR) $(APP_SRC_DIRS)
+-include $(OBJECTS:%.o=$(OUT)/%.d) $(LIBLD_OBJECTS:%.o=%.d)
+
+vpath %.c $(APP_DIR)
 vpath %.S $(CPU_DIRECTORY)
 
 $(OUT)/%.o: %.c | $(OUT)
@@ -49,6 +62,9 @@ $(OUT)/%.o: %.c | $(OUT)
 
 $(OUT)/%.o: %.S | $(OUT)
 	$(assemble)
+
+$(LIBLD_OUT)/%.o: $(LDLIB_DIR)/src/%.c | $(LIBLD_OUT)
+	$(compile)
 
 clean:
 	$(RM) -r $(OUT)

@@ -1,11 +1,14 @@
 /* What the LiteDigest firmware apps share on LiteX: the register HAL of the C library's
- * driver (csr.h accessors) and integer-only/hex printing (no dependence on %llu support in the
- * libc printf). Include after <generated/csr.h>, <system.h> and <stdio.h>. */
+ * driver (csr.h accessors), the peripheral's cycle counter and integer-only/hex printing (no
+ * dependence on %llu support in the libc printf). Include after <generated/csr.h>, <system.h>
+ * and <stdio.h>. */
 #ifndef LITEDIGEST_APPS_LD_APP_H
 #define LITEDIGEST_APPS_LD_APP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "litedigest/ld_hw.h"
 
 static inline uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
 static inline void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
@@ -19,6 +22,14 @@ static inline void hal_dma_sync(void)
 #ifdef CONFIG_L2_SIZE
     flush_l2_cache();
 #endif
+}
+
+/* Now, in the peripheral's cycle counter (0 when it cannot be read). */
+static inline uint64_t now(const ld_hw_dev *dev)
+{
+    uint64_t c = 0;
+    ld_hw_cycles(dev, &c);
+    return c;
 }
 
 static inline void put_u64(uint64_t v)

@@ -1,25 +1,86 @@
 """cffi API-mode builder of `litedigest._native`: the portable C library (software/firmware/lib)
 compiled for the host.
 
-Exposes the generic Merkle-Damgard API of every algorithm (ld_md.h: table, streaming, one-shot),
-the software SHA-256/224 (streaming, one-shot, compress), the SHA-1 and SHA-512 compression
-functions, the Merkle-Damgard padding,
-and the hash-peripheral driver whose HAL read32/write32 are Python callbacks
-(`extern "Python"`: `ld_py_read32`/`ld_py_write32`, dispatched by litedigest.native to the
-currently bound register accessor), so the C driver can run against any Python-side
-peripheral (a model, the simulated SoC through its bridge, ...).
+Exposes everything the public headers (software/firmware/lib/include/litedigest/*.h) declare:
+the generic Merkle-Damgard API of every algorithm (ld_md.h), the software SHA-1/SHA-2/Skein-512
+functions, the padding, the hash-peripheral driver and the message scheduler, with their
+integer constants (LD_*). The cffi declarations are not written here but generated from the
+headers at build time (`generate_cdef`), so a function, type or constant added to a header
+reaches Python without a second edit:
+
+- the C compiler (found as setuptools finds it: $CPP, or $CC / the one Python was built with,
+  plus -E) preprocesses one translation unit including every public header, with -nostdinc and
+  empty stand-ins for the system headers (<stdint.h>, ...) so that only the library's own
+  declarations come out, and GNU attributes defined away (the structs' layout comes from the
+  compiler anyway, below);
+- pycparser parses that (behind parse-only typedefs of the standard integer types, which cffi
+  knows itself) and regenerates the text of every typedef, struct and non-static function
+  prototype; function definitions (static inline helpers) and static declarations are left out;
+  every struct/union is made partial (`...;`), enums lose their values (`...`), so cffi takes
+  sizes, offsets and values from the compiler;
+- the object-like LD_* macros in force after preprocessing (-dM) whose value is an integer
+  constant expression become `#define NAME ...` (the value from the compiler); others (empty,
+  attributes, casts, strings, function-like macros) are skipped.
+
+What stays written here is what belongs to the Python binding: the build's macros
+(DEFINE_MACROS: LD_CONFIG_HOST) and the names of the `extern "Python"` callbacks native.py
+defines (PYTHON_CALLBACKS: the HAL's `ld_py_read32`/`ld_py_write32`/..., the compression hooks),
+each mapped to the header's function pointer type whose signature it takes; so the C driver can
+run against any Python-side peripheral (a model, the simulated SoC through its bridge, ...).
 
 Built by setuptools through `setup(cffi_modules=[".../_native_build.py:ffibuilder"])`, or by hand:
-`python software/python/litedigest/_native_build.py` (writes the extension next to this file).
+`python software/python/litedigest/_native_build.py` (builds the extension in build/cffi and
+prints its path; an extension next to this file would shadow the one setuptools installs);
+`python software/python/litedigest/_native_build.py --cdef` prints the generated declarations.
 """
 import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
 
 from cffi import FFI
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
-_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c", "skein.c"]
+_INCLUDE = os.path.join(_LIB, "include")
+_HEADER_DIR = "litedigest"  # the public headers: <include>/litedigest/*.h
+_SRC = os.path.join(_LIB, "src")
+# the whole library (every function a public header declares must be linked in)
+_SOURCES = sorted(f for f in os.listdir(_SRC) if f.endswith(".c"))
+# macros of the build, for the compiler and for the generation of the declarations alike
+# (LD_CONFIG_HOST, ld_config.h: what a host reaching the peripheral from outside needs)
+DEFINE_MACROS = [("LD_CONFIG_HOST", "1")]
+
+# What is specific to the Python binding: the callbacks native.py defines with
+# @ffi.def_extern() (`extern "Python"`), each declared with the signature of the header's
+# function pointer it is stored in: "typedef name" or "struct typedef name.field".
+PYTHON_CALLBACKS = {
+    "ld_py_read32": "ld_hw_dev.read32",
+    "ld_py_write32": "ld_hw_dev.write32",
+    "ld_py_dma_write": "ld_hw_dev.dma_write",
+    "ld_py_dma_sync": "ld_hw_dev.dma_sync",
+    "ld_py_md_compress": "ld_md_compress_fn",
+    "ld_py_skein_ubi": "ld_skein512_ubi_fn",
+}
+
+# Integer macros kept out of `lib`: native.ctrl_bits() takes every LD_CTRL_*/LD_STATUS_* name of
+# lib for a register-field mask (tests/test_clib.py checks each against soc/REGISTERS.md), so
+# the field positions (LD_*_BIT) and the union of the error bits, which are not fields, stay C-only.
+NOT_EXPORTED = re.compile(r"LD_(CTRL|STATUS)_\w*_BIT|LD_STATUS_ERRORS")
+
+# Parse-only typedefs of the types the stand-in system headers no longer declare; cffi knows
+# all of them itself, so they are not part of the generated declarations.
+_STD_TYPES = ["%sint%s%s_t" % (u, kind, bits) for u in ("", "u") for kind in ("", "_least", "_fast")
+              for bits in (8, 16, 32, 64)]
+_STD_TYPES += ["intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "size_t", "ssize_t", "ptrdiff_t",
+               "wchar_t", "bool"]
+# GNU keywords pycparser does not know, defined away for the parse (layout: from the compiler)
+_PARSE_DEFINES = ["-D__attribute__(x)=", "-D__extension__=", "-D__asm__(x)=", "-D__inline__=inline",
+                  "-D__restrict=restrict", "-D__restrict__=restrict"]
 
 
 def _rel(path):
@@ -31,213 +92,246 @@ def _rel(path):
     return path if rel.startswith("..") else rel
 
 
-CDEF = """
-#define LD_OK 0
-#define LD_ERR_ARG -1
-#define LD_ERR_STATE -2
-#define LD_ERR_TIMEOUT -3
-#define LD_ERR_HW -4
-#define LD_ERR_RANGE -5
-#define LD_SHA256 0
-#define LD_SHA224 1
-#define LD_PATH_CSR 0
-#define LD_PATH_DMA 1
+def public_headers(include_dir=_INCLUDE):
+    """The public headers, as include names ("litedigest/ld_md.h", ...), sorted."""
+    d = os.path.join(include_dir, _HEADER_DIR)
+    return sorted(_HEADER_DIR + "/" + f for f in os.listdir(d) if f.endswith(".h"))
 
-const char *ld_strerror(int err);
 
-#define LD_ALG_SHA1 0
-#define LD_ALG_SHA256 1
-#define LD_ALG_SHA224 2
-#define LD_ALG_SHA512 3
-#define LD_ALG_SHA384 4
-#define LD_ALG_SHA512_224 5
-#define LD_ALG_SHA512_256 6
-#define LD_ALG_COUNT 7
-#define LD_FAMILY_SHA1 0
-#define LD_FAMILY_SHA256 1
-#define LD_FAMILY_SHA512 2
-#define LD_MD_MAX_BLOCK_SIZE 128
-#define LD_MD_MAX_DIGEST_SIZE 64
-#define LD_MD_MAX_STATE_WORDS 16
-#define LD_SHA512 0
-#define LD_SHA384 1
-#define LD_SHA512_224 2
-#define LD_SHA512_256 3
+def _includes(headers):
+    return "".join('#include "%s"\n' % h for h in headers)
 
-size_t ld_md_block_size(int alg);
-size_t ld_md_digest_size(int alg);
-size_t ld_md_state_words(int alg);
-int ld_md_family(int alg);
-int ld_md_variant(int alg);
-const char *ld_md_name(int alg);
-int ld_md_iv_words(int alg, uint32_t *words);
 
-typedef struct {
-    union {
-        uint32_t w32[8];
-        uint64_t w64[8];
-    } state;
-    uint64_t total;
-    uint8_t  buf[128];
-    uint32_t buflen;
-    int      alg;
-    int      finished;
-    uint32_t magic;
-} ld_md_ctx;
+def preprocessor():
+    """The C preprocessor command the way setuptools (distutils) sets the compiler up:
+    $CPP, else $CC (or the compiler Python was built with) plus -E; `cc -E` when that fails."""
+    cmd = None
+    try:
+        import setuptools  # noqa: F401  (provides distutils on Python >= 3.12)
+        from distutils.ccompiler import new_compiler
+        from distutils.sysconfig import customize_compiler
 
-int ld_md_init(ld_md_ctx *ctx, int alg);
-int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len);
-int ld_md_final(ld_md_ctx *ctx, uint8_t *out);
-int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src);
-int ld_md_ctx_alg(const ld_md_ctx *ctx);
-int ld_md(int alg, const void *data, size_t len, uint8_t *out);
+        compiler = new_compiler()
+        customize_compiler(compiler)
+        cmd = list(getattr(compiler, "preprocessor", None) or [])  # absent: MSVC
+    except Exception:
+        pass
+    if not cmd or not shutil.which(cmd[0]):
+        cmd = shlex.split(os.environ.get("CC") or "cc") + ["-E"]
+    if "-E" not in cmd:  # a standalone cpp
+        cmd.append("-E")
+    return cmd
 
-typedef ld_md_ctx ld_sha256_ctx;
 
-size_t ld_sha256_digest_size(int variant);
-int ld_sha256_iv(int variant, uint32_t state[8]);
-void ld_sha256_compress(uint32_t state[8], const uint8_t *blocks, size_t nblocks);
-int ld_sha256_init(ld_sha256_ctx *ctx, int variant);
-int ld_sha256_update(ld_sha256_ctx *ctx, const void *data, size_t len);
-int ld_sha256_final(ld_sha256_ctx *ctx, uint8_t *out);
-int ld_sha256(int variant, const void *data, size_t len, uint8_t *out);
+def _run(cmd):
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    except OSError as e:
+        raise RuntimeError("litedigest cdef: cannot run the C preprocessor %r: %s" % (cmd[0], e))
+    if r.returncode != 0:
+        raise RuntimeError("litedigest cdef: preprocessing the public headers failed:\n%s\n%s"
+                           % (" ".join(shlex.quote(c) for c in cmd), r.stderr))
+    return r.stdout
 
-void ld_sha1_iv(uint32_t state[5]);
-void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks);
-int ld_sha512_iv(int variant, uint64_t state[8]);
-void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks);
 
-size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
-                 uint64_t total_len, size_t block_size);
+def preprocess(include_dir=_INCLUDE, cpp=None, define_macros=None):
+    """(declarations, macros) of the public headers in include_dir: the preprocessed text (no
+    line markers) and the `#define` lines in force at its end (-dM). define_macros: as
+    setuptools takes them, (name, value or None); default DEFINE_MACROS."""
+    headers = public_headers(include_dir)
+    with tempfile.TemporaryDirectory(prefix="ld_cdef") as tmp:
+        sysdir = os.path.join(tmp, "sys")
+        # empty stand-ins for every <...> header the public headers include
+        for h in headers:
+            with open(os.path.join(include_dir, h)) as f:
+                for name in re.findall(r"^\s*#\s*include\s*<([^>]+)>", f.read(), re.M):
+                    path = os.path.join(sysdir, *name.split("/"))
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    open(path, "w").close()
+        os.makedirs(sysdir, exist_ok=True)
+        tu = os.path.join(tmp, "ld_cdef.c")
+        with open(tu, "w") as f:
+            f.write(_includes(headers))
+        defines = ["-D%s" % n if v is None else "-D%s=%s" % (n, v)
+                   for n, v in (DEFINE_MACROS if define_macros is None else define_macros)]
+        cmd = (cpp or preprocessor()) + ["-nostdinc", "-I", sysdir, "-I", include_dir] + defines
+        cmd += _PARSE_DEFINES
+        return _run(cmd + ["-P", tu]), _run(cmd + ["-dM", tu])
 
-typedef struct {
-    uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
-              slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
-              cycles_latch, cycles_value, info, finish_cycles;
-    uintptr_t tweak, final_bytes;
-    uint32_t (*read32)(uintptr_t addr);
-    void (*write32)(uintptr_t addr, uint32_t value);
-    void (*dma_sync)(void);
-    uint32_t timeout_polls;
-    uintptr_t ram_base, ram_size;
-    int family;
-} ld_hw_dev;
 
-typedef struct {
-    unsigned latency, stages, slots, arch, dma_align, in_flight, period, interval;
-} ld_hw_info;
-int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);
+_INT_TOKEN = re.compile(r"\s*(?:((?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)(?![\w.])|([A-Za-z_]\w*)"
+                        r"|(<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^~!()<>?:]))")
 
-typedef struct { ...; } ld_hw_md_ctx;
-int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path);
-int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len);
-int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
-int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
-int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
-                    uint32_t ctrl_levels, uint32_t *status_out);
-int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
-                    uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
-int ld_hw_job_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_size,
-                  uint32_t ctrl_levels, uint32_t *status_out);
-int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t tail_addr,
-                  uint32_t tail_len, uint32_t ctrl_levels, uint32_t *status_out);
-void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *words, size_t nwords);
-int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
-int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
 
-#define LD_PATH_CSR 0
-#define LD_PATH_DMA 1
-#define LD_FAMILY_SHA1 0
-#define LD_FAMILY_SHA256 1
-#define LD_FAMILY_SHA512 2
+def _int_refs(value):
+    """The macro names an integer constant expression made of literals, operators and macro
+    names refers to, or None when value is something else (a cast, a string, a float, ...)."""
+    refs, pos, value = set(), 0, value.strip()
+    if not value:
+        return None
+    while pos < len(value):
+        m = _INT_TOKEN.match(value, pos)
+        if not m or m.end() == pos:
+            return None
+        if m.group(2):
+            refs.add(m.group(2))
+        pos = m.end()
+        while pos < len(value) and value[pos].isspace():
+            pos += 1
+    return refs
 
-typedef struct {
-    const void *data;
-    size_t len;
-    int alg;
-    uint8_t *out;
-    int result;
-} ld_sched_msg;
-typedef struct { ...; } ld_sched_slot;
-typedef struct { ...; } ld_sched;
-typedef struct {
-    size_t slot, msg, first_block, nblocks, block_size;
-    const uint8_t *data;
-    size_t data_blocks;
-    const uint8_t *tail;
-    size_t tail_blocks;
-    int first, last;
-    int variant;
-    int skein, out;
-    uint64_t t0, t1;
-    unsigned final_bytes;
-} ld_sched_job;
-size_t ld_sched_digest_size(int alg);
-int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *slots,
-                  size_t nslots, int whole_message_jobs);
-int ld_sched_next(ld_sched *s, ld_sched_job *job);
-long ld_sched_complete(ld_sched *s, size_t slot, int result);
-typedef struct {
-    uint64_t cycles, run_cycles;
-    uint32_t blocks, interval, period, in_flight, jobs;
-} ld_sched_stats;
-int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
-                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats);
 
-/* ctrl/status bits as compiled into the driver */
-static const uint32_t LD_CTRL_START, LD_CTRL_DMA_START, LD_CTRL_FIRST, LD_CTRL_LAST,
-    LD_CTRL_LOAD_CV, LD_CTRL_ACK, LD_CTRL_TAIL, LD_CTRL_HOLD, LD_CTRL_OUT, LD_CTRL_VARIANT_MASK, LD_CTRL_SLOT_MASK;
-static const uint32_t LD_STATUS_BUSY, LD_STATUS_DONE, LD_STATUS_ERR_LEN, LD_STATUS_ERR_ADDR,
-    LD_STATUS_ERR_STATE, LD_STATUS_ERR_BUS;
+def integer_macros(macros):
+    """The names of the object-like LD_* macros of a -dM listing whose value is an integer
+    constant expression (possibly through other such macros), sorted."""
+    candidates = {}
+    for line in macros.splitlines():
+        m = re.match(r"#define\s+(LD_\w+)(\()?(.*)$", line)
+        if m and not m.group(2):
+            refs = _int_refs(m.group(3))
+            if refs is not None:
+                candidates[m.group(1)] = refs
+    ints, grown = set(), True
+    while grown:
+        new = {n for n, refs in candidates.items() if n not in ints and refs <= ints}
+        grown = bool(new)
+        ints |= new
+    return sorted(ints)
 
-/* Skein-512 (ld_skein.h) */
-#define LD_FAMILY_SKEIN512 3
-#define LD_SKEIN512_MAX_OUT_BITS ...
-int ld_skein512_variant(size_t out_bits);
-#define LD_ALG_SKEIN512_BASE 65536
-size_t ld_skein512_alg_bits(int alg);
-int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
-void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint64_t in[8],
-                     uint64_t out[8]);
-void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
-                     uint64_t t1, unsigned final_bytes);
-typedef struct { ...; } ld_skein512_ctx;
-int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen);
-int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
-                        const uint8_t *key, size_t keylen);
-int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len);
-int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits);
-int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out);
-size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
-int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
-                size_t nbits, uint8_t *out);
-int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
-                   size_t keylen, const void *data, size_t nbits, uint8_t *out);
 
-/* HAL callbacks into Python */
-extern "Python" uint32_t ld_py_read32(uintptr_t addr);
-extern "Python" void ld_py_write32(uintptr_t addr, uint32_t value);
-"""
+def _make_partial(node):
+    """The outermost struct/union/enum that node (a typedef or declaration) defines, made
+    partial for cffi: returns (node to print, text to put before its closing brace) or None."""
+    from pycparser import c_ast
 
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "litedigest._native",
-    """
-#include "litedigest/ld_common.h"
-#include "litedigest/ld_md.h"
-#include "litedigest/ld_sha1.h"
-#include "litedigest/ld_sha256.h"
-#include "litedigest/ld_sha512.h"
-#include "litedigest/ld_pad.h"
-#include "litedigest/ld_hw.h"
-#include "litedigest/ld_sched.h"
-#include "litedigest/ld_skein.h"
-""",
-    sources=[_rel(os.path.join(_LIB, "src", s)) for s in _SOURCES],
-    include_dirs=[_rel(os.path.join(_LIB, "include"))],
-    extra_compile_args=["-O2", "-std=c99"],
-)
+    t = node.type
+    while t is not None and not isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+        t = getattr(t, "type", None)
+    if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.decls:
+        return "  ...;\n"
+    if isinstance(t, c_ast.Enum) and t.values is not None and t.values.enumerators:
+        for e in t.values.enumerators:
+            e.value = None
+        return ", ...\n"
+    return None
+
+
+def parse(text):
+    """The file-scope nodes of preprocessed C (pycparser), after the parse-only typedefs."""
+    from pycparser import c_parser
+
+    prelude = "".join("typedef int %s;\n" % t for t in _STD_TYPES)
+    return c_parser.CParser().parse(prelude + text, "<litedigest public headers>").ext[len(_STD_TYPES):]
+
+
+def declarations(nodes):
+    """cffi declarations of the typedefs, structs and non-static functions among parsed nodes."""
+    from pycparser import c_ast, c_generator
+
+    gen = c_generator.CGenerator()
+    out, seen = [], set()
+    for node in nodes:
+        if isinstance(node, c_ast.Typedef):
+            if node.name in _STD_TYPES:
+                continue
+        elif isinstance(node, c_ast.Decl):
+            if "static" in node.storage or "inline" in node.funcspec:
+                continue
+        else:  # function definitions, pragmas, static assertions
+            continue
+        tail = _make_partial(node)
+        s = gen.visit(node)
+        if tail:
+            i = s.rindex("}")
+            s = s[:i].rstrip() + ("\n" if tail.startswith(" ") else "") + tail + s[i:]
+        s += ";"
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def python_callbacks(nodes, callbacks):
+    """`extern "Python"` declarations of callbacks {name: "typedef" or "typedef.field"}, each
+    with the signature of that function pointer type among parsed nodes."""
+    import copy
+
+    from pycparser import c_ast, c_generator
+
+    types = {n.name: n.type for n in nodes if isinstance(n, c_ast.Typedef)}
+    out = []
+    for name, where in callbacks.items():
+        tname, _, field = where.partition(".")
+        t = types.get(tname)
+        if field:
+            while t is not None and not isinstance(t, c_ast.Struct):
+                t = getattr(t, "type", None)
+            t = next((d.type for d in (t.decls or []) if d.name == field), None) if t is not None else None
+        while isinstance(t, (c_ast.PtrDecl, c_ast.TypeDecl)):  # to the function type
+            t = t.type
+        if not isinstance(t, c_ast.FuncDecl):
+            raise RuntimeError("litedigest cdef: callback %s: no function pointer %s in the headers"
+                               % (name, where))
+        t = copy.deepcopy(t)
+        d = t.type
+        while not isinstance(d, c_ast.TypeDecl):
+            d = d.type
+        d.declname = name
+        out.append('extern "Python" %s;' % c_generator.CGenerator().visit(t))
+    return out
+
+
+def _cffi_accepts(decls):
+    try:
+        FFI().cdef("\n".join(decls))
+        return True
+    except Exception:
+        return False
+
+
+def generate_cdef(include_dir=_INCLUDE, cpp=None, define_macros=None, callbacks=None):
+    """The cffi declarations of the public headers in include_dir/litedigest: typedefs,
+    partial structs, prototypes, `#define NAME ...` lines, then the Python callbacks
+    (default PYTHON_CALLBACKS)."""
+    text, macros = preprocess(include_dir, cpp, define_macros)
+    nodes = parse(text)
+    decls = declarations(nodes)
+    if not _cffi_accepts(decls):  # leave out what cffi cannot take, say so
+        kept = []
+        for d in decls:
+            if _cffi_accepts(kept + [d]):
+                kept.append(d)
+            else:
+                sys.stderr.write("litedigest cdef: cffi cannot take, left out:\n%s\n" % d)
+        decls = kept
+    consts = ["#define %s ..." % n for n in integer_macros(macros) if not NOT_EXPORTED.fullmatch(n)]
+    calls = python_callbacks(nodes, PYTHON_CALLBACKS if callbacks is None else callbacks)
+    return "\n".join(decls + consts + calls) + "\n"
+
+
+CDEF = generate_cdef()
+
+
+def make_builder(path=_rel):
+    """The FFI builder of litedigest._native; path(p) gives the form of the source and include
+    paths (setuptools: relative to the project root, its working directory)."""
+    builder = FFI()
+    builder.cdef(CDEF)
+    builder.set_source(
+        "litedigest._native",
+        _includes(public_headers()),
+        sources=[path(os.path.join(_SRC, s)) for s in _SOURCES],
+        include_dirs=[path(_INCLUDE)],
+        define_macros=DEFINE_MACROS,
+        extra_compile_args=["-O2", "-std=c99"],
+    )
+    return builder
+
+
+ffibuilder = make_builder()
 
 if __name__ == "__main__":
-    ffibuilder.compile(tmpdir=os.path.join(_ROOT, "build", "cffi"), verbose=False)
+    if "--cdef" in sys.argv[1:]:
+        sys.stdout.write(CDEF)
+    else:  # compile() works in tmpdir: absolute paths
+        print(make_builder(os.path.abspath).compile(tmpdir=os.path.join(_ROOT, "build", "cffi")))

@@ -28,7 +28,6 @@ import statistics
 import sys
 
 from . import spec as specmod
-from .hashobj import md_pad
 from . import native, socdemo
 
 DEFAULT_SIZES = (64, 1024, 16384)
@@ -52,7 +51,7 @@ def add_parser(subparsers):
 
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim
-    from litedigest.ip.engines import variant_of
+    from litedigest.spec import variant_of
     from litedigest.scheduler import round_robin
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
@@ -65,7 +64,7 @@ def bench_rtl(engine, sizes):
 
     def blocks_of(msg, slot):
         whole = len(msg) - len(msg) % bs
-        padded = msg[:whole] + md_pad(msg[whole:], len(msg), bs)
+        padded = msg[:whole] + native.md_pad(msg[whole:], len(msg), bs)
         return sim.blocks(padded, slot=slot, variant=variant_of(spec))
 
     for n in sizes:
@@ -100,7 +99,7 @@ def bench_rtl_skein(spec, sim, sizes):
     rings), measured as occupancy = blocks x interval / cycles."""
     from fractions import Fraction
     from litedigest.ip.rtlsim import Block
-    from litedigest import native, skein as sk
+    from litedigest import native
     p = sim.engine.blocks_in_flight
     rng = random.Random(2026)
     for n in sizes:
@@ -109,9 +108,10 @@ def bench_rtl_skein(spec, sim, sizes):
         for slot, m in enumerate(msgs):
             nb = max(1, -(-n // 64))
             data = m.ljust(64 * nb, b"\0")
-            tw = sk.block_tweaks(0, sk.t1_of(sk.T_MSG, True, True), nb, n - 64 * (nb - 1))
+            tw = native.skein512_block_tweaks(
+                0, native.skein512_t1(native.lib.LD_SKEIN_T_MSG, True, True), nb, n - 64 * (nb - 1))
             per_msg.append([Block(sim.words(data[64 * k:64 * (k + 1)]), slot=slot, first=k == 0,
-                                  variant=sk.variant_of_bits(512), last=k == nb - 1,
+                                  variant=native.lib.ld_skein512_variant(512), last=k == nb - 1,
                                   tweak=t0 | (t1 << 64)) for k, (t0, t1) in enumerate(tw)])
         order = [blks[k] for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)]
         results, accepted = sim.run(order)
@@ -120,7 +120,7 @@ def bench_rtl_skein(spec, sim, sizes):
             if r.last:
                 g = sim.to_bytes(r.cv)
                 out = native.skein512_ubi(g, (0).to_bytes(64, "little"), 0,
-                                          sk.t1_of(sk.T_OUT, True, True), 8)
+                                          native.skein512_t1(native.lib.LD_SKEIN_T_OUT, True, True), 8)
                 ok &= out == native.skein512(msgs[r.slot], 512)
         cycles = results[-1].cycle - accepted[0]
         interval = Fraction(sim.engine.interval)

@@ -1,8 +1,8 @@
-"""`litedigest dse`: per-engine design space on the open flow (see litedigest.dse).
+"""`litedigest dse`: per-engine design space on the open flow (see litedigest.soc.dse).
 
 For each engine spec: ECP5 LUT4/FF (Yosys synth_ecp5 of the bare engine), routed fmax
 (nextpnr-ecp5, LFE5U-85F speed 6, the engine in a register shell, median of the seeds), xc7
-LUT/FF/CARRY4 (Yosys synth_xilinx, when litedigest.flow_xc7 is installed), latency, interval,
+LUT/FF/CARRY4 (Yosys synth_xilinx, when litedigest.soc.flows.xc7 is installed), latency, interval,
 blocks in flight, throughput = block bits x fmax / interval, throughput per LUT4 and the
 improvement over the 1-stage engine. Cached per spec under build/dse/.
 
@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 
-from . import dse
+from litedigest.soc import dse
 from . import spec as specmod
 
 

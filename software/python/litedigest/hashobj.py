@@ -1,26 +1,12 @@
-"""hashlib-style hash objects built only on `Backend.compress`.
+"""hashlib-style hash objects: a thin layer over the C library's contexts.
 
-Buffering and Merkle-Damgard padding are done here, with the same rule as the C library's
-ld_md_pad: 0x80, zeros, then the message length in bits as a big-endian integer of
-block_size/8 bytes. Whole blocks go to the backend in batches of up to CHUNK bytes (hardware
-backends pay a per-call overhead). digest() pads a copy of the state and never changes the
-object (hashlib semantics).
+Buffering, Merkle-Damgard padding and the peripheral protocol are the C library's
+(software/firmware/lib: ld_md.h, ld_hw.h), reached through the backend's context
+(`Backend.md_context`); this module keeps only what hashlib users see: name, digest_size,
+block_size, update, digest (of a copy: the object stays usable), hexdigest, copy.
 """
 from . import spec as _spec
 from .backends import get_backend
-
-CHUNK = 16 * 1024
-
-
-def md_pad(tail, total_len, block_size):
-    """Padding of the final partial block `tail` (len < block_size) of a total_len-byte message."""
-    lenbytes = block_size // 8
-    tail = bytes(tail)
-    if len(tail) >= block_size:
-        raise ValueError("tail must be shorter than one block")
-    n = block_size if len(tail) + 1 + lenbytes <= block_size else 2 * block_size
-    bits = (total_len * 8) % (1 << (8 * lenbytes))
-    return tail + b"\x80" + bytes(n - len(tail) - 1 - lenbytes) + bits.to_bytes(lenbytes, "big")
 
 
 def _as_bytes(data):
@@ -45,9 +31,7 @@ class HashObject:
             raise ValueError(f"bad engine for {name}: {e}") from None
         self._backend_name = backend
         self._backend = get_backend(backend, self._spec.engine_name)
-        self._cv = None          # chaining value after the compressed blocks (None: the IV)
-        self._buf = bytearray()  # not yet compressed bytes
-        self._len = 0            # message bytes so far
+        self._ctx = self._backend.md_context(self._spec)
         if data is not None:
             self.update(data)
 
@@ -73,50 +57,34 @@ class HashObject:
     def backend(self):
         return self._backend_name
 
-    def _compress(self, cv, data):
-        mv = memoryview(data)
-        for off in range(0, len(mv), CHUNK):
-            cv = self._backend.compress(self._spec, cv, bytes(mv[off:off + CHUNK]))
-        return cv
-
     def update(self, data):
-        mv = _as_bytes(data)
-        self._len += len(mv)
-        self._buf += mv
-        if len(self._buf) >= CHUNK:
-            bs = self.block_size
-            whole = len(self._buf) - len(self._buf) % bs
-            self._cv = self._compress(self._cv, memoryview(self._buf)[:whole])
-            del self._buf[:whole]
+        self._ctx.update(_as_bytes(data))
 
     def digest(self):
-        bs = self.block_size
-        whole = len(self._buf) - len(self._buf) % bs
-        data = bytes(self._buf[:whole]) + md_pad(self._buf[whole:], self._len, bs)
-        cv = self._compress(self._cv, data)
-        return cv[:self.digest_size]
+        return self._ctx.digest()
 
     def hexdigest(self):
         return self.digest().hex()
 
     def copy(self):
         other = object.__new__(type(self))
-        other._spec = self._spec
-        other._backend_name = self._backend_name
-        other._backend = self._backend
-        other._cv = self._cv
-        other._buf = bytearray(self._buf)
-        other._len = self._len
+        other.__dict__.update(self.__dict__)
+        other._ctx = self._ctx.copy()
         return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def __repr__(self):
         return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"
 
 
 def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b""):
-    """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc", engine=SPEC).
-    Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits defaults to 512,
-    or to the size a name such as "skein512-256" carries)."""
+    """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc"|"pynq",
+    engine=SPEC). Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits
+    defaults to 512, or to the size a name such as "skein512-256" carries)."""
     lname = name.lower() if isinstance(name, str) else name
     if isinstance(lname, str) and lname in _spec.ALGORITHMS and _spec.ALGORITHMS[lname][0] == "skein512":
         from .skein import Skein512

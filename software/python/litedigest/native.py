@@ -6,21 +6,30 @@
   names as in hashlib ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
   "sha512_256"); `MD_ALGS` maps them to the C algorithm ids;
 - `compress(state_words, blocks)`, `iv(variant)`, `md_pad(tail, total_len, block_size)`;
-- `HwDevice`: the C hash-peripheral driver (ld_hw.h: ld_hw_md_*, every algorithm) and the
-  message scheduler's executor (ld_sched.h: ld_hw_schedule) running against registers
-  provided by Python (`read32(addr)`, `write32(addr, value)`), e.g. a model or a bridge;
+- `HwDevice`: the C hash-peripheral driver (ld_hw.h: ld_hw_md_*, every algorithm; ld_skein.h)
+  and the message scheduler's executor (ld_sched.h: ld_hw_schedule) running against registers
+  provided by Python (`read32(addr)`, `write32(addr, value)`: a model, the simulator's bridge)
+  or a memory-mapped register window (`mmio_base`: the C library's own loads and stores, no
+  Python call per register), with DMA staging for a host whose memory the DMA cannot read
+  (`dma_write`, `stage`) and contexts that share the peripheral (`shared`);
   `DmaArena` places buffers in the DMA-able "RAM" at aligned addresses;
+- hashlib-style contexts on the C library: `MdCtx` / `Skein512Ctx` (software, or around a
+  compression hook: the padding and Skein's UBI sequence stay C), `HwCtx` / `HwSkeinCtx` (a
+  peripheral); each has update/copy/digest/final;
 - `sched_order(lengths, alg, nslots, whole_message_jobs)`: the scheduler's pure policy
   (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order.
 """
 import collections
 import struct
+import threading
 
+from . import hw_regs
+from . import spec
 from ._native import ffi, lib
 
 SHA256, SHA224 = lib.LD_SHA256, lib.LD_SHA224
 PATH_CSR, PATH_DMA = lib.LD_PATH_CSR, lib.LD_PATH_DMA
-VARIANTS = {"sha256": SHA256, "sha224": SHA224}
+VARIANTS = {name: getattr(lib, f"LD_{name.upper()}") for name in spec.VARIANTS["sha256"]}
 
 ERRORS = {
     lib.LD_ERR_ARG: "LD_ERR_ARG", lib.LD_ERR_STATE: "LD_ERR_STATE",
@@ -39,9 +48,30 @@ class NativeError(RuntimeError):
         super().__init__(f"{what + ': ' if what else ''}{name} ({msg})")
 
 
+class HardwareError(NativeError):
+    """The peripheral reported an error bit for a job (LD_ERR_HW); it is acked and usable."""
+
+
+class HardwareTimeout(NativeError, TimeoutError):
+    """A job did not finish within the driver's poll bound (LD_ERR_TIMEOUT); acked."""
+
+
+class ArgumentError(NativeError, ValueError):
+    """The C library refused an argument (LD_ERR_ARG, LD_ERR_RANGE)."""
+
+
+class StateError(NativeError, ValueError):
+    """A call out of order (LD_ERR_STATE): after final, after the message ended, ..."""
+
+
+_ERROR_CLASSES = {lib.LD_ERR_HW: HardwareError, lib.LD_ERR_TIMEOUT: HardwareTimeout,
+                  lib.LD_ERR_ARG: ArgumentError, lib.LD_ERR_RANGE: ArgumentError,
+                  lib.LD_ERR_STATE: StateError}
+
+
 def _check(code, what):
     if code != lib.LD_OK:
-        raise NativeError(code, what)
+        raise _ERROR_CLASSES.get(code, NativeError)(code, what)
 
 
 def _by_name(table, key, what):
@@ -100,7 +130,7 @@ def sha1_compress(state, blocks):
     return _compress(lib.ld_sha1_compress, "uint32_t", 5, 64, state, blocks)
 
 
-SHA512_VARIANTS = {"sha512": 0, "sha384": 1, "sha512_224": 2, "sha512_256": 3}
+SHA512_VARIANTS = {name: getattr(lib, f"LD_{name.upper()}") for name in spec.VARIANTS["sha512"]}
 
 
 def sha512_iv(algorithm):
@@ -182,10 +212,19 @@ class MdCtx:
     it can be called any number of times and update() may follow; final() finalises this
     context itself (a second final() or a later update() raises NativeError(LD_ERR_STATE))."""
 
-    def __init__(self, name="sha256", data=b""):
+    def __init__(self, name="sha256", data=b"", hook=None):
+        """hook(alg, first, words, blocks) -> words: the compression function (e.g. an engine
+        in a simulator) under the C library's buffering and padding (ld_md_init_hook); words
+        are the chaining value as big-endian 32-bit ints, the IV when `first` is set."""
         self.alg = md_alg(name)
         self._ctx = ffi.new("ld_md_ctx *")
-        _check(lib.ld_md_init(self._ctx, self.alg), "ld_md_init")
+        self._hook = None
+        if hook is None:
+            _check(lib.ld_md_init(self._ctx, self.alg), "ld_md_init")
+        else:
+            self._hook = ffi.new_handle(hook)   # kept alive with the context (and its copies)
+            _check(lib.ld_md_init_hook(self._ctx, self.alg, lib.ld_py_md_compress, self._hook),
+                   "ld_md_init_hook")
         if data:
             self.update(data)
 
@@ -202,20 +241,21 @@ class MdCtx:
         return lib.ld_md_block_size(self.alg)
 
     def update(self, data):
-        data = bytes(data)
-        _check(lib.ld_md_update(self._ctx, data, len(data)), "ld_md_update")
+        data = _as_cdata(data)
+        _check(_invoke(_NO_BINDING, lib.ld_md_update, self._ctx, data, len(data)), "ld_md_update")
         return self
 
     def copy(self):
         other = MdCtx.__new__(MdCtx)
         other.alg = self.alg
+        other._hook = self._hook
         other._ctx = ffi.new("ld_md_ctx *")
         _check(lib.ld_md_copy(other._ctx, self._ctx), "ld_md_copy")
         return other
 
     def final(self):
         out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
-        _check(lib.ld_md_final(self._ctx, out), "ld_md_final")
+        _check(_invoke(_NO_BINDING, lib.ld_md_final, self._ctx, out), "ld_md_final")
         return bytes(ffi.buffer(out, self.digest_size))
 
     def digest(self):
@@ -236,14 +276,37 @@ def md(name, data):
 # ---------------------------------------------------------------------------------------
 # The C peripheral driver and the message scheduler against Python-provided registers.
 
-_active = []  # stack of (read32, write32) bound while a driver call runs
+_Binding = collections.namedtuple("_Binding", "read32 write32 dma_write dma_sync")
+_NO_BINDING = _Binding(None, None, None, None)
+_active = []  # stack of _Binding bound while a C call runs
 _pending = []  # exceptions raised by the callbacks during the current call
+# One C call at a time: the callbacks find their Python side through _active, and a
+# peripheral runs one context's jobs at a time (hash objects of several threads interleave
+# between calls, which LD_HW_SHARED contexts allow).
+_lock = threading.RLock()
+
+
+def _invoke(binding, fn, *args):
+    """Call C function `fn` with `binding` (_Binding) serving the HAL callbacks; an exception
+    raised by a callback meanwhile is re-raised after it returns."""
+    with _lock:
+        _active.append(binding)
+        del _pending[:]
+        try:
+            r = fn(*args)
+        finally:
+            _active.pop()
+        if _pending:
+            e = _pending[0]
+            del _pending[:]
+            raise e
+    return r
 
 
 @ffi.def_extern()
 def ld_py_read32(addr):
     try:
-        return _active[-1][0](int(addr)) & 0xFFFFFFFF
+        return _active[-1].read32(int(addr)) & 0xFFFFFFFF
     except Exception as e:  # exceptions cannot cross C: remember and return 0
         _pending.append(e)
         return 0
@@ -252,20 +315,82 @@ def ld_py_read32(addr):
 @ffi.def_extern()
 def ld_py_write32(addr, value):
     try:
-        _active[-1][1](int(addr), int(value))
+        _active[-1].write32(int(addr), int(value))
     except Exception as e:
         _pending.append(e)
 
 
-DEV_FIELDS = ("ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_length", "status",
-              "slots_busy", "slots_done", "slots_ack", "digest_sel", "digest", "blocks",
-              "cycles_latch", "cycles_value", "info", "finish_cycles")
+@ffi.def_extern()
+def ld_py_dma_write(addr, src, n):
+    try:
+        _active[-1].dma_write(int(addr), ffi.buffer(src, n)[:])
+    except Exception as e:
+        _pending.append(e)
 
-FAMILIES = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256, "sha512": lib.LD_FAMILY_SHA512,
-            "skein512": lib.LD_FAMILY_SKEIN512}
-SKEIN_FIELDS = ("tweak", "final_bytes")  # registers of Skein peripherals only
+
+@ffi.def_extern()
+def ld_py_dma_sync():
+    try:
+        _active[-1].dma_sync()
+    except Exception as e:
+        _pending.append(e)
+
+
+@ffi.def_extern()
+def ld_py_md_compress(user, alg, first, words, blocks, nblocks):
+    """ld_md_compress_fn of MdCtx(hook=...): hook(alg, first, words, blocks) -> new words"""
+    try:
+        n = lib.ld_md_state_words(alg)
+        bs = lib.ld_md_block_size(alg)
+        out = ffi.from_handle(user)(int(alg), bool(first), list(words[0:n]),
+                                    ffi.buffer(blocks, nblocks * bs)[:])
+        if len(out) != n:
+            raise ValueError(f"a compression hook returned {len(out)} words, not {n}")
+        words[0:n] = [int(w) & 0xFFFFFFFF for w in out]
+        return lib.LD_OK
+    except Exception as e:
+        _pending.append(e)
+        return lib.LD_ERR_HW
+
+
+@ffi.def_extern()
+def ld_py_skein_ubi(user, x, variant, blocks, nblocks, tweaks):
+    """ld_skein512_ubi_fn of Skein512Ctx(hook=...): hook(x, variant, blocks, tweaks) -> new x
+    (x: 8 ints, variant: -1 or the engine variant to start from, tweaks: (T0, T1) per block)"""
+    try:
+        tw = [(int(tweaks[2 * i]), int(tweaks[2 * i + 1])) for i in range(nblocks)]
+        out = ffi.from_handle(user)(list(x[0:8]), int(variant), ffi.buffer(blocks, 64 * nblocks)[:], tw)
+        x[0:8] = [int(w) for w in out]
+        return lib.LD_OK
+    except Exception as e:
+        _pending.append(e)
+        return lib.LD_ERR_HW
+
+
+# the registers behind ld_hw_dev's address fields (the generated register map names them;
+# the C structure says which the driver uses)
+DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.REGISTERS)
+
+FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in spec.FAMILIES}
+SKEIN_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SKEIN_REGISTERS)
+
+
+def instance_registers(csr_registers, instance, offset=0):
+    """{register: address + offset} of peripheral `instance` from a csr.json's
+    "csr_registers" (what HwDevice takes); ValueError when a register the driver needs is
+    missing."""
+    out = {}
+    for name in DEV_FIELDS + SKEIN_FIELDS:
+        reg = csr_registers.get(f"{instance}_{name}")
+        if reg is not None:
+            out[name] = reg["addr"] + offset
+        elif name in DEV_FIELDS:
+            raise ValueError(f"the register map has no {instance}_{name} register")
+    return out
+
+
 # Skein-512 output sizes with a configured IV: ld_skein512_variant gives 1..6 for them
-SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
+SKEIN_SIZES = spec.SKEIN_SIZES
 
 DMA_ALIGN = 64  # what LD_DMA_ALIGNED gives the C structures (the largest peripheral alignment)
 
@@ -368,44 +493,60 @@ SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks firs
 
 
 class HwDevice:
-    """Runs the C driver (ld_hw_*, ld_hw_schedule) with register accesses going to Python
-    callables.
+    """Runs the C driver (ld_hw_*, ld_skein.h, ld_hw_schedule) on one peripheral.
 
-    regs: dict register name -> address (all DEV_FIELDS; multi-word registers: the address of
-    the most significant word); read32(addr) -> int; write32(addr, value); family: the
-    engine's family ("sha1", "sha256", "sha512" or LD_FAMILY_*); ram_base/ram_size: the
-    DMA-able range (host addresses when the 'peripheral' reads host memory, as a model does);
-    timeout_polls: the driver's poll bound (0: its default)."""
+    regs: dict register name -> address (all DEV_FIELDS, plus SKEIN_FIELDS on a Skein
+    peripheral; multi-word registers: the address of the most significant word).
+    Registers: read32(addr) -> int and write32(addr, value), Python callables (a model, the
+    simulator's bridge); or, with `mmio_base`, a memory-mapped window at that CPU address
+    (regs are offsets in it) that the C library reads and writes itself (ld_hal_mmio_*: no
+    Python call per register).
+    family: the engine's family ("sha1", "sha256", "sha512", "skein512" or LD_FAMILY_*);
+    ram_base/ram_size: the DMA-able range (host addresses when the 'peripheral' reads host
+    memory, as a model does); timeout_polls: the driver's poll bound (0: its default).
+    dma_write(addr, data) and stage=(base, size): DMA staging for a host whose memory the DMA
+    cannot read (the driver copies each job's blocks to the staging area); dma_sync(): called
+    before every DMA job (cache flush); shared: contexts interleave on the peripheral
+    (LD_HW_SHARED, needed for copy() and digest())."""
 
-    def __init__(self, regs, read32, write32, family, ram_base=0, ram_size=0, timeout_polls=0):
-        self._rw = (read32, write32)
+    def __init__(self, regs, read32=None, write32=None, family="sha256", ram_base=0, ram_size=0,
+                 timeout_polls=0, dma_write=None, stage=None, dma_sync=None, shared=False,
+                 mmio_base=None):
+        if mmio_base is None and (read32 is None or write32 is None):
+            raise ValueError("HwDevice needs read32 and write32, or an mmio_base")
+        self._binding = _Binding(read32, write32, dma_write, dma_sync)
+        base = mmio_base or 0
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
-            setattr(self.dev, name, regs[name])
+            setattr(self.dev, name, base + regs[name])
         for name in SKEIN_FIELDS:
-            setattr(self.dev, name, regs.get(name, 0))
-        self.dev.read32 = lib.ld_py_read32
-        self.dev.write32 = lib.ld_py_write32
-        self.dev.dma_sync = ffi.NULL
+            setattr(self.dev, name, base + regs[name] if name in regs else 0)
+        if mmio_base is not None:
+            self.dev.read32 = ffi.addressof(lib, "ld_hal_mmio_read32")
+            self.dev.write32 = ffi.addressof(lib, "ld_hal_mmio_write32")
+        else:
+            self.dev.read32 = lib.ld_py_read32
+            self.dev.write32 = lib.ld_py_write32
+        self.dev.dma_sync = lib.ld_py_dma_sync if dma_sync is not None else ffi.NULL
+        if dma_write is not None:
+            if stage is None:
+                raise ValueError("dma_write needs a staging area: stage=(bus address, bytes)")
+            self.dev.dma_write = lib.ld_py_dma_write
+            self.dev.stage_base, self.dev.stage_size = stage
+        self.dev.flags = lib.LD_HW_SHARED if shared else 0
         self.dev.timeout_polls = timeout_polls
         self.dev.ram_base = ram_base
         self.dev.ram_size = ram_size
         self.dev.family = _family(family)
 
+    @property
+    def family(self):
+        return {v: k for k, v in FAMILIES.items()}[int(self.dev.family)]
+
     def call(self, fn, *args):
-        """Call a C function of the driver (lib.ld_hw_*) with this device's registers bound;
-        an exception raised by read32/write32 meanwhile is re-raised after it returns."""
-        _active.append(self._rw)
-        del _pending[:]
-        try:
-            r = fn(*args)
-        finally:
-            _active.pop()
-        if _pending:
-            e = _pending[0]
-            del _pending[:]
-            raise e
-        return r
+        """Call a C function of the driver (lib.ld_hw_*) with this device's callbacks bound;
+        an exception raised by one of them meanwhile is re-raised after it returns."""
+        return _invoke(self._binding, fn, *args)
 
     def md(self, alg, data, path=PATH_CSR):
         """ld_hw_md one-shot: the digest of data (bytes, or a cdata uint8_t buffer whose
@@ -431,6 +572,10 @@ class HwDevice:
         lives (e.g. DmaArena.alloc("ld_hw_md_ctx") so the DMA can read its padded tail);
         default: a 64-byte aligned host allocation."""
         return HwCtx(self, alg, path, ctx_mem)
+
+    def skein_context(self, digest_bits=512, key=b"", path=PATH_CSR):
+        """A Skein-512 streaming context on this (Skein) peripheral (ld_hw_skein512_init)."""
+        return HwSkeinCtx(self, digest_bits, key, path)
 
     def cycles(self):
         """ld_hw_cycles: the peripheral's 64-bit cycle counter (latched now)."""
@@ -492,13 +637,17 @@ class HwDevice:
 
 
 class HwCtx:
-    """ld_hw_md_init/update/final as an object (for streaming and call-order tests)."""
+    """ld_hw_md_init/update/final/copy as an object. copy() and digest() (which finalises a
+    copy) need a shared device (HwDevice(shared=True))."""
 
-    def __init__(self, hw, alg, path=PATH_CSR, ctx_mem=None):
+    def __init__(self, hw, alg, path=PATH_CSR, ctx_mem=None, _from=None):
         self.hw, self.alg, self.path = hw, md_alg(alg), path
         # the default memory is owned by the array itself: keep that cdata, not a cast of it
         self._ctx = aligned_new("ld_hw_md_ctx") if ctx_mem is None else ffi.cast("ld_hw_md_ctx *", ctx_mem)
-        _check(hw.call(lib.ld_hw_md_init, self._ctx, hw.dev, self.alg, path), "ld_hw_md_init")
+        if _from is not None:
+            _check(lib.ld_hw_md_copy(self._ctx, _from), "ld_hw_md_copy")
+        else:
+            _check(hw.call(lib.ld_hw_md_init, self._ctx, hw.dev, self.alg, path), "ld_hw_md_init")
 
     @property
     def digest_size(self):
@@ -509,10 +658,52 @@ class HwCtx:
         _check(self.hw.call(lib.ld_hw_md_update, self._ctx, data, len(data)), "ld_hw_md_update")
         return self
 
+    def copy(self):
+        return HwCtx(self.hw, self.alg, self.path, _from=self._ctx)
+
     def final(self):
         out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
         _check(self.hw.call(lib.ld_hw_md_final, self._ctx, out), "ld_hw_md_final")
         return bytes(ffi.buffer(out, self.digest_size))
+
+    def digest(self):
+        return self.copy().final()
+
+
+class HwSkeinCtx:
+    """ld_hw_skein512_init/update/update_bits/final/copy on a Skein peripheral (copy() and
+    digest() need a shared device)."""
+
+    def __init__(self, hw, digest_bits=512, key=b"", path=PATH_CSR, _from=None):
+        self.hw, self.path = hw, path
+        self._ctx = aligned_new("ld_skein512_ctx")
+        if _from is not None:
+            _check(lib.ld_skein512_copy(self._ctx, _from), "ld_skein512_copy")
+        else:
+            _skein_out_bits(digest_bits)
+            key = bytes(key)
+            _check(hw.call(lib.ld_hw_skein512_init, self._ctx, hw.dev, path, digest_bits, key,
+                           len(key)), "ld_hw_skein512_init")
+        self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
+
+    def update(self, data):
+        data = _as_cdata(data)
+        _check(self.hw.call(lib.ld_skein512_update, self._ctx, data, len(data)), "ld_skein512_update")
+
+    def update_bits(self, data, nbits):
+        data, nbits = _skein_input(data, nbits)
+        _check(self.hw.call(lib.ld_skein512_update_bits, self._ctx, data, nbits), "ld_skein512_update_bits")
+
+    def copy(self):
+        return HwSkeinCtx(self.hw, path=self.path, _from=self._ctx)
+
+    def final(self):
+        out = ffi.new("uint8_t[]", max(1, self.digest_size))
+        _check(self.hw.call(lib.ld_skein512_final, self._ctx, out), "ld_skein512_final")
+        return bytes(ffi.buffer(out, self.digest_size))
+
+    def digest(self):
+        return self.copy().final()
 
 
 def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messages=None):
@@ -615,27 +806,47 @@ def skein512(data, digest_bits=512, key=b"", nbits=None):
 
 
 class Skein512Ctx:
-    """ld_skein512_init/update/update_bits/final (software)."""
+    """ld_skein512_init/update/update_bits/final/copy (software), or around a block hook
+    (ld_skein512_init_hook: hook(x, variant, blocks, tweaks) -> x, e.g. an engine in a
+    simulator, under the C library's UBI sequence and tweaks)."""
 
-    def __init__(self, digest_bits=512, key=b""):
-        _skein_out_bits(digest_bits)
+    def __init__(self, digest_bits=512, key=b"", hook=None, _from=None):
         self._ctx = ffi.new("ld_skein512_ctx *")
-        key = bytes(key)
-        _check(lib.ld_skein512_init(self._ctx, digest_bits, key, len(key)), "ld_skein512_init")
+        if _from is not None:
+            self._hook = _from._hook
+            _check(lib.ld_skein512_copy(self._ctx, _from._ctx), "ld_skein512_copy")
+        else:
+            _skein_out_bits(digest_bits)
+            key = bytes(key)
+            self._hook = None
+            if hook is None:
+                _check(lib.ld_skein512_init(self._ctx, digest_bits, key, len(key)), "ld_skein512_init")
+            else:
+                self._hook = ffi.new_handle(hook)
+                _check(_invoke(_NO_BINDING, lib.ld_skein512_init_hook, self._ctx, lib.ld_py_skein_ubi,
+                               self._hook, digest_bits, key, len(key)), "ld_skein512_init_hook")
         self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
 
     def update(self, data):
-        data = bytes(data)
-        _check(lib.ld_skein512_update(self._ctx, data, len(data)), "ld_skein512_update")
+        data = _as_cdata(data)
+        _check(_invoke(_NO_BINDING, lib.ld_skein512_update, self._ctx, data, len(data)),
+               "ld_skein512_update")
 
     def update_bits(self, data, nbits):
         data, nbits = _skein_input(data, nbits)
-        _check(lib.ld_skein512_update_bits(self._ctx, data, nbits), "ld_skein512_update_bits")
+        _check(_invoke(_NO_BINDING, lib.ld_skein512_update_bits, self._ctx, data, nbits),
+               "ld_skein512_update_bits")
+
+    def copy(self):
+        return Skein512Ctx(_from=self)
 
     def final(self):
-        out = ffi.new("uint8_t[]", self.digest_size)
-        _check(lib.ld_skein512_final(self._ctx, out), "ld_skein512_final")
-        return bytes(ffi.buffer(out))
+        out = ffi.new("uint8_t[]", max(1, self.digest_size))
+        _check(_invoke(_NO_BINDING, lib.ld_skein512_final, self._ctx, out), "ld_skein512_final")
+        return bytes(ffi.buffer(out, self.digest_size))
+
+    def digest(self):
+        return self.copy().final()
 
 
 def skein512_ubi(start, blocks, t0, t1, final_bytes):
@@ -661,3 +872,20 @@ def skein512_ubi(start, blocks, t0, t1, final_bytes):
         x[0:8] = list(struct.unpack("<8Q", start))
     lib.ld_skein512_ubi(x, blocks, len(blocks) // 64, t0, t1, final_bytes)
     return struct.pack("<8Q", *x)
+
+
+def skein512_block_tweaks(t0, t1, nblocks, final_bytes):
+    """The (T0, T1) of each block of a UBI job started with tweak (t0 = bytes before the job,
+    t1) -- ld_skein512_block_tweak, the peripheral's rule -- for driving an engine directly."""
+    tw = ffi.new("uint64_t[2]")
+    out = []
+    for b in range(nblocks):
+        lib.ld_skein512_block_tweak(t0, t1, b, nblocks, final_bytes, tw)
+        out.append((int(tw[0]), int(tw[1])))
+    return out
+
+
+def skein512_t1(ubi_type, first=False, final=False, bitpad=False):
+    """T1 of a UBI's start tweak (ld_skein.h: LD_SKEIN_T1_*)."""
+    return ((ubi_type << 56) | (lib.LD_SKEIN_T1_FIRST if first else 0) |
+            (lib.LD_SKEIN_T1_FINAL if final else 0) | (lib.LD_SKEIN_T1_BITPAD if bitpad else 0))

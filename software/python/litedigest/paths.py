@@ -1,14 +1,6 @@
-"""Where the checkout and its build outputs are (an editable install of the repository)."""
-import os
+"""Where the checkout and its build outputs are (an editable install of the repository).
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+The one definition is litedigest.soc.buildcache's (the builds use it too)."""
+from litedigest.soc.buildcache import build_root, repo_root
 
-
-def repo_root():
-    """The repository: software/python/litedigest -> <repo>."""
-    return os.path.abspath(os.path.join(_HERE, "..", "..", ".."))
-
-
-def build_root():
-    """Build outputs (git-ignored): $LITEDIGEST_BUILD, else <repo>/build."""
-    return os.environ.get("LITEDIGEST_BUILD") or os.path.join(repo_root(), "build")
+__all__ = ["build_root", "repo_root"]

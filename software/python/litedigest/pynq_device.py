@@ -16,16 +16,17 @@ What the objects must offer (the subset of PYNQ's API this module uses):
   ``.freebuffer()``.
 
 The register map comes from the build's ``csr.json`` (register addresses, the ``csr`` memory
-region's base, one ``<instance>_engine`` constant per hash peripheral) and ``csr.h`` (the bit
-fields of ctrl/status/info): register offsets are ``csr address - csr base``. Every hash
+region's base, one ``<instance>_engine`` constant per hash peripheral; the bit fields are the
+same in every build: litedigest.hw_regs, generated from the peripheral): register offsets are
+``csr address - csr base``. Every hash
 peripheral the build has is found from these files, so engines added later appear here
 without code changes.
 """
 import json
 import os
 
+from . import hw_regs
 from . import spec as specmod
-from .driver import HashPeripheral, parse_csr_fields
 
 # The subsystem's VLNV in the PYNQ-Z2 block design (soc/targets/pynq_z2.py, SUBSYSTEM_VLNV;
 # defined here too so that the board side does not need LiteX installed to import it).
@@ -95,7 +96,7 @@ def register_files(bitfile, csr_json=None, csr_h=None):
 class RegisterMap:
     """csr.json + csr.h of a build: registers, constants, the csr base, the hash peripherals."""
 
-    def __init__(self, csr_json, csr_h_text, csr_base=None):
+    def __init__(self, csr_json, csr_h_text=None, csr_base=None):
         if isinstance(csr_json, (str, os.PathLike)):
             with open(csr_json) as f:
                 csr_json = json.load(f)
@@ -135,9 +136,15 @@ class LiteDigestDevice:
     """The hash peripherals of one subsystem behind `mmio`, with a DMA buffer from `allocate`.
 
     ``device.engines`` maps instance names to engine specs; ``device.peripheral(instance)`` is
-    the litedigest.driver.HashPeripheral of an instance; ``device.instance_for(spec)`` picks
-    the peripheral for an algorithm or engine spec; ``device.new("sha256", data)`` is a
-    hashlib-style object on it (backend "pynq")."""
+    the C library's driver on an instance (litedigest.native.HwDevice); ``device.instance_for
+    (spec)`` picks the peripheral for an algorithm or engine spec; ``device.new("sha256",
+    data)`` is a hashlib-style object on it (backend "pynq").
+
+    Registers: when `mmio` exposes its mapped window as a numpy array (``pynq.MMIO.array``),
+    the C driver reads and writes the registers itself, with no Python call per register;
+    otherwise (the simulated adapter) through ``mmio.read``/``mmio.write``. Message data goes
+    through the DMA buffer: the driver copies each job's blocks into it (``dma_write``) and
+    flushes what it wrote before the job starts (``dma_sync``)."""
 
     def __init__(self, mmio, allocate, regmap, buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0,
                  label="board"):
@@ -181,6 +188,7 @@ class LiteDigestDevice:
         self.buffer_bytes = buffer_bytes
         self._bytes = buf.reshape(-1).view(np.uint8)   # a view: keeps the buffer's DMA attributes
         self.flushes = 0
+        self._dirty = None     # (lo, hi) byte range written since the last flush
 
     # --- registers --------------------------------------------------------------------
     def read32(self, addr):
@@ -194,34 +202,50 @@ class LiteDigestDevice:
     def physical_address(self):
         return self.buffer.physical_address
 
-    def write_bytes(self, addr, data):
-        """Copy `data` into the DMA buffer at physical address `addr` and flush it to memory
-        (the engine reads memory, not the CPU's cache)."""
+    def dma_write(self, addr, data):
+        """Copy `data` into the DMA buffer at physical address `addr` (the driver's staging
+        copy; dma_sync flushes it before the job starts)."""
         if self.buffer is None:
             raise ValueError("the device is closed")
-        data = bytes(data)
         off = addr - self.buffer.physical_address
         if off < 0 or off + len(data) > self.buffer_bytes:
             raise ValueError(f"{len(data)} bytes at 0x{addr:x} are outside the DMA buffer "
                              f"(0x{self.buffer.physical_address:x}, {self.buffer_bytes} bytes)")
         self._bytes[off:off + len(data)] = self._np.frombuffer(data, dtype=self._np.uint8)
-        # flush the bytes written (a view of a PYNQ buffer flushes its own address range)
-        self._bytes[off:off + len(data)].flush()
-        self.flushes += 1
+        lo, hi = self._dirty or (off, off)
+        self._dirty = (min(lo, off), max(hi, off + len(data)))
+
+    def dma_sync(self):
+        """Flush what dma_write wrote since the last flush (the engine reads memory, not the
+        CPU's cache; a view of a PYNQ buffer flushes its own address range)."""
+        if self._dirty is not None:
+            lo, hi = self._dirty
+            self._dirty = None
+            self._bytes[lo:hi].flush()
+            self.flushes += 1
+
+    def write_bytes(self, addr, data):
+        """Copy `data` into the DMA buffer at physical address `addr` and flush it."""
+        self.dma_write(addr, bytes(data))
+        self.dma_sync()
 
     def dma_align(self):
-        """The strictest DMA alignment of the subsystem's peripherals (their info registers;
-        the csr.json constants when a peripheral has no align field)."""
-        aligns = []
-        for inst in self.regmap.engines:
-            fields = parse_csr_fields(self.regmap.csr_h, inst).get("info", {})
-            if "align_log2" in fields:
-                off, size = fields["align_log2"]
-                v = self.read32(self.regmap.registers[f"{inst}_info"]["addr"])
-                aligns.append(1 << ((v >> off) & ((1 << size) - 1)))
-            else:
-                aligns.append(int(self.regmap.constants.get(f"{inst}_dma_align", 4)))
-        return max(aligns)
+        """The strictest DMA alignment of the subsystem's peripherals (their info registers'
+        align_log2 field)."""
+        off, size = hw_regs.FIELDS["info"]["align_log2"]
+        return max(1 << ((self.read32(self.regmap.registers[f"{inst}_info"]["addr"]) >> off)
+                         & ((1 << size) - 1)) for inst in self.regmap.engines)
+
+    def _mmio_window(self):
+        """The CPU address of the mapped register window when `mmio` exposes it (pynq.MMIO's
+        numpy `array`), else None (register accesses then go through mmio.read/write)."""
+        arr = getattr(self.mmio, "array", None)
+        if arr is None or not hasattr(arr, "ctypes"):
+            return None
+        top = max(self.regmap.offset(r["addr"]) + 4 * r["size"] for r in self.regmap.registers.values())
+        if arr.nbytes < top:
+            return None
+        return int(arr.ctypes.data)
 
     # --- engines ----------------------------------------------------------------------
     @property
@@ -261,14 +285,16 @@ class LiteDigestDevice:
         if p is None:
             if instance not in self.regmap.engines:
                 raise ValueError(f"no hash peripheral {instance!r} (have {', '.join(self.regmap.engines)})")
+            from . import native
             s = self.regmap.spec(instance)
-            p = HashPeripheral(self.read32, self.write32, self.write_bytes,
-                               registers=self.regmap.registers,
-                               fields=parse_csr_fields(self.regmap.csr_h, instance),
-                               instance=instance,
-                               dma_buffer=(self.buffer.physical_address, self.buffer_bytes),
-                               block_bytes=s.block_size, digest_bytes=s.state_size,
-                               timeout=self.timeout)
+            window = self._mmio_window()
+            regs = native.instance_registers(self.regmap.registers, instance,
+                                             offset=-self.regmap.csr_base if window else 0)
+            phys = self.buffer.physical_address
+            kw = dict(mmio_base=window) if window else dict(read32=self.read32, write32=self.write32)
+            p = native.HwDevice(regs, family=s.family, ram_base=phys, ram_size=self.buffer_bytes,
+                                dma_write=self.dma_write, stage=(phys, self.buffer_bytes),
+                                dma_sync=self.dma_sync, shared=True, **kw)
             self._peripherals[instance] = p
         return p
 

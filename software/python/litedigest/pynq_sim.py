@@ -162,7 +162,8 @@ class SimDevice(LiteDigestDevice):
 def start_sim(engines=specmod.MAIN_SOC):
     """Build (cached) the simulated SoC with `engines`, boot the idle firmware; return
     (sim, build)."""
-    from litedigest.soc.sim_runner import build_firmware, SimProcess
+    from litedigest.soc.sim.firmware import build_firmware
+    from litedigest.soc.sim.process import SimProcess
     from .backends.soc import build_soc, firmware_app
     b = build_soc(list(engines))
     fw = build_firmware(b, firmware_app("idle"))

@@ -1,4 +1,4 @@
-"""The message scheduler for pipelined engines (seed 000 section 7), host side.
+"""The message scheduler for pipelined engines (Michail et al. 2016, sec. 7), host side.
 
 The policy is the C library's (ld_sched.h: ld_sched_init/next/complete, the same code the SoC
 firmware runs over the CSR and DMA paths), called through cffi (litedigest.native.sched_order):

@@ -75,7 +75,8 @@ def parse_console(text):
 def run_app(engines, app, log=None, timeout=900):
     """Build the simulated SoC with `engines` (cached) and the firmware `app`
     (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build)."""
-    from litedigest.soc.sim_runner import build_firmware, SimProcess
+    from litedigest.soc.sim.firmware import build_firmware
+    from litedigest.soc.sim.process import SimProcess
     from litedigest.backends.soc import build_soc, firmware_app
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")

@@ -1,59 +1,119 @@
-"""Engine spec strings (DESIGN.md "Engines are named by one spec string").
+"""The engine catalogue and spec strings: the one pure-data module every layer shares.
+
+Gateware (litedigest.ip, litedigest.soc), the drivers and the board-side Python all take the
+facts about engines from here: the families, their algorithms and engine variants (the IV
+choice in ctrl.variant), the round architectures with their info.arch codes, the pipeline
+depths, and the spec grammar. This module imports nothing but the standard library, so the
+board side can use it without Migen or LiteX.
 
 `sha256:opt:p1` -> EngineSpec(algorithm="sha256", arch="opt", stages=1). The algorithm part
 may name a variant that shares an engine (sha224 runs on the sha256 engines).
 """
 from dataclasses import dataclass
 
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Arch:
+    """A round architecture of an engine family: its info.arch code, the latency of one block
+    (cycles from accepted to its chaining value) when unpipelined, and the pipeline depths it
+    is built with (SHA `pN`; Skein's functional pipeline `fpN`) and Skein's structural
+    pipeline (`spM`: Threefish modules in a row)."""
+    code: int
+    latency: int
+    stages: tuple = (1,)
+    modules: tuple = (1,)
+
+
+@dataclass(frozen=True)
+class Family:
+    """An engine family: what the engines, the peripheral, the drivers and the spec grammar
+    all need to know about it. `algorithms`: the names it hashes (hashlib's, or Skein-512's
+    output sizes) -> digest bytes; `variants`: its initial chaining values in ctrl.variant
+    order; `ring`: pipelines are rings of rounds written fpN[:spM] (Skein), not pN."""
+    block_bytes: int
+    state_bytes: int
+    algorithms: dict
+    variants: tuple
+    archs: dict
+    default_arch: str
+    ring: bool = False
+
+    def latency(self, arch, stages=1):
+        """Cycles from a block accepted to its chaining value. A SHA pipeline splits the
+        rounds over its stages (same latency); a Skein ring of P stages goes round P times,
+        plus a cycle between its stages' last and first registers when P > 1."""
+        lat = self.archs[arch].latency
+        if self.ring and stages > 1:
+            return (lat - 1) * stages + 2
+        return lat
+
+
+# Skein-512 output sizes with a configured chaining value (the engines' variants 1..6)
+SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
+
+# THE engine catalogue: one record per family; every table below derives from it.
+FAMILIES = {
+    "sha1": Family(
+        block_bytes=64, state_bytes=20, algorithms={"sha1": 20}, variants=("sha1",),
+        archs={"base": Arch(0, 81, (1, 2, 4, 5, 8, 10, 16, 20, 40, 80)),
+               "k5": Arch(2, 17),
+               "opt": Arch(1, 41, (1, 2, 4, 5, 8, 10, 20, 40))},
+        default_arch="opt"),
+    "sha256": Family(
+        block_bytes=64, state_bytes=32, algorithms={"sha256": 32, "sha224": 28},
+        variants=("sha256", "sha224"),
+        archs={"base": Arch(0, 65, (1, 2, 4, 8, 16, 32, 64)),
+               "opt": Arch(1, 33, (1, 2, 4, 8, 16, 32))},
+        default_arch="opt"),
+    "sha512": Family(
+        block_bytes=128, state_bytes=64,
+        algorithms={"sha512": 64, "sha384": 48, "sha512_224": 28, "sha512_256": 32},
+        variants=("sha512", "sha384", "sha512_224", "sha512_256"),
+        archs={"base": Arch(0, 81), "k5": Arch(2, 17)},
+        default_arch="k5"),
+    # Skein-512: any output length (litedigest.new("skein512", digest_bits=...)); the named
+    # sizes are what `litedigest sum -a` takes
+    "skein512": Family(
+        block_bytes=64, state_bytes=64,
+        algorithms={"skein512": 64, **{f"skein512-{n}": n // 8 for n in (256, 512, 384, 224, 160, 128)}},
+        variants=("zero",) + tuple(f"skein512-{n}" for n in SKEIN_SIZES),
+        archs={"r1": Arch(3, 73), "r4": Arch(4, 19), "r8": Arch(5, 10, (1, 2, 4, 8), (1, 3))},
+        default_arch="r8", ring=True),
+}
+
+# Derived tables (kept under their old names for the code that reads them)
 # algorithm -> (engine family, block bytes, digest bytes)
-ALGORITHMS = {
-    "sha1": ("sha1", 64, 20),
-    "sha256": ("sha256", 64, 32),
-    "sha224": ("sha256", 64, 28),
-    "sha512": ("sha512", 128, 64),
-    "sha384": ("sha512", 128, 48),
-    "sha512_224": ("sha512", 128, 28),
-    "sha512_256": ("sha512", 128, 32),
-    # Skein-512 (seed 004): any output length (litedigest.new("skein512", digest_bits=...));
-    # the named sizes are what `litedigest sum -a` takes
-    "skein512": ("skein512", 64, 64),
-    "skein512-256": ("skein512", 64, 32),
-    "skein512-512": ("skein512", 64, 64),
-    "skein512-384": ("skein512", 64, 48),
-    "skein512-224": ("skein512", 64, 28),
-    "skein512-160": ("skein512", 64, 20),
-    "skein512-128": ("skein512", 64, 16),
-}
+ALGORITHMS = {alg: (fam, f.block_bytes, size) for fam, f in FAMILIES.items()
+              for alg, size in f.algorithms.items()}
 # round architectures implemented per engine family
-ARCHITECTURES = {
-    "sha1": ("base", "k5", "opt"),
-    "sha256": ("base", "opt"),
-    "sha512": ("base", "k5"),
-    "skein512": ("r1", "r4", "r8"),
-}
-DEFAULT_ARCH = {"sha1": "opt", "sha256": "opt", "sha512": "k5", "skein512": "r8"}
-# pipeline stage counts implemented per (family, arch) (seed 000's sets for the base rounds)
-STAGES = {
-    ("sha1", "base"): (1, 2, 4, 5, 8, 10, 16, 20, 40, 80),
-    ("sha256", "base"): (1, 2, 4, 8, 16, 32, 64),
-    ("sha1", "opt"): (1, 2, 4, 5, 8, 10, 20, 40),
-    ("sha256", "opt"): (1, 2, 4, 8, 16, 32),
-    # Skein: functional pipeline stages (fpN) of the 8-round datapath
-    ("skein512", "r8"): (1, 2, 4, 8),
-}
-# Skein's structural pipeline: Threefish modules in a row (spN), on the 8-round datapath
-MODULES = {("skein512", "r8"): (1, 3)}
+ARCHITECTURES = {fam: tuple(f.archs) for fam, f in FAMILIES.items()}
+DEFAULT_ARCH = {fam: f.default_arch for fam, f in FAMILIES.items()}
+# pipeline stage counts per (family, arch) (SHA pN; Skein's functional pipeline fpN)
+STAGES = {(fam, a): arch.stages for fam, f in FAMILIES.items() for a, arch in f.archs.items()
+          if arch.stages != (1,)}
+# Skein's structural pipeline (spN): Threefish modules in a row, on the 8-round datapath
+MODULES = {(fam, a): arch.modules for fam, f in FAMILIES.items() for a, arch in f.archs.items()
+           if arch.modules != (1,)}
 # families whose pipeline parts are written fpN[:spM] (Skein) rather than pN (SHA)
-RING_FAMILIES = ("skein512",)
+RING_FAMILIES = tuple(fam for fam, f in FAMILIES.items() if f.ring)
+STATE_BYTES = {fam: f.state_bytes for fam, f in FAMILIES.items()}
+# info.arch: the code the peripheral reports for an engine's round architecture (the C
+# library's LD_ARCH_*, generated into ld_hw_regs.h); Skein codes mean "a block takes the
+# whole latency" to the driver
+ARCH_CODES = {a: arch.code for f in FAMILIES.values() for a, arch in f.archs.items()}
+# ctrl.variant: the engine's initial chaining values in variant order (index = variant). The
+# SHA families' variants are algorithms; Skein-512's are the zero chain (a key or
+# configuration UBI starts from it) and the configured IVs of its standard output sizes.
+VARIANTS = {fam: f.variants for fam, f in FAMILIES.items()}
 
 
 class SpecError(ValueError):
     """An engine spec string that names no engine we can build."""
 
-STATE_BYTES = {"sha1": 20, "sha256": 32, "sha512": 64, "skein512": 64}
-
 # The simulated SoCs the soc backend, the demo and the scheduler measurements use: the main
-# one has the default engine of every family; the scheduler one the pipelines of seeds 000
+# one has the default engine of every family; the scheduler one the pipelines of Michail et al. 2016
 # and 004 whose utilization the C scheduler is measured on (skein512:r8:fp2:sp3: three
 # modules of a 2-stage functional ring, 6 blocks in flight). Any other spec gets a SoC of its own.
 MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
@@ -88,6 +148,23 @@ class EngineSpec:
     def in_flight(self):
         """Blocks the engine holds at once (one slot, i.e. one message, each)."""
         return self.stages * self.modules
+
+    @property
+    def latency(self):
+        """Cycles from a block accepted to its chaining value (the catalogue's)."""
+        return FAMILIES[self.family].latency(self.arch, self.stages)
+
+    @property
+    def interval(self):
+        """Cycles per block when the engine is full (a Fraction): a SHA p-stage pipeline
+        completes p blocks every latency - 1 cycles (its final addition overlaps the next
+        block's first round), a Skein ring or structural pipeline in_flight blocks every
+        latency."""
+        if FAMILIES[self.family].ring:
+            return Fraction(self.latency, self.in_flight)
+        if self.stages == 1:
+            return Fraction(self.latency)
+        return Fraction(self.latency - 1, self.stages)
 
     def _pipe_suffix(self, always):
         if self.family in RING_FAMILIES:
@@ -171,6 +248,16 @@ def _parse_ring(spec, algo, family, rest):
         raise SpecError(f"{spec!r}: structural pipelines of {family}:{arch} have "
                         f"{', '.join(map(str, allowed))} modules, not {modules}")
     return EngineSpec(algo, arch, stages, modules)
+
+
+def variant_of(spec):
+    """The engine variant (ctrl.variant) of a spec's algorithm, e.g. sha224 -> 1; a Skein-512
+    spec -> the configured chaining value of its output size (skein512-256 -> 3)."""
+    s = parse(spec) if isinstance(spec, str) else spec
+    name = s.algorithm
+    if s.family == "skein512":
+        name = f"skein512-{s.digest_size * 8}"
+    return VARIANTS[s.family].index(name)
 
 
 def all_specs():

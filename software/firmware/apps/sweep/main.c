@@ -35,13 +35,6 @@ static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (
 
 static const ld_hw_dev dev = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync);
 
-static uint64_t now(void)
-{
-    uint64_t c = 0;
-    ld_hw_cycles(&dev, &c);
-    return c;
-}
-
 #define NSIZES 6
 #define NPATHS 3
 #define WARM_MAX 16384
@@ -67,13 +60,13 @@ int main(void)
             uint8_t *dst = p == 0 ? ref : out;
             for (run = 0; run < runs; run++) {
                 memset(dst, 0, 32);
-                t0 = now();
+                t0 = now(&dev);
                 if (p == 0)
                     r = ld_sha256(LD_SHA256, m, sizes[s], dst);
                 else
                     r = ld_hw_md(&dev, LD_ALG_SHA256, p == 1 ? LD_PATH_CSR : LD_PATH_DMA, m,
                                  sizes[s], dst);
-                t1 = now();
+                t1 = now(&dev);
             }
             if (r != LD_OK)
                 printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r, ld_strerror(r));

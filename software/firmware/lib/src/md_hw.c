@@ -210,6 +210,13 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     ctx->buflen = 0;
     ctx->jobs = 0;
     ctx->align = ld_hw_get_info(dev, &info) == LD_OK ? info.dma_align : 4u;
+#if LD_CONFIG_HOST
+    ctx->cv_here = 0;
+    if (path == LD_PATH_DMA && dev->dma_write &&
+        (dev->stage_size < 2 * ld_md_block_size(alg) ||
+         !ld_hw_dma_ok(dev, dev->stage_base, dev->stage_size, ctx->align)))
+        return LD_ERR_ARG;    /* no usable staging area */
+#endif
     ctx->state = CTX_ACTIVE;
     /* clean start: clear done/errors and the din word count left by anyone before us */
     dev->write32(dev->ctrl, LD_CTRL_ACK);
@@ -217,15 +224,79 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     return LD_OK;
 }
 
+#if LD_CONFIG_HOST
+uint32_t ld_hal_mmio_read32(uintptr_t addr)
+{
+    return *(volatile const uint32_t *)addr;
+}
+
+void ld_hal_mmio_write32(uintptr_t addr, uint32_t value)
+{
+    *(volatile uint32_t *)addr = value;
+}
+
+static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        dev->write32(dev->cv + 4u * (uintptr_t)i, words[i]);
+}
+#endif
+
 static uint32_t levels(ld_hw_md_ctx *ctx, int last)
 {
     uint32_t l = LD_CTRL_VARIANT_VAL(ld_md_variant(ctx->alg));
     if (ctx->jobs == 0)
         l |= LD_CTRL_FIRST;
+#if LD_CONFIG_HOST
+    else if (ctx->cv_here) {   /* a shared peripheral: resume from the context's value */
+        load_cv(ctx->dev, ctx->cv, ld_md_state_words(ctx->alg));
+        ctx->cv_here = 0;
+        l |= LD_CTRL_LOAD_CV;
+    }
+#endif
     if (last)
         l |= LD_CTRL_LAST;
     return l;
 }
+
+#if LD_CONFIG_HOST
+/* The DMA path of a host the DMA cannot read: each job's blocks (the data, then the tail
+ * when it fits) are copied to the staging area and hashed from there. */
+static int run_staged(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
+                      const uint8_t *tail, size_t ntail, int last)
+{
+    const ld_hw_dev *dev = ctx->dev;
+    size_t bs = ld_md_block_size(ctx->alg);
+    size_t room = dev->stage_size / bs;   /* blocks per job: >= 2, checked at init */
+    int r = LD_OK;
+
+    while ((nblocks || ntail) && r == LD_OK) {
+        size_t n = nblocks < room ? nblocks : room;
+        size_t t = (n == nblocks && n + ntail <= room) ? ntail : 0;
+        if (n)
+            dev->dma_write(dev->stage_base, p, n * bs);
+        if (t)
+            dev->dma_write(dev->stage_base + n * bs, tail, t * bs);
+        nblocks -= n;
+        ntail -= t;
+        p += n * bs;
+        r = ld_hw_job_dma(dev, dev->stage_base, (uint32_t)((n + t) * bs), 0, 0,
+                          levels(ctx, last && nblocks == 0 && ntail == 0), NULL);
+        ctx->jobs++;
+    }
+    return r;
+}
+
+/* a shared peripheral: keep the chaining value in the context once this call's jobs ran */
+static void save_cv(ld_hw_md_ctx *ctx, uint32_t jobs_before)
+{
+    if ((ctx->dev->flags & LD_HW_SHARED) && ctx->jobs != jobs_before) {
+        ld_hw_read_digest_words(ctx->dev, 0, ctx->cv, ld_md_state_words(ctx->alg));
+        ctx->cv_here = 1;
+    }
+}
+#endif
 
 /* hash nblocks whole blocks at p (then the tail blocks at tail, when ntail > 0) */
 static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
@@ -238,6 +309,10 @@ static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
     int dma_t = ntail && ld_hw_dma_ok(dev, (uintptr_t)tail, tlen, ctx->align);
     int r = LD_OK;
 
+#if LD_CONFIG_HOST
+    if (ctx->path == LD_PATH_DMA && dev->dma_write)
+        return run_staged(ctx, p, nblocks, tail, ntail, last);
+#endif
     if (ctx->path == LD_PATH_DMA && nblocks && !own_buffer && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
         return LD_ERR_RANGE;
     if (ctx->path == LD_PATH_DMA && (dma_p || (!nblocks && dma_t))) {
@@ -301,9 +376,31 @@ int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
         return LD_ERR_ARG;
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
+#if LD_CONFIG_HOST
+    {
+        uint32_t jobs_before = ctx->jobs;
+        r = ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx);
+        if (r == LD_OK)
+            save_cv(ctx, jobs_before);
+    }
+#else
     r = ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx);
+#endif
     return r == LD_OK ? r : fail(ctx, r);
 }
+
+#if LD_CONFIG_HOST
+int ld_hw_md_copy(ld_hw_md_ctx *dst, const ld_hw_md_ctx *src)
+{
+    if (dst == NULL || src == NULL)
+        return LD_ERR_ARG;
+    if (src->state != CTX_ACTIVE || !(src->dev->flags & LD_HW_SHARED))
+        return LD_ERR_STATE;
+    if (dst != src)
+        ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);
+    return LD_OK;
+}
+#endif
 
 /* the message's last job has run: read slot 0's chaining value as the digest */
 static int finish_digest(ld_hw_md_ctx *ctx, uint8_t *out)

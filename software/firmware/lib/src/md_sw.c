@@ -11,18 +11,13 @@
 
 #define LD_MD_MAGIC 0x6d645f31u
 
+/* indexed by LD_ALG_*: the catalogue's rows (ld_catalog.h) */
+#define ALG_ROW(id, family, variant, digest_size, name) { family, variant, digest_size, name },
 static const struct {
     uint8_t family, variant, digest_size;
     const char *name;
 } ALGS[LD_ALG_COUNT] = {
-    /* indexed by LD_ALG_* */
-    { LD_FAMILY_SHA1,   0,             20, "sha1" },
-    { LD_FAMILY_SHA256, LD_SHA256,     32, "sha256" },
-    { LD_FAMILY_SHA256, LD_SHA224,     28, "sha224" },
-    { LD_FAMILY_SHA512, LD_SHA512,     64, "sha512" },
-    { LD_FAMILY_SHA512, LD_SHA384,     48, "sha384" },
-    { LD_FAMILY_SHA512, LD_SHA512_224, 28, "sha512_224" },
-    { LD_FAMILY_SHA512, LD_SHA512_256, 32, "sha512_256" },
+    LD_MD_ALGORITHMS(ALG_ROW)
 };
 
 static int known(int alg)
@@ -87,8 +82,48 @@ static uint32_t state_word(const ld_md_ctx *ctx, size_t k)
     return ctx->state.w32[k];
 }
 
+#if LD_CONFIG_HOST
+static void set_state_word(ld_md_ctx *ctx, size_t k, uint32_t w)
+{
+    if (ALGS[ctx->alg].family == LD_FAMILY_SHA512) {
+        unsigned sh = (k & 1) ? 0 : 32;
+        ctx->state.w64[k / 2] = (ctx->state.w64[k / 2] & ~((uint64_t)0xffffffffu << sh)) |
+                                ((uint64_t)w << sh);
+    } else {
+        ctx->state.w32[k] = w;
+    }
+}
+
+/* the caller's compression function on the chaining value as words (ld_md_compress_fn) */
+static void compress_hook(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
+{
+    uint32_t words[LD_MD_MAX_STATE_WORDS];
+    size_t k, n = ld_md_state_words(ctx->alg);
+    int r;
+
+    if (ctx->hook_err)
+        return;
+    for (k = 0; k < n; k++)
+        words[k] = state_word(ctx, k);
+    r = ctx->hook(ctx->hook_user, ctx->alg, ctx->hook_blocks == 0, words, blocks, nblocks);
+    if (r != LD_OK) {
+        ctx->hook_err = r;
+        return;
+    }
+    for (k = 0; k < n; k++)
+        set_state_word(ctx, k, words[k]);
+    ctx->hook_blocks += nblocks;
+}
+#endif
+
 static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
 {
+#if LD_CONFIG_HOST
+    if (ctx->hook) {
+        compress_hook(ctx, blocks, nblocks);
+        return;
+    }
+#endif
     switch (ALGS[ctx->alg].family) {
     case LD_FAMILY_SHA1:
         ld_sha1_compress(ctx->state.w32, blocks, nblocks);
@@ -138,8 +173,42 @@ int ld_md_init(ld_md_ctx *ctx, int alg)
     ctx->buflen = 0;
     ctx->finished = 0;
     ctx->magic = LD_MD_MAGIC;
+#if LD_CONFIG_HOST
+    ctx->hook = NULL;
+    ctx->hook_user = NULL;
+    ctx->hook_blocks = 0;
+    ctx->hook_err = LD_OK;
+#endif
     return LD_OK;
 }
+
+#if LD_CONFIG_HOST
+int ld_md_init_hook(ld_md_ctx *ctx, int alg, ld_md_compress_fn hook, void *user)
+{
+    int r = ld_md_init(ctx, alg);
+
+    if (r == LD_OK && hook == NULL)
+        r = LD_ERR_ARG;
+    if (r == LD_OK) {
+        ctx->hook = hook;
+        ctx->hook_user = user;
+    }
+    return r;
+}
+
+/* a hook's error fails the context: this call returns it, later ones LD_ERR_STATE */
+static int hook_result(ld_md_ctx *ctx, int r)
+{
+    if (r == LD_OK && ctx->hook_err != LD_OK) {
+        r = ctx->hook_err;
+        ctx->finished = 1;
+        ctx->hook_err = LD_OK;
+    }
+    return r;
+}
+#else
+#define hook_result(ctx, r) (r)
+#endif
 
 /* ld_absorb's block sink: the compression function (it cannot fail) */
 static int absorb_blocks(void *ctx, const uint8_t *p, size_t nblocks, int from_buf)
@@ -160,7 +229,7 @@ int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
         return LD_ERR_STATE;
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
-    return ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx);
+    return hook_result(ctx, ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx));
 }
 
 int ld_md_final(ld_md_ctx *ctx, uint8_t *out)
@@ -177,6 +246,10 @@ int ld_md_final(ld_md_ctx *ctx, uint8_t *out)
     if (n == 0)
         return LD_ERR_ARG;  /* message too long for the length field */
     compress(ctx, pad, n / bs);
+#if LD_CONFIG_HOST
+    if (ctx->hook_err != LD_OK)
+        return hook_result(ctx, LD_OK);
+#endif
     for (i = 0; i < ALGS[ctx->alg].digest_size; i++)
         out[i] = (uint8_t)(state_word(ctx, i / 4) >> (24 - 8 * (i % 4)));
     ctx->finished = 1;

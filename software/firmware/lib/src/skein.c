@@ -209,6 +209,82 @@ static uint32_t start_levels(ld_skein512_ctx *ctx)
     return 0;
 }
 
+#if LD_CONFIG_HOST
+/* The DMA path of a host the DMA cannot read: the UBI's blocks (then the tail) copied to the
+ * staging area, as many per job as fit, each job with its part of the tweak. */
+static int run_ubi_staged(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks,
+                          const uint8_t *tail, uint64_t t0, uint64_t t1, unsigned final_bytes)
+{
+    const ld_hw_dev *dev = ctx->dev;
+    size_t room = dev->stage_size / LD_SKEIN512_BLOCK_BYTES;
+    size_t total = nblocks + (tail != NULL), done = 0;
+    int r = LD_OK;
+
+    while (done < total && r == LD_OK) {
+        size_t n = total - done < room ? total - done : room;
+        size_t k = done < nblocks ? (nblocks - done < n ? nblocks - done : n) : 0;
+        int end = done + n == total;
+        uint32_t lv = start_levels(ctx);
+        if (k)
+            dev->dma_write(dev->stage_base, p + LD_SKEIN512_BLOCK_BYTES * done,
+                           k * LD_SKEIN512_BLOCK_BYTES);
+        if (n > k)   /* the tail, the UBI's last block */
+            dev->dma_write(dev->stage_base + k * LD_SKEIN512_BLOCK_BYTES, tail,
+                           LD_SKEIN512_BLOCK_BYTES);
+        ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * done, part_t1(t1, done == 0, end),
+                          final_bytes);
+        r = ld_hw_job_dma(dev, dev->stage_base, (uint32_t)(n * LD_SKEIN512_BLOCK_BYTES), 0, 0,
+                          lv | (end ? LD_CTRL_LAST : 0), NULL);
+        ctx->x_where = X_SLOT;
+        done += n;
+    }
+    return r;
+}
+
+void ld_skein512_block_tweak(uint64_t t0, uint64_t t1, size_t b, size_t nblocks,
+                             unsigned final_bytes, uint64_t tw[2])
+{
+    int last = b + 1 == nblocks;
+    tw[0] = t0 + (uint64_t)LD_SKEIN512_BLOCK_BYTES * b +
+            (last && (t1 & LD_SKEIN_T1_FINAL) ? final_bytes : LD_SKEIN512_BLOCK_BYTES);
+    tw[1] = part_t1(t1, b == 0, last);
+}
+
+/* the caller's block function (ld_skein512_init_hook): the UBI's blocks (then the tail) in
+ * runs of up to LD_SKEIN512_HOOK_BLOCKS, each block with its tweak (ld_skein512_ubi's rule) */
+static int run_ubi_hook(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks,
+                        const uint8_t *tail, uint64_t t0, uint64_t t1, unsigned final_bytes)
+{
+    uint64_t tweaks[2 * LD_SKEIN512_HOOK_BLOCKS];
+    size_t total = nblocks + (tail != NULL), b = 0;
+    int variant = ctx->x_where == X_IV ? ctx->variant : -1;
+    int r = LD_OK;
+
+    while (b < total && r == LD_OK) {
+        /* a run never mixes the caller's blocks and the tail (different memory) */
+        size_t end = b < nblocks ? nblocks : total, n = 0;
+        const uint8_t *src = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
+        if (end - b > LD_SKEIN512_HOOK_BLOCKS)
+            end = b + LD_SKEIN512_HOOK_BLOCKS;
+        for (; b < end; b++, n++)
+            ld_skein512_block_tweak(t0, t1, b, total, final_bytes, tweaks + 2 * n);
+        r = ctx->hook(ctx->hook_user, ctx->x, variant, src, n, tweaks);
+        variant = -1;
+        ctx->x_where = X_HERE;
+    }
+    return r;
+}
+
+/* a shared peripheral: the chaining value goes back into the context after each call */
+static void release(ld_skein512_ctx *ctx)
+{
+    if (ctx->dev != NULL && (ctx->dev->flags & LD_HW_SHARED) && ctx->x_where == X_SLOT)
+        fetch_x(ctx);
+}
+#else
+#define release(ctx) ((void)0)
+#endif
+
 /* One UBI job (ld_skein512_ubi's rule): nblocks blocks at p, then `tail` (one block, may be
  * NULL) as its last block. `own`: p is the context's own memory (always DMA-readable when
  * the context is). */
@@ -222,6 +298,10 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
     int r = LD_OK;
 
     if (dev == NULL) {
+#if LD_CONFIG_HOST
+        if (ctx->hook)
+            return run_ubi_hook(ctx, p, nblocks, tail, t0, t1, final_bytes);
+#endif
         fetch_x(ctx);
         if (nblocks)
             ld_skein512_ubi(ctx->x, p, nblocks, t0, part_t1(t1, 1, tail == NULL), final_bytes);
@@ -229,6 +309,10 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
             ld_skein512_ubi(ctx->x, tail, 1, t0 + len, part_t1(t1, nblocks == 0, 1), final_bytes);
         return LD_OK;
     }
+#if LD_CONFIG_HOST
+    if (ctx->path == LD_PATH_DMA && dev->dma_write)
+        return run_ubi_staged(ctx, p, nblocks, tail, t0, t1, final_bytes);
+#endif
     if (ctx->path == LD_PATH_DMA && nblocks && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
         return LD_ERR_RANGE;
     if (ctx->path == LD_PATH_DMA &&
@@ -319,8 +403,39 @@ int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, 
     ctx->dev = NULL;
     ctx->path = LD_PATH_CSR;
     ctx->align = LD_SKEIN512_BLOCK_BYTES;
+#if LD_CONFIG_HOST
+    ctx->hook = NULL;
+    ctx->hook_user = NULL;
+#endif
     return start_chain(ctx, out_bits, key, keylen);
 }
+
+#if LD_CONFIG_HOST
+int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *user,
+                          size_t out_bits, const uint8_t *key, size_t keylen)
+{
+    if (ctx == NULL || hook == NULL || out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS ||
+        (key == NULL && keylen))
+        return LD_ERR_ARG;
+    ctx->dev = NULL;
+    ctx->path = LD_PATH_CSR;
+    ctx->align = LD_SKEIN512_BLOCK_BYTES;
+    ctx->hook = hook;
+    ctx->hook_user = user;
+    return start_chain(ctx, out_bits, key, keylen);
+}
+
+int ld_skein512_copy(ld_skein512_ctx *dst, const ld_skein512_ctx *src)
+{
+    if (dst == NULL || src == NULL)
+        return LD_ERR_ARG;
+    if (src->state != CTX_ACTIVE || (src->dev != NULL && !(src->dev->flags & LD_HW_SHARED)))
+        return LD_ERR_STATE;
+    if (dst != src)
+        ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);
+    return LD_OK;
+}
+#endif
 
 int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
                         const uint8_t *key, size_t keylen)
@@ -335,9 +450,21 @@ int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, si
     ctx->dev = dev;
     ctx->path = path;
     ctx->align = ld_hw_get_info(dev, &info) == LD_OK ? info.dma_align : 4u;
+#if LD_CONFIG_HOST
+    ctx->hook = NULL;
+    ctx->hook_user = NULL;
+    if (path == LD_PATH_DMA && dev->dma_write &&
+        (dev->stage_size < 2 * LD_SKEIN512_BLOCK_BYTES ||
+         !ld_hw_dma_ok(dev, dev->stage_base, dev->stage_size, ctx->align)))
+        return LD_ERR_ARG;    /* no usable staging area */
+#endif
     dev->write32(dev->ctrl, LD_CTRL_ACK);   /* a clean start whatever happened before */
     dev->write32(ld_slot_word(dev->slots_ack, LD_INFO_SLOTS(dev->read32(dev->info)), 0), 1u);
-    return start_chain(ctx, out_bits, key, keylen);
+    {
+        int r = start_chain(ctx, out_bits, key, keylen);
+        release(ctx);
+        return r;
+    }
 }
 
 size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
@@ -397,6 +524,7 @@ int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len)
         p += n;
         len -= n;
     }
+    release(ctx);
     return LD_OK;
 }
 

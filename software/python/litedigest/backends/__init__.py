@@ -1,10 +1,13 @@
-"""Backends: where the compression function of a hash runs (sw, rtl, soc, pynq).
+"""Backends: where a hash runs (sw, rtl, soc, pynq).
 
-Every backend implements `Backend.compress`; the hashlib-style front end (litedigest.hashobj)
-does buffering and padding on top of it. Backends live in `litedigest.backends.<name>`, each
-module providing `open_backend(engine: str | None) -> Backend`; they are imported lazily
-(the `rtl` and `soc` ones need Migen/LiteX/a simulator) and cached per (name, engine), so
-repeated `litedigest.new(...)` calls reuse one simulator.
+Every hash object (litedigest.hashobj, litedigest.skein) is a C library context underneath:
+the buffering, padding, Skein's UBI sequence and the peripheral protocol are the C library's
+(software/firmware/lib, through litedigest.native). A backend only says which context:
+`md_context(spec)` for the SHA family and `skein_context(spec, digest_bits, key)` for
+Skein-512, each with update/update_bits/copy/digest/final. Backends live in
+`litedigest.backends.<name>`, each module providing `open_backend(engine: str | None) ->
+Backend`; they are imported lazily (the `rtl` and `soc` ones need Migen/LiteX/a simulator)
+and cached per (name, engine), so repeated `litedigest.new(...)` calls reuse one simulator.
 """
 import importlib
 import threading
@@ -17,17 +20,12 @@ class Backend:
 
     name = "?"
 
-    def compress(self, spec, cv, blocks):
-        """Hash whole blocks (len(blocks) a non-zero multiple of spec.block_size) starting from
-        chaining value cv (32 bytes, H0..H7 big-endian words) or from the algorithm's IV when
-        cv is None. Return the new chaining value (32 bytes)."""
+    def md_context(self, spec):
+        """A C context hashing spec.algorithm (a SHA-family algorithm of litedigest.spec)."""
         raise NotImplementedError
 
-    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
-        """Skein-512: one UBI job (litedigest.skein, the peripheral's job): whole blocks from
-        chaining value `start` (64 bytes) or engine variant `start` (int: 0 zero, 1.. a
-        configured IV), block tweaks by litedigest.skein.block_tweaks(t0, t1, n, final_bytes).
-        Return the new chaining value (64 bytes)."""
+    def skein_context(self, spec, digest_bits, key):
+        """A C context for Skein-512 with `digest_bits` output bits, MAC key `key`."""
         raise ValueError(f"the {self.name} backend has no Skein-512")
 
     def close(self):
@@ -42,7 +40,7 @@ _lock = threading.Lock()
 
 
 def get_backend(name, engine=None):
-    """The (cached) backend `name` ("sw", "rtl", "soc") for engine spec `engine`."""
+    """The (cached) backend `name` ("sw", "rtl", "soc", "pynq") for engine spec `engine`."""
     if not isinstance(name, str) or name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
     key = (name, engine)

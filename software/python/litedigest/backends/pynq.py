@@ -84,15 +84,18 @@ class PynqBackend(Backend):
         dev = current_device()
         return dev.peripheral(dev.instance_for(spec))
 
-    def compress(self, spec, cv, blocks):
-        from litedigest.ip.engines import variant_of
-        return self._peripheral(spec).compress(bytes(blocks), cv=cv, variant=variant_of(spec),
-                                               path=self.path)
+    @property
+    def c_path(self):
+        from .. import native
+        return native.PATH_DMA if self.path == "dma" else native.PATH_CSR
 
-    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+    def md_context(self, spec):
+        return self._peripheral(spec).context(spec.algorithm, self.c_path)
+
+    def skein_context(self, spec, digest_bits, key):
         if spec.family != "skein512":
             raise ValueError(f"{spec} is not a Skein-512 engine")
-        return self._peripheral(spec).ubi(bytes(blocks), start, t0, t1, final_bytes, path=self.path)
+        return self._peripheral(spec).skein_context(digest_bits, key, self.c_path)
 
 
 def open_backend(engine=None):

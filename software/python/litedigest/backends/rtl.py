@@ -1,4 +1,12 @@
-"""The `rtl` backend: one engine alone in a Verilator simulation (litedigest.ip.rtlsim)."""
+"""The `rtl` backend: one engine alone in a Verilator simulation (litedigest.ip.rtlsim).
+
+The C library does everything around the engine (ld_md_init_hook, ld_skein512_init_hook:
+buffering, padding, Skein's UBI sequence and every block's tweak); this backend only runs the
+blocks it is handed on the engine, from the engine's own IV (ctrl.variant) when the chain is
+at its start and from the chaining value otherwise."""
+import struct
+
+from .. import native
 from .. import spec as specmod
 from . import Backend
 
@@ -11,40 +19,43 @@ class RTLBackend(Backend):
         from litedigest.ip.rtlsim import RTLSim  # Verilator build on first use
         self.sim = RTLSim(self.spec.engine_name)
 
-    def compress(self, spec, cv, blocks):
-        """Hash whole blocks from cv (None: the IV of spec.algorithm); return the new cv."""
-        from litedigest.ip.engines import variant_of
-        if spec.family != self.spec.family:
-            raise ValueError(f"the rtl backend runs {self.spec}, not {spec.algorithm}")
-        bs = spec.block_size
-        if not blocks or len(blocks) % bs:
-            raise ValueError(f"compress needs a non-zero multiple of {bs} bytes, got {len(blocks)}")
-        sim = self.sim
-        todo = sim.blocks(bytes(blocks), variant=variant_of(spec), cv=cv)
-        results, _ = sim.run(todo)
-        return sim.to_bytes(results[-1].cv)
+    def _check_family(self, family):
+        if family != self.spec.family:
+            raise ValueError(f"the rtl backend runs {self.spec}, not {family}")
 
-    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
-        from litedigest.ip.rtlsim import Block
-        from ..skein import block_tweaks
-        if self.spec.family != "skein512":
-            raise ValueError(f"the rtl backend runs {self.spec}, not Skein-512")
-        if not blocks or len(blocks) % 64:
-            raise ValueError(f"ubi needs a non-zero multiple of 64 bytes, got {len(blocks)}")
+    def md_context(self, spec):
+        self._check_family(spec.family)
+        return native.MdCtx(spec.algorithm, hook=self._compress)
+
+    def skein_context(self, spec, digest_bits, key):
+        self._check_family("skein512")
+        return native.Skein512Ctx(digest_bits, key, hook=self._skein_blocks)
+
+    def _compress(self, alg, first, words, blocks):
+        """ld_md_compress_fn: whole blocks from the IV (first) or the chaining value `words`"""
         sim = self.sim
-        tweaks = block_tweaks(t0, t1, len(blocks) // 64, final_bytes)
+        cv = None if first else struct.pack(f">{len(words)}I", *words)
+        todo = sim.blocks(blocks, variant=int(native.lib.ld_md_variant(alg)), cv=cv)
+        results, _ = sim.run(todo)
+        out = sim.to_bytes(results[-1].cv)
+        return struct.unpack(f">{len(out) // 4}I", out)
+
+    def _skein_blocks(self, x, variant, blocks, tweaks):
+        """ld_skein512_ubi_fn: blocks with the tweaks the C library computed"""
+        from litedigest.ip.rtlsim import Block
+        sim = self.sim
         todo = []
-        for i, (b0, b1) in enumerate(tweaks):
-            blk = Block(sim.words(blocks[64 * i:64 * (i + 1)]), tweak=b0 | (b1 << 64),
+        for i, (t0, t1) in enumerate(tweaks):
+            blk = Block(sim.words(blocks[64 * i:64 * (i + 1)]), tweak=t0 | (t1 << 64),
                         last=i == len(tweaks) - 1)
             if i == 0:
-                if isinstance(start, int):
-                    blk.first, blk.variant = True, start
+                if variant >= 0:
+                    blk.first, blk.variant = True, variant
                 else:
-                    blk.cv = sim.words(bytes(start))
+                    blk.cv = sim.words(struct.pack("<8Q", *x))
             todo.append(blk)
         results, _ = sim.run(todo)
-        return sim.to_bytes(results[-1].cv)
+        return struct.unpack("<8Q", sim.to_bytes(results[-1].cv))
 
     def close(self):
         self.sim.close()

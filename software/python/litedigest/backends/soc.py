@@ -1,5 +1,6 @@
 """The `soc` backend: the whole simulated SoC (Verilator + VexRiscv + the hash peripheral),
-driven from the host over the UARTBone bridge while the CPU idles.
+driven from the host over the UARTBone bridge while the CPU idles, by the C library's driver
+(litedigest.native.HwDevice: registers through the bridge, DMA data staged in main RAM).
 
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
 booted with the idle firmware, and kept running until the backend is closed (or the
@@ -13,7 +14,7 @@ import re
 
 from .. import spec as specmod
 from ..paths import build_root, repo_root
-from ..driver import HashPeripheral, parse_csr_fields
+from .. import native
 from . import Backend
 
 
@@ -28,7 +29,7 @@ def soc_build_dir(engines):
 
 def build_soc(engines):
     """Build (or reuse) the simulated SoC with `engines` under soc_build_dir(engines)."""
-    from litedigest.soc.sim_runner import build_sim
+    from litedigest.soc.sim.build import build_sim
     return build_sim(soc_build_dir(engines), hash_engine=list(engines))
 
 
@@ -40,7 +41,8 @@ class SoCBackend(Backend):
     name = "soc"
 
     def __init__(self, engine=None, path=None):
-        from litedigest.soc.sim_runner import build_firmware, SimProcess
+        from litedigest.soc.sim.firmware import build_firmware
+        from litedigest.soc.sim.process import SimProcess
         self.spec = specmod.parse(engine or "sha256")
         self.engines = specmod.soc_engines_for(self.spec)
         self.instance = specmod.instance_name(self.spec, self.engines)
@@ -55,32 +57,32 @@ class SoCBackend(Backend):
             self.sim.read_console_until("LDIDLE", timeout=60)
             consts = self.sim.constants
             ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
-            with open(os.path.join(self.build.software_dir, "include", "generated", "csr.h")) as f:
-                fields = parse_csr_fields(f.read(), self.instance)
             bus = self.sim.bus
-            self.periph = HashPeripheral(
-                read32=lambda a: bus.read(a),
-                write32=lambda a, v: bus.write(a, [v]),
-                write_bytes=bus.write_bytes,
-                registers=self.sim.csrs.registers, fields=fields, instance=self.instance,
-                dma_buffer=(ram_base + ram_size // 2, ram_size // 2),
-                block_bytes=self.spec.block_size, digest_bytes=self.spec.state_size)
+            # the upper half of main RAM stages the DMA data (the idle firmware lives below)
+            self.hw = native.HwDevice(
+                native.instance_registers(self.sim.csrs.registers, self.instance),
+                read32=lambda a: bus.read(a), write32=lambda a, v: bus.write(a, [v]),
+                family=self.spec.family, ram_base=ram_base, ram_size=ram_size,
+                dma_write=bus.write_bytes, stage=(ram_base + ram_size // 2, ram_size // 2),
+                shared=True, timeout_polls=200000)
         except BaseException:
             self.sim.close()
             raise
         atexit.register(self.close)
 
-    def compress(self, spec, cv, blocks):
-        from litedigest.ip.engines import variant_of
+    @property
+    def c_path(self):
+        return native.PATH_DMA if self.path == "dma" else native.PATH_CSR
+
+    def md_context(self, spec):
         if spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
-        return self.periph.compress(bytes(blocks), cv=cv, variant=variant_of(spec),
-                                    path=self.path)
+        return self.hw.context(spec.algorithm, self.c_path)
 
-    def ubi(self, spec, start, blocks, t0, t1, final_bytes):
+    def skein_context(self, spec, digest_bits, key):
         if self.spec.family != "skein512":
             raise ValueError(f"the soc backend runs {self.spec}, not Skein-512")
-        return self.periph.ubi(bytes(blocks), start, t0, t1, final_bytes, path=self.path)
+        return self.hw.skein_context(digest_bits, key, self.c_path)
 
     def close(self):
         sim, self.sim = getattr(self, "sim", None), None

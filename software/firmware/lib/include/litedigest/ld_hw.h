@@ -41,7 +41,28 @@ typedef struct {
     uint32_t timeout_polls;     /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
     uintptr_t ram_base, ram_size; /* the range the DMA may read (main RAM) */
     int family;                 /* LD_FAMILY_* of the engine behind these registers */
+#if LD_CONFIG_HOST
+    /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
+     * path copies each job's blocks with dma_write(bus address, source, bytes) into
+     * [stage_base, stage_base + stage_size) -- DMA-readable, aligned, at least two blocks of
+     * the engine -- and hashes them from there (then dma_sync, as for any DMA job); the
+     * caller's buffers may be anywhere. NULL: the DMA reads the caller's memory. */
+    void (*dma_write)(uintptr_t bus_addr, const void *src, size_t n);
+    uintptr_t stage_base, stage_size;
+    uint32_t flags;             /* LD_HW_SHARED */
+#endif
 } ld_hw_dev;
+
+#if LD_CONFIG_HOST
+/* flags: several contexts use the peripheral, each between its own calls: every ld_hw_md_* /
+ * Skein call that ran jobs leaves the chaining value in its context, and the next call loads
+ * it back (cv + ctrl.load_cv), so hash objects may interleave and be copied. */
+#define LD_HW_SHARED 1u
+/* The register HAL of a memory-mapped window (Linux mmap of the peripheral, bare metal):
+ * register addresses are CPU addresses, read and written with volatile 32-bit accesses. */
+uint32_t ld_hal_mmio_read32(uintptr_t addr);
+void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
+#endif
 
 /* A device for the LiteX peripheral instance NAME (upper case, as in csr.h: SHA256, SHA1,
  * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync). */
@@ -90,6 +111,10 @@ typedef struct {
     uint32_t align;       /* DMA alignment of the peripheral */
     int alg, path;
     int state;            /* internal: 1 active, 2 finished, 3 failed, other: not initialised */
+#if LD_CONFIG_HOST
+    uint32_t cv[LD_MD_MAX_STATE_WORDS]; /* LD_HW_SHARED: the chaining value between calls */
+    uint32_t cv_here;     /* cv holds it (the next job loads it) */
+#endif
 } ld_hw_md_ctx;
 
 /* init: acks the peripheral (a clean start whatever happened before) and binds ctx to dev.
@@ -106,6 +131,11 @@ int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len);
 int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
 /* one-shot */
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
+#if LD_CONFIG_HOST
+/* copy (hashlib's copy()): only on an LD_HW_SHARED device, where the chaining value is in the
+ * context between calls (LD_ERR_STATE otherwise, or for a finished/failed src) */
+int ld_hw_md_copy(ld_hw_md_ctx *dst, const ld_hw_md_ctx *src);
+#endif
 
 /* Low level. ctrl_levels: LD_CTRL_FIRST/LAST/LOAD_CV | LD_CTRL_VARIANT_VAL(v) | LD_CTRL_SLOT_VAL(s)
  * (DMA also LD_CTRL_HOLD, and LD_CTRL_OUT on a Skein peripheral).

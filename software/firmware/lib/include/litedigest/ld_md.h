@@ -16,21 +16,8 @@
 extern "C" {
 #endif
 
-/* algorithm ids */
-#define LD_ALG_SHA1       0
-#define LD_ALG_SHA256     1
-#define LD_ALG_SHA224     2
-#define LD_ALG_SHA512     3
-#define LD_ALG_SHA384     4
-#define LD_ALG_SHA512_224 5
-#define LD_ALG_SHA512_256 6
-#define LD_ALG_COUNT      7
-
-/* families (one compression function / one kind of engine each) */
-#define LD_FAMILY_SHA1   0
-#define LD_FAMILY_SHA256 1
-#define LD_FAMILY_SHA512 2
-#define LD_FAMILY_SKEIN512 3  /* not a Merkle-Damgard hash: ld_skein.h */
+/* The algorithm ids (LD_ALG_*), families (LD_FAMILY_*; LD_FAMILY_SKEIN512 is not a
+ * Merkle-Damgard hash: ld_skein.h) and variants come from ld_catalog.h. */
 
 #define LD_MD_MAX_BLOCK_SIZE  128
 #define LD_MD_MAX_DIGEST_SIZE 64
@@ -49,6 +36,15 @@ const char *ld_md_name(int alg);    /* "sha1", "sha256", ..., "sha512_256" (hash
  * Writes ld_md_state_words(alg) words; LD_OK, or LD_ERR_ARG (unknown alg, NULL words). */
 int ld_md_iv_words(int alg, uint32_t *words);
 
+#if LD_CONFIG_HOST
+/* A compression function supplied by the caller (LD_CONFIG_HOST): hash nblocks whole blocks
+ * of alg into the chaining value `words` (ld_md_state_words(alg) big-endian 32-bit words, as
+ * ld_md_iv_words), which holds alg's IV when `first` is set (an engine may start from its
+ * own IV then). Returns LD_OK or an LD_ERR_* code, which fails the context. */
+typedef int (*ld_md_compress_fn)(void *user, int alg, int first, uint32_t *words,
+                                 const uint8_t *blocks, size_t nblocks);
+#endif
+
 typedef struct {
     union {
         uint32_t w32[8];
@@ -60,6 +56,12 @@ typedef struct {
     int      alg;
     int      finished;                /* 1 after final */
     uint32_t magic;                   /* set by init: catches an uninitialised context */
+#if LD_CONFIG_HOST
+    ld_md_compress_fn hook;           /* NULL: the software compression function */
+    void *hook_user;
+    uint64_t hook_blocks;             /* blocks given to the hook (0: the chain is at the IV) */
+    int hook_err;                     /* the hook's first error: the context has failed */
+#endif
 } ld_md_ctx;
 
 /* Streaming API, same contract as ld_sha256_*: init LD_OK / LD_ERR_ARG (NULL ctx, unknown
@@ -76,6 +78,11 @@ int ld_md_copy(ld_md_ctx *dst, const ld_md_ctx *src);
 int ld_md_ctx_alg(const ld_md_ctx *ctx);
 /* one-shot */
 int ld_md(int alg, const void *data, size_t len, uint8_t *out);
+
+#if LD_CONFIG_HOST
+/* ld_md_init with the blocks going to `hook` (buffering and padding stay this library's). */
+int ld_md_init_hook(ld_md_ctx *ctx, int alg, ld_md_compress_fn hook, void *user);
+#endif
 
 #ifdef __cplusplus
 }

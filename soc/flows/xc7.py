@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from litedigest import tools
+from litedigest.soc.flows import tools
 
 # xc7z020 (Zynq-7020) programmable-logic capacity (DS190). 13,300 slices, each with 4 LUT6,
 # 8 flip-flops and one CARRY4; 140 block RAMs of 36 Kb, each usable as two 18 Kb halves.
@@ -189,7 +189,7 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
 
 
 def main(argv=None):
-    """`python -m litedigest.flow_xc7 TOP FILE.v... [--workdir D]`: synthesize and print."""
+    """`python -m litedigest.soc.flows.xc7 TOP FILE.v... [--workdir D]`: synthesize and print."""
     import argparse
     p = argparse.ArgumentParser(description="Yosys synth_xilinx utilization on the xc7z020")
     p.add_argument("top")

@@ -1,0 +1,270 @@
+"""The hash peripheral: one engine behind CSRs and a bus-mastering DMA (soc/REGISTERS.md).
+
+An engine with S slots (S = p for a p-stage pipeline) holds S messages; every register that
+starts a job names its slot (`ctrl.slot`), and the peripheral keeps one job per slot:
+- CSR path: the CPU writes one block into `din` (32-bit big-endian words) and pulses `start`;
+- DMA path: the CPU gives a segment (`dma_base`/`dma_length`) and optionally a second one
+  (`tail_base`/`tail_length`, e.g. the padded tail the C library builds), and pulses
+  `dma_start`; the reader fetches whole blocks for the slots with work, round-robin.
+Each slot's chaining value is kept (`digest_sel` picks which one `digest` shows); `slots_done`
+says which jobs finished. Bad jobs (length, range, state, slot) never start and are reported in
+`status`; the peripheral stays usable after `ack`.
+
+HashPeripheral is the CSR bank and the composition of the stages:
+
+    ctrl + job registers ─> SlotControl ─ job ─> CSRBlock, DMAReader, SkeinTweak (Skein)
+    din ──────> CSRBlock ──┐
+                           ├─> BlockRegister ─> engine ─> DigestMemory ─> digest
+    bus <─────> DMAReader ─┘    (CSR first)       └─> SlotControl (retire), blocks
+                    └── tweak port ──> SkeinTweak
+"""
+from migen import Module, Signal, Cat, If, Memory, Mux
+from migen.genlib.record import Record
+
+from litex.soc.interconnect import stream
+from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField
+from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
+
+from litedigest import spec as specmod
+
+from .csr_block import CSRBlock
+from .dma_reader import DMAReader, row_geometry
+from .layouts import block_layout, slot_event_layout
+from .skein_tweak import SkeinTweak
+from .slots import SlotControl
+
+ARCH_CODES = specmod.ARCH_CODES
+
+
+def _msw_first(sig, nwords, width):
+    """LiteX multi-word CSRs put the most significant 32 bits at the lowest address; the engine
+    puts word 0 (H0) at the least significant bits. Reorder the engine words so H0 sits at the
+    lowest address (a 64-bit word: its high half first)."""
+    return Cat(*[sig[width * (nwords - 1 - i):width * (nwords - i)] for i in range(nwords)])
+
+
+class CycleCounter(Module, AutoCSR):
+    """Free-running cycle counter; a write to `cycles_latch` snapshots it into `cycles_value`.
+    Mixed into the peripheral so its registers are `<instance>_cycles_latch/_value`."""
+
+    def add_cycle_counter(self):
+        self.cycles_latch = CSRStorage(1, description="Any write copies the counter to cycles_value.")
+        self.cycles_value = CSRStatus(64, description="Cycle count at the last latch.")
+        self.cycle_count = count = Signal(64)
+        self.sync += [
+            count.eq(count + 1),
+            If(self.cycles_latch.re, self.cycles_value.status.eq(count)),
+        ]
+
+
+class BlockRegister(Module):
+    """The register in front of the engine: takes a block from `csr` or, when the CSR path has
+    none, from `dma`, whenever it is empty or its block enters the engine in this cycle (so the
+    engine can take a block every cycle); `source` is the held block."""
+
+    def __init__(self, block_bits, nslots):
+        self.csr = csr = stream.Endpoint(block_layout(block_bits, nslots))
+        self.dma = dma = stream.Endpoint(block_layout(block_bits, nslots))
+        self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
+        free = Signal()
+        self.comb += [
+            free.eq(~source.valid | source.ready),
+            csr.ready.eq(free),
+            dma.ready.eq(free & ~csr.valid),
+        ]
+        take = lambda ep: [source.payload.eq(ep.payload), source.first.eq(ep.first), source.last.eq(ep.last)]
+        self.sync += If((csr.valid | dma.valid) & free,
+            source.valid.eq(1),
+            If(csr.valid, take(csr)).Else(take(dma)),
+        ).Elif(source.ready,
+            source.valid.eq(0),
+        )
+
+
+class DigestMemory(Module):
+    """One chaining value per slot: `write` (the engine's results: valid, slot, digest) stores,
+    `sel` (in) picks the slot whose value `value` (out) shows."""
+
+    def __init__(self, digest_bits, nslots):
+        self.write = write = Record(slot_event_layout(nslots) + [("digest", digest_bits)])
+        self.sel = Signal(8)
+        self.value = Signal(digest_bits)
+        if nslots == 1:
+            self.sync += If(write.valid, self.value.eq(write.digest))
+        else:
+            mem = Memory(digest_bits, nslots, name="digests")
+            wp = mem.get_port(write_capable=True)
+            rp = mem.get_port(async_read=True)
+            self.specials += mem, wp, rp
+            self.comb += [
+                wp.adr.eq(write.slot), wp.dat_w.eq(write.digest), wp.we.eq(write.valid),
+                rp.adr.eq(self.sel), self.value.eq(rp.dat_r),
+            ]
+
+
+def on_slot(ep, s):
+    """`ep` (a block stream) holds a block of slot `s`."""
+    return ep.valid & (ep.slot == s)
+
+
+class HashPeripheral(CycleCounter):
+    """`engine` (litedigest.ip) behind the CSRs of soc/REGISTERS.md; `bus`: the DMA's Wishbone
+    master (`dma_width`-bit rows, row addresses), reading main RAM at [ram_base, ram_base +
+    ram_size); `ev`: the interrupt (a job finished or was refused)."""
+
+    def __init__(self, engine, ram_base, ram_size, dma_width=32):
+        self.add_cycle_counter()
+        self.engine = engine
+        self.submodules.core = engine
+        nslots = engine.slots
+        W = engine.word_bits
+        block_bits = engine.block_bits
+        block_bytes = block_bits // 8
+        ncw = engine.digest_bits // W     # engine words per chaining value
+        row_bytes, _, rb = row_geometry(block_bits, dma_width)
+        self.dma_width, self.row_bytes = dma_width, row_bytes
+        self.has_tweak = has_tweak = hasattr(engine.sink, "tweak")
+        self._add_csrs(engine, row_bytes, block_bytes, has_tweak)
+        self.comb += [
+            self.info.fields.latency.eq(engine.latency),
+            self.info.fields.stages.eq(engine.stages),
+            self.info.fields.arch.eq(ARCH_CODES[engine.arch]),
+            self.info.fields.align_log2.eq(rb),
+            self.info.fields.slots.eq(nslots),
+        ]
+
+        # --- the stages ---------------------------------------------------------------------
+        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size)
+        self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
+        self.submodules.reader = reader = DMAReader(nslots, block_bits, W, dma_width)
+        self.submodules.block = block = BlockRegister(block_bits, nslots)
+        self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
+        self.bus = reader.bus
+        f = self.ctrl.fields
+        sink, source = engine.sink, engine.source
+
+        req = slots.request
+        self.comb += [
+            req.start.eq(f.start), req.dma_start.eq(f.dma_start), req.slot.eq(f.slot),
+            req.first.eq(f.first), req.last.eq(f.last), req.load_cv.eq(f.load_cv),
+            req.tail.eq(f.tail), req.variant.eq(f.variant),
+            req.base.eq(self.dma_base.storage), req.length.eq(self.dma_length.storage),
+            req.tail_base.eq(self.tail_base.storage), req.tail_length.eq(self.tail_length.storage),
+            slots.ack.eq(f.ack),
+            slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0)),
+            slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
+            slots.more.eq(reader.more),
+            slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
+            slots.retire.valid.eq(source.valid), slots.retire.slot.eq(source.slot),
+            slots.cv_taken.eq(sink.valid & sink.ready & sink.load_cv),
+            slots.overflow.eq(csr_block.overflow), slots.bus_error.eq(reader.bus_error),
+            slots.now.eq(self.cycle_count),
+
+            csr_block.job.eq(slots.job),
+            csr_block.din.eq(self.din.storage), csr_block.din_we.eq(self.din.re),
+            csr_block.clear.eq(f.ack),
+
+            reader.job.eq(slots.job), reader.segments.eq(slots.segments),
+            # a slot is fetched for while its job runs and no block of it waits for the engine
+            reader.allow.eq(Cat(*[slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
+                                  for s in range(nslots)])),
+            reader.pause.eq(slots.status.err_bus | f.hold),
+
+            csr_block.source.connect(block.csr),
+            reader.source.connect(block.dma),
+        ]
+
+        # --- the engine -------------------------------------------------------------------------
+        blk = block.source
+        self.comb += [
+            sink.valid.eq(blk.valid),
+            sink.data.eq(blk.data),
+            sink.first.eq(blk.first),
+            sink.load_cv.eq(blk.load_cv & ~blk.first),
+            sink.last.eq(blk.last),
+            sink.variant.eq(blk.variant),
+            sink.slot.eq(blk.slot),
+            sink.cv.eq(_msw_first(self.cv.storage, ncw, W)),
+            blk.ready.eq(sink.ready),
+            source.ready.eq(1),
+            digests.write.valid.eq(source.valid), digests.write.slot.eq(source.slot),
+            digests.write.digest.eq(source.digest),
+            digests.sel.eq(self.digest_sel.storage),
+            self.digest.status.eq(_msw_first(digests.value, ncw, W)),
+        ]
+        if has_tweak:
+            self.submodules.tweaks = tweaks = SkeinTweak(nslots)
+            self.comb += [
+                req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage),
+                tweaks.job.eq(slots.job),
+                tweaks.tweak.eq(self.tweak.storage), tweaks.final_bytes.eq(self.final_bytes.storage),
+                csr_block.tweak.eq(tweaks.csr_tweak),
+                reader.tweak.connect(tweaks.port),
+                sink.tweak.eq(blk.tweak),
+            ]
+
+        # --- status, counters, event ------------------------------------------------------------------
+        st = slots.status
+        self.comb += [
+            [getattr(self.status.fields, k).eq(getattr(st, k)) for k, _ in st.layout],
+            self.status.fields.words.eq(csr_block.words),
+            self.slots_busy.status.eq(slots.active),
+            self.slots_done.status.eq(slots.done_slots),
+            self.finish_cycles.status.eq(slots.finish_cycles),
+            self.ev.done.trigger.eq(slots.event),
+        ]
+        self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
+
+    def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak):
+        """The CSR bank, in register order (soc/REGISTERS.md is generated from it)."""
+        nslots = engine.slots
+        out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
+                              "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
+                              "OUT|FIRST|FINAL, position 8), made here, not read.")] if has_tweak else []
+        self.ctrl = CSRStorage(fields=[
+            CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
+            CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
+            CSRField("first", offset=2, description="The job's first block starts from the IV of `variant`."),
+            CSRField("last", offset=3, description="The job's last block ends the message."),
+            CSRField("hold", offset=4, description="The DMA reader fetches nothing while set: jobs "
+                     "started meanwhile wait and a ctrl write without hold releases them together."),
+            CSRField("load_cv", offset=5, description="The job's first block starts from cv."),
+            CSRField("ack", offset=6, pulse=True, description="Clear done and errors; reset din."),
+            CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
+            CSRField("variant", offset=8, size=4,
+                     description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
+        ] + out_field + [
+            CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
+        ])
+        self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
+        self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
+        self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
+        self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}.")
+        self.tail_base = CSRStorage(32, description=f"Tail segment byte address, {row_bytes}-byte aligned.")
+        self.tail_length = CSRStorage(32, description=f"Tail length in bytes, a multiple of {block_bytes}.")
+        self.status = CSRStatus(fields=[
+            CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_len", offset=2),
+            CSRField("err_addr", offset=3), CSRField("err_state", offset=4), CSRField("err_bus", offset=5),
+            CSRField("words", offset=8, size=8),
+        ])
+        self.slots_busy = CSRStatus(nslots, description="Slots with a job running (bit s: slot s).")
+        self.slots_done = CSRStatus(nslots, description="Slots whose job finished since their last ack.")
+        self.slots_ack = CSRStorage(nslots, description="Writing clears the slots_done bits set here.")
+        self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
+        self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
+        self.blocks = CSRStatus(32, description="Blocks completed since reset.")
+        if has_tweak:
+            self.tweak = CSRStorage(128, description="Skein: the job's start tweak (T1 first): type, "
+                                    "first, final, bitpad as in Skein, position = bytes before the job.")
+            self.final_bytes = CSRStorage(7, description="Skein: bytes the UBI's final block adds to "
+                                          "the position (0..64), used when the tweak's final bit is set.")
+        self.finish_cycles = CSRStatus(64, description="The cycle counter when the latest job finished.")
+        self.info = CSRStatus(fields=[
+            CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),
+            CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
+            CSRField("slots", offset=24, size=8),
+        ])
+        self.submodules.ev = EventManager()
+        self.ev.done = EventSourcePulse(description="A job finished (see status for errors).")
+        self.ev.finalize()
+

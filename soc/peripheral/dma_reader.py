@@ -1,0 +1,188 @@
+"""The DMA reader: whole blocks from main RAM for the slots with work, round-robin.
+
+Each slot's job has up to two segments (the message, then e.g. the padded tail the C library
+builds), in rows of `dma_width` bits (a power of two from 32 bits up to the block). The reader
+picks the first slot after the previous pick that may be fetched for (`allow`: a job runs and
+no block of the slot waits in front of the engine) and has blocks left, reads the block's rows
+into a fill buffer, one Wishbone classic read a row, and offers the block on `source` with the
+job's flags; the next fetch starts once the buffer is taken. A slot's next block may thus be
+read while its previous one is in the engine (the data does not depend on the chaining value;
+the engine admits a slot's block only once the previous one has left), so a pipelined engine
+stays full. A bus error abandons the slot's job: nothing more is read for it, the partial block
+is dropped. A slot that owes an extra block after its segments (Skein's output block, on the
+tweak port) gets it made in the buffer at once: zero data, the port's `out_tweak`.
+"""
+from migen import Module, Signal, Cat, If, Array, Mux, Replicate
+from migen.fhdl.bitcontainer import log2_int
+from migen.genlib.record import Record
+
+from litex.soc.interconnect import stream, wishbone
+
+from .layouts import (VARIANT_BITS, block_layout, engine_block, job_layout, segment_layout,
+                      slot_event_layout, tweak_port_layout)
+
+
+def row_geometry(block_bits, dma_width):
+    """(row bytes, rows per block, log2 row bytes) of a DMA of `dma_width`-bit rows; a width
+    that is not a power-of-two multiple of 32 dividing the block is a ValueError."""
+    if dma_width % 32 or block_bits % dma_width or dma_width & (dma_width - 1):
+        raise ValueError(f"dma_width must be a power of two multiple of 32 dividing {block_bits}")
+    row_bytes = dma_width // 8
+    return row_bytes, block_bits // dma_width, log2_int(row_bytes)
+
+
+def round_robin_choice(req, last, n):
+    """The first of the n request bits `req` after position `last` (cyclically): returns
+    (pick, comb statements).
+
+    The sum start + off (up to 2n - 2) gets a signal of its own: inside a comparison Verilog
+    sizes `start + off` to its operands (log2 n bits), so for n not a power of two it wrapped
+    (n = 6: 4 + 4 = 8 read as 0, picking slot 0 for slot 2), while Migen's simulator, on Python
+    integers, was right."""
+    w = max(2, n)
+    start = Signal(max=w, name="rr_start")
+    rot = Signal(n, name="rr_rot")
+    off = Signal(max=w, name="rr_off")
+    total = Signal(max=2 * w, name="rr_total")
+    pick = Signal(max=w, name="rr_pick")
+    comb = [
+        start.eq(Mux(last == n - 1, 0, last + 1)),
+        rot.eq(Cat(req, req) >> start),
+        off.eq(0),
+    ]
+    comb += [If(rot[k], off.eq(k)) for k in reversed(range(n))]
+    comb += [total.eq(start + off), pick.eq(Mux(total >= n, total - n, total))]
+    return pick, comb
+
+
+def round_robin_pick(sync_ce, req, n):
+    """Round-robin choice among the n request bits `req`: returns (any, slot, comb, sync) where
+    `slot` is the first requester after the previous choice (cyclically); `comb` are the
+    comb statements, and the previous choice advances on `sync_ce` (sync statements)."""
+    last = Signal(max=max(2, n), name="rr_last")
+    pick, comb = round_robin_choice(req, last, n)
+    sync = [If(sync_ce, last.eq(pick))]
+    return req != 0, pick, comb, sync
+
+
+class DMAReader(Module):
+    """Ports:
+    - `bus` (Wishbone master, `dma_width` data bits, row addresses): the reads;
+    - `job` (job_layout, in), `segments` (segment_layout, in): a job starts (a CSR job has no
+      segments);
+    - `allow` (nslots, in): slots that may be fetched for; `pause` (in): fetch nothing new;
+    - `more` (nslots, out): slots with blocks left to fetch (rows, or an output block owed);
+    - `fetch` (slot_event_layout, out): a fetch for `slot` begins (or its output block is made);
+    - `abort` (out): the fetch for `slot` is dropped by a bus error; `bus_error` (out): a bus
+      error this cycle;
+    - `tweak` (tweak_port_layout, master side): the Skein tweak stage, or nothing;
+    - `source` (block_layout, out): the fetched block, in the engine's word order."""
+
+    def __init__(self, nslots, block_bits, word_bits, dma_width):
+        _, rows_per_block, rb = row_geometry(block_bits, dma_width)
+        row_bits = 32 - rb
+        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        self.job = job = Record(job_layout(nslots))
+        self.segments = seg = Record(segment_layout(row_bits))
+        self.allow = Signal(nslots)
+        self.pause = Signal()
+        self.more = Signal(nslots)
+        self.fetch = Record(slot_event_layout(nslots))
+        self.abort = Record(slot_event_layout(nslots))
+        self.bus_error = Signal()
+        self.tweak = tw = Record(tweak_port_layout(nslots))
+        self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
+
+        # --- per-slot jobs ------------------------------------------------------------------
+        mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
+        cur_row = mk("cur_row", row_bits)     # next row to read
+        cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
+        tail_row = mk("tail_row", row_bits)
+        tail_rows = mk("tail_rows", row_bits)
+        nfirst = mk("nfirst")                 # the slot's next block is its job's first
+        nlcv = mk("nlcv")                     # ... and starts from cv
+        jlast = mk("jlast")                   # the job ends the message
+        jvar = mk("jvar", VARIANT_BITS)
+        jout = Array(tw.out_pending[s] for s in range(nslots))
+        self.comb += self.more.eq(Cat(*[(cur_rows[s] != 0) | jout[s] for s in range(nslots)]))
+
+        # --- the choice ---------------------------------------------------------------------
+        fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
+        fill_cnt = Signal(max=rows_per_block + 1)
+        filling = Signal()
+        fs = Signal(len(source.slot))         # the slot being fetched
+        req = Signal(nslots)
+        self.comb += req.eq(self.allow & self.more)
+        choose = Signal()
+        any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
+        self.comb += rr_comb
+        self.sync += rr_sync
+        self.comb += choose.eq(~filling & ~source.valid & any_req & ~self.pause)
+        # an owed output block, once the slot's rows are read: made at once, no bus read
+        synth = Signal()
+        self.comb += synth.eq(jout[pick] & (cur_rows[pick] == 0))
+
+        # --- the reads ----------------------------------------------------------------------
+        got = Signal()
+        self.comb += [
+            bus.cyc.eq(filling), bus.stb.eq(filling), bus.we.eq(0),
+            bus.sel.eq(Replicate(1, dma_width // 8)),
+            bus.adr.eq(cur_row[fs]),
+            got.eq(filling & bus.ack),
+        ]
+        last_row_of_block = fill_cnt == rows_per_block - 1
+        seg_end = cur_rows[fs] == 1
+        job_end = seg_end & (tail_rows[fs] == 0)
+        fill_le = Signal(block_bits)          # the buffer's bytes in memory order
+        self.comb += [
+            fill_le.eq(Cat(*fill)),
+            source.data.eq(engine_block(fill_le, word_bits)),
+            source.slot.eq(fs),
+            self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
+            self.bus_error.eq(filling & bus.err),
+            self.abort.valid.eq(filling & bus.err & ~got), self.abort.slot.eq(fs),
+            tw.slot.eq(fs), tw.final.eq(job_end), tw.advance.eq(got & last_row_of_block),
+            tw.out_slot.eq(pick), tw.out_take.eq(choose & synth),
+        ]
+        self.sync += [
+            If(source.valid & source.ready, source.valid.eq(0)),
+            If(choose & ~synth,
+                filling.eq(1), fs.eq(pick), fill_cnt.eq(0),
+            ),
+            If(choose & synth,
+                fs.eq(pick), source.valid.eq(1), [fill[i].eq(0) for i in range(rows_per_block)],
+                source.first.eq(0), source.load_cv.eq(0), source.last.eq(jlast[pick]),
+                source.variant.eq(jvar[pick]), source.tweak.eq(tw.out_tweak),
+            ),
+            If(got,
+                fill[fill_cnt].eq(bus.dat_r),
+                fill_cnt.eq(fill_cnt + 1),
+                If(seg_end & (tail_rows[fs] != 0),
+                    cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
+                ).Else(
+                    cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                ),
+                If(last_row_of_block,
+                    filling.eq(0), source.valid.eq(1),
+                    source.first.eq(nfirst[fs]), source.load_cv.eq(nlcv[fs]),
+                    source.last.eq(jlast[fs] & job_end & ~jout[fs]), source.variant.eq(jvar[fs]),
+                    source.tweak.eq(tw.tweak),
+                    nfirst[fs].eq(0), nlcv[fs].eq(0),
+                ),
+            ),
+            If(filling & bus.err,
+                # abandon the slot's job: nothing more is read, the partial block is dropped
+                filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0),
+            ),
+        ]
+        for s in range(nslots):   # a start on the slot wins over the updates above
+            self.sync += If(job.start & (job.slot == s),
+                nfirst[s].eq(job.first), nlcv[s].eq(job.load_cv), jlast[s].eq(job.last),
+                jvar[s].eq(job.variant),
+                If(job.csr,
+                    cur_rows[s].eq(0), tail_rows[s].eq(0),
+                ).Else(
+                    cur_row[s].eq(seg.row), cur_rows[s].eq(seg.rows),
+                    tail_row[s].eq(seg.tail_row), tail_rows[s].eq(seg.tail_rows),
+                ),
+            )

@@ -1,0 +1,84 @@
+"""Adding hash peripherals to a LiteX SoC, in LiteX's add_* style.
+
+- `add_hash_peripheral(soc, spec, name, dma_port)`: one peripheral (CSRs, DMA master,
+  interrupt, the engine facts as csr.h/csr.json constants);
+- `add_hash_subsystem(soc, engines, dma_port)`: one peripheral per engine spec, named by
+  litedigest.spec.instance_name, their DMA masters on one port (directly, or through a
+  round-robin wishbone.Arbiter when there are several).
+"""
+from litex.soc.interconnect import wishbone
+
+from litedigest import spec as specmod
+from litedigest.ip.engines import make_engine
+
+from .core import HashPeripheral
+
+
+def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None):
+    """Add the hash peripheral for engine spec `hash_engine` to a LiteX SoC: CSRs, DMA bus
+    master, interrupt, and the engine facts as constants (csr.h / csr.json).
+
+    `dma_port`: None to master the SoC bus (32-bit rows), or (data_width, add_master) for a
+    wider port of main RAM (the sim target's WideRAM)."""
+    spec = specmod.parse(hash_engine) if isinstance(hash_engine, str) else hash_engine
+    name = name or spec.family
+    engine = make_engine(spec)
+    ram = soc.bus.regions["main_ram"]
+    width = 32 if dma_port is None else dma_port[0]
+    if width > engine.block_bits:
+        # the port is wired straight to the RAM's rows: a narrower master would read the
+        # wrong rows, so a row wider than a block is refused rather than narrowed
+        raise ValueError(f"a {width}-bit DMA row is wider than {spec.engine_name}'s "
+                         f"{engine.block_bits}-bit block")
+    periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width)
+    periph.engine_spec = spec.engine_name
+    setattr(soc.submodules, name, periph)
+    if dma_port is None:
+        soc.bus.add_master(name=f"{name}_dma", master=periph.bus)
+    else:
+        dma_port[1](periph.bus)
+    if soc.irq.enabled:
+        soc.irq.add(name, use_loc_if_exists=True)
+    up = name.upper()
+    soc.add_constant(f"{up}_ENGINE", str(spec.engine_name))
+    soc.add_constant(f"{up}_LATENCY", engine.latency)
+    if engine.interval == int(engine.interval):  # Skein rings: latency / blocks in flight
+        soc.add_constant(f"{up}_INTERVAL", int(engine.interval))
+    soc.add_constant(f"{up}_IN_FLIGHT", engine.blocks_in_flight)
+    soc.add_constant(f"{up}_SLOTS", engine.slots)
+    soc.add_constant(f"{up}_BLOCK_BYTES", engine.block_bits // 8)
+    soc.add_constant(f"{up}_DMA_ALIGN", periph.row_bytes)
+    return periph
+
+
+def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None):
+    """Add one hash peripheral per engine spec of `engines` (add_hash_peripheral), named by
+    litedigest.spec.instance_name (its family, or the whole spec when a family appears twice);
+    a spec listed twice is a ValueError. Returns {instance: peripheral}, in the order given.
+
+    `dma_port`: None to make each DMA reader a master of the SoC bus (32-bit rows), or a
+    Wishbone slave interface (e.g. soc.wide_ram.WideRAM's `wide`, or a bus bridged elsewhere)
+    whose data width is the DMA's row: one reader is connected to it, several are arbitrated
+    round-robin (`soc.dma_arbiter`).
+    `irq_pads`: for a SoC without an interrupt controller, {instance: pad}: each peripheral's
+    interrupt drives its pad and the constant `<instance>_interrupt` is the pad's index in
+    `engines` order."""
+    engines = [str(e) for e in engines]
+    names = [specmod.instance_name(e, engines) for e in engines]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise ValueError(f"engine {engines[i]} is listed twice")
+    masters = []
+    port = None if dma_port is None else (len(dma_port.dat_r), masters.append)
+    peripherals = {}
+    for index, (spec, name) in enumerate(zip(engines, names)):
+        periph = add_hash_peripheral(soc, spec, name=name, dma_port=port)
+        peripherals[name] = periph
+        if irq_pads is not None:
+            soc.comb += irq_pads[name].eq(periph.ev.irq)
+            soc.add_constant(f"{name}_interrupt", index)
+    if len(masters) == 1:
+        soc.comb += masters[0].connect(dma_port)
+    elif masters:
+        soc.submodules.dma_arbiter = wishbone.Arbiter(masters, dma_port)
+    return peripherals

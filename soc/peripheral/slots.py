@@ -1,0 +1,131 @@
+"""Job and slot control: admission checks at job start, the per-slot job state, status bits.
+
+A `start` (CSR path) or `dma_start` (DMA path) names a slot; the job starts only when it is
+good (REGISTERS.md "status"): the slot exists and is free, a second `load_cv` job does not
+overtake the first one's cv, a CSR block is whole and the previous one has left, DMA segments
+are non-empty multiples of the block, row-aligned and inside main RAM, Skein's final bytes fit a
+block. A bad job changes nothing but `done` and one error bit. A started job runs until its
+slot has nothing left to fetch (`more`) and no block fetched and not yet out of the engine;
+then the slot's `done_slots` bit and `status.done` are set and the cycle counter is stamped.
+"""
+from migen import Module, Signal, Cat, If, Array, Mux
+from migen.fhdl.bitcontainer import log2_int
+from migen.genlib.record import Record
+
+from .layouts import job_layout, request_layout, segment_layout, slot_bits, slot_event_layout
+
+STATUS_LAYOUT = [("busy", 1), ("done", 1), ("err_len", 1), ("err_addr", 1), ("err_state", 1),
+                 ("err_bus", 1)]
+
+
+class SlotControl(Module):
+    """Ports:
+    - `request` (request_layout, in): this cycle's `ctrl` write with the job registers;
+      `ack` (in): `ctrl.ack`; `ack_slots` (nslots, in): the `slots_done` bits to clear;
+    - `csr_words` (8, in), `csr_busy` (in): the CSR block buffer's words, a CSR block waiting;
+    - `more` (nslots, in): slots with blocks left to fetch (the DMA reader);
+    - `fetch`, `abort`, `retire` (slot_event_layout, in): a block fetch begun, dropped by a bus
+      error, a block out of the engine;
+    - `cv_taken` (in): a `load_cv` block entered the engine; `overflow` (in): a `din` word
+      was dropped; `bus_error` (in): a DMA bus error; `now` (64, in): the cycle counter;
+    - `job` (job_layout, out), `segments` (segment_layout, out): an admitted job start;
+    - `active`, `done_slots` (nslots, out); `status` (STATUS_LAYOUT, out); `finish_cycles`
+      (64, out): `now` when a job last finished; `event` (out): a job finished or was refused."""
+
+    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size):
+        sb = slot_bits(nslots)
+        nbw = block_bytes // 4              # din words per block
+        rb = log2_int(row_bytes)            # byte address -> row address
+        bb = log2_int(block_bytes)
+        self.request = r = Record(request_layout())
+        self.ack = Signal()
+        self.ack_slots = Signal(nslots)
+        self.csr_words = Signal(8)
+        self.csr_busy = Signal()
+        self.more = Signal(nslots)
+        self.fetch = Record(slot_event_layout(nslots))
+        self.abort = Record(slot_event_layout(nslots))
+        self.retire = Record(slot_event_layout(nslots))
+        self.cv_taken = Signal()
+        self.overflow = Signal()
+        self.bus_error = Signal()
+        self.now = Signal(64)
+        self.job = job = Record(job_layout(nslots))
+        self.segments = seg = Record(segment_layout(32 - rb))
+        self.active = Signal(nslots)
+        self.done_slots = sdone = Signal(nslots)
+        self.status = st = Record(STATUS_LAYOUT)
+        self.finish_cycles = Signal(64)
+        self.event = Signal()
+
+        act = Array(Signal(name=f"act{s}") for s in range(nslots))      # a job is running
+        outst = Array(Signal(2, name=f"outst{s}") for s in range(nslots))  # blocks fetched, not out
+        cv_pending = Signal()               # a load_cv job has not yet sent its first block
+
+        # --- checks at job start ----------------------------------------------------------------
+        slot = r.slot
+        base, length, tbase, tlen = r.base, r.length, r.tail_base, r.tail_length
+        ram_end = ram_base + ram_size
+        end, tend = Signal(34), Signal(34)
+        self.comb += [end.eq(base + length), tend.eq(tbase + tlen)]
+        slot_bad = Signal()
+        slot_active = Signal()
+        self.comb += [slot_bad.eq(slot >= nslots), slot_active.eq(act[slot[:sb]] & ~slot_bad)]
+        mult = lambda x: x[:bb] == 0
+        fb_bad = r.final_bytes > block_bytes
+        dma_len_bad = (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad
+        in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
+        dma_addr_bad = ~in_ram(base, end) | (r.tail & (tlen != 0) & ~in_ram(tbase, tend))
+        state_bad = slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending)
+        csr_bad = Signal()
+        dma_bad = Signal()
+        self.comb += [
+            csr_bad.eq(r.start & (state_bad | self.csr_busy | r.out | (self.csr_words != nbw) | fb_bad)),
+            dma_bad.eq(r.dma_start & ~r.start & (state_bad | dma_len_bad | dma_addr_bad)),
+        ]
+        starting = Signal()
+        self.comb += [
+            starting.eq((r.start | r.dma_start) & ~csr_bad & ~dma_bad),
+            job.start.eq(starting), job.slot.eq(slot), job.csr.eq(r.start),
+            job.first.eq(r.first), job.load_cv.eq(r.load_cv & ~r.first), job.last.eq(r.last),
+            job.variant.eq(r.variant), job.out.eq(r.out),
+            seg.row.eq(base[rb:]), seg.rows.eq(length[rb:]),
+            seg.tail_row.eq(tbase[rb:]), seg.tail_rows.eq(Mux(r.tail, tlen[rb:], 0)),
+        ]
+
+        # --- per-slot bookkeeping -----------------------------------------------------------------
+        finish = Signal(nslots)
+        self.comb += finish.eq(Cat(*[act[s] & ~self.more[s] & (outst[s] == 0) for s in range(nslots)]))
+        on = lambda ev, s: ev.valid & (ev.slot == s)
+        for s in range(nslots):
+            inc = on(self.fetch, s) | (job.start & job.csr & (job.slot == s))
+            dec = on(self.retire, s) | on(self.abort, s)
+            self.sync += outst[s].eq(outst[s] + inc - dec)
+            self.sync += If(finish[s], act[s].eq(0))
+            self.sync += If(job.start & (job.slot == s), act[s].eq(1))
+        self.sync += sdone.eq((sdone & ~self.ack_slots) | finish)
+
+        # --- status ---------------------------------------------------------------------------------
+        self.comb += [
+            self.active.eq(Cat(*act)),
+            st.busy.eq(Cat(*act) != 0),
+            self.event.eq((finish != 0) | csr_bad | dma_bad),
+        ]
+        self.sync += [
+            If(self.bus_error, st.err_bus.eq(1)),
+            If(self.cv_taken, cv_pending.eq(0)),
+            If(finish != 0, st.done.eq(1), self.finish_cycles.eq(self.now)),
+            If(self.overflow, st.err_state.eq(1)),
+            If(self.ack,
+                st.done.eq(0), st.err_len.eq(0), st.err_addr.eq(0), st.err_state.eq(0), st.err_bus.eq(0),
+            ),
+            If(csr_bad,
+                st.done.eq(1),
+                If(state_bad | self.csr_busy | r.out, st.err_state.eq(1)).Else(st.err_len.eq(1)),
+            ),
+            If(dma_bad,
+                st.done.eq(1),
+                If(state_bad, st.err_state.eq(1)).Elif(dma_len_bad, st.err_len.eq(1)).Else(st.err_addr.eq(1)),
+            ),
+            If(starting & r.load_cv & ~r.first, cv_pending.eq(1)),
+        ]
