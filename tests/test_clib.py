@@ -19,11 +19,22 @@ from litedigest._native import ffi, lib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FW = os.path.join(ROOT, "software", "firmware")
-LIB_SRCS = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "md_hw.c", "sched.c", "skein.c"]
+
+
+def _lib_sources():
+    """The library's sources as software/firmware/lib.mak lists them (the one list the host
+    and SoC builds use); every source file of lib/src must be in it."""
+    with open(os.path.join(FW, "lib.mak")) as f:
+        m = re.search(r"^LIBLD_SRCS\s*:?=\s*(.+)$", f.read(), re.M)
+    srcs = m.group(1).split()
+    assert sorted(srcs) == sorted(f for f in os.listdir(os.path.join(FW, "lib", "src")) if f.endswith(".c"))
+    return srcs
+
+
+LIB_SRCS = _lib_sources()
 
 
 # ------------------------------------------------------------------ C builds
-
 
 def py_md_pad(tail, total_len, block_size):
     """The padded final block(s) of a total_len-byte message ending in `tail` (FIPS 180-4),
@@ -31,6 +42,7 @@ def py_md_pad(tail, total_len, block_size):
     lenbytes = block_size // 8
     zeros = (block_size - lenbytes - 1 - len(tail)) % block_size
     return bytes(tail) + b"\x80" + bytes(zeros) + ((8 * total_len) % (1 << (8 * lenbytes))).to_bytes(lenbytes, "big")
+
 
 def test_host_c_tests(tmp_path):
     r = subprocess.run(["make", "-C", FW, f"O={tmp_path}", "test"], capture_output=True, text=True)

@@ -1,5 +1,5 @@
 """The C library's message scheduler (ld_sched) in SoC firmware (apps/sched) on the
-scheduler SoC (spec.SCHED_SOC: sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3), and on the
+scheduler SoC (SCHED_SOC of soc/targets/sim.py: sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3), and on the
 main SoC (one slot per engine, SHA-512 family and skein512:r8 included): digests, refills with
 more messages than slots, bad messages, and the utilization figures of issues 3 and 4 (cycle
 counter, whole run). The firmware prints every digest; they are checked here against hashlib
@@ -13,6 +13,7 @@ import hashlib
 import pytest
 import skein as pyskein
 
+from litedigest.soc.targets.sim import MAIN_SOC, SCHED_SOC
 from litedigest import socdemo, spec
 
 
@@ -30,12 +31,12 @@ def _digests_checked(run, instance):
 
 @pytest.fixture(scope="module")
 def sched_run():
-    return socdemo.run_sched(spec.SCHED_SOC, timeout=1800)
+    return socdemo.run_sched(SCHED_SOC, timeout=1800)
 
 
 @pytest.fixture(scope="module")
 def main_run():
-    return socdemo.run_sched(spec.MAIN_SOC, timeout=1800)
+    return socdemo.run_sched(MAIN_SOC, timeout=1800)
 
 
 def test_sched_soc_digests_and_checks(sched_run):

@@ -1,4 +1,4 @@
-"""Skein-512 on the main simulated SoC (spec.MAIN_SOC has a skein512:r8 peripheral): the
+"""Skein-512 on the main simulated SoC (MAIN_SOC of soc/targets/sim.py has a skein512:r8 peripheral): the
 firmware's software Skein vs the peripheral's CSR and DMA paths (16 KiB timing, hash/MAC/
 output-length/bit-length cases checked on the host against the C library and pyskein), bad
 input, and the `soc` backend from the host for the Python object."""
@@ -8,6 +8,7 @@ import pytest
 import skein as pyskein
 
 import litedigest
+from litedigest.soc.targets.sim import MAIN_SOC
 from litedigest import socdemo, spec
 
 from vectors import load_skein_kat
@@ -15,7 +16,7 @@ from vectors import load_skein_kat
 
 @pytest.fixture(scope="module")
 def run():
-    return socdemo.run_skein(spec.MAIN_SOC, timeout=1500)
+    return socdemo.run_skein(MAIN_SOC, timeout=1500)
 
 
 def test_firmware_cases_and_checks(run):

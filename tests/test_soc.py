@@ -1,4 +1,4 @@
-"""The main simulated SoC (spec.MAIN_SOC: sha256:opt, sha1:opt, sha512:k5, skein512:r8): the
+"""The main simulated SoC (MAIN_SOC of soc/targets/sim.py: sha256:opt, sha1:opt, sha512:k5, skein512:r8): the
 firmware demo (software, CSR and DMA paths, measured in cycles), the `soc` backend through
 the host bridge for every algorithm, and bad input.
 

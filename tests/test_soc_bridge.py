@@ -1,6 +1,6 @@
 """The simulated SoC and its host bridge (UARTBone over the patched TCP serial module).
 
-Uses the same cached SoC build as the `soc` backend and the demo (spec.MAIN_SOC): the first
+Uses the same cached SoC build as the `soc` backend and the demo (MAIN_SOC of soc/targets/sim.py): the first
 run builds it (a few minutes from empty), later runs take a few seconds.
 """
 import os
@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from litedigest.soc.targets.sim import soc_engines_for
 from litedigest.soc.sim.bridge import BridgeError, UARTBoneClient, free_tcp_port
 from litedigest.soc.sim.build import build_sim
 from litedigest.soc.sim.errors import SimError
@@ -22,7 +23,7 @@ ENGINE = "sha256:opt:p1"
 
 def engines():
     from litedigest import spec
-    return spec.soc_engines_for(ENGINE)
+    return soc_engines_for(ENGINE)
 
 IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
 

@@ -10,27 +10,26 @@ import sys
 
 import pytest
 
+from litedigest.soc.targets.sim import MAIN_SOC
+from litedigest import hw_regs
 from litedigest import spec as specmod
 from litedigest.soc.targets import pynq_z2
 
 # (csr, access) every peripheral has (soc/REGISTERS.md)
-PERIPHERAL_REGS = ["ctrl", "din", "cv", "dma_base", "dma_length", "tail_base", "tail_length",
-                   "status", "slots_busy", "slots_done", "slots_ack", "digest_sel", "digest",
-                   "blocks", "cycles_latch", "cycles_value", "finish_cycles", "info",
-                   "ev_status", "ev_pending", "ev_enable"]
+PERIPHERAL_REGS = list(hw_regs.REGISTERS) + list(hw_regs.EVENT_REGISTERS)  # the generated map
 
 
 @pytest.fixture(scope="module")
 def default_build(tmp_path_factory):
-    """The default engine set (spec.MAIN_SOC) generated and linted, not synthesized."""
+    """The default engine set (MAIN_SOC of soc/targets/sim.py) generated and linted, not synthesized."""
     out = tmp_path_factory.mktemp("pynq_z2_default")
     report = pynq_z2.run(None, str(out), synth=False, lint=True, vivado=False, log=lambda *a: None)
     return report
 
 
 def test_default_engines_are_the_main_soc(default_build):
-    assert default_build["engines"] == list(specmod.MAIN_SOC)
-    names = [specmod.instance_name(e, specmod.MAIN_SOC) for e in specmod.MAIN_SOC]
+    assert default_build["engines"] == list(MAIN_SOC)
+    names = [specmod.instance_name(e, MAIN_SOC) for e in MAIN_SOC]
     assert list(default_build["peripherals"]) == names
 
 
@@ -95,7 +94,7 @@ def test_manifest_without_vivado(default_build):
         m = json.load(f)
     assert m["subsystem"]["vlnv"] == pynq_z2.SUBSYSTEM_VLNV == \
         "xilinx.com:module_ref:litedigest_subsystem:1.0"
-    assert m["engines"] == list(specmod.MAIN_SOC)
+    assert m["engines"] == list(MAIN_SOC)
     if not default_build["vivado"]["ran"]:
         assert m["bitstream"]["sha256"] is None and "Vivado" in m["bitstream"]["reason"]
     assert m["fmax_mhz"] is None

@@ -26,6 +26,7 @@ from migen import Module, Signal
 from migen.sim import run_simulation, passive
 from litex.soc.interconnect import csr_bus
 
+from litedigest import hw_regs
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import HashPeripheral
@@ -34,9 +35,14 @@ from litedigest.soc.wide_ram import WideRAM
 RAM_BASE = 0x40000000
 RAM_SIZE = 8 * 1024
 
-# ctrl fields and status bits (soc/REGISTERS.md)
-START, DMA_START, FIRST, LAST, HOLD, LOAD_CV, ACK, TAIL = (1 << i for i in range(8))
-BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (1 << i for i in range(6))
+# ctrl fields and status bits (the generated register map, soc/REGISTERS.md)
+START, DMA_START, FIRST, LAST, HOLD, LOAD_CV, ACK, TAIL = (
+    1 << hw_regs.FIELDS["ctrl"][f][0]
+    for f in ("start", "dma_start", "first", "last", "hold", "load_cv", "ack", "tail"))
+BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (
+    1 << hw_regs.FIELDS["status"][f][0]
+    for f in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus"))
+VARIANT_SHIFT = hw_regs.FIELDS["ctrl"]["variant"][0]
 ERRORS = ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS
 
 HASHLIB = {"sha1": hashlib.sha1, "sha224": hashlib.sha224, "sha256": hashlib.sha256,
@@ -258,7 +264,7 @@ def expected_rows(job, row_bytes):
 def start_dma_job(top, job):
     yield from csr_write(top, "dma_base", RAM_BASE + job["base"])
     yield from csr_write(top, "dma_length", job["length"])
-    ctrl = DMA_START | FIRST | LAST | (job["variant"] << 8)
+    ctrl = DMA_START | FIRST | LAST | (job["variant"] << VARIANT_SHIFT)
     if "tail_base" in job:
         yield from csr_write(top, "tail_base", RAM_BASE + job["tail_base"])
         yield from csr_write(top, "tail_length", job["tail_length"])
@@ -344,7 +350,7 @@ def test_dma_from_wide_ram(engine_spec, row_bits):
 
     for key in ("bad_base", "bad_tail"):
         r = refused[key]
-        assert r["status"] & 0x3F == DONE | ERR_ADDR, (key, hex(r["status"]))
+        assert r["status"] & (BUSY | DONE | ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS) == DONE | ERR_ADDR, (key, hex(r["status"]))
         assert (r["busy"], r["slots_done"], r["blocks"]) == (0, 0, 0), key
         assert r["after_ack"] & 0x3F == 0, (key, hex(r["after_ack"]))
     assert refused["reads"] == 0

@@ -47,7 +47,7 @@ DEFAULT_DMA_ROW_BITS = 128
 DEFAULT_SYS_CLK_MHZ = 50.0
 # The default engines: the SHA-256 engine the demo firmware drives, the set that places and
 # routes here (bitstreams/ecp5/manifest.json: about 15 minutes of nextpnr). The simulated main
-# SoC's four engines (spec.MAIN_SOC, `--hash-engine sha256:opt,sha1:opt,sha512:k5,skein512:r8`)
+# SoC's four engines (sim.MAIN_SOC, `--hash-engine sha256:opt,sha1:opt,sha512:k5,skein512:r8`)
 # fit the 85F after synthesis, but nextpnr 0.11.1's router1 did not converge on them (190,768
 # arcs, 175,000 still unrouted after 100,000 iterations); --hash-engine picks any set.
 DEFAULT_ENGINES = ("sha256:opt",)
@@ -72,16 +72,8 @@ BOARDS = {
 def engine_list(hash_engines):
     """Engine specs from None (the default set), a list, or a comma-separated string; each is
     checked (litedigest.spec.SpecError for a bad one)."""
-    from litedigest import spec as specmod
-    if hash_engines is None:
-        engines = list(DEFAULT_ENGINES)
-    elif isinstance(hash_engines, str):
-        engines = [e.strip() for e in hash_engines.split(",") if e.strip()]
-    else:
-        engines = [str(e) for e in hash_engines]
-    for e in engines:
-        specmod.parse(e)
-    return engines
+    from litedigest.spec import parse_list
+    return parse_list(hash_engines, DEFAULT_ENGINES)
 
 
 def check_dma_row_bits(bits, engines=()):

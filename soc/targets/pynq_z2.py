@@ -116,20 +116,15 @@ class TargetError(Exception):
 
 
 def engine_list(hash_engines):
-    """Engine specs (validated) from None (spec.MAIN_SOC), a list, or a comma-separated string."""
-    if hash_engines is None:
-        engines = list(specmod.MAIN_SOC)
-    elif isinstance(hash_engines, str):
-        engines = [e.strip() for e in hash_engines.split(",") if e.strip()]
-    else:
-        engines = [str(e) for e in hash_engines]
+    """Engine specs (checked) from None (the simulated main SoC's, sim.MAIN_SOC), a list, or a
+    comma-separated string."""
+    from litedigest.soc.targets.sim import MAIN_SOC
+    try:
+        engines = specmod.parse_list(hash_engines, MAIN_SOC)
+    except specmod.SpecError as err:
+        raise TargetError(f"bad engine spec: {err}") from None
     if not engines:
         raise TargetError("no engine spec given (--hash-engine a,b,c)")
-    for e in engines:
-        try:
-            specmod.parse(e)
-        except specmod.SpecError as err:
-            raise TargetError(f"bad engine spec {e!r}: {err}") from None
     return engines
 
 
@@ -396,10 +391,15 @@ def _vivado_version(exe):
 
 # --- `litedigest build pynq_z2` --------------------------------------------------------------------
 
+def _main_soc():
+    from litedigest.soc.targets.sim import MAIN_SOC
+    return MAIN_SOC
+
+
 def add_arguments(p):
     p.add_argument("--hash-engine", default=None, metavar="SPECS",
                    help="engine specs, comma-separated (default: the main SoC's, "
-                        + ",".join(specmod.MAIN_SOC) + ")")
+                        + ",".join(_main_soc()) + ")")
     p.add_argument("--output-dir", default=None,
                    help="build directory (default: build/pynq_z2/<engines>)")
     p.add_argument("--no-synth", action="store_true",

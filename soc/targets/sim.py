@@ -5,7 +5,7 @@
   manages, about 1.8 M cycles/s).
 - No ROM and no BIOS: the CPU resets straight into the integrated main RAM, whose contents come
   from a ``$readmemh`` ``.init`` file that the runner rewrites per run (no Verilator rebuild for a
-  firmware change, see ``litedigest.soc.sim_runner``).
+  firmware change, see ``litedigest.soc.sim.firmware.load_firmware``).
 - Console UART on ``serial:0`` (sim module ``serial2console``: the sim's stdout/stdin).
 - Host bridge: ``UARTBone`` on ``serial:1`` through ``RS232PHYModel``, exposed over TCP by the
   patched ``serial2tcp_nodelay`` sim module (``soc/sim_modules``): TCP_NODELAY, buffered TX,
@@ -17,7 +17,7 @@
   peripheral (``litedigest.soc.peripheral.add_hash_subsystem``) named after its family
   (``sha256``, ``sha1``, ``sha512``), or after the whole spec when a family appears twice.
 
-Run as a script to build (used by ``sim_runner.build_sim`` in a subprocess)::
+Run as a script to build (used by ``litedigest.soc.sim.build.build_sim`` in a subprocess)::
 
     python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base,sha1] [--main-ram-size N]
 """
@@ -66,13 +66,30 @@ def firmware_words(data, size):
     return [int.from_bytes(data[i:i + 4], "little") for i in range(0, size, 4)]
 
 
+# The standard simulated SoCs (the soc backend, the demo and the benches use them): the main
+# one has the default engine of every family; the scheduler one the pipelines whose
+# utilization the C scheduler is measured on (Michail et al. 2016's p-stage SHA pipelines,
+# and skein512:r8:fp2:sp3 of Athanasiou et al. 2013: three modules of a 2-stage functional
+# ring, 6 blocks in flight). Any other spec gets a SoC of its own.
+MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
+SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8", "skein512:r8:fp2:sp3")
+
+
+def soc_engines_for(spec):
+    """The engine list of the standard simulated SoC that serves `spec` (MAIN_SOC, SCHED_SOC),
+    else a SoC of the spec's engine alone."""
+    from litedigest import spec as specmod
+    spec = specmod.parse(spec) if isinstance(spec, str) else spec
+    for soc in (MAIN_SOC, SCHED_SOC):
+        if spec.engine_name in [specmod.parse(e).engine_name for e in soc]:
+            return list(soc)
+    return [spec.engine_name]
+
+
 def engine_list(hash_engines):
-    """Engine specs from None, a list, or a comma-separated string."""
-    if hash_engines is None:
-        return []
-    if isinstance(hash_engines, str):
-        return [e.strip() for e in hash_engines.split(",") if e.strip()]
-    return [str(e) for e in hash_engines]
+    """Engine specs (checked) from None (no engine), a list, or a comma-separated string."""
+    from litedigest.spec import parse_list
+    return parse_list(hash_engines)
 
 
 class LiteDigestSimSoC(SimSoC):

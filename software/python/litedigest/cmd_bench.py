@@ -138,7 +138,8 @@ def bench_rtl_skein(spec, sim, sizes):
 
 def bench_soc_skein(engine):
     """The Skein firmware: 16 KiB Skein-512-512 in software, CSR and DMA on the SoC."""
-    run = socdemo.run_skein(specmod.soc_engines_for(engine),
+    from litedigest.soc.targets.sim import soc_engines_for
+    run = socdemo.run_skein(soc_engines_for(engine),
                             log=lambda m: print(m, file=sys.stderr, flush=True))
     sw = run.record("sw")["cycles"]
     for r in run.records:
@@ -243,7 +244,7 @@ def _text(rec):
 def run(args):
     try:
         if args.backend == "soc" and args.sched:
-            engines = specmod.SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+            engines = socdemo._standard().SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
             for sp in engines:
                 specmod.parse(sp)
             records = bench_soc_sched(list(engines))

@@ -18,7 +18,36 @@ def _as_bytes(data):
         raise TypeError(f"object supporting the buffer API required, not {type(data).__name__!r}") from None
 
 
-class HashObject:
+class ContextHash:
+    """What every hash object is: a C library context (`_ctx`, from the backend) behind the
+    hashlib methods. Subclasses set _ctx, name, digest_size and their own attributes."""
+
+    def update(self, data):
+        self._ctx.update(_as_bytes(data))
+
+    def digest(self):
+        return self._ctx.digest()
+
+    def hexdigest(self):
+        return self.digest().hex()
+
+    def copy(self):
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._ctx = self._ctx.copy()
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    @property
+    def backend(self):
+        return self._backend_name
+
+
+class HashObject(ContextHash):
     """A running hash: update/digest/hexdigest/copy; name, digest_size, block_size."""
 
     def __init__(self, name, data=b"", *, backend="sw", engine=None):
@@ -52,30 +81,6 @@ class HashObject:
     def engine(self):
         """The engine spec this object hashes with (architecture meaningful for rtl/soc)."""
         return str(self._spec)
-
-    @property
-    def backend(self):
-        return self._backend_name
-
-    def update(self, data):
-        self._ctx.update(_as_bytes(data))
-
-    def digest(self):
-        return self._ctx.digest()
-
-    def hexdigest(self):
-        return self.digest().hex()
-
-    def copy(self):
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other._ctx = self._ctx.copy()
-        return other
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     def __repr__(self):
         return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"

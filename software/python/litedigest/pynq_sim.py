@@ -159,13 +159,14 @@ class SimDevice(LiteDigestDevice):
             sim.close()
 
 
-def start_sim(engines=specmod.MAIN_SOC):
-    """Build (cached) the simulated SoC with `engines`, boot the idle firmware; return
-    (sim, build)."""
+def start_sim(engines=None):
+    """Build (cached) the simulated SoC with `engines` (default: the sim target's MAIN_SOC),
+    boot the idle firmware; return (sim, build)."""
     from litedigest.soc.sim.firmware import build_firmware
     from litedigest.soc.sim.process import SimProcess
+    from litedigest.soc.targets.sim import MAIN_SOC
     from .backends.soc import build_soc, firmware_app
-    b = build_soc(list(engines))
+    b = build_soc(list(engines or MAIN_SOC))
     fw = build_firmware(b, firmware_app("idle"))
     sim = SimProcess(b, firmware=fw)
     sim.start()
@@ -195,7 +196,7 @@ def register_map(build):
     return RegisterMap(build.csr_json, csr_h)
 
 
-def open_sim_device(engines=specmod.MAIN_SOC, buffer_bytes=None, sim=None, build=None, **kwargs):
+def open_sim_device(engines=None, buffer_bytes=None, sim=None, build=None, **kwargs):
     """A LiteDigestDevice on the simulated SoC (started here unless `sim`/`build` are given:
     then the caller owns the sim)."""
     from .pynq_device import DEFAULT_BUFFER_BYTES

@@ -10,13 +10,13 @@ context (`Backend.skein_context`); this module keeps the hashlib-style object.
 """
 from . import spec as _spec
 from .backends import get_backend
-from .hashobj import _as_bytes
+from .hashobj import ContextHash, _as_bytes
 
 BLOCK = 64
 MAX_OUT_BITS = 1 << 20
 
 
-class Skein512:
+class Skein512(ContextHash):
     """A running Skein-512 hash or MAC: update/update_bits/digest/hexdigest/copy."""
 
     block_size = BLOCK
@@ -58,13 +58,6 @@ class Skein512:
     def engine(self):
         return str(self._spec)
 
-    @property
-    def backend(self):
-        return self._backend_name
-
-    def update(self, data):
-        self._ctx.update(_as_bytes(data))
-
     def update_bits(self, data, nbits):
         """Append the first nbits bits of data (most significant bit of each byte first); a
         count that is not a multiple of 8 ends the message (Skein's bit padding)."""
@@ -72,23 +65,6 @@ class Skein512:
         if not isinstance(nbits, int) or isinstance(nbits, bool) or not 0 <= nbits <= 8 * len(data):
             raise ValueError(f"nbits must be 0..{8 * len(data)}, got {nbits!r}")
         self._ctx.update_bits(data, nbits)
-
-    def digest(self):
-        return self._ctx.digest()
-
-    def hexdigest(self):
-        return self.digest().hex()
-
-    def copy(self):
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other._ctx = self._ctx.copy()
-        return other
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     def __repr__(self):
         return (f"<litedigest {self._name} ({self._bits}-bit) HASH object, backend "

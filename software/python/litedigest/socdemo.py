@@ -14,6 +14,12 @@ from . import spec as specmod
 DEFAULT_ENGINE = "sha256:opt"
 
 
+def _standard():
+    """The sim target (its standard SoCs: MAIN_SOC, SCHED_SOC, soc_engines_for)."""
+    from litedigest.soc.targets import sim
+    return sim
+
+
 @dataclasses.dataclass
 class DemoRun:
     engine: str
@@ -96,7 +102,7 @@ def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
     if spec.family != "sha256":
         raise ValueError(f"the demo firmware measures SHA-256/SHA-224 engines, not {spec.engine_name}; "
                          "`litedigest bench --backend soc --sched --engine SPEC` measures any engine")
-    text, b = run_app(specmod.soc_engines_for(spec), "demo", log=log, timeout=timeout)
+    text, b = run_app(_standard().soc_engines_for(spec), "demo", log=log, timeout=timeout)
     records, checks = parse_console(text)
     return DemoRun(str(spec), records, checks, text, b.build_seconds)
 
@@ -132,9 +138,9 @@ class SchedRun:
 
 def run_sched(engines=None, log=None, timeout=1800):
     """The scheduler firmware (software/firmware/apps/sched) on a SoC with `engines` (default
-    spec.SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the DMA
+    the sim target's SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the DMA
     and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
-    engines = list(engines or specmod.SCHED_SOC)
+    engines = list(engines or _standard().SCHED_SOC)
     text, _ = run_app(engines, "sched", log=log, timeout=timeout)
     records = console_lines(text, "LDSCHED")
     for r in records:
@@ -185,12 +191,12 @@ class SkeinRun:
 
 def run_skein(engines=None, log=None, timeout=1500):
     """The Skein firmware (software/firmware/apps/skein) on the SoC with the `skein512`
-    peripheral (default spec.MAIN_SOC): 16 KiB Skein-512-512 in software and on the CSR and DMA
+    peripheral (default: the sim target's MAIN_SOC): 16 KiB Skein-512-512 in software and on the CSR and DMA
     paths, and hash/MAC/output-length/bit-length cases. Every digest is checked on the host
     with `reference(message bytes, nbits, key, out_bits)` (default: the C library on the host
     plus pyskein for byte messages when it is installed)."""
     from . import native
-    engines = list(engines or specmod.MAIN_SOC)
+    engines = list(engines or _standard().MAIN_SOC)
     text, _ = run_app(engines, "skein", log=log, timeout=timeout)
     records = console_lines(text, "LDRESULT")
     cases = console_lines(text, "LDSKEIN")

@@ -31,9 +31,11 @@ class Family:
     """An engine family: what the engines, the peripheral, the drivers and the spec grammar
     all need to know about it. `algorithms`: the names it hashes (hashlib's, or Skein-512's
     output sizes) -> digest bytes; `variants`: its initial chaining values in ctrl.variant
-    order; `ring`: pipelines are rings of rounds written fpN[:spM] (Skein), not pN."""
+    order; `word_bits`: the width of the words of a block and of the chaining value; `ring`:
+    pipelines are rings of rounds written fpN[:spM] (Skein), not pN."""
     block_bytes: int
     state_bytes: int
+    word_bits: int
     algorithms: dict
     variants: tuple
     archs: dict
@@ -56,19 +58,19 @@ SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
 # THE engine catalogue: one record per family; every table below derives from it.
 FAMILIES = {
     "sha1": Family(
-        block_bytes=64, state_bytes=20, algorithms={"sha1": 20}, variants=("sha1",),
+        block_bytes=64, state_bytes=20, word_bits=32, algorithms={"sha1": 20}, variants=("sha1",),
         archs={"base": Arch(0, 81, (1, 2, 4, 5, 8, 10, 16, 20, 40, 80)),
                "k5": Arch(2, 17),
                "opt": Arch(1, 41, (1, 2, 4, 5, 8, 10, 20, 40))},
         default_arch="opt"),
     "sha256": Family(
-        block_bytes=64, state_bytes=32, algorithms={"sha256": 32, "sha224": 28},
+        block_bytes=64, state_bytes=32, word_bits=32, algorithms={"sha256": 32, "sha224": 28},
         variants=("sha256", "sha224"),
         archs={"base": Arch(0, 65, (1, 2, 4, 8, 16, 32, 64)),
                "opt": Arch(1, 33, (1, 2, 4, 8, 16, 32))},
         default_arch="opt"),
     "sha512": Family(
-        block_bytes=128, state_bytes=64,
+        block_bytes=128, state_bytes=64, word_bits=64,
         algorithms={"sha512": 64, "sha384": 48, "sha512_224": 28, "sha512_256": 32},
         variants=("sha512", "sha384", "sha512_224", "sha512_256"),
         archs={"base": Arch(0, 81), "k5": Arch(2, 17)},
@@ -76,7 +78,7 @@ FAMILIES = {
     # Skein-512: any output length (litedigest.new("skein512", digest_bits=...)); the named
     # sizes are what `litedigest sum -a` takes
     "skein512": Family(
-        block_bytes=64, state_bytes=64,
+        block_bytes=64, state_bytes=64, word_bits=64,
         algorithms={"skein512": 64, **{f"skein512-{n}": n // 8 for n in (256, 512, 384, 224, 160, 128)}},
         variants=("zero",) + tuple(f"skein512-{n}" for n in SKEIN_SIZES),
         archs={"r1": Arch(3, 73), "r4": Arch(4, 19), "r8": Arch(5, 10, (1, 2, 4, 8), (1, 3))},
@@ -111,14 +113,6 @@ VARIANTS = {fam: f.variants for fam, f in FAMILIES.items()}
 
 class SpecError(ValueError):
     """An engine spec string that names no engine we can build."""
-
-# The simulated SoCs the soc backend, the demo and the scheduler measurements use: the main
-# one has the default engine of every family; the scheduler one the pipelines of Michail et al. 2016
-# and 004 whose utilization the C scheduler is measured on (skein512:r8:fp2:sp3: three
-# modules of a 2-stage functional ring, 6 blocks in flight). Any other spec gets a SoC of its own.
-MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
-SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8", "skein512:r8:fp2:sp3")
-
 
 @dataclass(frozen=True)
 class EngineSpec:
@@ -282,10 +276,14 @@ def instance_name(spec, engines=()):
     return spec.family
 
 
-def soc_engines_for(spec):
-    """The engine list of the simulated SoC that serves `spec` (see MAIN_SOC, SCHED_SOC)."""
-    spec = parse(spec) if isinstance(spec, str) else spec
-    for soc in (MAIN_SOC, SCHED_SOC):
-        if spec.engine_name in [parse(e).engine_name for e in soc]:
-            return list(soc)
-    return [spec.engine_name]
+def parse_list(specs, default=()):
+    """Engine spec strings from None (then `default`), a list, or one comma-separated string
+    (what the targets' --hash-engine takes), each checked: SpecError names a bad one."""
+    if specs is None:
+        specs = default
+    if isinstance(specs, str):
+        specs = [e.strip() for e in specs.split(",") if e.strip()]
+    specs = [str(e) for e in specs]
+    for e in specs:
+        parse(e)
+    return specs

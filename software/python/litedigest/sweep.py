@@ -42,9 +42,10 @@ class SweepRun:
 
 
 def run_sweep(engines=None, log=None, timeout=1800):
-    """Run the sweep firmware on the SoC with `engines` (default: the main SoC, spec.MAIN_SOC,
+    """Run the sweep firmware on the SoC with `engines` (default: the sim target's main SoC, MAIN_SOC,
     whose `sha256` peripheral is sha256:opt)."""
-    engines = list(engines or specmod.MAIN_SOC)
+    from litedigest.soc.targets.sim import MAIN_SOC
+    engines = list(engines or MAIN_SOC)
     text, _ = socdemo.run_app(engines, "sweep", log=log, timeout=timeout)
     records, _ = socdemo.parse_console(text)   # digests against hashlib of the demo message
     engine = next((r["engine"] for r in records), "?")

@@ -5,7 +5,7 @@ driven from the host over the UARTBone bridge while the CPU idles, by the C libr
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
 booted with the idle firmware, and kept running until the backend is closed (or the
 interpreter exits). Data for the DMA path goes to the upper half of main RAM. The SoC is the
-shared one that has the engine (spec.MAIN_SOC: the default engine of every family), or one
+shared one that has the engine (the sim target's MAIN_SOC: the default engine of every family), or one
 built for that engine alone.
 """
 import atexit
@@ -20,9 +20,10 @@ from . import Backend
 
 def soc_build_dir(engines):
     """build/soc/<engines>: one cached build per list of engine specs (a spec alone: its own
-    SoC, or the shared one that has it, see spec.soc_engines_for)."""
+    SoC, or the shared one that has it, see the sim target's soc_engines_for)."""
     if isinstance(engines, (str, specmod.EngineSpec)):
-        engines = specmod.soc_engines_for(engines)
+        from litedigest.soc.targets.sim import soc_engines_for
+        engines = soc_engines_for(engines)
     names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
     return os.path.join(build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
 
@@ -44,7 +45,8 @@ class SoCBackend(Backend):
         from litedigest.soc.sim.firmware import build_firmware
         from litedigest.soc.sim.process import SimProcess
         self.spec = specmod.parse(engine or "sha256")
-        self.engines = specmod.soc_engines_for(self.spec)
+        from litedigest.soc.targets.sim import soc_engines_for
+        self.engines = soc_engines_for(self.spec)
         self.instance = specmod.instance_name(self.spec, self.engines)
         self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
         if self.path not in ("csr", "dma"):
