@@ -563,11 +563,6 @@ def catalog_header():
     for i, (alg, _, _) in enumerate(algs):
         out.append(_define(f"LD_ALG_{alg.upper()}", i))
     out.append(_define("LD_ALG_COUNT", len(algs)))
-    out += ["", "/* X(NAME, name, block bytes, chaining-value bytes, word bits) for every Merkle-Damgard",
-            " * family: its software is the record ld_md_ops_<name> (md_sw.c) */",
-            "#define LD_MD_FAMILIES(X) \\"]
-    rows = [f"    X({name.upper()}, {name}, {f.block_bytes}, {f.state_bytes}, {f.word_bits})" for name, f in md]
-    out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     out += ["", "/* X(id, family, variant, digest bytes, hashlib name) for every algorithm, in id order */",
             "#define LD_MD_ALGORITHMS(X) \\"]
     rows = [f"    X(LD_ALG_{alg.upper()}, LD_FAMILY_{name.upper()}, LD_{alg.upper()}, "

@@ -16,6 +16,7 @@ def test_every_spec_builds_the_catalogued_engine(name):
     assert e.interval == s.interval, name
     assert tuple(e.variants) == spec.VARIANTS[s.family]
     assert e.block_bits == 8 * s.block_size and e.digest_bits == 8 * s.state_size
+    assert e.word_bits == spec.FAMILIES[s.family].word_bits
     assert e.slots == s.in_flight
 
 

@@ -84,3 +84,22 @@ def test_registers_go_through_the_mapped_window_not_python():
     assert bytes(dev.buffer[:64]) == msg + b"\x80" + bytes(52) + (24).to_bytes(8, "big")
     assert Buffer.flushes and max(Buffer.flushes) <= 64     # only what was written
     dev.close()
+
+
+def test_a_job_that_never_finishes_is_reported_within_the_timeout():
+    """The device's timeout (seconds) bounds every wait of the C driver: a peripheral whose
+    job never finishes gives HardwareTimeout after about that long, not a hang."""
+    import time
+    import pytest
+    csr, size = _csr_json()
+    mmio = Window(size)
+    off = {k[len("sha256_"):]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
+    info = hw_regs.FIELDS["info"]
+    mmio.array[off["info"]] = ((33 << info["latency"][0]) | (1 << info["stages"][0]) |
+                               (6 << info["align_log2"][0]) | (1 << info["slots"][0]))
+    dev = pd.LiteDigestDevice(mmio, allocate, pd.RegisterMap(csr), buffer_bytes=4096, timeout=0.3)
+    t0 = time.monotonic()
+    with pytest.raises(native.HardwareTimeout):
+        dev.new("sha256", b"abc").digest()
+    assert time.monotonic() - t0 < 5
+    dev.close()

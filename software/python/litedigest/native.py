@@ -22,6 +22,7 @@
 import collections
 import struct
 import threading
+import time
 
 from . import hw_regs
 from . import spec
@@ -542,6 +543,22 @@ class HwDevice:
     @property
     def family(self):
         return {v: k for k, v in FAMILIES.items()}[int(self.dev.family)]
+
+    def set_timeout(self, seconds, probe_polls=256):
+        """Bound every wait of the driver to about `seconds`: the driver counts status polls
+        (timeout_polls), so time `probe_polls` of them through this device's HAL (a C load on
+        a mapped window, a round trip over a bridge) and set the bound from that rate.
+        Returns the bound."""
+        if not seconds > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {seconds!r}")
+        saved = self.dev.timeout_polls
+        self.dev.timeout_polls = probe_polls
+        t0 = time.perf_counter()
+        self.call(lib.ld_hw_poll, self.dev, self.dev.info, 0)   # mask 0: polls until the bound
+        per_poll = max((time.perf_counter() - t0) / probe_polls, 1e-9)
+        self.dev.timeout_polls = saved
+        self.dev.timeout_polls = max(1000, min(0xFFFFFFFF, int(seconds / per_poll)))
+        return int(self.dev.timeout_polls)
 
     def call(self, fn, *args):
         """Call a C function of the driver (lib.ld_hw_*) with this device's callbacks bound;

@@ -295,6 +295,7 @@ class LiteDigestDevice:
             p = native.HwDevice(regs, family=s.family, ram_base=phys, ram_size=self.buffer_bytes,
                                 dma_write=self.dma_write, stage=(phys, self.buffer_bytes),
                                 dma_sync=self.dma_sync, shared=True, **kw)
+            p.set_timeout(self.timeout)     # a job not done within `timeout` s is reported
             self._peripherals[instance] = p
         return p
 

@@ -91,17 +91,6 @@ static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uin
     return LD_OK;
 }
 
-/* A Merkle-Damgard family's software, as the core (md_sw.c) uses it: the initial chaining
- * value of a variant and the compression function, on the words of ld_md_state. Each family
- * source defines ld_md_ops_<name> for its row of LD_MD_FAMILIES (ld_catalog.h). */
-typedef struct {
-    void (*iv)(int variant, ld_md_state *state);
-    void (*compress)(ld_md_state *state, const uint8_t *blocks, size_t nblocks);
-} ld_md_family_ops;
-
-#define LD_MD_OPS_EXTERN(NAME, name, block, state, word) extern const ld_md_family_ops ld_md_ops_##name;
-LD_MD_FAMILIES(LD_MD_OPS_EXTERN)
-
 /* Skein peripherals: a job's start tweak and final block bytes (REGISTERS.md); LiteX
  * multi-word order: the most significant word first (T1 high ... T0 low). Inline: it sits in
  * the per-block loop of the CSR path. */

@@ -1,11 +1,13 @@
 /* LiteDigest C library: the Merkle-Damgard front end of every algorithm (ld_md.h), in
- * software: the algorithm and family tables (from the catalogue, ld_catalog.h), buffering of
- * partial blocks, padding (ld_md_pad) and the big-endian digest, over each family's
- * ld_md_ops_<name> (sha1_sw.c, sha256_sw.c, sha512_sw.c). ld_sha256_* (sha256_sw.c) are
- * wrappers over this streaming core. */
+ * software: the algorithm table, buffering of partial blocks, padding (ld_md_pad) and the
+ * big-endian digest, over the compression functions of sha1_sw.c, sha256_sw.c and
+ * sha512_sw.c. ld_sha256_* (sha256_sw.c) are wrappers over this streaming core. */
 #include "ld_internal.h"
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_pad.h"
+#include "litedigest/ld_sha1.h"
+#include "litedigest/ld_sha256.h"
+#include "litedigest/ld_sha512.h"
 
 #define LD_MD_MAGIC 0x6d645f31u
 
@@ -18,18 +20,6 @@ static const struct {
     LD_MD_ALGORITHMS(ALG_ROW)
 };
 
-/* indexed by LD_FAMILY_*: the catalogue's Merkle-Damgard families */
-#define FAMILY_ROW(NAME, name, block, state, word) \
-    [LD_FAMILY_##NAME] = { block, (state) / 4, word, &ld_md_ops_##name },
-static const struct {
-    uint8_t block_size, state_words, word_bits;
-    const ld_md_family_ops *ops;
-} FAMILIES[] = {
-    LD_MD_FAMILIES(FAMILY_ROW)
-};
-
-#define FAMILY(alg) FAMILIES[ALGS[alg].family]
-
 static int known(int alg)
 {
     return alg >= 0 && alg < LD_ALG_COUNT;
@@ -37,7 +27,7 @@ static int known(int alg)
 
 size_t ld_md_block_size(int alg)
 {
-    return known(alg) ? FAMILY(alg).block_size : 0;
+    return !known(alg) ? 0 : ALGS[alg].family == LD_FAMILY_SHA512 ? 128 : 64;
 }
 
 size_t ld_md_digest_size(int alg)
@@ -47,7 +37,9 @@ size_t ld_md_digest_size(int alg)
 
 size_t ld_md_state_words(int alg)
 {
-    return known(alg) ? FAMILY(alg).state_words : 0;
+    if (!known(alg))
+        return 0;
+    return ALGS[alg].family == LD_FAMILY_SHA1 ? 5 : ALGS[alg].family == LD_FAMILY_SHA256 ? 8 : 16;
 }
 
 int ld_md_family(int alg)
@@ -69,13 +61,23 @@ const char *ld_md_name(int alg)
 static void load_iv(int alg, ld_md_ctx *ctx)
 {
     ld_zero((uint8_t *)&ctx->state, sizeof ctx->state);
-    FAMILY(alg).ops->iv(ALGS[alg].variant, &ctx->state);
+    switch (ALGS[alg].family) {
+    case LD_FAMILY_SHA1:
+        ld_sha1_iv(ctx->state.w32);
+        break;
+    case LD_FAMILY_SHA256:
+        (void)ld_sha256_iv(ALGS[alg].variant, ctx->state.w32);
+        break;
+    default:
+        (void)ld_sha512_iv(ALGS[alg].variant, ctx->state.w64);
+        break;
+    }
 }
 
 /* big-endian 32-bit word k of the chaining value (a 64-bit word is two: high, low) */
 static uint32_t state_word(const ld_md_ctx *ctx, size_t k)
 {
-    if (FAMILY(ctx->alg).word_bits == 64)
+    if (ALGS[ctx->alg].family == LD_FAMILY_SHA512)
         return (uint32_t)(ctx->state.w64[k / 2] >> ((k & 1) ? 0 : 32));
     return ctx->state.w32[k];
 }
@@ -83,7 +85,7 @@ static uint32_t state_word(const ld_md_ctx *ctx, size_t k)
 #if LD_CONFIG_HOST
 static void set_state_word(ld_md_ctx *ctx, size_t k, uint32_t w)
 {
-    if (FAMILY(ctx->alg).word_bits == 64) {
+    if (ALGS[ctx->alg].family == LD_FAMILY_SHA512) {
         unsigned sh = (k & 1) ? 0 : 32;
         ctx->state.w64[k / 2] = (ctx->state.w64[k / 2] & ~((uint64_t)0xffffffffu << sh)) |
                                 ((uint64_t)w << sh);
@@ -122,7 +124,17 @@ static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
         return;
     }
 #endif
-    FAMILY(ctx->alg).ops->compress(&ctx->state, blocks, nblocks);
+    switch (ALGS[ctx->alg].family) {
+    case LD_FAMILY_SHA1:
+        ld_sha1_compress(ctx->state.w32, blocks, nblocks);
+        break;
+    case LD_FAMILY_SHA256:
+        ld_sha256_compress(ctx->state.w32, blocks, nblocks);
+        break;
+    default:
+        ld_sha512_compress(ctx->state.w64, blocks, nblocks);
+        break;
+    }
 }
 
 int ld_md_iv_words(int alg, uint32_t *words)

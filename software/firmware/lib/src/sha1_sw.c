@@ -1,6 +1,5 @@
 /* Software SHA-1 compression (FIPS 180-4 section 6.1.2), message schedule in a 16-word
  * circular window, the four 20-step quarters as separate loops (no per-step branching). */
-#include "ld_internal.h"
 #include "litedigest/ld_sha1.h"
 
 #define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
@@ -53,17 +52,3 @@ void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks)
         blocks += 64;
     }
 }
-
-/* the Merkle-Damgard core's view of SHA-1 (ld_internal.h) */
-static void md_iv(int variant, ld_md_state *state)
-{
-    (void)variant;
-    ld_sha1_iv(state->w32);
-}
-
-static void md_compress(ld_md_state *state, const uint8_t *blocks, size_t nblocks)
-{
-    ld_sha1_compress(state->w32, blocks, nblocks);
-}
-
-const ld_md_family_ops ld_md_ops_sha1 = { md_iv, md_compress };

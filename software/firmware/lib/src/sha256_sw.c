@@ -11,7 +11,6 @@
  * Build with -O2.
  */
 #include "ld_internal.h"
-#include "ld_internal.h"
 #include "litedigest/ld_sha256.h"
 
 static const uint32_t K256[64] = {
@@ -117,19 +116,6 @@ int ld_sha256_iv(int variant, uint32_t state[8])
     }
     return LD_OK;
 }
-
-/* the Merkle-Damgard core's view of SHA-256/224 (ld_internal.h) */
-static void md_iv(int variant, ld_md_state *state)
-{
-    (void)ld_sha256_iv(variant, state->w32);
-}
-
-static void md_compress(ld_md_state *state, const uint8_t *blocks, size_t nblocks)
-{
-    ld_sha256_compress(state->w32, blocks, nblocks);
-}
-
-const ld_md_family_ops ld_md_ops_sha256 = { md_iv, md_compress };
 
 /* The streaming API is the ld_md core (md_sw.c) restricted to the SHA-256 family:
  * ld_sha256_ctx is an ld_md_ctx. A context that ld_md_init set up for another family is

@@ -1,7 +1,6 @@
 /* Software SHA-512 compression (FIPS 180-4 section 6.4.2), message schedule in a 16-word
  * circular window. The constant tables were printed from litedigest.ip.sha512 (which derives
  * them from the primes as FIPS 180-4 4.2.3 / 5.3 define them; the gateware uses the same). */
-#include "ld_internal.h"
 #include "litedigest/ld_sha512.h"
 
 static const uint64_t K[80] = {
@@ -106,16 +105,3 @@ void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks
         blocks += 128;
     }
 }
-
-/* the Merkle-Damgard core's view of the SHA-512 family (ld_internal.h) */
-static void md_iv(int variant, ld_md_state *state)
-{
-    (void)ld_sha512_iv(variant, state->w64);
-}
-
-static void md_compress(ld_md_state *state, const uint8_t *blocks, size_t nblocks)
-{
-    ld_sha512_compress(state->w64, blocks, nblocks);
-}
-
-const ld_md_family_ops ld_md_ops_sha512 = { md_iv, md_compress };

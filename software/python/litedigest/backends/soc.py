@@ -66,7 +66,8 @@ class SoCBackend(Backend):
                 read32=lambda a: bus.read(a), write32=lambda a, v: bus.write(a, [v]),
                 family=self.spec.family, ram_base=ram_base, ram_size=ram_size,
                 dma_write=bus.write_bytes, stage=(ram_base + ram_size // 2, ram_size // 2),
-                shared=True, timeout_polls=200000)
+                shared=True)
+            self.hw.set_timeout(10.0)   # a job not done within 10 s is reported, never hangs
         except BaseException:
             self.sim.close()
             raise

@@ -44,13 +44,6 @@
 #define LD_ALG_SHA512_256          6
 #define LD_ALG_COUNT               7
 
-/* X(NAME, name, block bytes, chaining-value bytes, word bits) for every Merkle-Damgard
- * family: its software is the record ld_md_ops_<name> (md_sw.c) */
-#define LD_MD_FAMILIES(X) \
-    X(SHA1, sha1, 64, 20, 32) \
-    X(SHA256, sha256, 64, 32, 32) \
-    X(SHA512, sha512, 128, 64, 64)
-
 /* X(id, family, variant, digest bytes, hashlib name) for every algorithm, in id order */
 #define LD_MD_ALGORITHMS(X) \
     X(LD_ALG_SHA1, LD_FAMILY_SHA1, LD_SHA1, 20, "sha1") \

@@ -45,15 +45,11 @@ typedef int (*ld_md_compress_fn)(void *user, int alg, int first, uint32_t *words
                                  const uint8_t *blocks, size_t nblocks);
 #endif
 
-/* The chaining value of a context: 32-bit words (w32) or 64-bit words (w64), as the
- * family's word size says (ld_catalog.h, LD_MD_FAMILIES). */
-typedef union {
-    uint32_t w32[8];
-    uint64_t w64[8];
-} ld_md_state;
-
 typedef struct {
-    ld_md_state state;
+    union {
+        uint32_t w32[8];
+        uint64_t w64[8];
+    } state;
     uint64_t total;                   /* message bytes so far */
     uint8_t  buf[LD_MD_MAX_BLOCK_SIZE]; /* partial block */
     uint32_t buflen;                  /* bytes in buf (< block size) */
