@@ -1,4 +1,4 @@
-"""WideRAM (soc/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral.py) at several
+"""WideRAM (soc/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral/) at several
 DMA row widths, in Migen simulation.
 
 The ECP5 target builds main RAM with `--dma-row-bits` from 32 up to the smallest block; the Verilator sim SoC only
