@@ -122,7 +122,7 @@ def engine_list(hash_engines):
     try:
         engines = specmod.parse_list(hash_engines, MAIN_SOC)
     except specmod.SpecError as err:
-        raise TargetError(f"bad engine spec: {err}") from None
+        raise TargetError(str(err)) from None
     if not engines:
         raise TargetError("no engine spec given (--hash-engine a,b,c)")
     return engines

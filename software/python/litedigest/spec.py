@@ -285,5 +285,8 @@ def parse_list(specs, default=()):
         specs = [e.strip() for e in specs.split(",") if e.strip()]
     specs = [str(e) for e in specs]
     for e in specs:
-        parse(e)
+        try:
+            parse(e)
+        except SpecError as err:
+            raise SpecError(f"bad engine spec {e!r}: {err}") from None
     return specs
