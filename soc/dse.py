@@ -11,8 +11,8 @@ For one spec:
   1-bit shift-out of the captured source), so every engine path is register to register and the
   pins do not matter; its registers are in the routed design but not in the area figures;
 - from the engine's own attributes: latency, interval (latency / blocks in flight), blocks in
-  flight, block bits; throughput = block bits x fmax / interval (Mbit/s, seed eq. 3), per LUT4,
-  and the improvement over the same architecture's 1-stage engine (seed eq. 4) when measured.
+  flight, block bits; throughput = block bits x fmax / interval (Mbit/s, Michail et al. 2016, eq. 3), per LUT4,
+  and the improvement over the same architecture's 1-stage engine (Michail et al. 2016, eq. 4) when measured.
 
 Results are cached per spec under build/dse/<spec>/ (a stamp of the engine sources, the seeds'
 runs and the tools), so a rerun is instant. `measure()` returns the records; `write()` the
@@ -34,7 +34,7 @@ SPEED = 6
 DSE_FREQ_MHZ = 125.0
 DEFAULT_SEEDS = (1, 2, 3)
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
-# some pipelines (seed 000's p2/p4, seed 004's functional and structural Skein pipelines)
+# some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and structural Skein pipelines)
 DEFAULT_SPECS = (
     "sha1:base", "sha1:k5", "sha1:opt", "sha256:base", "sha256:opt", "sha512:base", "sha512:k5",
     "skein512:r1", "skein512:r4", "skein512:r8",
@@ -209,7 +209,7 @@ def _record(rec, seeds):
 
 
 def _improvement(records):
-    """Seed eq. 4: throughput over the same family:arch 1-stage engine (when in the set)."""
+    """Michail et al. 2016, eq. 4: throughput over the same family:arch 1-stage engine (when in the set)."""
     base = {(r["family"], r["arch"]): r for r in records if r["stages"] == 1 and r["modules"] == 1}
     for r in records:
         b = base.get((r["family"], r["arch"]))

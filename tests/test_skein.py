@@ -113,7 +113,7 @@ def test_latency_and_throughput_match_attributes(engine):
     """Latency: accept to result of one block. Full occupancy: blocks_in_flight messages
     of 6 blocks each, fed in round-robin order: every message gets a block through every
     `latency` cycles, so the engine does blocks_in_flight blocks per latency cycles
-    (interval = latency / blocks_in_flight). Seed 004: 73/19/10 for r1/r4/r8, (9 x p) + 2
+    (interval = latency / blocks_in_flight). Athanasiou et al. 2013: 73/19/10 for r1/r4/r8, (9 x p) + 2
     for p blocks in the functional pipelines."""
     from litedigest.ip.rtlsim import RTLSim, Block
     spec = specmod.parse(engine)
