@@ -164,3 +164,18 @@ def test_native_streaming_api():
         msg = rng.randbytes(n)
         assert litedigest.native_sha256(msg) == hashlib.sha256(msg).digest()
         assert litedigest.native_sha256(msg, "sha224") == hashlib.sha224(msg).digest()
+
+
+@pytest.mark.parametrize("name", ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
+                                  "sha512_256", "skein512", "skein512-256"])
+def test_copy_module_makes_real_copies(name):
+    """copy.copy and copy.deepcopy of a hash object are independent copies (each owns its C
+    context): updating one never changes the other's digest."""
+    import copy
+    h = litedigest.new(name, b"abc")
+    ref = h.digest()
+    for dup in (copy.copy(h), copy.deepcopy(h), h.copy()):
+        dup.update(b"more")
+        assert h.digest() == ref and dup.digest() != ref
+        expected = litedigest.new(name, b"abcmore").digest()
+        assert dup.digest() == expected
