@@ -309,6 +309,8 @@ def test_register_files(tmp_path):
     (tmp_path / "csr.json").write_text("{}")
     (tmp_path / "ol.csr.h").write_text("")
     assert pd.register_files(str(bit)) == (str(tmp_path / "csr.json"), str(tmp_path / "ol.csr.h"))
+    os.unlink(tmp_path / "ol.csr.h")
+    assert pd.register_files(str(bit)) == (str(tmp_path / "csr.json"), None)
     with pytest.raises(FileNotFoundError):
         pd.register_files(str(bit), csr_h=str(tmp_path / "nope.h"))
     with pytest.raises(ValueError, match="not a LiteX csr.json"):
@@ -407,8 +409,12 @@ def test_overlay_without_subsystem(overlay_env):
     from litedigest.overlay import LiteDigestOverlay
     with pytest.raises(LookupError, match="no LiteDigest subsystem.*axi_gpio"):
         LiteDigestOverlay(str(bit))
+    # csr.h is optional (the field positions are the generated hw_regs); csr.json is not
     os.unlink(os.path.join(os.path.dirname(bit), "software", "include", "generated", "csr.h"))
-    with pytest.raises(FileNotFoundError, match="csr.h"):
+    with pytest.raises(LookupError, match="no LiteDigest subsystem"):
+        LiteDigestOverlay(str(bit))
+    os.unlink(os.path.join(os.path.dirname(bit), "csr.json"))
+    with pytest.raises(FileNotFoundError, match="csr.json"):
         LiteDigestOverlay(str(bit))
 
 

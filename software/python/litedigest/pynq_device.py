@@ -73,7 +73,9 @@ def register_files(bitfile, csr_json=None, csr_h=None):
     """(csr.json, csr.h) paths of an overlay: given explicitly, or next to the .bit as
     ``<stem>.csr.json``/``<stem>.csr.h``, ``csr.json``/``csr.h``, or csr.h where the LiteX
     builder writes it (``software/include/generated/csr.h``, the layout of
-    `litedigest build pynq_z2`). FileNotFoundError lists where it looked."""
+    `litedigest build pynq_z2`). csr.json is required (FileNotFoundError lists where it
+    looked); csr.h is optional (None when absent): the field positions are the same in every
+    build (litedigest.hw_regs), so the driver does not need it."""
     here = os.path.dirname(os.path.abspath(bitfile)) if bitfile else os.getcwd()
     stem = os.path.splitext(os.path.basename(bitfile))[0] if bitfile else None
     out = []
@@ -87,14 +89,15 @@ def register_files(bitfile, csr_json=None, csr_h=None):
         if ext == "h":
             tried.append(os.path.join(here, "software", "include", "generated", "csr.h"))
         hit = next((p for p in tried if os.path.isfile(p)), None)
-        if hit is None:
+        if hit is None and ext == "json":
             raise FileNotFoundError(f"no csr.{ext} for overlay {bitfile}: looked for {', '.join(tried)}")
         out.append(hit)
     return tuple(out)
 
 
 class RegisterMap:
-    """csr.json + csr.h of a build: registers, constants, the csr base, the hash peripherals."""
+    """csr.json (and, kept for reference, csr.h) of a build: registers, constants, the csr
+    base, the hash peripherals."""
 
     def __init__(self, csr_json, csr_h_text=None, csr_base=None):
         if isinstance(csr_json, (str, os.PathLike)):
@@ -121,9 +124,12 @@ class RegisterMap:
                              "with an <instance>_ctrl register)")
 
     @classmethod
-    def from_files(cls, csr_json_path, csr_h_path, csr_base=None):
-        with open(csr_h_path) as f:
-            return cls(csr_json_path, f.read(), csr_base)
+    def from_files(cls, csr_json_path, csr_h_path=None, csr_base=None):
+        text = None
+        if csr_h_path is not None:
+            with open(csr_h_path) as f:
+                text = f.read()
+        return cls(csr_json_path, text, csr_base)
 
     def offset(self, addr):
         return addr - self.csr_base
