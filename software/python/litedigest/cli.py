@@ -4,6 +4,8 @@ import argparse
 import importlib
 import sys
 
+from .extras import MissingExtra
+
 COMMANDS = ["sum", "demo", "bench", "build", "dse"]
 
 PROG = "litedigest"
@@ -25,6 +27,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         rc = args.func(args)
+    except MissingExtra as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -28,7 +28,7 @@ import statistics
 import sys
 
 from . import spec as specmod
-from . import native, socdemo
+from . import extras, native, socdemo
 
 DEFAULT_SIZES = (64, 1024, 16384)
 
@@ -242,6 +242,7 @@ def _text(rec):
 
 
 def run(args):
+    extras.require("soc", f"litedigest bench --backend {args.backend}")
     try:
         if args.backend == "soc" and args.sched:
             engines = socdemo._standard().SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")

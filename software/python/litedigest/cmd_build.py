@@ -5,7 +5,8 @@ Each board target module is `litedigest.soc.targets.<name>` and provides
 command offers. The simulated SoC (`sim`) is built on demand by the other commands instead.
 """
 import importlib
-import sys
+
+from . import extras
 
 TARGETS = {
     "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",
@@ -26,13 +27,11 @@ def add_parser(subparsers):
     sub.required = True
     for name, help_text in TARGETS.items():
         tp = sub.add_parser(name, help=help_text, description=help_text)
-        try:
-            mod = _target_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != f"litedigest.soc.targets.{name}":
-                raise
+        if not extras.available("flows"):
+            # the targets import Migen/LiteX: say what to install when one is asked for
             tp.set_defaults(func=_missing(name))
             continue
+        mod = _target_module(name)
         mod.add_arguments(tp)
         tp.set_defaults(func=mod.build)
     p.set_defaults(func=lambda args: p.print_help() or 2)
@@ -40,7 +39,6 @@ def add_parser(subparsers):
 
 def _missing(name):
     def run(args):
-        print(f"litedigest build: the {name} target is not available in this installation",
-              file=sys.stderr)
+        extras.require("flows", f"litedigest build {name}")
         return 2
     return run

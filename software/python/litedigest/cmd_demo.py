@@ -1,7 +1,7 @@
 """`litedigest demo`: build the simulated SoC if needed, run the firmware demo, print the table."""
 import sys
 
-from . import socdemo
+from . import extras, socdemo
 
 
 def add_parser(subparsers):
@@ -16,6 +16,7 @@ def add_parser(subparsers):
 
 
 def run(args):
+    extras.require("soc", "litedigest demo (the simulated SoC)")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)
     try:
         demo = socdemo.run_demo(args.engine, log=say, timeout=args.timeout)

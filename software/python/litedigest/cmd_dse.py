@@ -15,6 +15,7 @@ import json
 import sys
 
 from litedigest.soc import dse
+from . import extras
 from . import spec as specmod
 
 
@@ -46,6 +47,7 @@ def _cmdline(args):
 
 
 def run(args):
+    extras.require("flows", "litedigest dse (Yosys and nextpnr-ecp5 runs)")
     try:
         if args.engine is None:
             specs = list(dse.DEFAULT_SPECS)

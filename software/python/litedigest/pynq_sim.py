@@ -162,6 +162,8 @@ class SimDevice(LiteDigestDevice):
 def start_sim(engines=None):
     """Build (cached) the simulated SoC with `engines` (default: the sim target's MAIN_SOC),
     boot the idle firmware; return (sim, build)."""
+    from . import extras
+    extras.require("soc", "the simulated board device")
     from litedigest.soc.sim.firmware import build_firmware
     from litedigest.soc.sim.process import SimProcess
     from litedigest.soc.targets.sim import MAIN_SOC
@@ -194,6 +196,39 @@ def register_map(build):
         csr_h = f.read()
     # the register offsets are csr address - csr base, as on the board's subsystem
     return RegisterMap(build.csr_json, csr_h)
+
+
+class BridgedSim:
+    """A simulated SoC someone else started, reached through its bridge only: what
+    ``sim_adapters`` needs of a SimProcess (``bus``, ``constants``, ``csrs``) from the bridge's
+    TCP port and the build's csr.json. Needs neither Migen nor LiteX (the packaging test runs
+    the base install's pynq backend against it)."""
+
+    def __init__(self, port, csr_json, host="127.0.0.1", timeout=30.0):
+        from litedigest.soc.sim.bridge import UARTBoneClient
+        from litedigest.soc.sim.csrmap import CSRMap
+        self.csrs = CSRMap.from_json(csr_json)
+        self.constants = self.csrs.constants
+        self.bus = UARTBoneClient(host, port, timeout=timeout)
+
+    def close(self):
+        self.bus.close()
+
+
+def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
+    """A LiteDigestDevice on a simulated SoC that is already running (its bridge on TCP
+    `port`, its register map in `csr_json`); ``close_sim`` closes the connection only."""
+    from .pynq_device import DEFAULT_BUFFER_BYTES
+    sim = BridgedSim(port, csr_json)
+    try:
+        mmio, alloc = sim_adapters(sim)
+        dev = SimDevice(mmio, alloc, RegisterMap(csr_json), label="simulated SoC (attached)",
+                        buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES, **kwargs)
+    except BaseException:
+        sim.close()
+        raise
+    dev.sim, dev.allocator = sim, alloc
+    return dev
 
 
 def open_sim_device(engines=None, buffer_bytes=None, sim=None, build=None, **kwargs):

@@ -13,6 +13,9 @@ import importlib
 import threading
 
 BACKENDS = ("sw", "rtl", "soc", "pynq")
+# the optional part of the installation a backend needs (litedigest.extras); the others run on
+# the base install
+NEEDS_EXTRA = {"rtl": "soc", "soc": "soc"}
 
 
 class Backend:
@@ -48,6 +51,9 @@ def get_backend(name, engine=None):
         be = _cache.get(key)
         if be is not None:
             return be
+        if name in NEEDS_EXTRA:
+            from .. import extras
+            extras.require(NEEDS_EXTRA[name], f"the {name} backend")
         modname = f"{__name__}.{name}"
         try:
             mod = importlib.import_module(modname)
