@@ -549,6 +549,16 @@ def catalog_header():
     ]
     for i, name in enumerate(fams):
         out.append(_define(f"LD_FAMILY_{name.upper()}", i))
+    cfg = [f"LD_CONFIG_{name.upper()}" for name in fams]
+    out += ["", "/* the families compiled into the C library (ld_config.h): LD_CONFIG_<FAMILY>, default 1 */"]
+    for c in cfg:
+        out += [f"#ifndef {c}", f"#define {c} 1", "#endif"]
+    out += [f"#if !({' || '.join(cfg)})",
+            '#error "LiteDigest: every algorithm family is configured out (ld_config.h)"', "#endif",
+            f"#define LD_FAMILIES_ALL_ON ({' && '.join(cfg)})",
+            "/* LD_FAMILY_ON(f): family f is compiled in (a constant when f is one) */",
+            "#define LD_FAMILY_ON(f) (" + " : ".join(
+                f"(f) == LD_FAMILY_{name.upper()} ? {c}" for name, c in zip(fams, cfg)) + " : 0)"]
     out += ["", "/* bytes of a block and of the chaining value, per family */"]
     for name, f in fams.items():
         out.append(_define(f"LD_FAMILY_{name.upper()}_BLOCK_BYTES", f.block_bytes, col=40))

@@ -22,11 +22,10 @@ FW = os.path.join(ROOT, "software", "firmware")
 
 
 def _lib_sources():
-    """The library's sources as software/firmware/lib.mak lists them (the one list the host
-    and SoC builds use); every source file of lib/src must be in it."""
-    with open(os.path.join(FW, "lib.mak")) as f:
-        m = re.search(r"^LIBLD_SRCS\s*:?=\s*(.+)$", f.read(), re.M)
-    srcs = m.group(1).split()
+    """The library's sources as software/firmware/lib/sources.txt lists them (the one list
+    every build of it reads); every source file of lib/src must be in it."""
+    with open(os.path.join(FW, "lib", "sources.txt")) as f:
+        srcs = f.read().split()
     assert sorted(srcs) == sorted(f for f in os.listdir(os.path.join(FW, "lib", "src")) if f.endswith(".c"))
     return srcs
 

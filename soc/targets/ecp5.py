@@ -203,7 +203,7 @@ def _sources():
     exts = (".c", ".h", ".S", ".ld", ".mak", "Makefile")
     return [buildcache.gateware_sources(), os.path.abspath(__file__), flow_ecp5.__file__, tools.__file__,
             firmware.__file__, buildcache.source_files(os.path.join(fw, "apps"), exts),
-            buildcache.source_files(os.path.join(fw, "lib"), exts), os.path.join(fw, "lib.mak")]
+            buildcache.source_files(os.path.join(fw, "lib"), exts), os.path.join(fw, "lib", "sources.txt")]
 
 
 def utilization_summary(util):

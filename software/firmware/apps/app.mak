@@ -16,7 +16,7 @@ LIBLD_OUT := $(BUILD_DIR)/firmware/libld
 LIBLD    := $(LIBLD_OUT)/libld.a
 OBJECTS  ?= crt0.o main.o
 
-include $(APPS_DIR)/../lib.mak
+include $(APPS_DIR)/../lib/sources.mak
 include $(BUILD_DIR)/software/include/generated/variables.mak
 include $(SOC_DIRECTORY)/software/common.mak
 

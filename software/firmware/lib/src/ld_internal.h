@@ -7,6 +7,17 @@
 #include "litedigest/ld_common.h"
 #include "litedigest/ld_hw.h"
 
+/* The register HAL (ld_config.h): every register access of the driver goes through these. */
+#if LD_CONFIG_HAL_INLINE
+#define LD_RD32(dev, addr) ((void)(dev), *(volatile const uint32_t *)(addr))
+#define LD_WR32(dev, addr, v) ((void)(dev), *(volatile uint32_t *)(addr) = (v))
+#define LD_HAL_OK(dev) ((dev) != NULL)
+#else
+#define LD_RD32(dev, addr) ((dev)->read32(addr))
+#define LD_WR32(dev, addr, v) ((dev)->write32((addr), (v)))
+#define LD_HAL_OK(dev) ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
+#endif
+
 static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
 {
     while (n--)

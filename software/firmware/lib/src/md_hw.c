@@ -29,7 +29,7 @@ static void poll_delay(void)
 
 static int dev_ok(const ld_hw_dev *dev)
 {
-    return dev != NULL && dev->read32 != NULL && dev->write32 != NULL;
+    return LD_HAL_OK(dev);
 }
 
 uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
@@ -38,7 +38,7 @@ uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
     uint32_t polls = 0, v;
 
     for (;;) {
-        v = dev->read32(reg);
+        v = LD_RD32(dev, reg);
         if (v & mask)
             return v;
         if (++polls >= limit)
@@ -53,7 +53,7 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
 
     if (!dev_ok(dev) || info == NULL)
         return LD_ERR_ARG;
-    v = dev->read32(dev->info);
+    v = LD_RD32(dev, dev->info);
     info->latency = LD_INFO_LATENCY(v);
     info->stages = LD_INFO_STAGES(v);
     info->slots = LD_INFO_SLOTS(v);
@@ -77,7 +77,7 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
 /* the slots_* register word of a slot (ld_slot_word), the slot count from the info register */
 static uintptr_t slot_word(const ld_hw_dev *dev, uintptr_t reg, unsigned slot)
 {
-    return ld_slot_word(reg, LD_INFO_SLOTS(dev->read32(dev->info)), slot);
+    return ld_slot_word(reg, LD_INFO_SLOTS(LD_RD32(dev, dev->info)), slot);
 }
 
 static unsigned levels_slot(uint32_t levels)
@@ -88,11 +88,11 @@ static unsigned levels_slot(uint32_t levels)
 /* after a start: a rejected job sets done + an error bit at once and never runs */
 static int check_started(const ld_hw_dev *dev, uint32_t *status_out)
 {
-    uint32_t st = dev->read32(dev->status);
+    uint32_t st = LD_RD32(dev, dev->status);
     if (status_out)
         *status_out = st;
     if (st & LD_STATUS_ERRORS) {
-        dev->write32(dev->ctrl, LD_CTRL_ACK);
+        LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
         return LD_ERR_HW;
     }
     return LD_OK;
@@ -105,13 +105,13 @@ static int finish_job(const ld_hw_dev *dev, uint32_t levels, uint32_t *status_ou
     uint32_t bit = 1u << (slot % 32u);
     uintptr_t off = slot_word(dev, 0, slot);
     uint32_t done = ld_hw_poll(dev, dev->slots_done + off, bit);
-    uint32_t st = dev->read32(dev->status);
+    uint32_t st = LD_RD32(dev, dev->status);
     int r = done ? ((st & LD_STATUS_ERRORS) ? LD_ERR_HW : LD_OK) : LD_ERR_TIMEOUT;
 
     if (status_out)
         *status_out = st;
-    dev->write32(dev->slots_ack + off, bit);
-    dev->write32(dev->ctrl, LD_CTRL_ACK);
+    LD_WR32(dev, dev->slots_ack + off, bit);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     return r;
 }
 
@@ -125,10 +125,10 @@ int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_siz
     ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK;
     for (i = 0; i < block_size; i += 4) {
         const uint8_t *p = block + i;
-        dev->write32(dev->din, ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+        LD_WR32(dev, dev->din, ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
                                ((uint32_t)p[2] << 8) | (uint32_t)p[3]);
     }
-    dev->write32(dev->ctrl, LD_CTRL_START | ctrl_levels);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_START | ctrl_levels);
     return check_started(dev, status_out);
 }
 
@@ -141,14 +141,14 @@ int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_
                    LD_CTRL_HOLD | LD_CTRL_OUT;
     if (dev->dma_sync)
         dev->dma_sync();
-    dev->write32(dev->dma_base, (uint32_t)addr);
-    dev->write32(dev->dma_length, len);
+    LD_WR32(dev, dev->dma_base, (uint32_t)addr);
+    LD_WR32(dev, dev->dma_length, len);
     if (tail_len) {
-        dev->write32(dev->tail_base, (uint32_t)tail_addr);
-        dev->write32(dev->tail_length, tail_len);
+        LD_WR32(dev, dev->tail_base, (uint32_t)tail_addr);
+        LD_WR32(dev, dev->tail_length, tail_len);
         ctrl_levels |= LD_CTRL_TAIL;
     }
-    dev->write32(dev->ctrl, LD_CTRL_DMA_START | ctrl_levels);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_DMA_START | ctrl_levels);
     return check_started(dev, status_out);
 }
 
@@ -169,9 +169,9 @@ int ld_hw_job_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_t 
 void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *words, size_t nwords)
 {
     size_t i;
-    dev->write32(dev->digest_sel, slot);
+    LD_WR32(dev, dev->digest_sel, slot);
     for (i = 0; i < nwords; i++)
-        words[i] = dev->read32(dev->digest + 4u * (uintptr_t)i);
+        words[i] = LD_RD32(dev, dev->digest + 4u * (uintptr_t)i);
 }
 
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
@@ -180,9 +180,9 @@ int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
 
     if (!dev_ok(dev) || out == NULL)
         return LD_ERR_ARG;
-    dev->write32(dev->cycles_latch, 1);
-    hi = dev->read32(dev->cycles_value);
-    lo = dev->read32(dev->cycles_value + 4);
+    LD_WR32(dev, dev->cycles_latch, 1);
+    hi = LD_RD32(dev, dev->cycles_value);
+    lo = LD_RD32(dev, dev->cycles_value + 4);
     *out = ((uint64_t)hi << 32) | lo;
     return LD_OK;
 }
@@ -219,8 +219,8 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
 #endif
     ctx->state = CTX_ACTIVE;
     /* clean start: clear done/errors and the din word count left by anyone before us */
-    dev->write32(dev->ctrl, LD_CTRL_ACK);
-    dev->write32(slot_word(dev, dev->slots_ack, 0), 1u);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+    LD_WR32(dev, slot_word(dev, dev->slots_ack, 0), 1u);
     return LD_OK;
 }
 
@@ -239,7 +239,7 @@ static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
-        dev->write32(dev->cv + 4u * (uintptr_t)i, words[i]);
+        LD_WR32(dev, dev->cv + 4u * (uintptr_t)i, words[i]);
 }
 #endif
 

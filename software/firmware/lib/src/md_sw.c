@@ -22,7 +22,7 @@ static const struct {
 
 static int known(int alg)
 {
-    return alg >= 0 && alg < LD_ALG_COUNT;
+    return alg >= 0 && alg < LD_ALG_COUNT && (LD_FAMILIES_ALL_ON || LD_FAMILY_ON(ALGS[alg].family));
 }
 
 size_t ld_md_block_size(int alg)
@@ -61,15 +61,21 @@ const char *ld_md_name(int alg)
 static void load_iv(int alg, ld_md_ctx *ctx)
 {
     ld_zero((uint8_t *)&ctx->state, sizeof ctx->state);
-    switch (ALGS[alg].family) {
+    switch (ALGS[alg].family) {       /* a family configured out is not known() */
+#if LD_CONFIG_SHA1
     case LD_FAMILY_SHA1:
         ld_sha1_iv(ctx->state.w32);
         break;
+#endif
+#if LD_CONFIG_SHA256
     case LD_FAMILY_SHA256:
         (void)ld_sha256_iv(ALGS[alg].variant, ctx->state.w32);
         break;
+#endif
     default:
+#if LD_CONFIG_SHA512
         (void)ld_sha512_iv(ALGS[alg].variant, ctx->state.w64);
+#endif
         break;
     }
 }
@@ -125,14 +131,20 @@ static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
     }
 #endif
     switch (ALGS[ctx->alg].family) {
+#if LD_CONFIG_SHA1
     case LD_FAMILY_SHA1:
         ld_sha1_compress(ctx->state.w32, blocks, nblocks);
         break;
+#endif
+#if LD_CONFIG_SHA256
     case LD_FAMILY_SHA256:
         ld_sha256_compress(ctx->state.w32, blocks, nblocks);
         break;
+#endif
     default:
+#if LD_CONFIG_SHA512
         ld_sha512_compress(ctx->state.w64, blocks, nblocks);
+#endif
         break;
     }
 }

@@ -13,6 +13,7 @@ typedef struct {
 
 static int describe(int alg, alg_desc *d)
 {
+#if LD_CONFIG_SKEIN512
     size_t bits = ld_skein512_alg_bits(alg);
 
     if (bits) {
@@ -24,6 +25,7 @@ static int describe(int alg, alg_desc *d)
         d->skein = 1;
         return 1;
     }
+#endif
     d->bs = ld_md_block_size(alg);
     if (d->bs == 0)
         return 0;
@@ -267,7 +269,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     size_t i, nsl;
     int r, first_err = LD_OK, timed_out = 0;
 
-    if (dev == NULL || dev->read32 == NULL || dev->write32 == NULL ||
+    if (!LD_HAL_OK(dev) ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
     r = ld_hw_get_info(dev, &info);
@@ -301,14 +303,14 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
             }
     done_reg = low_word(dev->slots_done, info.slots);
     ack_reg = low_word(dev->slots_ack, info.slots);
-    dev->write32(dev->ctrl, LD_CTRL_ACK);
-    dev->write32(ack_reg, 0xffffffffu);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+    LD_WR32(dev, ack_reg, 0xffffffffu);
     if (path == LD_PATH_DMA && dev->dma_sync)
         dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
 
     ld_hw_cycles(dev, &c0);
     run0 = c0;
-    b0 = dev->read32(dev->blocks);
+    b0 = LD_RD32(dev, dev->blocks);
     for (;;) {
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
@@ -330,7 +332,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         }
         if (hold) {                 /* the first wave is out: release it, the run starts */
             ld_hw_cycles(dev, &run0);   /* just before the release: the run includes it */
-            dev->write32(dev->ctrl, 0);
+            LD_WR32(dev, dev->ctrl, 0);
             hold = 0;
         }
         if (n < 0)
@@ -347,12 +349,12 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
                 break;
             }
             ld_hw_cycles(dev, &run1);
-            st = dev->read32(dev->status);
+            st = LD_RD32(dev, dev->status);
             if (st & LD_STATUS_ERRORS) {
                 tainted |= outstanding;     /* the failing slot is one of these */
-                dev->write32(dev->ctrl, LD_CTRL_ACK);
+                LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
             }
-            dev->write32(ack_reg, done);
+            LD_WR32(dev, ack_reg, done);
             outstanding &= ~done;
             for (i = 0; i < nsl; i++) {
                 long m;
@@ -373,16 +375,16 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     }
     ld_hw_cycles(dev, &c1);
     if (run1 > run0) {              /* exact end of the engine's run: the hardware's stamp */
-        uint64_t f = ((uint64_t)dev->read32(dev->finish_cycles) << 32) |
-                     dev->read32(dev->finish_cycles + 4);
+        uint64_t f = ((uint64_t)LD_RD32(dev, dev->finish_cycles) << 32) |
+                     LD_RD32(dev, dev->finish_cycles + 4);
         if (f > run0 && f <= run1)
             run1 = f;
     }
-    dev->write32(dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
     if (stats) {
         stats->cycles = c1 - c0;
         stats->run_cycles = run1 > run0 ? run1 - run0 : 0;
-        stats->blocks = dev->read32(dev->blocks) - b0;
+        stats->blocks = LD_RD32(dev, dev->blocks) - b0;
         stats->interval = info.interval;
         stats->period = info.period;
         stats->in_flight = info.in_flight;

@@ -2,6 +2,8 @@
  * circular window, the four 20-step quarters as separate loops (no per-step branching). */
 #include "litedigest/ld_sha1.h"
 
+#if LD_CONFIG_SHA1   /* the family is compiled in (ld_config.h) */
+
 #define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
 static uint32_t load_be32(const uint8_t *p)
@@ -52,3 +54,7 @@ void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks)
         blocks += 64;
     }
 }
+
+#else
+typedef int ld_sha1_sw_configured_out;  /* ISO C: a translation unit declares something */
+#endif /* LD_CONFIG_SHA1 */

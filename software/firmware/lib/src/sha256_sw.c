@@ -13,6 +13,8 @@
 #include "ld_internal.h"
 #include "litedigest/ld_sha256.h"
 
+#if LD_CONFIG_SHA256   /* the family is compiled in (ld_config.h) */
+
 static const uint32_t K256[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
     0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
@@ -149,3 +151,7 @@ int ld_sha256(int variant, const void *data, size_t len, uint8_t *out)
         return LD_ERR_ARG;
     return ld_md(variant == LD_SHA256 ? LD_ALG_SHA256 : LD_ALG_SHA224, data, len, out);
 }
+
+#else
+typedef int ld_sha256_sw_configured_out;  /* ISO C: a translation unit declares something */
+#endif /* LD_CONFIG_SHA256 */

@@ -3,6 +3,8 @@
  * them from the primes as FIPS 180-4 4.2.3 / 5.3 define them; the gateware uses the same). */
 #include "litedigest/ld_sha512.h"
 
+#if LD_CONFIG_SHA512   /* the family is compiled in (ld_config.h) */
+
 static const uint64_t K[80] = {
     0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL,
     0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL,
@@ -105,3 +107,7 @@ void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks
         blocks += 128;
     }
 }
+
+#else
+typedef int ld_sha512_sw_configured_out;  /* ISO C: a translation unit declares something */
+#endif /* LD_CONFIG_SHA512 */

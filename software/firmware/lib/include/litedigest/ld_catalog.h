@@ -15,6 +15,26 @@
 #define LD_FAMILY_SHA512           2
 #define LD_FAMILY_SKEIN512         3
 
+/* the families compiled into the C library (ld_config.h): LD_CONFIG_<FAMILY>, default 1 */
+#ifndef LD_CONFIG_SHA1
+#define LD_CONFIG_SHA1 1
+#endif
+#ifndef LD_CONFIG_SHA256
+#define LD_CONFIG_SHA256 1
+#endif
+#ifndef LD_CONFIG_SHA512
+#define LD_CONFIG_SHA512 1
+#endif
+#ifndef LD_CONFIG_SKEIN512
+#define LD_CONFIG_SKEIN512 1
+#endif
+#if !(LD_CONFIG_SHA1 || LD_CONFIG_SHA256 || LD_CONFIG_SHA512 || LD_CONFIG_SKEIN512)
+#error "LiteDigest: every algorithm family is configured out (ld_config.h)"
+#endif
+#define LD_FAMILIES_ALL_ON (LD_CONFIG_SHA1 && LD_CONFIG_SHA256 && LD_CONFIG_SHA512 && LD_CONFIG_SKEIN512)
+/* LD_FAMILY_ON(f): family f is compiled in (a constant when f is one) */
+#define LD_FAMILY_ON(f) ((f) == LD_FAMILY_SHA1 ? LD_CONFIG_SHA1 : (f) == LD_FAMILY_SHA256 ? LD_CONFIG_SHA256 : (f) == LD_FAMILY_SHA512 ? LD_CONFIG_SHA512 : (f) == LD_FAMILY_SKEIN512 ? LD_CONFIG_SKEIN512 : 0)
+
 /* bytes of a block and of the chaining value, per family */
 #define LD_FAMILY_SHA1_BLOCK_BYTES       64
 #define LD_FAMILY_SHA1_STATE_BYTES       20

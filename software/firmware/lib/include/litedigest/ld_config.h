@@ -1,20 +1,50 @@
 /* LiteDigest C library: build-time configuration.
  *
+ * Every choice is a macro with a default here; a build changes it with -D (the Makefile's,
+ * CMake's and Meson's options do that, and the installed pkg-config file and CMake target
+ * hand the same -D to the code that uses the library), or collects its choices in a header
+ * of its own named by LD_CONFIG_FILE (-DLD_CONFIG_FILE='"my_ld_config.h"'), read first.
+ * The library and the code that includes its headers must see the same configuration.
+ *
+ * LD_CONFIG_SHA1, LD_CONFIG_SHA256, LD_CONFIG_SHA512, LD_CONFIG_SKEIN512 (default 1 each; one
+ *   per family of the engine catalogue, their defaults in the generated ld_catalog.h):
+ *   the algorithm families the library has (SHA256 brings SHA-224; SHA512 brings SHA-384,
+ *   SHA-512/224 and SHA-512/256). A family set to 0 is not compiled in: its software hash
+ *   and its compression function are left out, ld_md_init/ld_hw_md_init/ld_sched_init refuse
+ *   its algorithms with LD_ERR_ARG, and (Skein-512) the ld_skein512_* functions are absent.
+ *   At least one family must be on.
+ * LD_CONFIG_HAL_INLINE (default 0): the peripheral driver reads and writes registers with
+ *   volatile 32-bit loads and stores at their addresses (a CPU that reaches the peripheral
+ *   through its own memory map: the SoC's CPU, a MicroBlaze, a Cortex on the AXI bus) instead
+ *   of calling ld_hw_dev.read32/write32; those pointers may then be NULL. Smaller and faster;
+ *   0 keeps the HAL pluggable (a bus bridge, a simulator, tracing).
  * LD_CONFIG_HOST (default 0): build for a host that reaches the peripheral from outside the
- * SoC -- a PC across the simulator's bridge, or Linux on the Zynq's ARM through a mapped
- * register window (the Python package's cffi build sets it). It adds what such a host needs
- * and firmware does not: DMA staging (the DMA cannot read the host's memory, so the driver
- * copies each job's blocks into a staging area with ld_hw_dev.dma_write), contexts that share
- * one peripheral (LD_HW_SHARED: the chaining value lives in the context between calls), and
- * compression hooks (ld_md_init_hook, ld_skein512_init_hook: the padding and Skein's UBI
- * sequence of this library around a compression function supplied by the caller, e.g. an
- * engine in a simulator). With 0 the firmware build is exactly what it was without them.
+ *   SoC -- a PC across the simulator's bridge, or Linux on the Zynq's ARM through a mapped
+ *   register window (the Python package's cffi build sets it). It adds what such a host needs
+ *   and firmware does not: DMA staging (the DMA cannot read the host's memory, so the driver
+ *   copies each job's blocks into a staging area with ld_hw_dev.dma_write), contexts that
+ *   share one peripheral (LD_HW_SHARED: the chaining value lives in the context between
+ *   calls), and compression hooks (ld_md_init_hook, ld_skein512_init_hook: the padding and
+ *   Skein's UBI sequence of this library around a compression function supplied by the
+ *   caller, e.g. an engine in a simulator). It changes ld_hw_dev's layout.
+ * With every default the firmware build is exactly what it was before these choices existed.
  */
 #ifndef LITEDIGEST_LD_CONFIG_H
 #define LITEDIGEST_LD_CONFIG_H
 
+#ifdef LD_CONFIG_FILE
+#include LD_CONFIG_FILE
+#endif
+
+#ifndef LD_CONFIG_HAL_INLINE
+#define LD_CONFIG_HAL_INLINE 0
+#endif
 #ifndef LD_CONFIG_HOST
 #define LD_CONFIG_HOST 0
+#endif
+
+#if LD_CONFIG_HOST && LD_CONFIG_HAL_INLINE
+#error "LiteDigest: LD_CONFIG_HOST reaches the registers through ld_hw_dev's HAL; LD_CONFIG_HAL_INLINE is for a CPU on the peripheral's bus"
 #endif
 
 #endif
