@@ -4,5 +4,5 @@
 # and through DMA. The first run builds the SoC (a few minutes); later runs reuse build/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$ROOT/scripts/setup.sh"
+"$ROOT/scripts/setup.sh" soc
 exec "$ROOT/.venv/bin/litedigest" demo "$@"

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Idempotent setup: system packages (when root), a project venv in .venv, the litedigest
-# package in editable mode with its test dependencies. Safe to run any number of times.
+# package in editable mode with one of its extras (pyproject.toml, docs/PACKAGING.md):
+#   scripts/setup.sh [soc|test]     soc: the simulated SoC (the demo); test (default): all
+# Safe to run any number of times.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+EXTRA="${1:-test}"
+case "$EXTRA" in soc|test) ;; *) echo "setup: unknown extra '$EXTRA' (soc or test)" >&2; exit 2;; esac
 
+# the simulated SoC: Verilator and litex_sim's libraries, the firmware's cross compiler
 APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
           zlib1g-dev build-essential python3-venv coreutils)
+# the tests also build the C library with CMake and for arm-none-eabi, and use pkg-config
+if [ "$EXTRA" = test ]; then
+  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi)
+fi
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,12 +37,12 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 # reinstall when the dependencies or the C library behind the cffi extension change
-stamp=.venv/.litedigest-deps
-want="$(cat pyproject.toml setup.py software/python/litedigest/_native_build.py \
+stamp=.venv/.litedigest-deps-$EXTRA
+want="$(cat pyproject.toml setup.py software/firmware/lib/VERSION software/python/litedigest/_native_build.py \
           software/firmware/lib/src/*.c software/firmware/lib/include/litedigest/*.h | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q --upgrade pip setuptools wheel
-  .venv/bin/pip install -q -e ".[test]"
+  .venv/bin/pip install -q -e ".[$EXTRA]"
   echo "$want" > "$stamp"
 fi
 echo "setup: ok ($(.venv/bin/python --version))"

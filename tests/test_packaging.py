@@ -196,3 +196,18 @@ def test_base_install_pynq_backend_drives_the_simulated_board(venv, running_sim,
     r = _run([venv, str(tmp_path / "check.py"), str(sim.port), build.csr_json,
               str(tmp_path / "cases.json")], cwd=tmp_path, timeout=600)
     assert r.stdout.startswith("pynq ok")
+
+
+def test_sdist_installs_offline_with_the_boards_build_tools(dist, tmp_path):
+    """The board's route (docs/PACKAGING.md): a venv that already has what a PYNQ image has
+    (setuptools, wheel, cffi) installs the sdist with --no-index --no-build-isolation,
+    compiling the C library from the sdist's sources, and hashes."""
+    path = tmp_path / "board"
+    _run([sys.executable, "-m", "venv", str(path)])
+    py = str(path / "bin" / "python")
+    _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "setuptools>=68", "wheel", "cffi"])
+    _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-index",
+          "--no-build-isolation", dist[0]])
+    r = _run([py, "-c", "import litedigest; print(litedigest.new('sha512', b'abc').hexdigest())"],
+             cwd=tmp_path)
+    assert r.stdout.strip() == hashlib.sha512(b"abc").hexdigest()
