@@ -12,7 +12,9 @@ APPS_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 APP_DIR  := $(abspath $(dir $(firstword $(MAKEFILE_LIST))))
 OUT      ?= $(BUILD_DIR)/firmware/$(APP)
 LDLIB_DIR := $(abspath $(APPS_DIR)/../lib)
-LIBLD_OUT := $(BUILD_DIR)/firmware/libld
+# an app that builds the library with options of its own (LIBLD_CFLAGS, e.g. the profile app's
+# -DLD_CONFIG_PROFILE=1) sets LIBLD_OUT to a directory of its own
+LIBLD_OUT ?= $(BUILD_DIR)/firmware/libld
 LIBLD    := $(LIBLD_OUT)/libld.a
 OBJECTS  ?= crt0.o main.o
 
@@ -50,7 +52,7 @@ $(LIBLD): $(LIBLD_OBJECTS)
 	$(AR) crs $@ $^
 
 $(OBJECTS:%=$(OUT)/%): CFLAGS += $(APP_CFLAGS)
-$(LIBLD_OBJECTS): CFLAGS += -O2
+$(LIBLD_OBJECTS): CFLAGS += -O2 $(LIBLD_CFLAGS)
 
 -include $(OBJECTS:%.o=$(OUT)/%.d) $(LIBLD_OBJECTS:%.o=%.d)
 

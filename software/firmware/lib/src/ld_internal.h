@@ -7,6 +7,20 @@
 #include "litedigest/ld_common.h"
 #include "litedigest/ld_hw.h"
 
+/* An algorithm's facts in one call (md_sw.c; 0 when alg is not known): the driver's
+ * one-shot path asks once instead of once per fact. */
+typedef struct {
+    uint8_t family, variant, digest_size, block_shift;  /* block = 1 << block_shift bytes */
+} ld_md_facts;
+int ld_md_lookup(int alg, ld_md_facts *f);
+
+/* Profiling marks (ld_config.h LD_CONFIG_PROFILE): nothing in a normal build */
+#if LD_CONFIG_PROFILE
+#define LD_PROF(point) ld_profile_mark(point)
+#else
+#define LD_PROF(point) ((void)0)
+#endif
+
 /* The register HAL (ld_config.h): every register access of the driver goes through these. */
 #if LD_CONFIG_HAL_INLINE
 #define LD_RD32(dev, addr) ((void)(dev), *(volatile const uint32_t *)(addr))

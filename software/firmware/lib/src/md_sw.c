@@ -42,6 +42,17 @@ size_t ld_md_state_words(int alg)
     return ALGS[alg].family == LD_FAMILY_SHA1 ? 5 : ALGS[alg].family == LD_FAMILY_SHA256 ? 8 : 16;
 }
 
+int ld_md_lookup(int alg, ld_md_facts *f)
+{
+    if (!known(alg))
+        return 0;
+    f->family = ALGS[alg].family;
+    f->variant = ALGS[alg].variant;
+    f->digest_size = ALGS[alg].digest_size;
+    f->block_shift = ALGS[alg].family == LD_FAMILY_SHA512 ? 7 : 6;
+    return 1;
+}
+
 int ld_md_family(int alg)
 {
     return known(alg) ? ALGS[alg].family : -1;

@@ -27,6 +27,9 @@
  *   calls), and compression hooks (ld_md_init_hook, ld_skein512_init_hook: the padding and
  *   Skein's UBI sequence of this library around a compression function supplied by the
  *   caller, e.g. an engine in a simulator). It changes ld_hw_dev's layout.
+ * LD_CONFIG_PROFILE (default 0): the driver calls ld_profile_mark(LD_PROF_*) (ld_hw.h), which
+ *   the application supplies, at the boundaries of a call's phases (context set up, padding,
+ *   job started, job done, acknowledged, digest read): the profile firmware times them.
  * With every default the firmware build is exactly what it was before these choices existed.
  */
 #ifndef LITEDIGEST_LD_CONFIG_H
@@ -41,6 +44,9 @@
 #endif
 #ifndef LD_CONFIG_HOST
 #define LD_CONFIG_HOST 0
+#endif
+#ifndef LD_CONFIG_PROFILE
+#define LD_CONFIG_PROFILE 0
 #endif
 
 #if LD_CONFIG_HOST && LD_CONFIG_HAL_INLINE

@@ -157,6 +157,21 @@ void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *word
 /* Latches and reads the peripheral's 64-bit free-running cycle counter. */
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
 
+#if LD_CONFIG_PROFILE
+/* Phase boundaries of a driver call (ld_config.h LD_CONFIG_PROFILE), in the order a job
+ * passes them; the application defines ld_profile_mark. */
+enum {
+    LD_PROF_SETUP,      /* context set up (ld_hw_md_init: info read, clean start) */
+    LD_PROF_PADDED,     /* the tail padded (ld_md_pad) */
+    LD_PROF_STARTED,    /* a job programmed and started, its status checked */
+    LD_PROF_DONE,       /* the job's slot seen done (polling) */
+    LD_PROF_ACKED,      /* status read, slot and done acknowledged */
+    LD_PROF_DIGEST,     /* the digest read and converted to bytes */
+    LD_PROF_POINTS
+};
+void ld_profile_mark(int point);
+#endif
+
 /* Is [addr, addr+len) inside the device's DMA range and aligned to align bytes? */
 int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
 
