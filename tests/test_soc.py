@@ -49,10 +49,11 @@ def test_demo_performance_targets(demo_opt):
     dma = demo_opt.record("dma", 16384)["cycles"]
     csr = demo_opt.record("csr", 16384)["cycles"]
     assert sw / 16384 <= 75, "software SHA-256 must stay a fair baseline (<= 75 cycles/byte)"
-    # issue 2 measured 1.568 B/cycle and 102.8x; the multi-slot driver's fixed cost per call
-    # is higher (README, "Measured"): these bounds hold the current figures
-    assert 16384 / dma >= 1.4, f"DMA path {16384 / dma:.3f} bytes/cycle"
-    assert sw / dma >= 90, f"DMA speedup {sw / dma:.1f}x"
+    # the one-shot DMA fast path (docs/MEASUREMENTS.md): 9,386 cycles, 1.746 B/cycle, 114.7x;
+    # these bounds hold the figures (cycle counts are exact: a regression shows here)
+    assert 16384 / dma >= 1.7, f"DMA path {16384 / dma:.3f} bytes/cycle"
+    assert sw / dma >= 110, f"DMA speedup {sw / dma:.1f}x"
+    assert demo_opt.record("dma", 64)["cycles"] <= 1000
     assert dma < csr < sw
 
 

@@ -20,6 +20,10 @@
                  utilization = blocks x interval / cycles of the engine's run (from
                  the release of the first wave of jobs to the last job seen done), and
                  end-to-end over the whole scheduler call (padding, job set-up, digest reads).
+  --backend soc --profile: where the cycles of one ld_hw_md call on the sha256 peripheral go
+                 (software/firmware/apps/profile, the library built with LD_CONFIG_PROFILE):
+                 per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
+                 of each phase (setup, padding, programming, waiting, status/ack, digest).
 """
 import hashlib
 import json
@@ -44,6 +48,8 @@ def add_parser(subparsers):
                    help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
     p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl, soc --sched)")
+    p.add_argument("--profile", action="store_true",
+                   help="soc: where the cycles of one ld_hw_md call go (the profile firmware)")
     p.add_argument("--sched", action="store_true",
                    help="soc: run the message scheduler firmware and report engine utilization")
     p.set_defaults(func=run)
@@ -197,6 +203,27 @@ def bench_soc_sched(engines):
                            ", ".join(c["name"] for c in run.checks if not c["ok"]))
 
 
+def print_profile(engine, as_json):
+    """`bench --backend soc --profile`: a table per case of where the cycles of one call go."""
+    cases, access = socdemo.run_profile(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    if as_json:
+        for c in cases:
+            print(json.dumps(dict(c, engine=engine, read_cycles=access.get("read"),
+                                  write_cycles=access.get("write"))))
+    else:
+        print(f"One register access through the HAL: read {access.get('read', 0):.1f} cycles, "
+              f"write {access.get('write', 0):.1f} cycles ({engine}, simulated SoC)\n")
+        for c in cases:
+            path, n = c["case"].split("-")
+            print(f"ld_hw_md, {path.upper()} path, {n} bytes: {c['total']} cycles "
+                  f"(digest {'ok' if c['ok'] else 'WRONG'})")
+            print("| phase | cycles | share | register reads | register writes |\n|---|---|---|---|---|")
+            for name, ph in c["phases"].items():
+                print(f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} | {ph['reads']} | {ph['writes']} |")
+            print()
+    return 0 if all(c["ok"] for c in cases) else 1
+
+
 def _reference(alg, msg):
     if alg.startswith("skein512-"):
         return native.skein512(msg, digest_bits=int(alg.split("-")[1]))
@@ -244,6 +271,10 @@ def _text(rec):
 def run(args):
     extras.require("soc", f"litedigest bench --backend {args.backend}")
     try:
+        if args.profile:
+            if args.backend != "soc" or args.sched or args.sizes:
+                raise ValueError("--profile applies to --backend soc alone")
+            return print_profile(args.engine, args.json)
         if args.backend == "soc" and args.sched:
             engines = socdemo._standard().SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
             for sp in engines:

@@ -107,6 +107,41 @@ def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
     return DemoRun(str(spec), records, checks, text, b.build_seconds)
 
 
+# the phase a profile interval belongs to, by the mark that ends it (apps/profile)
+PROFILE_PHASES = {"setup": "context setup", "padded": "padding", "started": "programming the job",
+                  "done": "waiting for the engine", "acked": "status and acknowledge",
+                  "digest": "reading the digest", "return": "return"}
+
+
+def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
+    """Run the profile firmware (apps/profile) on the SoC that has `engine`; return a list of
+    cases, each {case, bytes, total, ok, phases: {phase: {cycles, reads, writes}}}, and the
+    HAL's cost of a register read and write (cycles, from 64 of each)."""
+    spec = specmod.parse(engine)
+    if spec.family != "sha256":
+        raise ValueError(f"the profile firmware drives the sha256 peripheral, not {spec.engine_name}")
+    text, _ = run_app(_standard().soc_engines_for(spec), "profile", log=log, timeout=timeout)
+    cases, access = {}, {}
+    for r in console_lines(text, "LDPROF"):
+        if "access" in r:
+            access[r["access"]] = r["cycles_x64"] / 64
+        elif "error" in r:
+            raise RuntimeError(f"the profile firmware failed on {r['case']}: error {r['error']}")
+        elif "case" in r:
+            c = cases.setdefault(r["case"], {"case": r["case"], "bytes": int(r["case"].split("-")[1]),
+                                             "phases": {}})
+            if "total" in r:
+                c["total"] = r["total"]
+                c["ok"] = r["digest"] == hashlib.sha256(demo_message(c["bytes"])).hexdigest()
+            else:
+                ph = c["phases"].setdefault(PROFILE_PHASES[r["to"]], {"cycles": 0, "reads": 0, "writes": 0})
+                for k in ("cycles", "reads", "writes"):
+                    ph[k] += r[k]
+    if not cases or not all("total" in c for c in cases.values()):
+        raise RuntimeError("the profile firmware printed no complete case")
+    return list(cases.values()), access
+
+
 @dataclasses.dataclass
 class SchedRun:
     engines: list

@@ -1,0 +1,41 @@
+"""`litedigest bench --backend soc --profile` (the profile firmware, the library built with
+LD_CONFIG_PROFILE): every case's digest against hashlib, the phases adding up to the call,
+the one-shot DMA path's register accesses (the fast path: info, polls, status, 8 digest words;
+clean-start acks, 4 segment registers, ctrl, 2 acks, digest select) and its cost bounded."""
+import json
+
+import pytest
+
+from litedigest import cli
+
+
+@pytest.fixture(scope="module")
+def profile():
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli.main(["bench", "--backend", "soc", "--profile", "--json"])
+    assert rc == 0
+    return {r["case"]: r for r in map(json.loads, out.getvalue().splitlines())}
+
+
+def test_every_case_hashes_right_and_adds_up(profile):
+    assert set(profile) == {"dma-64", "dma-16384", "csr-64"}
+    for c in profile.values():
+        assert c["ok"], c["case"]
+        assert sum(ph["cycles"] for ph in c["phases"].values()) == c["total"], c
+        assert c["read_cycles"] > 0 and c["write_cycles"] > 0
+
+
+def test_one_shot_dma_path_register_accesses(profile):
+    for case in ("dma-64", "dma-16384"):
+        ph = profile[case]["phases"]
+        assert ph["padding"]["reads"] == ph["padding"]["writes"] == 0
+        assert ph["programming the job"] == dict(ph["programming the job"], reads=1, writes=7)
+        assert ph["status and acknowledge"] == dict(ph["status and acknowledge"], reads=1, writes=2)
+        assert ph["reading the digest"] == dict(ph["reading the digest"], reads=8, writes=1)
+        assert "context setup" not in ph       # the fast path has no context to set up
+    assert profile["dma-64"]["total"] <= 1100
+    # 16 KiB: the engine's 256 blocks x 33 cycles plus the fixed cost of the 64 B call
+    assert profile["dma-16384"]["total"] <= 256 * 33 + profile["dma-64"]["total"]
