@@ -92,7 +92,7 @@ FIELD_DOCS = {
         "dma_start": "hash `dma_length` bytes at `dma_base` (then the tail segment when `tail`) on "
                      "slot `slot`",
         "first": "the job's first block starts from the IV of `variant`",
-        "last": "the job's last block ends the message (informational; padding is software's job)",
+        "last": "the job's last block ends the message (informational; the padding is software's, or the peripheral's with `pad`)",
         "hold": "the DMA reader fetches nothing while set: jobs started meanwhile wait, and the "
                 "next `ctrl` write without `hold` releases them together (a scheduler starts its "
                 "first wave of slots this way, so they run in step)",
@@ -132,8 +132,28 @@ FIELD_DOCS = {
         "slots": "S, the messages the engine holds (jobs that may run at once)",
     },
 }
-EVENT_DOCS = {"done": "a job finished or was rejected"}
+FIELD_DOCS["batch_status"] = {
+    "busy": "a batch runs (it owns the slots: ctrl job starts are refused with `err_state`)",
+    "done": "the batch ended (with or without error) since the last `ack`",
+    "err_desc": "a descriptor was refused (its message fails the job checks of `status`, its "
+                "output address is outside main RAM or not aligned, reserved flag bits set): no "
+                "more messages are started; those started before it are written",
+    "err_bus": "a bus error on a descriptor read, an output write or a message read",
+    "err_state": "`batch_start` while a slot is busy or done but not acknowledged, or while a "
+                 "batch runs",
+}
+REGISTER_DOCS.update({
+    "batch_base": "byte address of the descriptor table (16-byte descriptors: message address, "
+                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM",
+    "batch_count": "descriptors in the table (0: the batch ends at once)",
+    "batch_status": "fields below",
+    "batch_progress": "chaining values the current or latest batch has written",
+})
+EVENT_DOCS = {"done": "a job finished or was rejected",
+              "batch": "a batch ended (SHA peripherals only)"}
 # how the info row of the register table names the fields (as the C/Python readers call them)
+# the registers whose fields the header and the Python module describe
+FIELD_REGISTERS = ("ctrl", "status", "info", "batch_status")
 INFO_LABELS = {"stages": "pipeline stages", "align_log2": "log2 of the DMA alignment"}
 
 
@@ -145,6 +165,7 @@ class Field:
     size: int
     pulse: bool
     skein: bool          # Skein peripherals only
+    sha: bool            # SHA peripherals only (not Skein)
     description: str     # the CSR field's own, when every instance has the same one
 
     @property
@@ -160,6 +181,7 @@ class Register:
     width: object        # bits (int), "state" (the chaining value) or "slots" (a bit per slot)
     fields: tuple
     skein: bool          # Skein peripherals only
+    sha: bool            # SHA peripherals only (not Skein)
     event: bool          # the EventManager's
     description: str     # the CSR's own, when every instance has the same one
 
@@ -176,8 +198,8 @@ class RegMap:
     def __getitem__(self, name):
         return next(r for r in self.registers if r.name == name)
 
-    def select(self, skein=False, event=False):
-        return [r for r in self.registers if r.skein == skein and r.event == event]
+    def select(self, skein=False, event=False, sha=False):
+        return [r for r in self.registers if r.skein == skein and r.event == event and r.sha == sha]
 
 
 def _instances():
@@ -209,12 +231,28 @@ def _width(name, sizes):
 
 
 def _scope(what, present, everywhere, skein_specs):
-    """True when `what` is Skein-only, False when common; else an error."""
+    """(Skein-only, SHA-only) of `what`: (False, False) when in every instance; else an error."""
     if present == everywhere:
-        return False
+        return False, False
     if present == skein_specs:
-        return True
-    raise ValueError(f"{what} is in {sorted(present)} only (neither every instance nor the Skein ones)")
+        return True, False
+    if present == everywhere - skein_specs:
+        return False, True
+    raise ValueError(f"{what} is in {sorted(present)} only (neither every instance, nor the "
+                     f"Skein ones, nor the others)")
+
+
+def _merged_order(orders):
+    """One address order that each instance's register order follows (an error if none)."""
+    merged = []
+    for o in sorted(orders, key=len, reverse=True):
+        for i, name in enumerate(o):
+            if name not in merged:
+                merged.insert(merged.index(o[i - 1]) + 1 if i else 0, name)
+    for o in orders:
+        if o != [n for n in merged if n in o]:
+            raise ValueError(f"the instances declare their registers in different orders: {o} / {merged}")
+    return merged
 
 
 def collect():
@@ -227,11 +265,7 @@ def collect():
                 raise TypeError(f"CSR {c.name}: a {type(c).__name__}, not a CSRStorage/CSRStatus")
             seen.setdefault(c.name, []).append((str(spec), engine, c, id(c) in ev_ids))
         orders.append([c.name for c in csrs])
-    # address order: the largest instance's (a Skein one), which every other one must follow
-    order = max(orders, key=len)
-    for o in orders:
-        if set(o) - set(order) or o != [n for n in order if n in o]:
-            raise ValueError(f"the instances declare their registers in different orders: {o} / {order}")
+    order = _merged_order(orders)
     everywhere = set(REPRESENTATIVES)
     skein_specs = {s for s in REPRESENTATIVES if specmod.parse(s).family == SKEIN_FAMILY}
     registers = []
@@ -245,17 +279,23 @@ def collect():
         flist = []
         for fname, occ in fields.items():
             off, size, pulse = _one((v for _, v, _ in occ), f"field {name}.{fname} (offset, size, pulse)")
-            skein = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, {s for s, *_ in inst}, skein_specs)
+            here = {s for s, *_ in inst}
+            skein, sha = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here, skein_specs & here
+                                if skein_specs & here != here else set())
             descs = {d for *_, d in occ}
-            flist.append(Field(fname, off, size, pulse, skein, descs.pop() if len(descs) == 1 else ""))
+            flist.append(Field(fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else ""))
         flist.sort(key=lambda f: f.offset)
         for a, b in zip(flist, flist[1:]):
             if a.offset + a.size > b.offset:
                 raise ValueError(f"fields {name}.{a.name} and {name}.{b.name} overlap")
         descs = {c.description or "" for _, _, c, _ in inst}
+        skein, sha = _scope(f"register {name}", {s for s, *_ in inst}, everywhere, skein_specs)
         registers.append(Register(
-            name=name, access=access, width=_width(name, [(e, c.size) for _, e, c, _ in inst]),
-            fields=tuple(flist), skein=_scope(f"register {name}", {s for s, *_ in inst}, everywhere, skein_specs),
+            # an event register is as wide as its events (the SHA peripherals' `batch` is the
+            # top bit, absent in Skein ones)
+            name=name, access=access, width=(max(c.size for _, _, c, _ in inst) if inst[0][3] else
+                                             _width(name, [(e, c.size) for _, e, c, _ in inst])),
+            fields=tuple(flist), skein=skein, sha=sha,
             event=_one((ev for *_, ev in inst), f"{name} being an event register"),
             description=descs.pop() if len(descs) == 1 else ""))
     ev_status = next(r for r in registers if r.event and r.access == "R")
@@ -351,18 +391,20 @@ def md_blocks(rm):
         f"takes several 32-bit words. state: the engine's chaining value, {state_text}. "
         "S: one bit per slot, (S + 31) / 32 words.",
     ])}
-    for r in rm.select():
+    for r in rm.select() + rm.select(sha=True):
         if not r.fields:
             continue
         kinds = r.access == "W"        # pulse or level
         rows = [f"`{r.name}` fields:", "", "| bit | name |" + (" kind |" if kinds else "") + " meaning |",
                 "|---|---|" + ("---|" if kinds else "") + "---|"]
         for f in r.fields:
-            text = ("Skein peripherals only: " if f.skein else "") + field_docs[r.name][f.name]
+            text = ("Skein peripherals only: " if f.skein else "SHA peripherals only: " if f.sha and not r.sha
+                    else "") + field_docs[r.name][f.name]
             kind = f" {'pulse' if f.pulse else 'level'} |" if kinds else ""
             rows.append(f"| {f.bits} | `{f.name}` |{kind} {_cell(text)} |")
         out[r.name] = "\n".join(rows)
     out["skein"] = "\n".join(_register_rows(rm.select(skein=True), reg_docs))
+    out["sha"] = "\n".join(_register_rows(rm.select(sha=True), reg_docs))
     return out
 
 
@@ -407,7 +449,7 @@ def header(rm):
         "",
         '#include "ld_types.h"',
     ]
-    for reg in ("ctrl", "status", "info"):
+    for reg in FIELD_REGISTERS:
         r = rm[reg]
         P = f"LD_{reg.upper()}_"
         arg = reg[0]
@@ -416,7 +458,8 @@ def header(rm):
         for f in r.fields:
             N = P + f.name.upper()
             note = ", ".join(x for x in (("pulse" if f.pulse else "") if r.access == "W" else "",
-                                         "Skein peripherals only" if f.skein else "") if x)
+                                         "Skein peripherals only" if f.skein else "",
+                                         "SHA peripherals only" if f.sha and not r.sha else "") if x)
             if f.size == 1:
                 out.append(_define(N, f"(1u << {f.offset})", note or None))
             elif r.access == "W":
@@ -442,7 +485,8 @@ def header(rm):
     for r in rm.registers:
         N = f"LD_REG_{r.name.upper()}_NWORDS"
         if isinstance(r.width, int):
-            out.append(_define(N, str(r.words()), "Skein peripherals only" if r.skein else None))
+            out.append(_define(N, str(r.words()), "Skein peripherals only" if r.skein else
+                               "SHA peripherals only" if r.sha else None))
         else:
             p = {"state": "state_bits", "slots": "slots"}[r.width]
             out.append(_define(f"{N}({p})", f"((({p}) + 31u) / 32u)"))
@@ -466,10 +510,13 @@ def pymodule(rm):
 
     fields = "{\n" + "".join(
         f"    {_lit(reg)}: " + _pydict(((f.name, _lit((f.offset, f.size))) for f in rm[reg].fields), "        ")[:-1]
-        + "    },\n" for reg in ("ctrl", "status", "info")) + "}"
+        + "    },\n" for reg in FIELD_REGISTERS) + "}"
     pulse = tuple(f.name for f in rm["ctrl"].fields if f.pulse)
-    skein_fields = {reg: tuple(f.name for f in rm[reg].fields if f.skein) for reg in ("ctrl", "status", "info")}
+    skein_fields = {reg: tuple(f.name for f in rm[reg].fields if f.skein) for reg in FIELD_REGISTERS}
     skein_fields = {k: v for k, v in skein_fields.items() if v}
+    sha_fields = {reg: tuple(f.name for f in rm[reg].fields if f.sha and not rm[reg].sha)
+                  for reg in FIELD_REGISTERS}
+    sha_fields = {k: v for k, v in sha_fields.items() if v}
     errors = tuple(f.name for f in rm["status"].fields if f.name.startswith("err_"))
     return f'''"""The hash peripheral's register layout (soc/REGISTERS.md) as pure data for the drivers.
 
@@ -490,6 +537,9 @@ REGISTERS = {regs(rm.select())}
 # the registers of Skein-512 peripherals only
 SKEIN_REGISTERS = {regs(rm.select(skein=True))}
 
+# the registers of SHA peripherals only (hardware padding and the batch walker)
+SHA_REGISTERS = {regs(rm.select(sha=True))}
+
 # LiteX's EventManager: one bit per event (EVENTS) in each
 EVENT_REGISTERS = {regs(rm.select(event=True))}
 EVENTS = {_pydict((n, b) for n, b in rm.events)}
@@ -503,6 +553,9 @@ PULSE_FIELDS = {_lit(pulse)}
 # fields of Skein-512 peripherals only
 SKEIN_FIELDS = {_lit(skein_fields)}
 
+# fields of SHA peripherals only (in registers every peripheral has)
+SHA_FIELDS = {_lit(sha_fields)}
+
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = {_lit(errors)}
 
@@ -510,7 +563,7 @@ ERROR_FIELDS = {_lit(errors)}
 def register_bits(name, state_bits=None, slots=None):
     """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
     registers whose width follows the engine)."""
-    access, width = {{**REGISTERS, **SKEIN_REGISTERS, **EVENT_REGISTERS}}[name]
+    access, width = {{**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **EVENT_REGISTERS}}[name]
     if width == "state" or width == "slots":
         n = state_bits if width == "state" else slots
         if n is None:

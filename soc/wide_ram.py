@@ -5,7 +5,7 @@ sha1:opt:p8: every 5), far beyond a 32-bit bus at 2 cycles per word. On an FPGA 
 the block RAM's second port made as wide as a block row (a true dual-port BRAM with one narrow
 and one wide side), so this RAM has:
 - `bus`: the SoC's 32-bit Wishbone slave port (CPU, bridge), same timing as LiteX's SRAM;
-- `wide`: a read-only Wishbone slave port of `row_bits`, one row per transaction
+- `wide`: a Wishbone slave port of `row_bits`, one row per transaction (writes by byte lanes)
   (word addressing in rows; address bits above the RAM size are ignored, as LiteX's SRAM does).
 Both ports see one memory of `row_bits`-wide rows; row r holds 32-bit words
 r*row_words .. r*row_words + row_words - 1, word j at bits [32j, 32j+32), so the byte order
@@ -60,17 +60,18 @@ class WideRAM(Module):
             If(bus.cyc & bus.stb & ~bus.ack, bus.ack.eq(1)),
         ]
 
-        # wide port: read only (a write is answered with err, nothing is written)
-        pb = self.mem.get_port(mode=READ_FIRST)
+        # wide port: a row per transaction; writes enable the bytes of `sel` (the batch walker
+        # writes chaining values)
+        pb = self.mem.get_port(write_capable=True, we_granularity=8, mode=READ_FIRST)
         self.comb += [
             pb.adr.eq(wide.adr[:rbits]),
             wide.dat_r.eq(pb.dat_r),
+            pb.dat_w.eq(wide.dat_w),
+            pb.we.eq(Mux(wide.cyc & wide.stb & wide.we & ~wide.ack, wide.sel, 0)),
         ]
         self.sync += [
             wide.ack.eq(0), wide.err.eq(0),
-            If(wide.cyc & wide.stb & ~wide.ack & ~wide.err,
-                If(wide.we, wide.err.eq(1)).Else(wide.ack.eq(1)),
-            ),
+            If(wide.cyc & wide.stb & ~wide.ack & ~wide.err, wide.ack.eq(1)),
         ]
         self.specials += self.mem, pa, pb
 

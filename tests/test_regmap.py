@@ -66,13 +66,15 @@ def test_hw_regs_needs_no_migen_or_litex():
 
 
 def test_map(rm):
-    """What the drivers rely on: the fields, their kinds, the Skein-only parts."""
+    """What the drivers rely on: the fields, their kinds, the Skein-only and SHA-only parts."""
     assert hw_regs.FIELDS == {reg: {f.name: (f.offset, f.size) for f in rm[reg].fields}
-                              for reg in ("ctrl", "status", "info")}
-    assert hw_regs.PULSE_FIELDS == ("start", "dma_start", "ack")
+                              for reg in ("ctrl", "status", "info", "batch_status")}
+    assert hw_regs.PULSE_FIELDS == ("start", "dma_start", "ack", "batch_start")
     assert hw_regs.SKEIN_FIELDS == {"ctrl": ("out",)}
+    assert hw_regs.SHA_FIELDS == {"ctrl": ("pad", "batch_start")}
     assert set(hw_regs.SKEIN_REGISTERS) == {"tweak", "final_bytes"}
-    assert hw_regs.EVENTS == {"done": 0}
+    assert set(hw_regs.SHA_REGISTERS) == {"batch_base", "batch_count", "batch_status", "batch_progress"}
+    assert hw_regs.EVENTS == {"done": 0, "batch": 1}
     assert hw_regs.register_words("digest", state_bits=160) == 5
     assert hw_regs.register_words("slots_done", slots=33) == 2
     assert hw_regs.register_words("tweak") == 4 and hw_regs.register_words("cycles_value") == 2
@@ -84,7 +86,7 @@ def test_meanings(rm, monkeypatch):
     """Every register and field has a meaning: soc/regmap.py's, else the CSR's description;
     a meaning of something the peripheral does not declare is an error too."""
     regs, fields, events = regmap.meanings(rm)
-    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS)
+    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(hw_regs.SHA_REGISTERS)
     assert {r: set(f) for r, f in fields.items() if f} == {r: set(f) for r, f in hw_regs.FIELDS.items()}
     assert set(events) == set(hw_regs.EVENTS)
     monkeypatch.delitem(regmap.REGISTER_DOCS, "din")
@@ -116,7 +118,7 @@ def test_header_values(tmp_path):
     """The C macros, evaluated by the compiler, are the map's fields and the catalogue's arch codes."""
     from litedigest import spec
     checks = []       # (C expression, expected value)
-    for reg in ("ctrl", "status", "info"):
+    for reg in ("ctrl", "status", "info", "batch_status"):
         for name, (off, size) in hw_regs.FIELDS[reg].items():
             N = f"LD_{reg.upper()}_{name.upper()}"
             if size == 1:
@@ -131,7 +133,8 @@ def test_header_values(tmp_path):
     assert set(arch_names) == set(spec.ARCH_CODES)
     checks += [(f"LD_ARCH_{arch_names[a]}", code) for a, code in spec.ARCH_CODES.items()]
     checks += [(f"LD_REG_{n.upper()}_NWORDS", hw_regs.register_words(n))
-               for n, (_, w) in {**hw_regs.REGISTERS, **hw_regs.SKEIN_REGISTERS}.items() if isinstance(w, int)]
+               for n, (_, w) in {**hw_regs.REGISTERS, **hw_regs.SKEIN_REGISTERS, **hw_regs.SHA_REGISTERS}.items()
+               if isinstance(w, int)]
     checks += [("LD_REG_CV_NWORDS(512)", 16), ("LD_REG_SLOTS_BUSY_NWORDS(33)", 2)]
     src = tmp_path / "v.c"
     src.write_text('#include <stdio.h>\n#include "litedigest/ld_hw_regs.h"\nint main(void) {\n'
@@ -172,11 +175,14 @@ def test_csr_h_agrees():
     h = get_csr_header(regions, {}, with_access_functions=False)
     for name, e in engines.items():
         skein = spec.parse(ENGINES[name]).family == "skein512"
-        want = {reg: {f: v for f, v in fs.items() if skein or f not in hw_regs.SKEIN_FIELDS.get(reg, ())}
-                for reg, fs in hw_regs.FIELDS.items()}
-        regs = {**hw_regs.REGISTERS, **(hw_regs.SKEIN_REGISTERS if skein else {}), **hw_regs.EVENT_REGISTERS}
+        other = hw_regs.SHA_FIELDS if skein else hw_regs.SKEIN_FIELDS    # fields it lacks
+        want = {reg: {f: v for f, v in fs.items() if f not in other.get(reg, ())}
+                for reg, fs in hw_regs.FIELDS.items() if not (skein and reg in hw_regs.SHA_REGISTERS)}
+        regs = {**hw_regs.REGISTERS, **(hw_regs.SKEIN_REGISTERS if skein else hw_regs.SHA_REGISTERS),
+                **hw_regs.EVENT_REGISTERS}
+        events = {ev: b for ev, b in hw_regs.EVENTS.items() if not (skein and ev == "batch")}
         got = _csr_h_fields(h, name, regs)
-        assert got == {**want, **{r: {ev: (b, 1) for ev, b in hw_regs.EVENTS.items()}
+        assert got == {**want, **{r: {ev: (b, 1) for ev, b in events.items()}
                                   for r in hw_regs.EVENT_REGISTERS}}, name
         addrs = []
         for reg in regs:
@@ -187,4 +193,4 @@ def test_csr_h_agrees():
                 addrs.append(int(h.split(P + "ADDR ")[1].split("+ ")[1].split("L)")[0], 16))
         assert addrs == sorted(addrs), name   # REGISTERS, EVENT_REGISTERS: in address order
         assert h.count(f"#define CSR_{name.upper()}_") == 2 * len(regs) + 1 + 2 * sum(
-            len(f) for f in want.values()) + 2 * len(hw_regs.EVENTS) * 3, name   # nothing undeclared
+            len(f) for f in want.values()) + 2 * len(events) * 3, name   # nothing undeclared

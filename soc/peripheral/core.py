@@ -27,6 +27,9 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 
 from litedigest import spec as specmod
 
+from litex.soc.interconnect import wishbone
+
+from .batch import BatchWalker
 from .csr_block import CSRBlock
 from .dma_reader import DMAReader, row_geometry
 from .layouts import block_layout, slot_event_layout
@@ -89,16 +92,21 @@ class DigestMemory(Module):
         self.write = write = Record(slot_event_layout(nslots) + [("digest", digest_bits)])
         self.sel = Signal(8)
         self.value = Signal(digest_bits)
+        self.sel2 = Signal(8)               # a second reader (the batch walker)
+        self.value2 = Signal(digest_bits)
         if nslots == 1:
             self.sync += If(write.valid, self.value.eq(write.digest))
+            self.comb += self.value2.eq(self.value)
         else:
             mem = Memory(digest_bits, nslots, name="digests")
             wp = mem.get_port(write_capable=True)
             rp = mem.get_port(async_read=True)
-            self.specials += mem, wp, rp
+            rp2 = mem.get_port(async_read=True)
+            self.specials += mem, wp, rp, rp2
             self.comb += [
                 wp.adr.eq(write.slot), wp.dat_w.eq(write.digest), wp.we.eq(write.valid),
                 rp.adr.eq(self.sel), self.value.eq(rp.dat_r),
+                rp2.adr.eq(self.sel2), self.value2.eq(rp2.dat_r),
             ]
 
 
@@ -139,7 +147,6 @@ class HashPeripheral(CycleCounter):
         self.submodules.reader = reader = DMAReader(nslots, block_bits, W, dma_width)
         self.submodules.block = block = BlockRegister(block_bits, nslots)
         self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
-        self.bus = reader.bus
         f = self.ctrl.fields
         sink, source = engine.sink, engine.source
 
@@ -151,7 +158,6 @@ class HashPeripheral(CycleCounter):
             req.base.eq(self.dma_base.storage), req.length.eq(self.dma_length.storage),
             req.tail_base.eq(self.tail_base.storage), req.tail_length.eq(self.tail_length.storage),
             slots.ack.eq(f.ack),
-            slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0)),
             slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
             slots.more.eq(reader.more),
             slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
@@ -168,7 +174,6 @@ class HashPeripheral(CycleCounter):
             # a slot is fetched for while its job runs and no block of it waits for the engine
             reader.allow.eq(Cat(*[slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
                                   for s in range(nslots)])),
-            reader.pause.eq(slots.status.err_bus | f.hold),
 
             csr_block.source.connect(block.csr),
             reader.source.connect(block.dma),
@@ -193,6 +198,8 @@ class HashPeripheral(CycleCounter):
             self.digest.status.eq(_msw_first(digests.value, ncw, W)),
         ]
         if has_tweak:
+            self.bus = reader.bus
+            self.comb += reader.pause.eq(slots.status.err_bus | f.hold)
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
                 req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage),
@@ -202,6 +209,8 @@ class HashPeripheral(CycleCounter):
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
+        else:
+            self._add_batch(engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req)
 
         # --- status, counters, event ------------------------------------------------------------------
         st = slots.status
@@ -215,12 +224,65 @@ class HashPeripheral(CycleCounter):
         ]
         self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
 
+    def _add_batch(self, engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req):
+        """SHA families: hardware padding (`ctrl.pad`) and the batch walker (batch.py), which
+        shares the bus with the DMA reader and SlotControl's request port with ctrl."""
+        nslots = engine.slots
+        f = self.ctrl.fields
+        self.submodules.batch = walker = BatchWalker(nslots, engine.digest_bits, engine.word_bits,
+                                                     dma_width, ram_base, ram_size, row_bytes)
+        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        wr, rd = walker.bus, reader.bus
+        own = walker.owns_bus
+        wreq = walker.request
+        self.comb += [
+            # SlotControl's request: the walker's when it issues one, else the ctrl write
+            If(walker.request_valid,
+                [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout],
+            ).Else(
+                req.pad.eq(f.pad),
+            ),
+            slots.owner.eq(walker.request_valid), slots.locked.eq(walker.locked),
+            slots.stamp.eq(walker.stamp),
+            walker.refused.eq(slots.refused), walker.finish.eq(slots.finish),
+            walker.active.eq(slots.active),
+            walker.idle.eq((slots.active == 0) & (slots.done_slots == 0) & ~self.csr_block.source.valid),
+            walker.start.eq(f.batch_start), walker.csr_write.eq(self.ctrl.re),
+            walker.base.eq(self.batch_base.storage), walker.count.eq(self.batch_count.storage),
+            walker.clear.eq(f.ack), walker.reader_error.eq(reader.bus_error),
+            digests.sel2.eq(walker.cv_sel), walker.cv.eq(digests.value2),
+            slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | walker.ack_slots),
+            reader.pause.eq(slots.status.err_bus | f.hold | walker.pause_reader),
+            walker.grant.eq(~reader.filling),
+            # the bus: the walker's transfer, else the reader's
+            bus.adr.eq(Mux(own, wr.adr, rd.adr)), bus.dat_w.eq(wr.dat_w),
+            bus.sel.eq(Mux(own, wr.sel, rd.sel)), bus.we.eq(own & wr.we),
+            bus.cyc.eq(Mux(own, wr.cyc, rd.cyc)), bus.stb.eq(Mux(own, wr.stb, rd.stb)),
+            bus.cti.eq(0), bus.bte.eq(0),
+            wr.dat_r.eq(bus.dat_r), rd.dat_r.eq(bus.dat_r),
+            wr.ack.eq(own & bus.ack), rd.ack.eq(~own & bus.ack),
+            wr.err.eq(own & bus.err), rd.err.eq(~own & bus.err),
+            self.batch_status.fields.busy.eq(walker.busy),
+            self.batch_status.fields.done.eq(walker.done),
+            self.batch_status.fields.err_desc.eq(walker.err_desc),
+            self.batch_status.fields.err_bus.eq(walker.err_bus),
+            self.batch_status.fields.err_state.eq(walker.err_state | walker.err_busy),
+            self.batch_progress.status.eq(walker.progress),
+            self.ev.batch.trigger.eq(walker.event),
+        ]
+
     def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak):
         """The CSR bank, in register order (soc/REGISTERS.md is generated from it)."""
         nslots = engine.slots
         out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
                               "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
                               "OUT|FIRST|FINAL, position 8), made here, not read.")] if has_tweak else []
+        pad_fields = [] if has_tweak else [
+            CSRField("pad", offset=13, description="dma_start: dma_length is the whole message in "
+                     "bytes (any length); the peripheral pads it. Needs first; no tail."),
+            CSRField("batch_start", offset=14, pulse=True, description="Hash the batch_count "
+                     "descriptors at batch_base."),
+        ]
         self.ctrl = CSRStorage(fields=[
             CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
             CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
@@ -233,7 +295,7 @@ class HashPeripheral(CycleCounter):
             CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
             CSRField("variant", offset=8, size=4,
                      description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
-        ] + out_field + [
+        ] + out_field + pad_fields + [
             CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
         ])
         self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
@@ -264,7 +326,17 @@ class HashPeripheral(CycleCounter):
             CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
             CSRField("slots", offset=24, size=8),
         ])
+        if not has_tweak:
+            self.batch_base = CSRStorage(32, description="Byte address of the descriptor table, 16-byte aligned.")
+            self.batch_count = CSRStorage(32, description="Descriptors in the table.")
+            self.batch_status = CSRStatus(fields=[
+                CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_desc", offset=2),
+                CSRField("err_bus", offset=3), CSRField("err_state", offset=4),
+            ])
+            self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
         self.submodules.ev = EventManager()
         self.ev.done = EventSourcePulse(description="A job finished (see status for errors).")
+        if not has_tweak:
+            self.ev.batch = EventSourcePulse(description="A batch ended (see batch_status).")
         self.ev.finalize()
 

@@ -11,6 +11,11 @@ the engine admits a slot's block only once the previous one has left), so a pipe
 stays full. A bus error abandons the slot's job: nothing more is read for it, the partial block
 is dropped. A slot that owes an extra block after its segments (Skein's output block, on the
 tweak port) gets it made in the buffer at once: zero data, the port's `out_tweak`.
+
+A `pad` job (SHA families) names the whole message, any number of bytes: the reader reads the
+rows that hold it and makes the padding (FIPS 180-4 sec. 5.1) on the way out: the bytes past
+the message are replaced by 0x80 and zeros, rows past it are zeros made without a bus read, and
+the last block ends with the message's bit length. The CPU builds no tail and copies nothing.
 """
 from migen import Module, Signal, Cat, If, Array, Mux, Replicate
 from migen.fhdl.bitcontainer import log2_int
@@ -104,7 +109,13 @@ class DMAReader(Module):
         jlast = mk("jlast")                   # the job ends the message
         jvar = mk("jvar", VARIANT_BITS)
         jout = Array(tw.out_pending[s] for s in range(nslots))
-        self.comb += self.more.eq(Cat(*[(cur_rows[s] != 0) | jout[s] for s in range(nslots)]))
+        # a `pad` job (SHA padding made here): the message bytes not yet in a block (`left`),
+        # whether its 0x80 byte is placed (`marked`), whether blocks are left (`pmore`)
+        left = mk("pad_left", 33)
+        marked = mk("pad_marked")
+        pmore = mk("pad_more")
+        plen = mk("pad_len", 32)
+        self.comb += self.more.eq(Cat(*[(cur_rows[s] != 0) | jout[s] | pmore[s] for s in range(nslots)]))
 
         # --- the choice ---------------------------------------------------------------------
         fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
@@ -123,20 +134,46 @@ class DMAReader(Module):
         self.comb += synth.eq(jout[pick] & (cur_rows[pick] == 0))
 
         # --- the reads ----------------------------------------------------------------------
+        # a pad job's rows past its message are zeros made without a bus read
         got = Signal()
+        row_live = Signal()
+        self.filling = filling
         self.comb += [
-            bus.cyc.eq(filling), bus.stb.eq(filling), bus.we.eq(0),
+            row_live.eq(cur_rows[fs] != 0),
+            bus.cyc.eq(filling & row_live), bus.stb.eq(filling & row_live), bus.we.eq(0),
             bus.sel.eq(Replicate(1, dma_width // 8)),
             bus.adr.eq(cur_row[fs]),
-            got.eq(filling & bus.ack),
+            got.eq(filling & (bus.ack | ~row_live)),
         ]
         last_row_of_block = fill_cnt == rows_per_block - 1
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
         fill_le = Signal(block_bits)          # the buffer's bytes in memory order
+        padded_le = Signal(block_bits)
+        block_bytes = block_bits // 8
+        len_bytes = block_bytes // 8          # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
+        # the block on `source` of a pad job: `p_cnt` message bytes, then 0x80 when `p_mark`,
+        # zeros, and the bit length in the last bytes when `p_last`
+        p_on, p_mark, p_last = Signal(), Signal(), Signal()
+        p_cnt = Signal(max=block_bytes + 1)
+        p_bits = Signal(35)
+        self.pad_out = (p_on, p_cnt, p_mark, p_last, p_bits)   # the block on `source` (benches)
+        lft = left[fs]
+        full = Signal()
+        pad_last = Signal()
+        self.comb += [full.eq(lft >= block_bytes),
+                      pad_last.eq(marked[fs] | (lft < block_bytes - len_bytes))]
+        for i in range(block_bytes):
+            byte = fill_le[8 * i:8 * i + 8]
+            k = block_bytes - 1 - i           # the length's byte k (little-endian) sits at byte i
+            length_byte = p_bits[8 * k:8 * k + 8] if 8 * k < len(p_bits) else 0
+            # (no `~` in a Mux select: Migen's simulator would read ~0 of a bit as -1, true)
+            self.comb += padded_le[8 * i:8 * i + 8].eq(
+                Mux(p_on & (p_cnt <= i),
+                    Mux(p_mark & (p_cnt == i), 0x80, 0) | Mux(p_last, length_byte, 0), byte))
         self.comb += [
             fill_le.eq(Cat(*fill)),
-            source.data.eq(engine_block(fill_le, word_bits)),
+            source.data.eq(engine_block(padded_le, word_bits)),
             source.slot.eq(fs),
             self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
             self.bus_error.eq(filling & bus.err),
@@ -155,9 +192,11 @@ class DMAReader(Module):
                 source.variant.eq(jvar[pick]), source.tweak.eq(tw.out_tweak),
             ),
             If(got,
-                fill[fill_cnt].eq(bus.dat_r),
+                fill[fill_cnt].eq(Mux(row_live, bus.dat_r, 0)),
                 fill_cnt.eq(fill_cnt + 1),
-                If(seg_end & (tail_rows[fs] != 0),
+                If(~row_live,
+                    # a pad job's zero row: no segment to advance
+                ).Elif(seg_end & (tail_rows[fs] != 0),
                     cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
                 ).Else(
                     cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
@@ -168,17 +207,28 @@ class DMAReader(Module):
                     source.last.eq(jlast[fs] & job_end & ~jout[fs]), source.variant.eq(jvar[fs]),
                     source.tweak.eq(tw.tweak),
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
+                    p_on.eq(pmore[fs]), p_cnt.eq(Mux(full, block_bytes, lft)),
+                    p_mark.eq(~marked[fs] & ~full), p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
+                    If(pmore[fs],
+                        source.last.eq(jlast[fs] & pad_last),
+                        left[fs].eq(Mux(full, lft - block_bytes, 0)),
+                        If(~full, marked[fs].eq(1)),
+                        If(pad_last, pmore[fs].eq(0)),
+                    ),
                 ),
             ),
-            If(filling & bus.err,
+            If(choose & synth, p_on.eq(0)),
+            If(filling & row_live & bus.err,
                 # abandon the slot's job: nothing more is read, the partial block is dropped
-                filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0),
+                filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),
             ),
         ]
         for s in range(nslots):   # a start on the slot wins over the updates above
             self.sync += If(job.start & (job.slot == s),
                 nfirst[s].eq(job.first), nlcv[s].eq(job.load_cv), jlast[s].eq(job.last),
                 jvar[s].eq(job.variant),
+                pmore[s].eq(job.pad & ~job.csr), left[s].eq(seg.bytes), plen[s].eq(seg.bytes),
+                marked[s].eq(0),
                 If(job.csr,
                     cur_rows[s].eq(0), tail_rows[s].eq(0),
                 ).Else(

@@ -37,7 +37,7 @@ def block_layout(block_bits, nslots):
 def request_layout():
     return [
         ("start", 1), ("dma_start", 1), ("slot", SLOT_FIELD_BITS), ("first", 1), ("last", 1),
-        ("load_cv", 1), ("tail", 1), ("out", 1), ("variant", VARIANT_BITS),
+        ("load_cv", 1), ("tail", 1), ("out", 1), ("pad", 1), ("variant", VARIANT_BITS),
         ("base", 32), ("length", 32), ("tail_base", 32), ("tail_length", 32),
         ("final_bytes", 7),
     ]
@@ -50,12 +50,15 @@ def job_layout(nslots):
         ("csr", 1),                   # its one block is the CSR block (else: DMA segments)
         ("first", 1), ("load_cv", 1), ("last", 1), ("variant", VARIANT_BITS),
         ("out", 1),                   # Skein: the output block follows the job's blocks
+        ("pad", 1),                   # SHA: the segment is the whole message, padded here
     ]
 
 
 def segment_layout(row_bits):
-    """The job's two segments in DMA rows (row address, row count); no tail: 0 rows."""
-    return [("row", row_bits), ("rows", row_bits), ("tail_row", row_bits), ("tail_rows", row_bits)]
+    """The job's two segments in DMA rows (row address, row count); no tail: 0 rows. `bytes`:
+    the message length of a `pad` job (its rows: the bytes rounded up to whole rows)."""
+    return [("row", row_bits), ("rows", row_bits), ("tail_row", row_bits), ("tail_rows", row_bits),
+            ("bytes", 32)]
 
 
 def slot_event_layout(nslots):

@@ -38,6 +38,10 @@ class SlotControl(Module):
         rb = log2_int(row_bytes)            # byte address -> row address
         bb = log2_int(block_bytes)
         self.request = r = Record(request_layout())
+        # a batch owns the slots while it runs (`locked`): only its own requests (`owner`)
+        # start jobs, a ctrl job start is refused with err_state
+        self.locked = Signal()
+        self.owner = Signal()
         self.ack = Signal()
         self.ack_slots = Signal(nslots)
         self.csr_words = Signal(8)
@@ -57,6 +61,9 @@ class SlotControl(Module):
         self.status = st = Record(STATUS_LAYOUT)
         self.finish_cycles = Signal(64)
         self.event = Signal()
+        self.refused = Signal()             # this cycle's request was refused (a status error)
+        self.finish = Signal(nslots)        # slots whose job ends this cycle
+        self.stamp = Signal()               # (in) stamp finish_cycles now (a batch's end)
 
         act = Array(Signal(name=f"act{s}") for s in range(nslots))      # a job is running
         outst = Array(Signal(2, name=f"outst{s}") for s in range(nslots))  # blocks fetched, not out
@@ -66,17 +73,23 @@ class SlotControl(Module):
         slot = r.slot
         base, length, tbase, tlen = r.base, r.length, r.tail_base, r.tail_length
         ram_end = ram_base + ram_size
-        end, tend = Signal(34), Signal(34)
-        self.comb += [end.eq(base + length), tend.eq(tbase + tlen)]
+        end, tend, rows_up = Signal(34), Signal(34), Signal(34)
+        self.comb += [end.eq(base + length), tend.eq(tbase + tlen),
+                      rows_up.eq(length + (row_bytes - 1))]
         slot_bad = Signal()
         slot_active = Signal()
         self.comb += [slot_bad.eq(slot >= nslots), slot_active.eq(act[slot[:sb]] & ~slot_bad)]
         mult = lambda x: x[:bb] == 0
         fb_bad = r.final_bytes > block_bytes
-        dma_len_bad = (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad
+        # a `pad` job's one segment is the whole message, any length (0 too): no tail, and it
+        # starts from the IV (the length it appends counts this job's bytes only)
+        dma_len_bad = Mux(r.pad, fb_bad,
+                          (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad)
         in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
         dma_addr_bad = ~in_ram(base, end) | (r.tail & (tlen != 0) & ~in_ram(tbase, tend))
-        state_bad = slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending)
+        pad_bad = r.pad & (r.tail | ~r.first | r.out | r.start)
+        state_bad = (slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending) | pad_bad |
+                     (self.locked & ~self.owner))
         csr_bad = Signal()
         dma_bad = Signal()
         self.comb += [
@@ -89,12 +102,13 @@ class SlotControl(Module):
             job.start.eq(starting), job.slot.eq(slot), job.csr.eq(r.start),
             job.first.eq(r.first), job.load_cv.eq(r.load_cv & ~r.first), job.last.eq(r.last),
             job.variant.eq(r.variant), job.out.eq(r.out),
-            seg.row.eq(base[rb:]), seg.rows.eq(length[rb:]),
+            seg.row.eq(base[rb:]), seg.rows.eq(Mux(r.pad, rows_up[rb:], length[rb:])),
+            seg.bytes.eq(length), job.pad.eq(r.pad),
             seg.tail_row.eq(tbase[rb:]), seg.tail_rows.eq(Mux(r.tail, tlen[rb:], 0)),
         ]
 
         # --- per-slot bookkeeping -----------------------------------------------------------------
-        finish = Signal(nslots)
+        finish = self.finish
         self.comb += finish.eq(Cat(*[act[s] & ~self.more[s] & (outst[s] == 0) for s in range(nslots)]))
         on = lambda ev, s: ev.valid & (ev.slot == s)
         for s in range(nslots):
@@ -110,11 +124,13 @@ class SlotControl(Module):
             self.active.eq(Cat(*act)),
             st.busy.eq(Cat(*act) != 0),
             self.event.eq((finish != 0) | csr_bad | dma_bad),
+            self.refused.eq(csr_bad | dma_bad),
         ]
         self.sync += [
             If(self.bus_error, st.err_bus.eq(1)),
             If(self.cv_taken, cv_pending.eq(0)),
-            If(finish != 0, st.done.eq(1), self.finish_cycles.eq(self.now)),
+            If(finish != 0, st.done.eq(1)),
+            If((finish != 0) | self.stamp, self.finish_cycles.eq(self.now)),
             If(self.overflow, st.err_state.eq(1)),
             If(self.ack,
                 st.done.eq(0), st.err_len.eq(0), st.err_addr.eq(0), st.err_state.eq(0), st.err_bus.eq(0),

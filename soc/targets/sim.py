@@ -10,7 +10,7 @@
 - Host bridge: ``UARTBone`` on ``serial:1`` through ``RS232PHYModel``, exposed over TCP by the
   patched ``serial2tcp_nodelay`` sim module (``soc/sim_modules``): TCP_NODELAY, buffered TX,
   bounded RX, loopback only, port chosen per run in ``sim_config.js``.
-- Main RAM is ``soc.wide_ram.WideRAM``: the CPU's 32-bit port plus a read-only port one
+- Main RAM is ``soc.wide_ram.WideRAM``: the CPU's 32-bit port plus a port one
   64-byte row wide for the hash peripherals' DMA (round-robin arbitrated between them), so a
   pipelined engine can be fed a block every few cycles.
 - ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a

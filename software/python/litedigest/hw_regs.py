@@ -39,14 +39,23 @@ SKEIN_REGISTERS = {
     "final_bytes": ("W", 7),
 }
 
+# the registers of SHA peripherals only (hardware padding and the batch walker)
+SHA_REGISTERS = {
+    "batch_base": ("W", 32),
+    "batch_count": ("W", 32),
+    "batch_status": ("R", 5),
+    "batch_progress": ("R", 32),
+}
+
 # LiteX's EventManager: one bit per event (EVENTS) in each
 EVENT_REGISTERS = {
-    "ev_status": ("R", 1),
-    "ev_pending": ("R", 1),
-    "ev_enable": ("W", 1),
+    "ev_status": ("R", 2),
+    "ev_pending": ("R", 2),
+    "ev_enable": ("W", 2),
 }
 EVENTS = {
     "done": 0,
+    "batch": 1,
 }
 
 # register -> {field: (offset, size)}: the same in every instance
@@ -62,6 +71,8 @@ FIELDS = {
         "tail": (7, 1),
         "variant": (8, 4),
         "out": (12, 1),
+        "pad": (13, 1),
+        "batch_start": (14, 1),
         "slot": (16, 8),
     },
     "status": {
@@ -80,13 +91,23 @@ FIELDS = {
         "align_log2": (20, 4),
         "slots": (24, 8),
     },
+    "batch_status": {
+        "busy": (0, 1),
+        "done": (1, 1),
+        "err_desc": (2, 1),
+        "err_bus": (3, 1),
+        "err_state": (4, 1),
+    },
 }
 
 # ctrl fields that act on the write (the others are levels, kept until the next write)
-PULSE_FIELDS = ("start", "dma_start", "ack")
+PULSE_FIELDS = ("start", "dma_start", "ack", "batch_start")
 
 # fields of Skein-512 peripherals only
 SKEIN_FIELDS = {"ctrl": ("out",)}
+
+# fields of SHA peripherals only (in registers every peripheral has)
+SHA_FIELDS = {"ctrl": ("pad", "batch_start")}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
@@ -95,7 +116,7 @@ ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
 def register_bits(name, state_bits=None, slots=None):
     """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
     registers whose width follows the engine)."""
-    access, width = {**REGISTERS, **SKEIN_REGISTERS, **EVENT_REGISTERS}[name]
+    access, width = {**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **EVENT_REGISTERS}[name]
     if width == "state" or width == "slots":
         n = state_bits if width == "state" else slots
         if n is None:

@@ -25,6 +25,8 @@
 #define LD_CTRL_VARIANT_MASK       (0xfu << LD_CTRL_VARIANT_BIT)
 #define LD_CTRL_VARIANT_VAL(v)     (((uint32_t)(v) << LD_CTRL_VARIANT_BIT) & LD_CTRL_VARIANT_MASK)
 #define LD_CTRL_OUT                (1u << 12)  /* Skein peripherals only */
+#define LD_CTRL_PAD                (1u << 13)  /* SHA peripherals only */
+#define LD_CTRL_BATCH_START        (1u << 14)  /* pulse, SHA peripherals only */
 #define LD_CTRL_SLOT_BIT           16
 #define LD_CTRL_SLOT_MASK          (0xffu << LD_CTRL_SLOT_BIT)
 #define LD_CTRL_SLOT_VAL(s)        (((uint32_t)(s) << LD_CTRL_SLOT_BIT) & LD_CTRL_SLOT_MASK)
@@ -46,8 +48,17 @@
 #define LD_INFO_ALIGN_LOG2(i)      (((i) >> 20) & 0xfu)
 #define LD_INFO_SLOTS(i)           (((i) >> 24) & 0xffu)
 
+/* batch_status (read, 5 bits) */
+#define LD_BATCH_STATUS_BUSY       (1u << 0)
+#define LD_BATCH_STATUS_DONE       (1u << 1)
+#define LD_BATCH_STATUS_ERR_DESC   (1u << 2)
+#define LD_BATCH_STATUS_ERR_BUS    (1u << 3)
+#define LD_BATCH_STATUS_ERR_STATE  (1u << 4)
+#define LD_BATCH_STATUS_ERRORS     (LD_BATCH_STATUS_ERR_DESC | LD_BATCH_STATUS_ERR_BUS | LD_BATCH_STATUS_ERR_STATE)
+
 /* the EventManager's ev_status/ev_pending/ev_enable bits */
 #define LD_EV_DONE                 (1u << 0)
+#define LD_EV_BATCH                (1u << 1)
 
 /* info.arch: the engine's round architecture (litedigest.spec.ARCH_CODES) */
 #define LD_ARCH_BASE               0  /* sha1, sha256, sha512 */
@@ -80,6 +91,10 @@
 #define LD_REG_FINAL_BYTES_NWORDS  1  /* Skein peripherals only */
 #define LD_REG_FINISH_CYCLES_NWORDS 2
 #define LD_REG_INFO_NWORDS         1
+#define LD_REG_BATCH_BASE_NWORDS   1  /* SHA peripherals only */
+#define LD_REG_BATCH_COUNT_NWORDS  1  /* SHA peripherals only */
+#define LD_REG_BATCH_STATUS_NWORDS 1  /* SHA peripherals only */
+#define LD_REG_BATCH_PROGRESS_NWORDS 1  /* SHA peripherals only */
 #define LD_REG_EV_STATUS_NWORDS    1
 #define LD_REG_EV_PENDING_NWORDS   1
 #define LD_REG_EV_ENABLE_NWORDS    1

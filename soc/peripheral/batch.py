@@ -1,0 +1,245 @@
+"""The batch walker: many messages with one start, their jobs described in main RAM.
+
+The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit words) at
+`batch_base` (16-byte aligned) and pulses `ctrl.batch_start`:
+
+    word 0  message address (aligned to the DMA row, `info.align_log2`)
+    word 1  message length in bytes (any, 0 included)
+    word 2  output address: the message's final chaining value is written there, in the
+            digest's byte order (the digest is its first digest-size bytes), aligned to
+            `out_align` (the chaining value's size rounded up to a power of two)
+    word 3  bits 3:0 the variant (IV choice, as ctrl.variant); the other bits are 0
+
+The walker reads a descriptor whenever a slot is free, starts the message on that slot as a
+`pad` job (the DMA reader pads it, so one job is the whole message), and when a slot's job
+ends writes its chaining value to the descriptor's output address and frees the slot; a
+pipelined engine so holds one message per slot. When every message is written, `status.done`
+is set in `batch_status`, `finish_cycles` stamped and the `batch` event raised: one interrupt
+for the batch.
+
+While a batch runs it owns the slots (a ctrl job start is refused with err_state). A
+descriptor the job checks refuse (length, address: REGISTERS.md) or a bad output address stops
+the batch with `err_desc` after the messages already started are written; `progress` says how
+many were written (descriptors 0 .. progress - 1 of the table, in order only for one slot). A
+bus error stops it with `err_bus`. A start while the slots are busy is refused (`err_state`).
+
+The walker shares the peripheral's bus with the DMA reader: it takes it between the reader's
+block fetches (the reader is paused while the walker waits), so a fetch is never split.
+"""
+from migen import Module, Signal, Cat, If, Array, Mux, Replicate, FSM, NextState, NextValue
+from migen.fhdl.bitcontainer import log2_int
+from migen.genlib.record import Record
+
+from litex.soc.interconnect import wishbone
+
+from .layouts import VARIANT_BITS, engine_block, request_layout
+
+DESC_BYTES = 16
+
+
+def out_align(digest_bits):
+    """Bytes an output address is aligned to: the chaining value's size rounded up to a power
+    of two (SHA-1 32, SHA-256 32, SHA-512 64)."""
+    n = digest_bits // 8
+    return 1 << (n - 1).bit_length()
+
+
+class BatchWalker(Module):
+    """Ports:
+    - `bus` (Wishbone master, `dma_width` data bits, row addresses): descriptor reads, output
+      writes; `grant` (in): the bus is the walker's this cycle (the reader is between fetches);
+      `want` (out): the walker needs the bus (the reader starts no fetch);
+    - `start` (in, pulse), `base`, `count` (in): ctrl.batch_start and its registers;
+    - `idle` (in): no slot has a job and none is done but unacknowledged;
+    - `request` (request_layout, out), `request_valid` (out): a job start for SlotControl;
+      `refused` (in): that request was refused;
+    - `active` (nslots, in): slots with a job; `finish` (nslots, in): slots whose job ends now;
+    - `cv_sel` (out), `cv` (in): a chaining value by slot (the digest memory's second port);
+    - `ack_slots` (nslots, out): slots_done bits to clear (the walker's own jobs);
+    - `locked` (out): a batch runs; `stamp`, `event` (out): the batch ended;
+    - `busy`, `done`, `err_desc`, `err_bus`, `err_state` (out), `progress` (32, out);
+      `clear` (in): ctrl.ack clears done and the errors."""
+
+    def __init__(self, nslots, digest_bits, word_bits, dma_width, ram_base, ram_size, row_bytes):
+        rb = log2_int(row_bytes)
+        A = out_align(digest_bits)
+        ab = log2_int(A)
+        cv_bytes = digest_bits // 8
+        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        self.grant = Signal()
+        self.want = Signal()
+        self.start = Signal()
+        self.base = Signal(32)
+        self.count = Signal(32)
+        self.idle = Signal()
+        self.request = req = Record(request_layout())
+        self.request_valid = Signal()
+        self.refused = Signal()
+        self.active = Signal(nslots)
+        self.finish = Signal(nslots)
+        self.cv_sel = Signal(max=max(2, nslots))
+        self.cv = Signal(digest_bits)
+        self.ack_slots = Signal(nslots)
+        self.locked = Signal()
+        self.stamp = Signal()
+        self.event = Signal()
+        self.busy = Signal()
+        self.done = Signal()
+        self.err_desc = Signal()
+        self.err_bus = Signal()
+        self.err_state = Signal()
+        self.progress = Signal(32)
+        self.clear = Signal()
+        self.csr_write = Signal()           # (in) ctrl is written this cycle
+        self.reader_error = Signal()        # (in) the DMA reader saw a bus error
+        self.owns_bus = Signal()            # (out) the bus mux: the walker's transfer
+        self.pause_reader = Signal()        # (out) the reader starts no fetch
+        self.err_busy = Signal()            # a start while running (reported as err_state)
+
+        idx = Signal(32)                    # descriptors started
+        ptr = Signal(32)                    # the next descriptor's byte address
+        stop = Signal()                     # no more descriptors are started (end or error)
+        desc = Signal(8 * DESC_BYTES)
+        d_addr, d_len, d_out, d_flags = (desc[32 * i:32 * i + 32] for i in range(4))
+        out_of = Array(Signal(32, name=f"out{s}") for s in range(nslots))
+        wb = Signal(nslots)                 # slots finished, their chaining value not written
+        mine = Signal(nslots)               # slots running a job of the batch
+
+        # a free slot (lowest) and a finished one (lowest)
+        free = Signal(nslots)
+        self.comb += free.eq(~self.active & ~wb & ~mine)
+        free_slot, wb_slot = Signal(max=max(2, nslots)), Signal(max=max(2, nslots))
+        self.comb += [If(free[s], free_slot.eq(s)) for s in reversed(range(nslots))]
+        self.comb += [If(wb[s], wb_slot.eq(s)) for s in reversed(range(nslots))]
+        self.comb += self.cv_sel.eq(wb_slot)
+
+        # --- bus transfers: descriptor rows in, chaining-value rows out ------------------------
+        desc_rows = max(1, DESC_BYTES // row_bytes)
+        out_rows = max(1, -(-cv_bytes // row_bytes)) if row_bytes < A else 1
+        beat = Signal(max=max(desc_rows, out_rows) + 1)
+        cv_mem = Signal(8 * A)              # the chaining value in memory order, zero-extended
+        cv_valid = Signal(A)                # its bytes that are written
+        self.comb += [cv_mem.eq(engine_block(self.cv, word_bits)),
+                      cv_valid.eq((1 << cv_bytes) - 1)]
+        out_addr = out_of[wb_slot]
+        if row_bytes >= A:
+            lanes = row_bytes // A
+            lane = out_addr[ab:rb] if lanes > 1 else 0
+            out_dat = Replicate(cv_mem, lanes)
+            out_sel = Cat(*[Mux(lane == j, cv_valid, 0) for j in range(lanes)]) if lanes > 1 else cv_valid
+            out_adr = out_addr[rb:]
+        else:
+            out_dat = Array(cv_mem[8 * row_bytes * j:8 * row_bytes * (j + 1)] for j in range(out_rows))[beat]
+            out_sel = Array(cv_valid[row_bytes * j:row_bytes * (j + 1)] for j in range(out_rows))[beat]
+            out_adr = out_addr[rb:] + beat
+        if row_bytes >= DESC_BYTES:
+            dlanes = row_bytes // DESC_BYTES
+            dlane = ptr[4:rb] if dlanes > 1 else 0
+            desc_in = Array(bus.dat_r[128 * j:128 * (j + 1)] for j in range(dlanes))[dlane]
+        else:
+            desc_in = None
+
+        ram_end = ram_base + ram_size
+        out_ok = Signal()
+        self.comb += out_ok.eq((d_out[:ab] == 0) & (d_out >= ram_base) & (d_out + A <= ram_end))
+
+        self.comb += [
+            req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1),
+            req.slot.eq(free_slot), req.base.eq(d_addr), req.length.eq(d_len),
+            req.variant.eq(d_flags[:VARIANT_BITS]),
+            self.locked.eq(self.busy),
+        ]
+
+        self.submodules.fsm = fsm = FSM(reset_state="IDLE")
+        fsm.act("IDLE",
+            If(self.start,
+                If(~self.idle,
+                    NextValue(self.err_state, 1), NextValue(self.done, 1), self.event.eq(1),
+                    NextValue(self.err_desc, 0), NextValue(self.err_bus, 0),
+                ).Else(
+                    NextValue(self.busy, 1), NextValue(self.done, 0),
+                    NextValue(idx, 0), NextValue(ptr, self.base), NextValue(self.progress, 0),
+                    NextValue(stop, self.count == 0),
+                    NextValue(self.err_desc, 0), NextValue(self.err_bus, 0), NextValue(self.err_state, 0),
+                    NextState("PICK"),
+                ),
+            ),
+        )
+        fsm.act("PICK",
+            If(wb != 0,
+                self.want.eq(1),
+                If(self.grant, NextValue(beat, 0), NextState("WRITE")),
+            ).Elif(~stop & (idx == self.count),
+                NextValue(stop, 1),
+            ).Elif(~stop & (free != 0),
+                self.want.eq(1),
+                If(self.grant, NextValue(beat, 0), NextState("READ")),
+            ).Elif(stop & (mine == 0),
+                NextValue(self.busy, 0), NextValue(self.done, 1),
+                self.stamp.eq(1), self.event.eq(1),
+                NextState("IDLE"),
+            ),
+        )
+        fsm.act("READ",
+            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(0),
+            bus.adr.eq(ptr[rb:] + beat), bus.sel.eq(Replicate(1, row_bytes)),
+            If(bus.ack,
+                (NextValue(desc, desc_in) if desc_in is not None else
+                 NextValue(desc, Cat(desc[8 * row_bytes:], bus.dat_r))),
+                NextValue(beat, beat + 1),
+                If(beat == desc_rows - 1, NextState("ISSUE")),
+            ),
+            If(bus.err, NextValue(self.err_bus, 1), NextValue(stop, 1), NextState("PICK")),
+        )
+        fsm.act("ISSUE",
+            If(~out_ok | (d_flags[VARIANT_BITS:] != 0),
+                NextValue(self.err_desc, 1), NextValue(stop, 1), NextState("PICK"),
+            ).Elif(~self.csr_write,    # a ctrl write this cycle is SlotControl's request
+                self.request_valid.eq(1),
+                If(self.refused,
+                    NextValue(self.err_desc, 1), NextValue(stop, 1),
+                ).Else(
+                    NextValue(idx, idx + 1), NextValue(ptr, ptr + DESC_BYTES),
+                ),
+                NextState("PICK"),
+            ),
+        )
+        fsm.act("WRITE",
+            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(1),
+            bus.adr.eq(out_adr), bus.sel.eq(out_sel), bus.dat_w.eq(out_dat),
+            If(bus.ack,
+                NextValue(beat, beat + 1),
+                If(beat == out_rows - 1,
+                    self.ack_slots.eq(1 << wb_slot),
+                    NextValue(self.progress, self.progress + 1),
+                    NextState("PICK"),
+                ),
+            ),
+            If(bus.err, NextValue(self.err_bus, 1), NextValue(stop, 1),
+               self.ack_slots.eq(1 << wb_slot), NextState("PICK")),
+        )
+
+        # --- the bus is the walker's while it reads or writes (the reader is paused) -------------
+        self.comb += [
+            self.owns_bus.eq(fsm.ongoing("READ") | fsm.ongoing("WRITE")),
+            self.pause_reader.eq(self.want | self.owns_bus),
+        ]
+
+        # --- per-slot bookkeeping -----------------------------------------------------------------
+        accepted = Signal()
+        self.comb += accepted.eq(self.request_valid & ~self.refused)
+        for s in range(nslots):
+            self.sync += [
+                If(accepted & (free_slot == s), out_of[s].eq(d_out), mine[s].eq(1)),
+                If(self.finish[s] & mine[s], wb[s].eq(1)),
+                If(self.ack_slots[s] & wb[s], wb[s].eq(0), mine[s].eq(0)),
+            ]
+        # a reader bus error on a batch job: its message is lost, the batch stops
+        self.sync += If(self.busy & self.reader_error, self.err_bus.eq(1), stop.eq(1))
+        # a start while a batch runs is refused; ack clears the end state of a finished batch
+        self.sync += [
+            If(self.start & self.busy, self.err_busy.eq(1)),
+            If(self.clear & ~self.busy,
+               self.done.eq(0), self.err_desc.eq(0), self.err_bus.eq(0), self.err_state.eq(0),
+               self.err_busy.eq(0)),
+        ]
