@@ -11,9 +11,9 @@ SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an
 string (litedigest.spec).
 """
 from . import spec
-from .hashobj import HashObject, new
+from .hashobj import HashObject, hash_many, new
 
-__all__ = ["new", "sha256", "sha224", "skein512", "algorithms_available", "algorithms_guaranteed",
+__all__ = ["new", "hash_many", "sha256", "sha224", "skein512", "algorithms_available", "algorithms_guaranteed",
            "native_sha256", "HashObject", "spec"]
 
 algorithms_available = frozenset(spec.ALGORITHMS)

@@ -98,3 +98,26 @@ def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"")
     if digest_bits is not None or key:
         raise TypeError(f"digest_bits and key are Skein-512 arguments, not {name}'s")
     return HashObject(name, data, backend=backend, engine=engine)
+
+
+def hash_many(name, messages, *, backend="sw", engine=None):
+    """The digests (a list of bytes) of many messages of one SHA-family algorithm, in order:
+    what `[new(name, m, backend=..., engine=...).digest() for m in messages]` gives, with one
+    call. On the `soc` backend's DMA path the peripheral's batch walker hashes them (messages
+    and descriptors staged in main RAM, one batch start, one interrupt; soc/REGISTERS.md
+    "Batches"); elsewhere each message is hashed in turn."""
+    if not isinstance(name, str) or name.lower() not in _spec.ALGORITHMS:
+        raise ValueError(f"unsupported hash type {name}")
+    name = name.lower()
+    if _spec.ALGORITHMS[name][0] == "skein512":
+        raise ValueError("hash_many takes the SHA-family algorithms (Skein-512: new() per message)")
+    try:
+        spec = _spec.parse(engine if engine is not None else name, default_algorithm=name)
+    except _spec.SpecError as e:
+        raise ValueError(f"bad engine for {name}: {e}") from None
+    msgs = []
+    for m in messages:
+        if isinstance(m, str):
+            raise TypeError("Strings must be encoded before hashing")
+        msgs.append(memoryview(m).tobytes())   # TypeError for what is not bytes-like
+    return get_backend(backend, spec.engine_name).hash_many(spec, msgs)

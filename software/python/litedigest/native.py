@@ -374,6 +374,8 @@ DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.
 
 FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in spec.FAMILIES}
 SKEIN_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SKEIN_REGISTERS)
+# the batch walker's registers (SHA peripherals; 0 when a peripheral has none)
+BATCH_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SHA_REGISTERS)
 
 
 def instance_registers(csr_registers, instance, offset=0):
@@ -381,7 +383,7 @@ def instance_registers(csr_registers, instance, offset=0):
     "csr_registers" (what HwDevice takes); ValueError when a register the driver needs is
     missing."""
     out = {}
-    for name in DEV_FIELDS + SKEIN_FIELDS:
+    for name in DEV_FIELDS + SKEIN_FIELDS + BATCH_FIELDS:
         reg = csr_registers.get(f"{instance}_{name}")
         if reg is not None:
             out[name] = reg["addr"] + offset
@@ -520,7 +522,7 @@ class HwDevice:
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
             setattr(self.dev, name, base + regs[name])
-        for name in SKEIN_FIELDS:
+        for name in SKEIN_FIELDS + BATCH_FIELDS:
             setattr(self.dev, name, base + regs[name] if name in regs else 0)
         if mmio_base is not None:
             self.dev.read32 = ffi.addressof(lib, "ld_hal_mmio_read32")
@@ -589,6 +591,57 @@ class HwDevice:
         lives (e.g. DmaArena.alloc("ld_hw_md_ctx") so the DMA can read its padded tail);
         default: a 64-byte aligned host allocation."""
         return HwCtx(self, alg, path, ctx_mem)
+
+    def hash_many(self, alg, messages, read_bytes):
+        """The digests of `messages` (bytes-like, any lengths) by the peripheral's batch walker
+        (ld_hw_batch_desc_set, ld_hw_md_batch_run): messages, descriptors and the output area
+        staged in one dma_write per chunk that fits the staging area, one batch per chunk, the
+        outputs read back with `read_bytes(addr, n)` in one call. Needs dma_write/stage and a
+        peripheral with the walker; NativeError on a refused batch or a timeout."""
+        if not self.dev.batch_base:
+            raise ValueError("this peripheral has no batch walker")
+        if not self._binding.dma_write or not self.dev.stage_size:
+            raise ValueError("hash_many needs a staging area (dma_write, stage)")
+        a = md_alg(alg)
+        stride = int(lib.ld_hw_batch_stride(a))
+        size = int(lib.ld_md_digest_size(a))
+        align = self.info()["dma_align"]
+        up = lambda n, k: -(-n // k) * k
+        base, room = int(self.dev.stage_base), int(self.dev.stage_size)
+        msgs = [bytes(memoryview(m).cast("B")) for m in messages]
+        out, i = [], 0
+        while i < len(msgs):
+            # as many messages as fit: table (16 B each), outputs (stride each), the messages
+            n, used = 0, 0
+            while i + n < len(msgs):
+                need = 16 + stride + up(len(msgs[i + n]), align)
+                if used + need + 2 * align > room:
+                    break
+                n, used = n + 1, used + need
+            if n == 0:
+                raise ValueError(f"a message of {len(msgs[i])} bytes does not fit the staging area "
+                                 f"({room} bytes)")
+            chunk = msgs[i:i + n]
+            table_at = base
+            outs_at = up(table_at + 16 * n, align)
+            addr = up(outs_at + stride * n, align)
+            image = bytearray(addr - base)
+            table = ffi.new(f"ld_hw_batch_desc[{n}]")
+            for k, m in enumerate(chunk):
+                _check(self.call(lib.ld_hw_batch_desc_set, table + k, self.dev, a, addr,
+                                                len(m), outs_at + k * stride), "ld_hw_batch_desc_set")
+                image += m + bytes(up(len(m), align) - len(m))
+                addr += up(len(m), align)
+            image[0:16 * n] = ffi.buffer(table)[:]
+            self._binding.dma_write(base, bytes(image))
+            if self._binding.dma_sync:
+                self._binding.dma_sync()
+            done = ffi.new("size_t *")
+            _check(self.call(lib.ld_hw_md_batch_run, self.dev, table_at, n, done), "ld_hw_md_batch_run")
+            raw = read_bytes(outs_at, stride * n)
+            out += [bytes(raw[k * stride:k * stride + size]) for k in range(n)]
+            i += n
+        return out
 
     def skein_context(self, digest_bits=512, key=b"", path=PATH_CSR):
         """A Skein-512 streaming context on this (Skein) peripheral (ld_hw_skein512_init)."""

@@ -455,6 +455,8 @@ static uint32_t bswap32(uint32_t w)
  * error bit), the digest stored a word at a time. Taken when the message is aligned to the
  * block (every peripheral's DMA alignment is at most its block: a row is never wider) and the
  * message and the stack are in the DMA's range; anything else goes the general way.
+ * A peripheral with hardware padding (batch_base set: ctrl.pad) gets the whole message as one
+ * `pad` job instead: no tail at all.
  * Returns 1 when it did not apply. */
 static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
 {
@@ -472,8 +474,28 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
     rest = len & (bs - 1);
     nout = f.digest_size;
     t = p + (whole << f.block_shift);
-    if (f.family != dev->family || ((uintptr_t)p & (bs - 1)) || len > 0xffffff80u ||
-        ta < dev->ram_base || ta - dev->ram_base + sizeof tail > dev->ram_size ||
+    if (f.family != dev->family || ((uintptr_t)p & (bs - 1)) || len > 0xffffff80u)
+        return 1;
+    if (dev->batch_base) {
+        if (len && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
+            return 1;
+        LD_PROF(LD_PROF_PADDED);
+        w = LD_INFO_SLOTS(LD_RD32(dev, dev->info));
+        if (w == 0)
+            return LD_ERR_HW;
+        off = ld_slot_word(0, w, 0);
+        LD_WR32(dev, dev->slots_ack + off, 1u);
+        LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+        if (dev->dma_sync)
+            dev->dma_sync();
+        /* the empty message: any address in range (no row is read) */
+        LD_WR32(dev, dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
+        LD_WR32(dev, dev->dma_length, (uint32_t)len);
+        LD_WR32(dev, dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_PAD | LD_CTRL_FIRST | LD_CTRL_LAST |
+                                LD_CTRL_VARIANT_VAL(f.variant));
+        goto started;
+    }
+    if (ta < dev->ram_base || ta - dev->ram_base + sizeof tail > dev->ram_size ||
         (whole && !ld_hw_dma_ok(dev, (uintptr_t)p, len - rest, 1)))
         return 1;
     nt = rest + 1 + bs / 8 <= bs ? bs : 2 * bs;
@@ -510,6 +532,7 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
         LD_WR32(dev, dev->dma_length, (uint32_t)nt);
     }
     LD_WR32(dev, dev->ctrl, (uint32_t)ctrl);
+started:
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
     for (polls = 0; !(LD_RD32(dev, dev->slots_done + off) & 1u); )
@@ -539,6 +562,117 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
     return LD_OK;
 }
 #endif
+
+/* --- batches ------------------------------------------------------------------------------ */
+
+size_t ld_hw_batch_stride(int alg)
+{
+    ld_md_facts f;
+    size_t cv, a = 1;
+
+    if (!ld_md_lookup(alg, &f))
+        return 0;
+    cv = f.family == LD_FAMILY_SHA512 ? 64 : 32;   /* SHA-1's 20-byte state rounds up to 32 */
+    while (a < cv)
+        a <<= 1;
+    return a;
+}
+
+/* a descriptor's word as the peripheral reads it: little-endian in memory */
+static uint32_t le32(uint32_t v)
+{
+    union { uint32_t w; uint8_t b[4]; } u;
+    u.b[0] = (uint8_t)v;
+    u.b[1] = (uint8_t)(v >> 8);
+    u.b[2] = (uint8_t)(v >> 16);
+    u.b[3] = (uint8_t)(v >> 24);
+    return u.w;
+}
+
+static int desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
+                    uintptr_t msg, size_t len, uintptr_t out)
+{
+    ld_md_facts f;
+    size_t stride = ld_hw_batch_stride(alg);
+
+    if (d == NULL || !ld_md_lookup(alg, &f) || f.family != dev->family || len > 0xffffff80u)
+        return LD_ERR_ARG;
+    if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
+        !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
+        return LD_ERR_RANGE;
+    d->words[0] = le32((uint32_t)(len ? msg : dev->ram_base));
+    d->words[1] = le32((uint32_t)len);
+    d->words[2] = le32((uint32_t)out);
+    d->words[3] = le32((uint32_t)f.variant);
+    return LD_OK;
+}
+
+int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uintptr_t msg,
+                         size_t len, uintptr_t out)
+{
+    ld_hw_info info;
+
+    if (!dev_ok(dev) || !dev->batch_base)
+        return LD_ERR_ARG;
+    if (ld_hw_get_info(dev, &info) != LD_OK)
+        return LD_ERR_HW;
+    return desc_set(d, dev, alg, info.dma_align, msg, len, out);
+}
+
+int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
+{
+    uint32_t st, limit, polls;
+
+    if (done)
+        *done = 0;
+    if (!dev_ok(dev) || !dev->batch_base || n > 0xffffffffu ||
+        (n && !ld_hw_dma_ok(dev, table, n * sizeof(ld_hw_batch_desc), LD_HW_BATCH_DESC_ALIGN)))
+        return LD_ERR_ARG;
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+    LD_WR32(dev, dev->batch_base, (uint32_t)table);
+    LD_WR32(dev, dev->batch_count, (uint32_t)n);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
+    limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
+    for (polls = 0; !((st = LD_RD32(dev, dev->batch_status)) & LD_BATCH_STATUS_DONE); ) {
+        if (++polls >= limit) {
+            if (done)
+                *done = LD_RD32(dev, dev->batch_progress);
+            return LD_ERR_TIMEOUT;
+        }
+        poll_delay();
+    }
+    if (done)
+        *done = LD_RD32(dev, dev->batch_progress);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+    if (dev->dma_inval)
+        dev->dma_inval();
+    return st & LD_BATCH_STATUS_ERRORS ? LD_ERR_HW : LD_OK;
+}
+
+int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
+                   const size_t *lens, size_t n, uint8_t *digests, size_t *done)
+{
+    size_t i, stride = ld_hw_batch_stride(alg);
+    ld_hw_info info;
+    int r;
+
+    if (done)
+        *done = 0;
+    if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) ||
+        !dev_ok(dev) || !dev->batch_base)
+        return LD_ERR_ARG;
+    if (ld_hw_get_info(dev, &info) != LD_OK)
+        return LD_ERR_HW;
+    for (i = 0; i < n; i++) {
+        r = desc_set(&table[i], dev, alg, info.dma_align, (uintptr_t)msgs[i], lens[i],
+                     (uintptr_t)(digests + i * stride));
+        if (r != LD_OK)
+            return r;
+    }
+    if (dev->dma_sync)
+        dev->dma_sync();
+    return ld_hw_md_batch_run(dev, (uintptr_t)table, n, done);
+}
 
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
 {

@@ -31,6 +31,16 @@ class Backend:
         """A C context for Skein-512 with `digest_bits` output bits, MAC key `key`."""
         raise ValueError(f"the {self.name} backend has no Skein-512")
 
+    def hash_many(self, spec, messages):
+        """The digests of `messages` (a list of bytes) for spec.algorithm: one context each (a
+        backend with a batch interface overrides this)."""
+        out = []
+        for m in messages:
+            ctx = self.md_context(spec)
+            ctx.update(m)
+            out.append(ctx.digest())
+        return out
+
     def close(self):
         """Release the backend's resources (simulator, bridge). Idempotent."""
 

@@ -82,6 +82,14 @@ class SoCBackend(Backend):
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
         return self.hw.context(spec.algorithm, self.c_path)
 
+    def hash_many(self, spec, messages):
+        """DMA path: the peripheral's batch walker (HwDevice.hash_many); CSR path: one by one."""
+        if spec.family != self.spec.family:
+            raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
+        if self.path != "dma" or not self.hw.dev.batch_base:
+            return super().hash_many(spec, messages)
+        return self.hw.hash_many(spec.algorithm, messages, self.sim.bus.read_bytes)
+
     def skein_context(self, spec, digest_bits, key):
         if self.spec.family != "skein512":
             raise ValueError(f"the soc backend runs {self.spec}, not Skein-512")

@@ -35,9 +35,14 @@ typedef struct {
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info, finish_cycles;
     uintptr_t tweak, final_bytes;  /* Skein peripherals only (0 elsewhere) */
+    /* SHA peripherals with hardware padding and the batch walker (0: a peripheral without them;
+     * the driver then pads in software and ld_hw_md_batch_run refuses) */
+    uintptr_t batch_base, batch_count, batch_status, batch_progress;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
     void (*dma_sync)(void);     /* make CPU writes visible to the DMA (cache flush); may be NULL */
+    void (*dma_inval)(void);    /* drop cached copies of memory the DMA wrote (after a batch,
+                                 * before its digests are read); may be NULL */
     uint32_t timeout_polls;     /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
     uintptr_t ram_base, ram_size; /* the range the DMA may read (main RAM) */
     int family;                 /* LD_FAMILY_* of the engine behind these registers */
@@ -66,7 +71,18 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 
 /* A device for the LiteX peripheral instance NAME (upper case, as in csr.h: SHA256, SHA1,
  * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync). */
-#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) { LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC) }
+#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
+    LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME) }
+/* The batch registers of a SHA instance whose csr.h has them (every SHA peripheral since the
+ * batch walker; a csr.h without them: define LD_HW_NO_BATCH before including this header). */
+#ifdef LD_HW_NO_BATCH
+#define LD_HW_DEV_LITEX_BATCH(NAME) .batch_base = 0
+#else
+#define LD_HW_DEV_LITEX_BATCH(NAME)                                                          \
+    .batch_base = CSR_##NAME##_BATCH_BASE_ADDR, .batch_count = CSR_##NAME##_BATCH_COUNT_ADDR, \
+    .batch_status = CSR_##NAME##_BATCH_STATUS_ADDR,                                          \
+    .batch_progress = CSR_##NAME##_BATCH_PROGRESS_ADDR
+#endif
 /* A Skein-512 instance (SKEIN512, ...): the common registers plus tweak and final_bytes. */
 #define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC) {                                          \
     LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                          \
@@ -171,6 +187,37 @@ enum {
 };
 void ld_profile_mark(int point);
 #endif
+
+/* --- batches: many whole messages with one start (soc/REGISTERS.md "Batches") ----------------
+ * A descriptor is the peripheral's: four little-endian words (message bus address, length in
+ * bytes, output bus address, variant). The output of message i is its final chaining value,
+ * the digest being its first ld_md_digest_size(alg) bytes; outputs are aligned to, and
+ * usually spaced by, ld_hw_batch_stride(alg) bytes. */
+typedef struct {
+    uint32_t words[4];
+} ld_hw_batch_desc;
+#define LD_HW_BATCH_DESC_ALIGN 16
+
+/* Output alignment and spacing of alg's chaining value (32 for SHA-1/SHA-256, 64 for SHA-512), 0
+ * for an algorithm the batch walker does not take. */
+size_t ld_hw_batch_stride(int alg);
+/* Fill descriptor d for a message at bus address msg of len bytes whose chaining value goes to
+ * bus address out; LD_ERR_ARG (alg not of dev's family, no batch walker), LD_ERR_RANGE (msg not
+ * aligned like a DMA segment, out not aligned to the stride, either outside the DMA
+ * range). The peripheral checks the same again. */
+int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uintptr_t msg,
+                         size_t len, uintptr_t out);
+/* Run n descriptors at bus address table (16-byte aligned, DMA-readable, already visible to
+ * the DMA): starts the walker, waits for its end (bounded by timeout_polls), acks. *done (if
+ * not NULL): the chaining values written. LD_OK; LD_ERR_HW (a descriptor refused, bus error,
+ * the peripheral busy); LD_ERR_TIMEOUT (the batch still runs: the peripheral stays owned by it
+ * until it ends); LD_ERR_ARG. Calls dma_inval before returning LD_OK. */
+int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done);
+/* The whole batch when the CPU's addresses are the DMA's (firmware): fills table[0..n-1]
+ * for msgs[i]/lens[i] (each aligned like a DMA segment) and digests + i * stride, calls
+ * dma_sync, runs it. Errors as above, with *done the digests written. */
+int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
+                   const size_t *lens, size_t n, uint8_t *digests, size_t *done);
 
 /* Is [addr, addr+len) inside the device's DMA range and aligned to align bytes? */
 int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
