@@ -85,6 +85,12 @@ REGISTER_DOCS = {
              "of bytes **before** the job",
     "final_bytes": "bytes the UBI's final block adds to the position (0..{block_bytes}; more is "
                    "`err_len`), used when the tweak's final bit is set",
+    # SHA peripherals
+    "batch_base": "byte address of the descriptor table (16-byte descriptors: message address, "
+                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM",
+    "batch_count": "descriptors in the table (0: the batch ends at once)",
+    "batch_status": "fields below",
+    "batch_progress": "chaining values the current or latest batch has written",
 }
 FIELD_DOCS = {
     "ctrl": {
@@ -92,7 +98,8 @@ FIELD_DOCS = {
         "dma_start": "hash `dma_length` bytes at `dma_base` (then the tail segment when `tail`) on "
                      "slot `slot`",
         "first": "the job's first block starts from the IV of `variant`",
-        "last": "the job's last block ends the message (informational; the padding is software's, or the peripheral's with `pad`)",
+        "last": "the job's last block ends the message (informational; the padding is software's, "
+                "or the peripheral's with `pad`)",
         "hold": "the DMA reader fetches nothing while set: jobs started meanwhile wait, and the "
                 "next `ctrl` write without `hold` releases them together (a scheduler starts its "
                 "first wave of slots this way, so they run in step)",
@@ -131,29 +138,23 @@ FIELD_DOCS = {
         "align_log2": "log2 of the DMA alignment in bytes (`_DMA_ALIGN`)",
         "slots": "S, the messages the engine holds (jobs that may run at once)",
     },
+    # SHA peripherals
+    "batch_status": {
+        "busy": "a batch runs (it owns the slots: ctrl job starts are refused with `err_state`)",
+        "done": "the batch ended (with or without error) since the last `ack`",
+        "err_desc": "a descriptor was refused (its message fails the job checks of `status`, its "
+                    "output address is outside main RAM or not aligned, reserved flag bits set): "
+                    "no more messages are started; those started before it are written",
+        "err_bus": "a bus error on a descriptor read, an output write or a message read",
+        "err_state": "`batch_start` while a slot is busy or done but not acknowledged, or while a "
+                     "batch runs",
+    },
 }
-FIELD_DOCS["batch_status"] = {
-    "busy": "a batch runs (it owns the slots: ctrl job starts are refused with `err_state`)",
-    "done": "the batch ended (with or without error) since the last `ack`",
-    "err_desc": "a descriptor was refused (its message fails the job checks of `status`, its "
-                "output address is outside main RAM or not aligned, reserved flag bits set): no "
-                "more messages are started; those started before it are written",
-    "err_bus": "a bus error on a descriptor read, an output write or a message read",
-    "err_state": "`batch_start` while a slot is busy or done but not acknowledged, or while a "
-                 "batch runs",
-}
-REGISTER_DOCS.update({
-    "batch_base": "byte address of the descriptor table (16-byte descriptors: message address, "
-                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM",
-    "batch_count": "descriptors in the table (0: the batch ends at once)",
-    "batch_status": "fields below",
-    "batch_progress": "chaining values the current or latest batch has written",
-})
 EVENT_DOCS = {"done": "a job finished or was rejected",
               "batch": "a batch ended (SHA peripherals only)"}
-# how the info row of the register table names the fields (as the C/Python readers call them)
 # the registers whose fields the header and the Python module describe
 FIELD_REGISTERS = ("ctrl", "status", "info", "batch_status")
+# how the info row of the register table names the fields (as the C/Python readers call them)
 INFO_LABELS = {"stages": "pipeline stages", "align_log2": "log2 of the DMA alignment"}
 
 
@@ -277,11 +278,11 @@ def collect():
             for f in (c.fields.fields if hasattr(c, "fields") else []):
                 fields.setdefault(f.name, []).append((s, (f.offset, f.size, bool(f.pulse)), f.description or ""))
         flist = []
+        here = {s for s, *_ in inst}
         for fname, occ in fields.items():
             off, size, pulse = _one((v for _, v, _ in occ), f"field {name}.{fname} (offset, size, pulse)")
-            here = {s for s, *_ in inst}
-            skein, sha = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here, skein_specs & here
-                                if skein_specs & here != here else set())
+            # a field's scope is relative to its register's instances
+            skein, sha = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here, skein_specs & here)
             descs = {d for *_, d in occ}
             flist.append(Field(fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else ""))
         flist.sort(key=lambda f: f.offset)
@@ -289,7 +290,7 @@ def collect():
             if a.offset + a.size > b.offset:
                 raise ValueError(f"fields {name}.{a.name} and {name}.{b.name} overlap")
         descs = {c.description or "" for _, _, c, _ in inst}
-        skein, sha = _scope(f"register {name}", {s for s, *_ in inst}, everywhere, skein_specs)
+        skein, sha = _scope(f"register {name}", here, everywhere, skein_specs)
         registers.append(Register(
             # an event register is as wide as its events (the SHA peripherals' `batch` is the
             # top bit, absent in Skein ones)

@@ -94,7 +94,6 @@ class BatchWalker(Module):
         self.reader_error = Signal()        # (in) the DMA reader saw a bus error
         self.owns_bus = Signal()            # (out) the bus mux: the walker's transfer
         self.pause_reader = Signal()        # (out) the reader starts no fetch
-        self.err_busy = Signal()            # a start while running (reported as err_state)
 
         idx = Signal(32)                    # descriptors started
         ptr = Signal(32)                    # the next descriptor's byte address
@@ -157,7 +156,7 @@ class BatchWalker(Module):
                     NextValue(self.err_state, 1), NextValue(self.done, 1), self.event.eq(1),
                     NextValue(self.err_desc, 0), NextValue(self.err_bus, 0),
                 ).Else(
-                    NextValue(self.busy, 1), NextValue(self.done, 0),
+                    NextValue(self.done, 0),
                     NextValue(idx, 0), NextValue(ptr, self.base), NextValue(self.progress, 0),
                     NextValue(stop, self.count == 0),
                     NextValue(self.err_desc, 0), NextValue(self.err_bus, 0), NextValue(self.err_state, 0),
@@ -175,7 +174,7 @@ class BatchWalker(Module):
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("READ")),
             ).Elif(stop & (mine == 0),
-                NextValue(self.busy, 0), NextValue(self.done, 1),
+                NextValue(self.done, 1),
                 self.stamp.eq(1), self.event.eq(1),
                 NextState("IDLE"),
             ),
@@ -221,6 +220,7 @@ class BatchWalker(Module):
 
         # --- the bus is the walker's while it reads or writes (the reader is paused) -------------
         self.comb += [
+            self.busy.eq(~fsm.ongoing("IDLE")),
             self.owns_bus.eq(fsm.ongoing("READ") | fsm.ongoing("WRITE")),
             self.pause_reader.eq(self.want | self.owns_bus),
         ]
@@ -236,10 +236,10 @@ class BatchWalker(Module):
             ]
         # a reader bus error on a batch job: its message is lost, the batch stops
         self.sync += If(self.busy & self.reader_error, self.err_bus.eq(1), stop.eq(1))
-        # a start while a batch runs is refused; ack clears the end state of a finished batch
+        # a start while a batch runs is refused (the FSM sets err_state only in IDLE); ack
+        # clears the end state of a finished batch
         self.sync += [
-            If(self.start & self.busy, self.err_busy.eq(1)),
+            If(self.start & self.busy, self.err_state.eq(1)),
             If(self.clear & ~self.busy,
-               self.done.eq(0), self.err_desc.eq(0), self.err_bus.eq(0), self.err_state.eq(0),
-               self.err_busy.eq(0)),
+               self.done.eq(0), self.err_desc.eq(0), self.err_bus.eq(0), self.err_state.eq(0)),
         ]

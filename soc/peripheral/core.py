@@ -21,13 +21,11 @@ HashPeripheral is the CSR bank and the composition of the stages:
 from migen import Module, Signal, Cat, If, Memory, Mux
 from migen.genlib.record import Record
 
-from litex.soc.interconnect import stream
+from litex.soc.interconnect import stream, wishbone
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
 
 from litedigest import spec as specmod
-
-from litex.soc.interconnect import wishbone
 
 from .batch import BatchWalker
 from .csr_block import CSRBlock
@@ -266,7 +264,7 @@ class HashPeripheral(CycleCounter):
             self.batch_status.fields.done.eq(walker.done),
             self.batch_status.fields.err_desc.eq(walker.err_desc),
             self.batch_status.fields.err_bus.eq(walker.err_bus),
-            self.batch_status.fields.err_state.eq(walker.err_state | walker.err_busy),
+            self.batch_status.fields.err_state.eq(walker.err_state),
             self.batch_progress.status.eq(walker.progress),
             self.ev.batch.trigger.eq(walker.event),
         ]

@@ -194,12 +194,12 @@ class DMAReader(Module):
             If(got,
                 fill[fill_cnt].eq(Mux(row_live, bus.dat_r, 0)),
                 fill_cnt.eq(fill_cnt + 1),
-                If(~row_live,
-                    # a pad job's zero row: no segment to advance
-                ).Elif(seg_end & (tail_rows[fs] != 0),
-                    cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
-                ).Else(
-                    cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                If(row_live,    # (a pad job's zero row advances no segment)
+                    If(seg_end & (tail_rows[fs] != 0),
+                        cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
+                    ).Else(
+                        cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                    ),
                 ),
                 If(last_row_of_block,
                     filling.eq(0), source.valid.eq(1),

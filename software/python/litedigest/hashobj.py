@@ -51,13 +51,7 @@ class HashObject(ContextHash):
     """A running hash: update/digest/hexdigest/copy; name, digest_size, block_size."""
 
     def __init__(self, name, data=b"", *, backend="sw", engine=None):
-        if not isinstance(name, str) or name.lower() not in _spec.ALGORITHMS:
-            raise ValueError(f"unsupported hash type {name}")
-        name = name.lower()
-        try:
-            self._spec = _spec.parse(engine if engine is not None else name, default_algorithm=name)
-        except _spec.SpecError as e:
-            raise ValueError(f"bad engine for {name}: {e}") from None
+        self._spec = _engine_spec(name, engine)
         self._backend_name = backend
         self._backend = get_backend(backend, self._spec.engine_name)
         self._ctx = self._backend.md_context(self._spec)
@@ -100,21 +94,27 @@ def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"")
     return HashObject(name, data, backend=backend, engine=engine)
 
 
+def _engine_spec(name, engine):
+    """The engine spec hashing algorithm `name` (engine: a spec string, None for the default);
+    ValueError for an unknown algorithm or an engine of another algorithm."""
+    if not isinstance(name, str) or name.lower() not in _spec.ALGORITHMS:
+        raise ValueError(f"unsupported hash type {name}")
+    name = name.lower()
+    try:
+        return _spec.parse(engine if engine is not None else name, default_algorithm=name)
+    except _spec.SpecError as e:
+        raise ValueError(f"bad engine for {name}: {e}") from None
+
+
 def hash_many(name, messages, *, backend="sw", engine=None):
     """The digests (a list of bytes) of many messages of one SHA-family algorithm, in order:
     what `[new(name, m, backend=..., engine=...).digest() for m in messages]` gives, with one
     call. On the `soc` backend's DMA path the peripheral's batch walker hashes them (messages
     and descriptors staged in main RAM, one batch start, one interrupt; soc/REGISTERS.md
     "Batches"); elsewhere each message is hashed in turn."""
-    if not isinstance(name, str) or name.lower() not in _spec.ALGORITHMS:
-        raise ValueError(f"unsupported hash type {name}")
-    name = name.lower()
-    if _spec.ALGORITHMS[name][0] == "skein512":
+    spec = _engine_spec(name, engine)
+    if spec.family == "skein512":
         raise ValueError("hash_many takes the SHA-family algorithms (Skein-512: new() per message)")
-    try:
-        spec = _spec.parse(engine if engine is not None else name, default_algorithm=name)
-    except _spec.SpecError as e:
-        raise ValueError(f"bad engine for {name}: {e}") from None
     msgs = []
     for m in messages:
         if isinstance(m, str):

@@ -608,7 +608,7 @@ class HwDevice:
         align = self.info()["dma_align"]
         up = lambda n, k: -(-n // k) * k
         base, room = int(self.dev.stage_base), int(self.dev.stage_size)
-        msgs = [bytes(memoryview(m).cast("B")) for m in messages]
+        msgs = [bytes(m) for m in messages]       # (bytes already: no copy)
         out, i = [], 0
         while i < len(msgs):
             # as many messages as fit: table (16 B each), outputs (stride each), the messages

@@ -462,8 +462,9 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
 {
     uint32_t tail[2 * LD_MD_MAX_BLOCK_SIZE / 4] LD_DMA_ALIGNED;
     ld_md_facts f;
-    size_t bs, whole, rest, nt, k, tw, nout;
+    size_t bs, whole, rest, nt = 0, k, tw, nout;
     const uint8_t *t;
+    const int hw_pad = dev->batch_base != 0;   /* ctrl.pad: the peripheral pads */
     uintptr_t ta = (uintptr_t)tail, ctrl, off;
     uint32_t w, limit, polls, st;
 
@@ -476,40 +477,26 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
     t = p + (whole << f.block_shift);
     if (f.family != dev->family || ((uintptr_t)p & (bs - 1)) || len > 0xffffff80u)
         return 1;
-    if (dev->batch_base) {
+    if (hw_pad) {
         if (len && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
             return 1;
-        LD_PROF(LD_PROF_PADDED);
-        w = LD_INFO_SLOTS(LD_RD32(dev, dev->info));
-        if (w == 0)
-            return LD_ERR_HW;
-        off = ld_slot_word(0, w, 0);
-        LD_WR32(dev, dev->slots_ack + off, 1u);
-        LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
-        if (dev->dma_sync)
-            dev->dma_sync();
-        /* the empty message: any address in range (no row is read) */
-        LD_WR32(dev, dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
-        LD_WR32(dev, dev->dma_length, (uint32_t)len);
-        LD_WR32(dev, dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_PAD | LD_CTRL_FIRST | LD_CTRL_LAST |
-                                LD_CTRL_VARIANT_VAL(f.variant));
-        goto started;
+    } else {
+        if (ta < dev->ram_base || ta - dev->ram_base + sizeof tail > dev->ram_size ||
+            (whole && !ld_hw_dma_ok(dev, (uintptr_t)p, len - rest, 1)))
+            return 1;
+        nt = rest + 1 + bs / 8 <= bs ? bs : 2 * bs;
+        tw = nt / 4;
+        for (k = 0; k < rest / 4; k++)                  /* t is word aligned: p is */
+            tail[k] = ((const uint32_t *)(const void *)t)[k];
+        w = 0x80u << (8 * (rest % 4));
+        for (off = 0; off < rest % 4; off++)
+            w |= (uint32_t)t[4 * k + off] << (8 * off);
+        tail[k++] = w;
+        while (k < tw - 2)
+            tail[k++] = 0;
+        tail[tw - 2] = bswap32((uint32_t)((uint64_t)len >> 29));   /* bit length, big-endian */
+        tail[tw - 1] = bswap32((uint32_t)len << 3);
     }
-    if (ta < dev->ram_base || ta - dev->ram_base + sizeof tail > dev->ram_size ||
-        (whole && !ld_hw_dma_ok(dev, (uintptr_t)p, len - rest, 1)))
-        return 1;
-    nt = rest + 1 + bs / 8 <= bs ? bs : 2 * bs;
-    tw = nt / 4;
-    for (k = 0; k < rest / 4; k++)                      /* t is word aligned: p is */
-        tail[k] = ((const uint32_t *)(const void *)t)[k];
-    w = 0x80u << (8 * (rest % 4));
-    for (off = 0; off < rest % 4; off++)
-        w |= (uint32_t)t[4 * k + off] << (8 * off);
-    tail[k++] = w;
-    while (k < tw - 2)
-        tail[k++] = 0;
-    tail[tw - 2] = bswap32((uint32_t)((uint64_t)len >> 29));   /* bit length, big-endian */
-    tail[tw - 1] = bswap32((uint32_t)len << 3);
     LD_PROF(LD_PROF_PADDED);
     /* slot 0's word of the slots_* registers (their width follows the slot count) */
     w = LD_INFO_SLOTS(LD_RD32(dev, dev->info));
@@ -521,7 +508,12 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
     if (dev->dma_sync)
         dev->dma_sync();
     ctrl = LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_VARIANT_VAL(f.variant);
-    if (whole) {
+    if (hw_pad) {
+        /* the empty message: any address in range (no row is read) */
+        LD_WR32(dev, dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
+        LD_WR32(dev, dev->dma_length, (uint32_t)len);
+        ctrl |= LD_CTRL_PAD;
+    } else if (whole) {
         LD_WR32(dev, dev->dma_base, (uint32_t)(uintptr_t)p);
         LD_WR32(dev, dev->dma_length, (uint32_t)(len - rest));
         LD_WR32(dev, dev->tail_base, (uint32_t)ta);
@@ -532,7 +524,6 @@ static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_
         LD_WR32(dev, dev->dma_length, (uint32_t)nt);
     }
     LD_WR32(dev, dev->ctrl, (uint32_t)ctrl);
-started:
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
     for (polls = 0; !(LD_RD32(dev, dev->slots_done + off) & 1u); )
@@ -565,17 +556,18 @@ started:
 
 /* --- batches ------------------------------------------------------------------------------ */
 
+/* the chaining value's size rounded up to a power of two (soc/peripheral/batch.py out_align):
+ * SHA-1's 20 bytes and SHA-256's 32 take 32, SHA-512's 64 take 64 */
+static size_t stride_of(const ld_md_facts *f)
+{
+    return f->family == LD_FAMILY_SHA512 ? 64 : 32;
+}
+
 size_t ld_hw_batch_stride(int alg)
 {
     ld_md_facts f;
-    size_t cv, a = 1;
 
-    if (!ld_md_lookup(alg, &f))
-        return 0;
-    cv = f.family == LD_FAMILY_SHA512 ? 64 : 32;   /* SHA-1's 20-byte state rounds up to 32 */
-    while (a < cv)
-        a <<= 1;
-    return a;
+    return ld_md_lookup(alg, &f) ? stride_of(&f) : 0;
 }
 
 /* a descriptor's word as the peripheral reads it: little-endian in memory */
@@ -593,12 +585,11 @@ static int desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t
                     uintptr_t msg, size_t len, uintptr_t out)
 {
     ld_md_facts f;
-    size_t stride = ld_hw_batch_stride(alg);
 
     if (d == NULL || !ld_md_lookup(alg, &f) || f.family != dev->family || len > 0xffffff80u)
         return LD_ERR_ARG;
     if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
-        !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
+        !ld_hw_dma_ok(dev, out, stride_of(&f), (uint32_t)stride_of(&f)))
         return LD_ERR_RANGE;
     d->words[0] = le32((uint32_t)(len ? msg : dev->ram_base));
     d->words[1] = le32((uint32_t)len);
