@@ -147,6 +147,10 @@ class HashPeripheral(CycleCounter):
         self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
         f = self.ctrl.fields
         sink, source = engine.sink, engine.source
+        # what the batch walker adds (SHA peripherals; 0 without one): the slots_done bits it
+        # acknowledges, its pause of the reader while it uses the bus
+        self.walker_ack = Signal(nslots)
+        self.walker_pause = Signal()
 
         req = slots.request
         self.comb += [
@@ -156,6 +160,8 @@ class HashPeripheral(CycleCounter):
             req.base.eq(self.dma_base.storage), req.length.eq(self.dma_length.storage),
             req.tail_base.eq(self.tail_base.storage), req.tail_length.eq(self.tail_length.storage),
             slots.ack.eq(f.ack),
+            slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | self.walker_ack),
+            reader.pause.eq(slots.status.err_bus | f.hold | self.walker_pause),
             slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
             slots.more.eq(reader.more),
             slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
@@ -197,7 +203,6 @@ class HashPeripheral(CycleCounter):
         ]
         if has_tweak:
             self.bus = reader.bus
-            self.comb += reader.pause.eq(slots.status.err_bus | f.hold)
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
                 req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage),
@@ -249,8 +254,7 @@ class HashPeripheral(CycleCounter):
             walker.base.eq(self.batch_base.storage), walker.count.eq(self.batch_count.storage),
             walker.clear.eq(f.ack), walker.reader_error.eq(reader.bus_error),
             digests.sel2.eq(walker.cv_sel), walker.cv.eq(digests.value2),
-            slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | walker.ack_slots),
-            reader.pause.eq(slots.status.err_bus | f.hold | walker.pause_reader),
+            self.walker_ack.eq(walker.ack_slots), self.walker_pause.eq(walker.pause_reader),
             walker.grant.eq(~reader.filling),
             # the bus: the walker's transfer, else the reader's
             bus.adr.eq(Mux(own, wr.adr, rd.adr)), bus.dat_w.eq(wr.dat_w),
