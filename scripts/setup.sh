@@ -24,8 +24,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "setup: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    # wait for another apt/dpkg (a second setup running at the same time) instead of failing
+    apt_lock=(-o DPkg::Lock::Timeout=900)
+    apt-get "${apt_lock[@]}" update -qq
+    apt-get "${apt_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}"
   else
     echo "setup: missing system packages (run as root to install): ${missing[*]}" >&2
     exit 1
