@@ -38,6 +38,9 @@ def test_one_shot_dma_path_register_accesses(profile):
         assert ph["status and acknowledge"] == dict(ph["status and acknowledge"], reads=1, writes=2)
         assert ph["reading the digest"] == dict(ph["reading the digest"], reads=8, writes=1)
         assert "context setup" not in ph       # the fast path has no context to set up
-    assert profile["dma-64"]["total"] <= 700
+    # the instrumented call: its marks turn the one-shot path from a leaf that saves nothing
+    # into a function with calls and spills, and move its code in the 4 KiB direct-mapped
+    # caches, so it costs more than the plain call, which test_soc bounds (the demo's 64 B DMA)
+    assert profile["dma-64"]["total"] <= 900
     # 16 KiB: the engine's 256 blocks x 33 cycles plus the fixed cost of the 64 B call
     assert profile["dma-16384"]["total"] <= 256 * 33 + profile["dma-64"]["total"]

@@ -10,19 +10,23 @@
 
 #include "litedigest/ld_hw.h"
 
-static inline uint32_t hal_read32(uintptr_t a) { return (uint32_t)csr_read_simple((unsigned long)a); }
-static inline void hal_write32(uintptr_t a, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)a); }
+/* LiteX's CSRs (32-bit data width) are plain memory-mapped words: the library's own MMIO HAL,
+ * which its one-shot path recognises and inlines */
+#define hal_read32 ld_hal_mmio_read32
+#define hal_write32 ld_hal_mmio_write32
 
-/* Make CPU writes visible to the DMA before a job. The peripheral only reads memory, and
- * VexRiscv's D-cache is write-through, so RAM already holds every store: nothing to do.
- * (A write-back cache would need a clean here; flush_cpu_dcache() would be needed before the
- * CPU reads memory a DMA wrote, which this peripheral never does.) */
+/* Make CPU writes visible to the DMA before a job. VexRiscv's D-cache is write-through, so
+ * RAM already holds every store: nothing to do (a write-back cache would need a clean here).
+ * The other direction, memory the peripheral wrote (a batch's chaining values), is the
+ * device's dma_inval: flush_cpu_dcache, set by LD_HW_DEV_LITEX. */
+#ifdef CONFIG_L2_SIZE
 static inline void hal_dma_sync(void)
 {
-#ifdef CONFIG_L2_SIZE
     flush_l2_cache();
-#endif
 }
+#else
+#define hal_dma_sync NULL
+#endif
 
 /* Now, in the peripheral's cycle counter (0 when it cannot be read). */
 static inline uint64_t now(const ld_hw_dev *dev)

@@ -20,6 +20,14 @@
                  utilization = blocks x interval / cycles of the engine's run (from
                  the release of the first wave of jobs to the last job seen done), and
                  end-to-end over the whole scheduler call (padding, job set-up, digest reads).
+  --backend soc --batch: many small messages (software/firmware/apps/batch) on the main SoC
+                 (sha256:opt, sha1:opt, sha512:k5) and the scheduler SoC (sha256:opt:p4,
+                 sha1:opt:p8), or on a SoC with the --engine list: per SHA peripheral, 1,000
+                 messages of 64 B and of 1 KiB through the batch walker (one ld_hw_md_batch
+                 call: descriptors in RAM, digests written back, one interrupt), one by one
+                 (ld_hw_md, DMA) and with the C library's software hash on the same CPU;
+                 cycles per message, messages per second at BATCH_CLOCK_MHZ (the ECP5 SoC's
+                 clock), every digest checked on the device and against hashlib.
   --backend soc --profile: where the cycles of one ld_hw_md call on the sha256 peripheral go
                  (software/firmware/apps/profile, the library built with LD_CONFIG_PROFILE):
                  per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
@@ -47,11 +55,13 @@ def add_parser(subparsers):
     p.add_argument("--sizes", default=None,
                    help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
-    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl, soc --sched)")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl, soc --sched, soc --batch)")
     p.add_argument("--profile", action="store_true",
                    help="soc: where the cycles of one ld_hw_md call go (the profile firmware)")
     p.add_argument("--sched", action="store_true",
                    help="soc: run the message scheduler firmware and report engine utilization")
+    p.add_argument("--batch", action="store_true",
+                   help="soc: many small messages through the batch walker, one by one, in software")
     p.set_defaults(func=run)
 
 
@@ -203,6 +213,47 @@ def bench_soc_sched(engines):
                            ", ".join(c["name"] for c in run.checks if not c["ok"]))
 
 
+def batch_clock_mhz():
+    """The clock messages per second are stated at: the ECP5 SoC's sys clock (its target)."""
+    from litedigest.soc.targets.ecp5 import DEFAULT_SYS_CLK_MHZ
+    return DEFAULT_SYS_CLK_MHZ
+
+
+def bench_soc_batch(engine_lists):
+    """`bench --backend soc --batch`: the batch firmware on each SoC of engine_lists."""
+    mhz = batch_clock_mhz()
+    for engines in engine_lists:
+        run = socdemo.run_batch(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+        bad = run.digest_mismatches()
+        failed = [c["name"] for c in run.checks if not c["ok"]]
+        for r in run.records:
+            ok = not failed and not [d for d in bad if d["instance"] == r["instance"]] and \
+                any(d["instance"] == r["instance"] and d["bytes"] == r["bytes"] for d in run.digests)
+            per = {k: r[f"{k}_cycles"] / r[f"{k}_msgs"] for k in ("batch", "one", "sw")}
+            for path, key in (("batch", "batch"), ("one_by_one", "one"), ("sw", "sw")):
+                yield {
+                    "engine": str(specmod.parse(r["engine"])), "backend": "soc", "path": path,
+                    "messages": r[f"{key}_msgs"],
+                    "bytes": r["bytes"], "cycles": r[f"{key}_cycles"],
+                    "cycles_per_message": round(per[key], 1),
+                    "bytes_per_cycle": round(r["bytes"] / per[key], 4),
+                    "messages_per_second": round(mhz * 1e6 / per[key]), "clock_mhz": mhz,
+                    "speedup_vs_sw": round(per["sw"] / per[key], 2), "digest_ok": ok,
+                }
+        if failed or bad:
+            raise RuntimeError("the batch firmware's digests are wrong: " +
+                               ", ".join(failed + [f"{d['instance']} {d['bytes']} B #{d['index']}" for d in bad]))
+
+
+MD_BATCH_HEADER = ("| engine | message | path | messages | cycles per message | messages/s at {mhz:g} MHz "
+                   "| speedup over software |\n|---|---|---|---|---|---|---|")
+
+
+def _markdown_batch(rec):
+    return (f"| `{rec['engine']}` | {rec['bytes']} B | {rec['path']} | {rec['messages']} "
+            f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |")
+
+
 def print_profile(engine, as_json):
     """`bench --backend soc --profile`: a table per case of where the cycles of one call go."""
     cases, access = socdemo.run_profile(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
@@ -263,6 +314,9 @@ def _text(rec):
         extra = f" messages={rec['messages']} interval={rec['interval']} utilization={rec['utilization']}"
     if "latency" in rec:
         extra = f" latency={rec['latency']} interval={rec['interval']} occupancy={rec['occupancy']}"
+    if "messages_per_second" in rec:
+        extra = (f" messages={rec['messages']} cycles/message={rec['cycles_per_message']} "
+                 f"messages/s@{rec['clock_mhz']:g}MHz={rec['messages_per_second']} speedup={rec['speedup_vs_sw']}")
     return (f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "
             f"{rec['cycles']:>9} cycles {rec['bytes_per_cycle']:>8.4f} B/cycle "
             f"{'ok' if rec['digest_ok'] else 'DIGEST MISMATCH'}{extra}")
@@ -275,7 +329,19 @@ def run(args):
             if args.backend != "soc" or args.sched or args.sizes:
                 raise ValueError("--profile applies to --backend soc alone")
             return print_profile(args.engine, args.json)
-        if args.backend == "soc" and args.sched:
+        if args.batch:
+            if args.backend != "soc" or args.sched or args.sizes:
+                raise ValueError("--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)")
+            sim = socdemo._standard()
+            if args.engine == socdemo.DEFAULT_ENGINE:
+                lists = [list(sim.MAIN_SOC), list(sim.SCHED_SOC)]   # the firmware skips Skein
+            else:
+                lists = [args.engine.split(",")]
+                if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
+                    raise ValueError("the batch walker takes SHA engines, not Skein")
+            records = bench_soc_batch(lists)
+            header, row = MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), _markdown_batch
+        elif args.backend == "soc" and args.sched:
             engines = socdemo._standard().SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
             for sp in engines:
                 specmod.parse(sp)

@@ -253,3 +253,50 @@ def run_skein(engines=None, log=None, timeout=1500):
         c["ok"] = c["ok"] and c.get("digest") == want(c["bits"], c["keylen"], c["outbits"])
     engine = next((r["engine"] for r in records), "?")
     return SkeinRun(engine, records, cases, console_lines(text, "LDCHECK"), text)
+
+
+BATCH_POOL = 32           # apps/batch: POOL distinct messages of up to MAX_BYTES
+BATCH_MAX_BYTES = 1024
+
+
+def batch_pool():
+    """The batch firmware's message pool (apps/batch main()): byte k of message i is bits 15:8
+    of the (1024 i + k + 1)-th state of the LCG r = r * 1664525 + 1013904223 (seed 2026)."""
+    out, r = [], 2026
+    for _ in range(BATCH_POOL):
+        msg = bytearray(BATCH_MAX_BYTES)
+        for k in range(BATCH_MAX_BYTES):
+            r = (r * 1664525 + 1013904223) & 0xFFFFFFFF
+            msg[k] = (r >> 8) & 0xFF
+        out.append(bytes(msg))
+    return out
+
+
+@dataclasses.dataclass
+class BatchRun:
+    engines: list
+    records: list      # LDBATCH: instance, engine, bytes, batch_msgs/cycles, one_msgs/cycles, sw_msgs/cycles
+    checks: list       # LDCHECK: the firmware compared every batch and one-by-one digest
+    digests: list      # LDDIGEST: instance, alg, bytes, index, digest (the software digests)
+    console: str
+
+    def digest_mismatches(self):
+        """The LDDIGEST lines whose digest is not hashlib's of the same pool message."""
+        pool = batch_pool()
+        return [d for d in self.digests
+                if hashlib.new(d["alg"], pool[d["index"]][:d["bytes"]]).hexdigest() != d["digest"]]
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and bool(self.digests) and all(c["ok"] for c in self.checks) \
+            and not self.digest_mismatches()
+
+
+def run_batch(engines=None, log=None, timeout=1800):
+    """The batch firmware (software/firmware/apps/batch) on a SoC with `engines` (default the
+    sim target's MAIN_SOC): per SHA peripheral, 1,000 messages of 64 B and of 1 KiB through the
+    batch walker (one ld_hw_md_batch call), one by one (ld_hw_md, DMA) and in software."""
+    engines = list(engines or _standard().MAIN_SOC)
+    text, _ = run_app(engines, "batch", log=log, timeout=timeout)
+    return BatchRun(engines, console_lines(text, "LDBATCH"), console_lines(text, "LDCHECK"),
+                    console_lines(text, "LDDIGEST"), text)

@@ -7,6 +7,7 @@
 #include <generated/csr.h>
 #include <generated/mem.h>
 #include <libbase/uart.h>
+#include <system.h>   /* flush_cpu_dcache: the device's dma_inval (LD_HW_DEV_LITEX) */
 
 #include <litedigest/ld_hw.h>
 #include <litedigest/ld_md.h>

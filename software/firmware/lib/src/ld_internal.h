@@ -12,7 +12,39 @@
 typedef struct {
     uint8_t family, variant, digest_size, block_shift;  /* block = 1 << block_shift bytes */
 } ld_md_facts;
-int ld_md_lookup(int alg, ld_md_facts *f);
+
+/* md_sw.c's algorithm table, indexed by LD_ALG_* (the catalogue's rows, ld_catalog.h) */
+typedef struct {
+    uint8_t family, variant, digest_size;
+    const char *name;
+} ld_md_alg_row;
+extern const ld_md_alg_row ld_md_algs[LD_ALG_COUNT];
+
+static inline int ld_md_known(int alg)
+{
+    return alg >= 0 && alg < LD_ALG_COUNT &&
+           (LD_FAMILIES_ALL_ON || LD_FAMILY_ON(ld_md_algs[alg].family));
+}
+
+/* inline: the driver's one-shot path calls nothing (see md_hw.c) */
+static inline int ld_md_lookup(int alg, ld_md_facts *f)
+{
+    if (!ld_md_known(alg))
+        return 0;
+    f->family = ld_md_algs[alg].family;
+    f->variant = ld_md_algs[alg].variant;
+    f->digest_size = ld_md_algs[alg].digest_size;
+    f->block_shift = ld_md_algs[alg].family == LD_FAMILY_SHA512 ? 7 : 6;
+    return 1;
+}
+
+/* ld_hw_dma_ok's test, inline for the one-shot path */
+static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align)
+{
+    return len > 0 && len <= 0xffffff80u && align && (addr & (align - 1u)) == 0 &&
+           addr >= dev->ram_base && addr - dev->ram_base < dev->ram_size &&
+           len <= dev->ram_size - (addr - dev->ram_base);
+}
 
 /* Profiling marks (ld_config.h LD_CONFIG_PROFILE): nothing in a normal build */
 #if LD_CONFIG_PROFILE

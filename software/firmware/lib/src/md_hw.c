@@ -195,9 +195,7 @@ int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
 
 int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align)
 {
-    return len > 0 && len <= 0xffffff80u && align && (addr & (align - 1u)) == 0 &&
-           addr >= dev->ram_base && addr - dev->ram_base < dev->ram_size &&
-           len <= dev->ram_size - (addr - dev->ram_base);
+    return ld_dma_range_ok(dev, addr, len, align);
 }
 
 /* --- single-message streaming --------------------------------------------------------- */
@@ -230,7 +228,6 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     return LD_OK;
 }
 
-#if LD_CONFIG_HOST
 uint32_t ld_hal_mmio_read32(uintptr_t addr)
 {
     return *(volatile const uint32_t *)addr;
@@ -241,6 +238,7 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value)
     *(volatile uint32_t *)addr = value;
 }
 
+#if LD_CONFIG_HOST
 static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
 {
     size_t i;
@@ -447,110 +445,98 @@ static uint32_t bswap32(uint32_t w)
     return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
 }
 
-/* The one-shot DMA call on the firmware's CPU, in one function that calls nothing (its code
- * stays together in the instruction cache; profiled with `litedigest bench --backend soc
- * --profile`): the padded tail built word by word on the stack (a store is a bus write with
- * a write-through data cache), one job on slot 0 (the message's whole blocks, the tail as
- * second segment), status checked once at the end (a rejected job is done at once with an
- * error bit), the digest stored a word at a time. Taken when the message is aligned to the
- * block (every peripheral's DMA alignment is at most its block: a row is never wider) and the
- * message and the stack are in the DMA's range; anything else goes the general way.
- * A peripheral with hardware padding (batch_base set: ctrl.pad) gets the whole message as one
- * `pad` job instead: no tail at all.
- * Returns 1 when it did not apply. */
-static int md_dma_oneshot(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
-{
-    uint32_t tail[2 * LD_MD_MAX_BLOCK_SIZE / 4] LD_DMA_ALIGNED;
-    ld_md_facts f;
-    size_t bs, whole, rest, nt = 0, k, tw, nout;
-    const uint8_t *t;
-    const int hw_pad = dev->batch_base != 0;   /* ctrl.pad: the peripheral pads */
-    uintptr_t ta = (uintptr_t)tail, ctrl, off;
-    uint32_t w, limit, polls, st;
+/* The one-shot DMA call on the firmware's CPU, for a peripheral with hardware padding
+ * (batch_base set: ctrl.pad): the whole message is one `pad` job on slot 0, its status checked
+ * once at the end (a rejected job is done at once with an error bit), the digest stored a word
+ * at a time. Taken when the message is aligned to the block (every peripheral's DMA alignment
+ * is at most its block) and in the DMA's range; anything else, and a peripheral without
+ * hardware padding, goes the general way (md_general, as a tail call).
+ * Written for the cost of a short message (profiled with `litedigest bench --backend soc
+ * --profile`): with the library's own MMIO HAL (ld_hal_mmio_*, what LiteX firmware passes)
+ * and no dma_sync hook (a write-through or no cache: LiteX without an L2)
+ * it is a leaf that touches the registers directly and calls nothing, so it saves no
+ * registers on the stack (every store is a bus write through VexRiscv's write-through data
+ * cache) and stays a small block of code for the 4 KiB direct-mapped instruction cache; an
+ * indirect call per register access, the general path's context on the stack and the calls to
+ * the table lookup cost more than the engine on a 64-byte message. (Also measured slower: a
+ * batch of one descriptor, the digest written to RAM by the peripheral, whose reading back
+ * needs the whole data cache invalidated.) */
+static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
+                      uint8_t *out);
 
-    if (!ld_md_lookup(alg, &f))
-        return 1;
-    bs = (size_t)1 << f.block_shift;          /* shifts: rv32im's divider is iterative */
-    whole = len >> f.block_shift;
-    rest = len & (bs - 1);
-    nout = f.digest_size;
-    t = p + (whole << f.block_shift);
-    if (f.family != dev->family || ((uintptr_t)p & (bs - 1)) || len > 0xffffff80u)
-        return 1;
-    if (hw_pad) {
-        if (len && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
-            return 1;
-    } else {
-        if (ta < dev->ram_base || ta - dev->ram_base + sizeof tail > dev->ram_size ||
-            (whole && !ld_hw_dma_ok(dev, (uintptr_t)p, len - rest, 1)))
-            return 1;
-        nt = rest + 1 + bs / 8 <= bs ? bs : 2 * bs;
-        tw = nt / 4;
-        for (k = 0; k < rest / 4; k++)                  /* t is word aligned: p is */
-            tail[k] = ((const uint32_t *)(const void *)t)[k];
-        w = 0x80u << (8 * (rest % 4));
-        for (off = 0; off < rest % 4; off++)
-            w |= (uint32_t)t[4 * k + off] << (8 * off);
-        tail[k++] = w;
-        while (k < tw - 2)
-            tail[k++] = 0;
-        tail[tw - 2] = bswap32((uint32_t)((uint64_t)len >> 29));   /* bit length, big-endian */
-        tail[tw - 1] = bswap32((uint32_t)len << 3);
-    }
+#define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
+#define ONESHOT_WR(a, v) do {                                                                 \
+        if (mmio) *(volatile uint32_t *)(a) = (v); else LD_WR32(dev, (a), (v));              \
+    } while (0)
+
+static inline __attribute__((always_inline))
+int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out,
+                 const int mmio)
+{
+    ld_md_facts f;
+    uintptr_t off;
+    uint32_t w, limit, polls, st;
+    size_t k;
+
+    if (!dev->batch_base || !ld_md_lookup(alg, &f) || f.family != dev->family ||
+        ((uintptr_t)p & (((size_t)1 << f.block_shift) - 1)) || len > 0xffffff80u ||
+        (len && !ld_dma_range_ok(dev, (uintptr_t)p, len, 1)))
+        return md_general(dev, alg, LD_PATH_DMA, p, len, out);    /* a tail call */
     LD_PROF(LD_PROF_PADDED);
     /* slot 0's word of the slots_* registers (their width follows the slot count) */
-    w = LD_INFO_SLOTS(LD_RD32(dev, dev->info));
+    w = LD_INFO_SLOTS(ONESHOT_RD(dev->info));
     if (w == 0)
         return LD_ERR_HW;                               /* not a hash peripheral */
     off = ld_slot_word(0, w, 0);
-    LD_WR32(dev, dev->slots_ack + off, 1u);             /* clean start on slot 0 */
-    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
-    if (dev->dma_sync)
+    ONESHOT_WR(dev->slots_ack + off, 1u);               /* clean start on slot 0 */
+    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
+    if (!mmio && dev->dma_sync)     /* the mmio instance runs without one (ld_hw_md) */
         dev->dma_sync();
-    ctrl = LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_VARIANT_VAL(f.variant);
-    if (hw_pad) {
-        /* the empty message: any address in range (no row is read) */
-        LD_WR32(dev, dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
-        LD_WR32(dev, dev->dma_length, (uint32_t)len);
-        ctrl |= LD_CTRL_PAD;
-    } else if (whole) {
-        LD_WR32(dev, dev->dma_base, (uint32_t)(uintptr_t)p);
-        LD_WR32(dev, dev->dma_length, (uint32_t)(len - rest));
-        LD_WR32(dev, dev->tail_base, (uint32_t)ta);
-        LD_WR32(dev, dev->tail_length, (uint32_t)nt);
-        ctrl |= LD_CTRL_TAIL;
-    } else {
-        LD_WR32(dev, dev->dma_base, (uint32_t)ta);
-        LD_WR32(dev, dev->dma_length, (uint32_t)nt);
-    }
-    LD_WR32(dev, dev->ctrl, (uint32_t)ctrl);
+    /* the empty message: any address in range (no row is read) */
+    ONESHOT_WR(dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
+    ONESHOT_WR(dev->dma_length, (uint32_t)len);
+    ONESHOT_WR(dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_PAD |
+                          LD_CTRL_VARIANT_VAL(f.variant));
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-    for (polls = 0; !(LD_RD32(dev, dev->slots_done + off) & 1u); )
+    for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u); )
         if (++polls >= limit)
             break;
     LD_PROF(LD_PROF_DONE);
-    st = LD_RD32(dev, dev->status);
-    LD_WR32(dev, dev->slots_ack + off, 1u);
-    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+    st = ONESHOT_RD(dev->status);
+    ONESHOT_WR(dev->slots_ack + off, 1u);
+    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
     LD_PROF(LD_PROF_ACKED);
     if (polls >= limit)
         return LD_ERR_TIMEOUT;
     if (st & LD_STATUS_ERRORS)
         return LD_ERR_HW;
-    LD_WR32(dev, dev->digest_sel, 0);
-    if (((uintptr_t)out & 3u) == 0) {
-        for (k = 0; k < nout / 4; k++)
-            ((uint32_t *)(void *)out)[k] = bswap32(LD_RD32(dev, dev->digest + 4u * k));
-    } else {
-        for (k = 0; k < nout / 4; k++) {
-            w = LD_RD32(dev, dev->digest + 4u * k);
-            for (off = 0; off < 4; off++)
-                out[4 * k + off] = (uint8_t)(w >> (24 - 8 * off));
+    ONESHOT_WR(dev->digest_sel, 0);
+    for (k = 0; k < f.digest_size / 4u; k++) {
+        w = ONESHOT_RD(dev->digest + 4u * k);       /* big-endian word: H0's first byte high */
+        if (((uintptr_t)out & 3u) == 0) {
+            ((uint32_t *)(void *)out)[k] = bswap32(w);
+        } else {
+            out[4 * k] = (uint8_t)(w >> 24);
+            out[4 * k + 1] = (uint8_t)(w >> 16);
+            out[4 * k + 2] = (uint8_t)(w >> 8);
+            out[4 * k + 3] = (uint8_t)w;
         }
     }
     LD_PROF(LD_PROF_DIGEST);
     return LD_OK;
+}
+
+__attribute__((noinline))
+static int oneshot_mmio(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
+{
+    return oneshot_body(dev, alg, p, len, out, 1);
+}
+
+__attribute__((noinline))
+static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
+{
+    return oneshot_body(dev, alg, p, len, out, 0);
 }
 #endif
 
@@ -665,19 +651,14 @@ int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const
     return ld_hw_md_batch_run(dev, (uintptr_t)table, n, done);
 }
 
-int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
+/* ld_hw_md through a context (every path, any alignment): its own function, so that the
+ * context's stack frame is not set up for the one-shot fast path */
+__attribute__((noinline))
+static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
+                      uint8_t *out)
 {
     ld_hw_md_ctx ctx;
-    int r;
-
-#ifdef LD_ONESHOT_FAST
-    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && out != NULL && data != NULL) {
-        r = md_dma_oneshot(dev, alg, (const uint8_t *)data, len, out);
-        if (r != 1)
-            return r;
-    }
-#endif
-    r = ld_hw_md_init(&ctx, dev, alg, path);
+    int r = ld_hw_md_init(&ctx, dev, alg, path);
 
     LD_PROF(LD_PROF_SETUP);
     if (r == LD_OK && ((data == NULL && len > 0) || out == NULL))
@@ -701,4 +682,18 @@ int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t l
     if (r == LD_OK)
         r = ld_hw_md_final(&ctx, out);
     return r;
+}
+
+int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
+{
+#ifdef LD_ONESHOT_FAST
+    /* tail calls all: this function keeps nothing on the stack */
+    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && out != NULL && data != NULL) {
+        if (dev->read32 == ld_hal_mmio_read32 && dev->write32 == ld_hal_mmio_write32 &&
+            dev->dma_sync == NULL)
+            return oneshot_mmio(dev, alg, (const uint8_t *)data, len, out);
+        return oneshot_hal(dev, alg, (const uint8_t *)data, len, out);
+    }
+#endif
+    return md_general(dev, alg, path, data, len, out);
 }

@@ -13,17 +13,11 @@
 
 /* indexed by LD_ALG_*: the catalogue's rows (ld_catalog.h) */
 #define ALG_ROW(id, family, variant, digest_size, name) { family, variant, digest_size, name },
-static const struct {
-    uint8_t family, variant, digest_size;
-    const char *name;
-} ALGS[LD_ALG_COUNT] = {
+const ld_md_alg_row ld_md_algs[LD_ALG_COUNT] = {
     LD_MD_ALGORITHMS(ALG_ROW)
 };
-
-static int known(int alg)
-{
-    return alg >= 0 && alg < LD_ALG_COUNT && (LD_FAMILIES_ALL_ON || LD_FAMILY_ON(ALGS[alg].family));
-}
+#define ALGS ld_md_algs
+#define known ld_md_known
 
 size_t ld_md_block_size(int alg)
 {
@@ -40,17 +34,6 @@ size_t ld_md_state_words(int alg)
     if (!known(alg))
         return 0;
     return ALGS[alg].family == LD_FAMILY_SHA1 ? 5 : ALGS[alg].family == LD_FAMILY_SHA256 ? 8 : 16;
-}
-
-int ld_md_lookup(int alg, ld_md_facts *f)
-{
-    if (!known(alg))
-        return 0;
-    f->family = ALGS[alg].family;
-    f->variant = ALGS[alg].variant;
-    f->digest_size = ALGS[alg].digest_size;
-    f->block_shift = ALGS[alg].family == LD_FAMILY_SHA512 ? 7 : 6;
-    return 1;
 }
 
 int ld_md_family(int alg)

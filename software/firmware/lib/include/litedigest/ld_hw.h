@@ -63,14 +63,24 @@ typedef struct {
  * Skein call that ran jobs leaves the chaining value in its context, and the next call loads
  * it back (cv + ctrl.load_cv), so hash objects may interleave and be copied. */
 #define LD_HW_SHARED 1u
-/* The register HAL of a memory-mapped window (Linux mmap of the peripheral, bare metal):
- * register addresses are CPU addresses, read and written with volatile 32-bit accesses. */
+#endif
+/* The register HAL of a memory-mapped window (bare metal, LiteX CSRs of 32 bits, a Linux mmap
+ * of the peripheral): register addresses are CPU addresses, read and written with volatile
+ * 32-bit accesses. The driver recognises it and reaches the registers directly on its
+ * one-shot path (no call per access). */
 uint32_t ld_hal_mmio_read32(uintptr_t addr);
 void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
-#endif
 
 /* A device for the LiteX peripheral instance NAME (upper case, as in csr.h: SHA256, SHA1,
- * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync). */
+ * SHA512, SHA256_OPT_P4, ...): LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, rd, wr, sync), rd and
+ * wr usually ld_hal_mmio_read32 and ld_hal_mmio_write32 (LiteX's 32-bit CSRs are plain
+ * memory-mapped words).
+ * Its dma_inval is LD_HW_LITEX_DMA_INVAL: LiteX's flush_cpu_dcache (include <system.h>),
+ * since the peripheral writes chaining values to RAM behind the CPU's data cache; define it
+ * as NULL before including this header on a CPU whose cache the DMA keeps coherent. */
+#ifndef LD_HW_LITEX_DMA_INVAL
+#define LD_HW_LITEX_DMA_INVAL flush_cpu_dcache
+#endif
 #define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
     LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME) }
 /* The batch registers of a SHA instance whose csr.h has them (every SHA peripheral since the
@@ -97,7 +107,8 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     .blocks = CSR_##NAME##_BLOCKS_ADDR, .cycles_latch = CSR_##NAME##_CYCLES_LATCH_ADDR,     \
     .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
     .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
-    .read32 = RD, .write32 = WR, .dma_sync = SYNC, .timeout_polls = 2000000,                \
+    .read32 = RD, .write32 = WR, .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL,       \
+    .timeout_polls = 2000000,                                                                \
     .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY
 
 /* The engine facts in the info register. */
