@@ -28,6 +28,10 @@ static inline void hal_dma_sync(void)
 #define hal_dma_sync NULL
 #endif
 
+/* The device of LiteX instance NAME (csr.h) with the apps' HAL above */
+#define LD_APP_DEV(NAME, FAMILY) LD_HW_DEV_LITEX(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
+#define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
+
 /* Now, in the peripheral's cycle counter (0 when it cannot be read). */
 static inline uint64_t now(const ld_hw_dev *dev)
 {

@@ -607,14 +607,15 @@ class HwDevice:
         size = int(lib.ld_md_digest_size(a))
         align = self.info()["dma_align"]
         up = lambda n, k: -(-n // k) * k
+        desc = ffi.sizeof("ld_hw_batch_desc")
         base, room = int(self.dev.stage_base), int(self.dev.stage_size)
         msgs = [bytes(m) for m in messages]       # (bytes already: no copy)
         out, i = [], 0
         while i < len(msgs):
-            # as many messages as fit: table (16 B each), outputs (stride each), the messages
+            # as many messages as fit: table (a descriptor each), outputs (stride each), the messages
             n, used = 0, 0
             while i + n < len(msgs):
-                need = 16 + stride + up(len(msgs[i + n]), align)
+                need = desc + stride + up(len(msgs[i + n]), align)
                 if used + need + 2 * align > room:
                     break
                 n, used = n + 1, used + need
@@ -623,7 +624,7 @@ class HwDevice:
                                  f"({room} bytes)")
             chunk = msgs[i:i + n]
             table_at = base
-            outs_at = up(table_at + 16 * n, align)
+            outs_at = up(table_at + desc * n, align)
             addr = up(outs_at + stride * n, align)
             image = bytearray(addr - base)
             table = ffi.new(f"ld_hw_batch_desc[{n}]")
@@ -632,7 +633,7 @@ class HwDevice:
                                                 len(m), outs_at + k * stride), "ld_hw_batch_desc_set")
                 image += m + bytes(up(len(m), align) - len(m))
                 addr += up(len(m), align)
-            image[0:16 * n] = ffi.buffer(table)[:]
+            image[0:desc * n] = ffi.buffer(table)[:]
             self._binding.dma_write(base, bytes(image))
             if self._binding.dma_sync:
                 self._binding.dma_sync()

@@ -41,21 +41,21 @@ typedef struct {
     int alg;
 } periph;
 
-static periph periphs[] = {
+static const periph periphs[] = {
 #ifdef CSR_SHA256_BASE
-    {"sha256", SHA256_ENGINE, LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync), LD_ALG_SHA256},
+    {"sha256", SHA256_ENGINE, LD_APP_DEV(SHA256, LD_FAMILY_SHA256), LD_ALG_SHA256},
 #endif
 #ifdef CSR_SHA256_OPT_P4_BASE
-    {"sha256_opt_p4", SHA256_OPT_P4_ENGINE, LD_HW_DEV_LITEX(SHA256_OPT_P4, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync), LD_ALG_SHA256},
+    {"sha256_opt_p4", SHA256_OPT_P4_ENGINE, LD_APP_DEV(SHA256_OPT_P4, LD_FAMILY_SHA256), LD_ALG_SHA256},
 #endif
 #ifdef CSR_SHA1_BASE
-    {"sha1", SHA1_ENGINE, LD_HW_DEV_LITEX(SHA1, LD_FAMILY_SHA1, hal_read32, hal_write32, hal_dma_sync), LD_ALG_SHA1},
+    {"sha1", SHA1_ENGINE, LD_APP_DEV(SHA1, LD_FAMILY_SHA1), LD_ALG_SHA1},
 #endif
 #ifdef CSR_SHA1_OPT_P8_BASE
-    {"sha1_opt_p8", SHA1_OPT_P8_ENGINE, LD_HW_DEV_LITEX(SHA1_OPT_P8, LD_FAMILY_SHA1, hal_read32, hal_write32, hal_dma_sync), LD_ALG_SHA1},
+    {"sha1_opt_p8", SHA1_OPT_P8_ENGINE, LD_APP_DEV(SHA1_OPT_P8, LD_FAMILY_SHA1), LD_ALG_SHA1},
 #endif
 #ifdef CSR_SHA512_BASE
-    {"sha512", SHA512_ENGINE, LD_HW_DEV_LITEX(SHA512, LD_FAMILY_SHA512, hal_read32, hal_write32, hal_dma_sync), LD_ALG_SHA512},
+    {"sha512", SHA512_ENGINE, LD_APP_DEV(SHA512, LD_FAMILY_SHA512), LD_ALG_SHA512},
 #endif
 };
 
@@ -66,7 +66,7 @@ static uint32_t rnd(void)
     return rng >> 8;
 }
 
-static void run(periph *pp, size_t bytes)
+static void run(const periph *pp, size_t bytes)
 {
     size_t i, done = 0, stride = ld_hw_batch_stride(pp->alg), dsize = ld_md_digest_size(pp->alg);
     uint64_t t0, t1, t_batch, t_one, t_sw;

@@ -28,7 +28,7 @@ static uint32_t reads, writes;
 static uint32_t count_read32(uintptr_t a) { reads++; return hal_read32(a); }
 static void count_write32(uintptr_t a, uint32_t v) { writes++; hal_write32(a, v); }
 
-static const ld_hw_dev dev = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync);
+static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 static const ld_hw_dev counting = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, count_read32, count_write32,
                                                   hal_dma_sync);
 

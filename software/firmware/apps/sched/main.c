@@ -44,19 +44,19 @@ typedef struct {
 
 static const periph periphs[] = {
 #ifdef CSR_SHA256_BASE
-    {"sha256", SHA256_ENGINE, LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync),
+    {"sha256", SHA256_ENGINE, LD_APP_DEV(SHA256, LD_FAMILY_SHA256),
      {LD_ALG_SHA256, LD_ALG_SHA224}, 2},
 #endif
 #ifdef CSR_SHA1_BASE
-    {"sha1", SHA1_ENGINE, LD_HW_DEV_LITEX(SHA1, LD_FAMILY_SHA1, hal_read32, hal_write32, hal_dma_sync),
+    {"sha1", SHA1_ENGINE, LD_APP_DEV(SHA1, LD_FAMILY_SHA1),
      {LD_ALG_SHA1}, 1},
 #endif
 #ifdef CSR_SHA512_BASE
-    {"sha512", SHA512_ENGINE, LD_HW_DEV_LITEX(SHA512, LD_FAMILY_SHA512, hal_read32, hal_write32, hal_dma_sync),
+    {"sha512", SHA512_ENGINE, LD_APP_DEV(SHA512, LD_FAMILY_SHA512),
      {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256}, 4},
 #endif
 #ifdef CSR_SKEIN512_BASE
-    {"skein512", SKEIN512_ENGINE, LD_HW_DEV_LITEX_SKEIN(SKEIN512, hal_read32, hal_write32, hal_dma_sync),
+    {"skein512", SKEIN512_ENGINE, LD_APP_DEV_SKEIN(SKEIN512),
      {LD_ALG_SKEIN512(512), LD_ALG_SKEIN512(256), LD_ALG_SKEIN512(384), LD_ALG_SKEIN512(224),
       LD_ALG_SKEIN512(160), LD_ALG_SKEIN512(128)}, 6},
 #endif

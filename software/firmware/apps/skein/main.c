@@ -20,7 +20,7 @@
 static uint8_t msg[MAXLEN] LD_DMA_ALIGNED;
 static uint8_t key[160];
 
-static const ld_hw_dev dev = LD_HW_DEV_LITEX_SKEIN(SKEIN512, hal_read32, hal_write32, hal_dma_sync);
+static const ld_hw_dev dev = LD_APP_DEV_SKEIN(SKEIN512);
 
 static void check(const char *name, int ok)
 {

@@ -33,7 +33,7 @@
 #define MAXLEN 65536
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (.bss) */
 
-static const ld_hw_dev dev = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, hal_read32, hal_write32, hal_dma_sync);
+static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 
 #define NSIZES 6
 #define NPATHS 3

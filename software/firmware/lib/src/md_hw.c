@@ -598,7 +598,7 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
 
 int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
 {
-    uint32_t st, limit, polls;
+    uint32_t st;
 
     if (done)
         *done = 0;
@@ -609,17 +609,11 @@ int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *
     LD_WR32(dev, dev->batch_base, (uint32_t)table);
     LD_WR32(dev, dev->batch_count, (uint32_t)n);
     LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
-    limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-    for (polls = 0; !((st = LD_RD32(dev, dev->batch_status)) & LD_BATCH_STATUS_DONE); ) {
-        if (++polls >= limit) {
-            if (done)
-                *done = LD_RD32(dev, dev->batch_progress);
-            return LD_ERR_TIMEOUT;
-        }
-        poll_delay();
-    }
+    st = ld_hw_poll(dev, dev->batch_status, LD_BATCH_STATUS_DONE);
     if (done)
         *done = LD_RD32(dev, dev->batch_progress);
+    if (st == 0)
+        return LD_ERR_TIMEOUT;      /* the batch still runs: nothing is acknowledged */
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     if (dev->dma_inval)
         dev->dma_inval();
