@@ -150,7 +150,7 @@ FIELD_DOCS = {
                      "batch runs",
     },
 }
-EVENT_DOCS = {"done": "a job finished or was rejected",
+EVENT_DOCS = {"done": "a job finished or was rejected (not a batch's own jobs)",
               "batch": "a batch ended (SHA peripherals only)"}
 # the registers whose fields the header and the Python module describe
 FIELD_REGISTERS = ("ctrl", "status", "info", "batch_status")

@@ -75,7 +75,8 @@ class Bench:
         self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
         self.rng = random.Random(seed)
         self.ram = Ram(dma_width // 8, self.rng)
-        self.events = 0
+        self.events = 0         # `batch` events
+        self.done_events = 0    # `done` events
         self.cycles = 0
 
     # --- the CSR bank's side: a write sets storage, `re` pulses with it
@@ -106,9 +107,11 @@ class Bench:
     @passive
     def count_events(self):
         ev = getattr(self.p.ev, "batch", None)     # a Skein peripheral has no batch event
-        while ev is not None:
-            if (yield ev.trigger):
+        while True:
+            if ev is not None and (yield ev.trigger):
                 self.events += 1
+            if (yield self.p.ev.done.trigger):
+                self.done_events += 1
             yield
 
     def digest(self, slot, n):
@@ -175,6 +178,7 @@ def test_pad_jobs(spec, width):
 
     b.run(gen)
     assert bad == []
+    assert b.done_events == len(lengths)      # a `done` event (interrupt) per job
 
 
 def test_pad_refusals():
@@ -260,7 +264,9 @@ def test_batch(spec, width, count):
         res["slots_done"] = yield b.p.slots_done.status
 
     b.run(gen)
+    # one interrupt for the whole batch: its jobs raise no `done` event
     assert res["status"] == 0b10 and res["progress"] == count and b.events == 1
+    assert b.done_events == 0
     assert res["after_ack"] == 0 and res["slots_done"] == 0
     mem = b.ram.mem
     for msg, (alg, out) in zip(msgs, info):

@@ -151,6 +151,7 @@ class HashPeripheral(CycleCounter):
         # acknowledges, its pause of the reader while it uses the bus
         self.walker_ack = Signal(nslots)
         self.walker_pause = Signal()
+        self.walker_busy = Signal()      # a batch runs (the walker: SHA families only)
 
         req = slots.request
         self.comb += [
@@ -223,7 +224,7 @@ class HashPeripheral(CycleCounter):
             self.slots_busy.status.eq(slots.active),
             self.slots_done.status.eq(slots.done_slots),
             self.finish_cycles.status.eq(slots.finish_cycles),
-            self.ev.done.trigger.eq(slots.event),
+            self.ev.done.trigger.eq(slots.event & ~self.walker_busy),
         ]
         self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
 
@@ -271,6 +272,8 @@ class HashPeripheral(CycleCounter):
             self.batch_status.fields.err_state.eq(walker.err_state),
             self.batch_progress.status.eq(walker.progress),
             self.ev.batch.trigger.eq(walker.event),
+            # a batch raises one interrupt, at its end: its own jobs do not raise `done`
+            self.walker_busy.eq(walker.busy),
         ]
 
     def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak):
@@ -337,7 +340,8 @@ class HashPeripheral(CycleCounter):
             ])
             self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
         self.submodules.ev = EventManager()
-        self.ev.done = EventSourcePulse(description="A job finished (see status for errors).")
+        self.ev.done = EventSourcePulse(description="A job finished (see status for errors); not "
+                                        "the jobs of a batch, which raises `batch` once at its end.")
         if not has_tweak:
             self.ev.batch = EventSourcePulse(description="A batch ended (see batch_status).")
         self.ev.finalize()

@@ -5,8 +5,8 @@
  * (padded tail, from the context's own aligned buffer) sets ctrl.last; on the DMA path it is
  * the tail segment of the job that carries the message's whole blocks, when there are any.
  * After each job: poll until its slot is done (bounded by timeout_polls, with a short delay
- * between polls so the CPU does not compete with the DMA for the bus), check the error bits,
- * and always ack.
+ * between polls so the CPU does not compete with the DMA for the bus, or the device's wait
+ * hook between reads when it waits by interrupt), check the error bits, and always ack.
  */
 #include "ld_internal.h"
 #include "litedigest/ld_hw.h"
@@ -43,8 +43,36 @@ uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
             return v;
         if (++polls >= limit)
             return 0;
-        poll_delay();
+        if (dev->wait) {
+            if (dev->wait(dev->wait_arg) != 0)
+                return 0;
+        } else {
+            poll_delay();
+        }
     }
+}
+
+int ld_hw_irq_enable(const ld_hw_dev *dev, int on)
+{
+    if (!dev_ok(dev) || !dev->ev_pending || !dev->ev_enable)
+        return LD_ERR_ARG;
+    LD_WR32(dev, dev->ev_enable, 0);
+    LD_WR32(dev, dev->ev_pending, LD_EV_DONE | LD_EV_BATCH);   /* write 1 to clear */
+    if (on)
+        LD_WR32(dev, dev->ev_enable, LD_EV_DONE | (dev->batch_base ? LD_EV_BATCH : 0u));
+    return LD_OK;
+}
+
+uint32_t ld_hw_irq_ack(const ld_hw_dev *dev)
+{
+    uint32_t ev;
+
+    if (!dev_ok(dev) || !dev->ev_pending)
+        return 0;
+    ev = LD_RD32(dev, dev->ev_pending);
+    if (ev)
+        LD_WR32(dev, dev->ev_pending, ev);
+    return ev;
 }
 
 int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
@@ -500,8 +528,10 @@ int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, ui
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
     for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u); )
-        if (++polls >= limit)
+        if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
+            polls = limit;
             break;
+        }
     LD_PROF(LD_PROF_DONE);
     st = ONESHOT_RD(dev->status);
     ONESHOT_WR(dev->slots_ack + off, 1u);
@@ -684,7 +714,7 @@ int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t l
     /* tail calls all: this function keeps nothing on the stack */
     if (path == LD_PATH_DMA && LD_HAL_OK(dev) && out != NULL && data != NULL) {
         if (dev->read32 == ld_hal_mmio_read32 && dev->write32 == ld_hal_mmio_write32 &&
-            dev->dma_sync == NULL)
+            dev->dma_sync == NULL && dev->wait == NULL)
             return oneshot_mmio(dev, alg, (const uint8_t *)data, len, out);
         return oneshot_hal(dev, alg, (const uint8_t *)data, len, out);
     }

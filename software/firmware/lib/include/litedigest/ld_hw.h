@@ -45,6 +45,18 @@ typedef struct {
                                  * before its digests are read); may be NULL */
     uint32_t timeout_polls;     /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
     uintptr_t ram_base, ram_size; /* the range the DMA may read (main RAM) */
+    /* The interrupt (LiteX EventManager: soc/REGISTERS.md "Interrupts"): ev_pending and
+     * ev_enable register addresses (0: none). Waiting by interrupt instead of polling: when
+     * `wait` is set, every wait of the driver (a job, a batch, the scheduler's next done slot)
+     * reads the status and, while the work is not done, calls wait(wait_arg) instead of
+     * polling again at once. wait sleeps (wfi, an RTOS semaphore, a UIO read) or does other
+     * work until the peripheral's interrupt has fired and returns 0 (returning early is
+     * harmless: the driver reads the status again), or nonzero to give up (the driver returns
+     * LD_ERR_TIMEOUT); each call counts as one of timeout_polls. The application enables the
+     * event with ld_hw_irq_enable and its interrupt handler calls ld_hw_irq_ack. */
+    uintptr_t ev_pending, ev_enable;
+    int (*wait)(void *wait_arg);
+    void *wait_arg;
     int family;                 /* LD_FAMILY_* of the engine behind these registers */
 #if LD_CONFIG_HOST
     /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
@@ -109,6 +121,7 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
     .read32 = RD, .write32 = WR, .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL,       \
     .timeout_polls = 2000000,                                                                \
+    .ev_pending = CSR_##NAME##_EV_PENDING_ADDR, .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR,     \
     .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY
 
 /* The engine facts in the info register. */
@@ -230,11 +243,23 @@ int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *
 int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
                    const size_t *lens, size_t n, uint8_t *digests, size_t *done);
 
+/* --- interrupts ----------------------------------------------------------------------------
+ * The peripheral raises its interrupt when a job ends (event `done`, any slot, errors too) and
+ * when a batch ends (event `batch`); the line stays high until the event is acknowledged.
+ * enable: on != 0 clears the pending events and enables both (the batch event only on a
+ * peripheral with the walker); 0 disables them. LD_ERR_ARG without ev_pending/ev_enable.
+ * ack: for the application's interrupt handler: clears the pending events, so the level
+ * interrupt drops, and returns them (LD_EV_DONE | LD_EV_BATCH bits; 0: not this peripheral's).
+ * The driver itself never acknowledges events: whether a job is done it reads from the status. */
+int ld_hw_irq_enable(const ld_hw_dev *dev, int on);
+uint32_t ld_hw_irq_ack(const ld_hw_dev *dev);
+
 /* Is [addr, addr+len) inside the device's DMA range and aligned to align bytes? */
 int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align);
 
-/* internal helper shared with the scheduler: poll until (read32(reg) & mask) != 0 or the
- * timeout; returns the last value read (0 on timeout). */
+/* internal helper shared with the scheduler: read reg until (read32(reg) & mask) != 0, polling
+ * or through dev->wait between reads, or the timeout; returns the last value read (0 on
+ * timeout or when wait gave up). */
 uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask);
 
 #ifdef __cplusplus
