@@ -27,6 +27,7 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 
 from litedigest import spec as specmod
 
+from .axi_reader import AXIBurstReader
 from .batch import BatchWalker
 from .csr_block import CSRBlock
 from .dma_reader import DMAReader, row_geometry
@@ -116,9 +117,13 @@ def on_slot(ep, s):
 class HashPeripheral(CycleCounter):
     """`engine` (litedigest.ip) behind the CSRs of soc/REGISTERS.md; `bus`: the DMA's Wishbone
     master (`dma_width`-bit rows, row addresses), reading main RAM at [ram_base, ram_base +
-    ram_size); `ev`: the interrupt (a job finished or was refused)."""
+    ram_size); `ev`: the interrupt (a job finished or was refused).
 
-    def __init__(self, engine, ram_base, ram_size, dma_width=32):
+    `axi=True`: the DMA reads through `axi` instead (an AXI4 read port, axi_reader.py's burst
+    reader: bursts requested ahead of the engine); `bus` is then the batch walker's alone (its
+    descriptor reads and digest writes, single accesses), None without a walker (Skein)."""
+
+    def __init__(self, engine, ram_base, ram_size, dma_width=32, axi=False):
         self.add_cycle_counter()
         self.engine = engine
         self.submodules.core = engine
@@ -140,9 +145,19 @@ class HashPeripheral(CycleCounter):
         ]
 
         # --- the stages ---------------------------------------------------------------------
-        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size)
+        self.axi_reads = axi
+        if axi:
+            reader = AXIBurstReader(nslots, block_bits, W, dma_width, with_tweak=has_tweak)
+            # a slot's blocks fetched and not out of the engine: the reader's buffer, the block
+            # register, the engine
+            outstanding = reader.per_slot + 2
+        else:
+            reader = DMAReader(nslots, block_bits, W, dma_width)
+            outstanding = 3
+        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
+                                                    outstanding=outstanding)
         self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
-        self.submodules.reader = reader = DMAReader(nslots, block_bits, W, dma_width)
+        self.submodules.reader = reader
         self.submodules.block = block = BlockRegister(block_bits, nslots)
         self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
         f = self.ctrl.fields
@@ -162,7 +177,7 @@ class HashPeripheral(CycleCounter):
             req.tail_base.eq(self.tail_base.storage), req.tail_length.eq(self.tail_length.storage),
             slots.ack.eq(f.ack),
             slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | self.walker_ack),
-            reader.pause.eq(slots.status.err_bus | f.hold | self.walker_pause),
+            reader.pause.eq(slots.status.err_bus | f.hold | (0 if axi else self.walker_pause)),
             slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
             slots.more.eq(reader.more),
             slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
@@ -176,8 +191,10 @@ class HashPeripheral(CycleCounter):
             csr_block.clear.eq(f.ack),
 
             reader.job.eq(slots.job), reader.segments.eq(slots.segments),
-            # a slot is fetched for while its job runs and no block of it waits for the engine
-            reader.allow.eq(Cat(*[slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
+            # a slot is fetched for while its job runs and (one fill buffer) no block of it waits
+            # for the engine; the burst reader keeps waiting blocks in its buffer
+            reader.allow.eq(slots.active if axi else
+                            Cat(*[slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
                                   for s in range(nslots)])),
 
             csr_block.source.connect(block.csr),
@@ -202,8 +219,10 @@ class HashPeripheral(CycleCounter):
             digests.sel.eq(self.digest_sel.storage),
             self.digest.status.eq(_msw_first(digests.value, ncw, W)),
         ]
+        if axi:
+            self.axi = reader.axi
         if has_tweak:
-            self.bus = reader.bus
+            self.bus = None if axi else reader.bus
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
                 req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage),
@@ -235,9 +254,6 @@ class HashPeripheral(CycleCounter):
         f = self.ctrl.fields
         self.submodules.batch = walker = BatchWalker(nslots, engine.digest_bits, engine.word_bits,
                                                      dma_width, ram_base, ram_size, row_bytes)
-        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
-        wr, rd = walker.bus, reader.bus
-        own = walker.owns_bus
         wreq = walker.request
         self.comb += [
             # SlotControl's request: the walker's when it issues one, else the ctrl write
@@ -256,15 +272,6 @@ class HashPeripheral(CycleCounter):
             walker.clear.eq(f.ack), walker.reader_error.eq(reader.bus_error),
             digests.sel2.eq(walker.cv_sel), walker.cv.eq(digests.value2),
             self.walker_ack.eq(walker.ack_slots), self.walker_pause.eq(walker.pause_reader),
-            walker.grant.eq(~reader.filling),
-            # the bus: the walker's transfer, else the reader's
-            bus.adr.eq(Mux(own, wr.adr, rd.adr)), bus.dat_w.eq(wr.dat_w),
-            bus.sel.eq(Mux(own, wr.sel, rd.sel)), bus.we.eq(own & wr.we),
-            bus.cyc.eq(Mux(own, wr.cyc, rd.cyc)), bus.stb.eq(Mux(own, wr.stb, rd.stb)),
-            bus.cti.eq(0), bus.bte.eq(0),
-            wr.dat_r.eq(bus.dat_r), rd.dat_r.eq(bus.dat_r),
-            wr.ack.eq(own & bus.ack), rd.ack.eq(~own & bus.ack),
-            wr.err.eq(own & bus.err), rd.err.eq(~own & bus.err),
             self.batch_status.fields.busy.eq(walker.busy),
             self.batch_status.fields.done.eq(walker.done),
             self.batch_status.fields.err_desc.eq(walker.err_desc),
@@ -274,6 +281,25 @@ class HashPeripheral(CycleCounter):
             self.ev.batch.trigger.eq(walker.event),
             # a batch raises one interrupt, at its end: its own jobs do not raise `done`
             self.walker_busy.eq(walker.busy),
+        ]
+        if self.axi_reads:
+            # the reader has its own port: the walker's bus is the peripheral's, always granted
+            self.bus = walker.bus
+            self.comb += walker.grant.eq(1)
+            return
+        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        wr, rd = walker.bus, reader.bus
+        own = walker.owns_bus
+        self.comb += [
+            walker.grant.eq(~reader.filling),
+            # the bus: the walker's transfer, else the reader's
+            bus.adr.eq(Mux(own, wr.adr, rd.adr)), bus.dat_w.eq(wr.dat_w),
+            bus.sel.eq(Mux(own, wr.sel, rd.sel)), bus.we.eq(own & wr.we),
+            bus.cyc.eq(Mux(own, wr.cyc, rd.cyc)), bus.stb.eq(Mux(own, wr.stb, rd.stb)),
+            bus.cti.eq(0), bus.bte.eq(0),
+            wr.dat_r.eq(bus.dat_r), rd.dat_r.eq(bus.dat_r),
+            wr.ack.eq(own & bus.ack), rd.ack.eq(~own & bus.ack),
+            wr.err.eq(own & bus.err), rd.err.eq(~own & bus.err),
         ]
 
     def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak):

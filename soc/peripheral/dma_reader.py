@@ -60,6 +60,92 @@ def round_robin_choice(req, last, n):
     return pick, comb
 
 
+def add_reader_ports(reader, nslots, block_bits, row_bits):
+    """The ports every DMA reader has but its bus (DMAReader's docstring), set on `reader`."""
+    reader.job = Record(job_layout(nslots))
+    reader.segments = Record(segment_layout(row_bits))
+    reader.allow = Signal(nslots)
+    reader.pause = Signal()
+    reader.more = Signal(nslots)
+    reader.fetch = Record(slot_event_layout(nslots))
+    reader.abort = Record(slot_event_layout(nslots))
+    reader.bus_error = Signal()
+    reader.tweak = Record(tweak_port_layout(nslots))
+    reader.source = stream.Endpoint(block_layout(block_bits, nslots))
+
+
+class SlotJobs:
+    """The per-slot state of the jobs a DMA reader serves: the segments' rows (`cur_row`,
+    `cur_rows`: the current one; `tail_row`, `tail_rows`), the next block's flags (`nfirst`,
+    `nlcv`), the job's (`jlast`, `jvar`, `jout`: Skein's output block owed, from the tweak
+    port), a `pad` job's message bytes not yet in a block (`left`), whether its 0x80 byte is
+    placed (`marked`), whether blocks are left (`pmore`) and its length (`plen`); `more`: the
+    slots with blocks left to fetch. Arrays of one signal per slot."""
+
+    def __init__(self, nslots, row_bits, tweak):
+        mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
+        self.nslots = nslots
+        self.cur_row = mk("cur_row", row_bits)     # next row to read
+        self.cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
+        self.tail_row = mk("tail_row", row_bits)
+        self.tail_rows = mk("tail_rows", row_bits)
+        self.nfirst = mk("nfirst")                 # the slot's next block is its job's first
+        self.nlcv = mk("nlcv")                     # ... and starts from cv
+        self.jlast = mk("jlast")                   # the job ends the message
+        self.jvar = mk("jvar", VARIANT_BITS)
+        self.jout = Array(tweak.out_pending[s] for s in range(nslots))
+        self.left = mk("pad_left", 33)
+        self.marked = mk("pad_marked")
+        self.pmore = mk("pad_more")
+        self.plen = mk("pad_len", 32)
+        self.more = Cat(*[(self.cur_rows[s] != 0) | self.jout[s] | self.pmore[s] for s in range(nslots)])
+
+    def pad_facts(self, slot, block_bytes):
+        """Of `slot`'s next block of a pad job: whether the message fills it (`full`) and
+        whether it is the job's last (`pad_last`: the 0x80 placed, or room for the length).
+        Returns (full, pad_last, comb statements)."""
+        len_bytes = block_bytes // 8      # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
+        full, pad_last = Signal(name="full"), Signal(name="pad_last")
+        lft = self.left[slot]
+        return full, pad_last, [full.eq(lft >= block_bytes),
+                                pad_last.eq(self.marked[slot] | (lft < block_bytes - len_bytes))]
+
+    def start(self, job, seg, extra=lambda s: []):
+        """The sync statements of a job start (after the reader's updates: a start on a slot
+        wins over them); `extra(s)`: the reader's own statements for slot s."""
+        return [If(job.start & (job.slot == s),
+            self.nfirst[s].eq(job.first), self.nlcv[s].eq(job.load_cv), self.jlast[s].eq(job.last),
+            self.jvar[s].eq(job.variant),
+            self.pmore[s].eq(job.pad & ~job.csr), self.left[s].eq(seg.bytes), self.plen[s].eq(seg.bytes),
+            self.marked[s].eq(0),
+            If(job.csr,
+                self.cur_rows[s].eq(0), self.tail_rows[s].eq(0),
+            ).Else(
+                self.cur_row[s].eq(seg.row), self.cur_rows[s].eq(seg.rows),
+                self.tail_row[s].eq(seg.tail_row), self.tail_rows[s].eq(seg.tail_rows),
+            ),
+            *extra(s),
+        ) for s in range(self.nslots)]
+
+
+def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits):
+    """A pad job's block in memory order from its bytes `block_le`: `p_cnt` message bytes
+    (when `p_on`), then 0x80 when `p_mark`, zeros, and the bit length `p_bits` in the last
+    bytes when `p_last` (FIPS 180-4 sec. 5.1). Returns (the padded block, comb statements)."""
+    block_bytes = len(block_le) // 8
+    padded_le = Signal(len(block_le), name="padded_le")
+    comb = []
+    for i in range(block_bytes):
+        byte = block_le[8 * i:8 * i + 8]
+        k = block_bytes - 1 - i           # the length's byte k (little-endian) sits at byte i
+        length_byte = p_bits[8 * k:8 * k + 8] if 8 * k < len(p_bits) else 0
+        # (no `~` in a Mux select: Migen's simulator would read ~0 of a bit as -1, true)
+        comb.append(padded_le[8 * i:8 * i + 8].eq(
+            Mux(p_on & (p_cnt <= i),
+                Mux(p_mark & (p_cnt == i), 0x80, 0) | Mux(p_last, length_byte, 0), byte)))
+    return padded_le, comb
+
+
 def round_robin_pick(sync_ce, req, n):
     """Round-robin choice among the n request bits `req`: returns (any, slot, comb, sync) where
     `slot` is the first requester after the previous choice (cyclically); `comb` are the
@@ -87,35 +173,15 @@ class DMAReader(Module):
         _, rows_per_block, rb = row_geometry(block_bits, dma_width)
         row_bits = 32 - rb
         self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
-        self.job = job = Record(job_layout(nslots))
-        self.segments = seg = Record(segment_layout(row_bits))
-        self.allow = Signal(nslots)
-        self.pause = Signal()
-        self.more = Signal(nslots)
-        self.fetch = Record(slot_event_layout(nslots))
-        self.abort = Record(slot_event_layout(nslots))
-        self.bus_error = Signal()
-        self.tweak = tw = Record(tweak_port_layout(nslots))
-        self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
+        add_reader_ports(self, nslots, block_bits, row_bits)
+        job, seg, tw, source = self.job, self.segments, self.tweak, self.source
 
         # --- per-slot jobs ------------------------------------------------------------------
-        mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
-        cur_row = mk("cur_row", row_bits)     # next row to read
-        cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
-        tail_row = mk("tail_row", row_bits)
-        tail_rows = mk("tail_rows", row_bits)
-        nfirst = mk("nfirst")                 # the slot's next block is its job's first
-        nlcv = mk("nlcv")                     # ... and starts from cv
-        jlast = mk("jlast")                   # the job ends the message
-        jvar = mk("jvar", VARIANT_BITS)
-        jout = Array(tw.out_pending[s] for s in range(nslots))
-        # a `pad` job (SHA padding made here): the message bytes not yet in a block (`left`),
-        # whether its 0x80 byte is placed (`marked`), whether blocks are left (`pmore`)
-        left = mk("pad_left", 33)
-        marked = mk("pad_marked")
-        pmore = mk("pad_more")
-        plen = mk("pad_len", 32)
-        self.comb += self.more.eq(Cat(*[(cur_rows[s] != 0) | jout[s] | pmore[s] for s in range(nslots)]))
+        jobs = SlotJobs(nslots, row_bits, tw)
+        cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
+        nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
+        left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
+        self.comb += self.more.eq(jobs.more)
 
         # --- the choice ---------------------------------------------------------------------
         fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
@@ -149,9 +215,7 @@ class DMAReader(Module):
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
         fill_le = Signal(block_bits)          # the buffer's bytes in memory order
-        padded_le = Signal(block_bits)
         block_bytes = block_bits // 8
-        len_bytes = block_bytes // 8          # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
         # the block on `source` of a pad job: `p_cnt` message bytes, then 0x80 when `p_mark`,
         # zeros, and the bit length in the last bytes when `p_last`
         p_on, p_mark, p_last = Signal(), Signal(), Signal()
@@ -159,18 +223,10 @@ class DMAReader(Module):
         p_bits = Signal(35)
         self.pad_out = (p_on, p_cnt, p_mark, p_last, p_bits)   # the block on `source` (benches)
         lft = left[fs]
-        full = Signal()
-        pad_last = Signal()
-        self.comb += [full.eq(lft >= block_bytes),
-                      pad_last.eq(marked[fs] | (lft < block_bytes - len_bytes))]
-        for i in range(block_bytes):
-            byte = fill_le[8 * i:8 * i + 8]
-            k = block_bytes - 1 - i           # the length's byte k (little-endian) sits at byte i
-            length_byte = p_bits[8 * k:8 * k + 8] if 8 * k < len(p_bits) else 0
-            # (no `~` in a Mux select: Migen's simulator would read ~0 of a bit as -1, true)
-            self.comb += padded_le[8 * i:8 * i + 8].eq(
-                Mux(p_on & (p_cnt <= i),
-                    Mux(p_mark & (p_cnt == i), 0x80, 0) | Mux(p_last, length_byte, 0), byte))
+        full, pad_last, comb = jobs.pad_facts(fs, block_bytes)
+        self.comb += comb
+        padded_le, comb = pad_block(fill_le, p_on, p_cnt, p_mark, p_last, p_bits)
+        self.comb += comb
         self.comb += [
             fill_le.eq(Cat(*fill)),
             source.data.eq(engine_block(padded_le, word_bits)),
@@ -223,16 +279,4 @@ class DMAReader(Module):
                 filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),
             ),
         ]
-        for s in range(nslots):   # a start on the slot wins over the updates above
-            self.sync += If(job.start & (job.slot == s),
-                nfirst[s].eq(job.first), nlcv[s].eq(job.load_cv), jlast[s].eq(job.last),
-                jvar[s].eq(job.variant),
-                pmore[s].eq(job.pad & ~job.csr), left[s].eq(seg.bytes), plen[s].eq(seg.bytes),
-                marked[s].eq(0),
-                If(job.csr,
-                    cur_rows[s].eq(0), tail_rows[s].eq(0),
-                ).Else(
-                    cur_row[s].eq(seg.row), cur_rows[s].eq(seg.rows),
-                    tail_row[s].eq(seg.tail_row), tail_rows[s].eq(seg.tail_rows),
-                ),
-            )
+        self.sync += jobs.start(job, seg)   # a start on a slot wins over the updates above

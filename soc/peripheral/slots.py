@@ -30,9 +30,12 @@ class SlotControl(Module):
       was dropped; `bus_error` (in): a DMA bus error; `now` (64, in): the cycle counter;
     - `job` (job_layout, out), `segments` (segment_layout, out): an admitted job start;
     - `active`, `done_slots` (nslots, out); `status` (STATUS_LAYOUT, out); `finish_cycles`
-      (64, out): `now` when a job last finished; `event` (out): a job finished or was refused."""
+      (64, out): `now` when a job last finished; `event` (out): a job finished or was refused.
 
-    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size):
+    `outstanding`: a slot's blocks fetched and not yet out of the engine, at most (3 with
+    DMAReader: its fill buffer, the block register, the engine)."""
+
+    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, outstanding=3):
         sb = slot_bits(nslots)
         nbw = block_bytes // 4              # din words per block
         rb = log2_int(row_bytes)            # byte address -> row address
@@ -66,7 +69,7 @@ class SlotControl(Module):
         self.stamp = Signal()               # (in) stamp finish_cycles now (a batch's end)
 
         act = Array(Signal(name=f"act{s}") for s in range(nslots))      # a job is running
-        outst = Array(Signal(2, name=f"outst{s}") for s in range(nslots))  # blocks fetched, not out
+        outst = Array(Signal(max=outstanding + 1, name=f"outst{s}") for s in range(nslots))  # blocks fetched, not out
         cv_pending = Signal()               # a load_cv job has not yet sent its first block
 
         # --- checks at job start ----------------------------------------------------------------
@@ -113,8 +116,8 @@ class SlotControl(Module):
         on = lambda ev, s: ev.valid & (ev.slot == s)
         for s in range(nslots):
             inc = on(self.fetch, s) | (job.start & job.csr & (job.slot == s))
-            dec = on(self.retire, s) | on(self.abort, s)
-            self.sync += outst[s].eq(outst[s] + inc - dec)
+            # (a block of the slot may leave the engine in the cycle another one is dropped)
+            self.sync += outst[s].eq(outst[s] + inc - on(self.retire, s) - on(self.abort, s))
             self.sync += If(finish[s], act[s].eq(0))
             self.sync += If(job.start & (job.slot == s), act[s].eq(1))
         self.sync += sdone.eq((sdone & ~self.ack_slots) | finish)
