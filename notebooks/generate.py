@@ -167,8 +167,11 @@ SHA-256 of messages from 64 B to 64 KiB, in software and on the engine.
   (the engine fetches the message from main RAM) of the `sha256:opt` peripheral. Cycle counts
   are exact (simulation) and every digest is checked against `hashlib` on the host.
 - **PYNQ board**: `time.perf_counter` around `hashlib.sha256` (OpenSSL on the ARM Cortex-A9) and
-  around the engine through the pynq backend (Python driver, DMA from a `pynq.allocate` buffer),
-  in bytes per second.'''),
+  around the engine through the pynq backend (the C driver on the mapped registers, DMA from a
+  `pynq.allocate` buffer), in bytes per second.
+
+Below: one message at a time over sizes from 64 B to 64 KiB; many small messages through the
+batch walker; many long messages through the scheduler on the pipelined engines.'''),
     new_code_cell(TARGET_CELL),
     new_code_cell('''\
 import hashlib
@@ -239,6 +242,83 @@ size. Software settles at its cost per block; the CSR path at the CPU's cost of 
 per block; the DMA path approaches the engine's own rate (one 64-byte block per interval, 33
 cycles for `sha256:opt`, i.e. about 0.52 cycles per byte) because the DMA fetches the next block
 while the engine works. The table above holds the measured values.'''),
+    new_markdown_cell('''\
+## Many small messages: the batch walker
+
+Records, packets and keys are short: per message, a call's fixed cost outweighs the engine's
+work. The batch interface (`ld_hw_md_batch` in C, `litedigest.hash_many` in Python) hands the
+peripheral a table of descriptors in RAM; it walks them, pads each message itself, writes each
+digest back and raises one interrupt at the end. On the simulated SoC the `batch` firmware
+hashes 1,000 messages of 64 B and of 1 KiB per SHA peripheral of the main SoC (`sha256:opt`,
+`sha1:opt`, `sha512:k5`) and of the scheduler SoC (the pipelines `sha256:opt:p4`,
+`sha1:opt:p8`) through the walker, one by one (`ld_hw_md`) and in software; messages per
+second at 50 MHz (the ECP5 SoC's clock), every digest checked on the CPU and against `hashlib`
+(`litedigest bench --backend soc --batch`). On the board: messages per second of wall-clock
+time, the engine one message per call against `hashlib`.'''),
+    new_code_cell('''\
+if target.on_board:
+    import os
+    msgs = [os.urandom(64) for _ in range(1000)]
+    assert [target.new("sha256", m).digest() for m in msgs[:8]] == \\
+        [hashlib.sha256(m).digest() for m in msgs[:8]]
+    for label, fn in (("hashlib", lambda m: hashlib.sha256(m).digest()),
+                      ("engine, one call each", lambda m: target.new("sha256", m).digest())):
+        t0 = time.perf_counter()
+        for m in msgs:
+            fn(m)
+        print(f"{label:24s} {len(msgs) / (time.perf_counter() - t0):12,.0f} messages/s (64 B)")
+else:
+    from litedigest import cmd_bench, socdemo
+    sim = socdemo._standard()
+    batch = list(cmd_bench.bench_soc_batch([list(sim.MAIN_SOC), list(sim.SCHED_SOC)]))
+    assert batch and all(r["digest_ok"] for r in batch), "a batch digest differs"
+    print(f"{'engine':15s} {'message':>7s} {'path':>11s} {'cycles/msg':>11s} {'cycles/B':>9s} "
+          f"{'msgs/s @50MHz':>14s} {'x software':>11s}")
+    for r in batch:
+        print(f"{r['engine']:15s} {r['bytes']:6d}B {r['path']:>11s} {r['cycles_per_message']:11,.1f} "
+              f"{r['cycles_per_message'] / r['bytes']:9.2f} {r['messages_per_second']:14,d} "
+              f"{r['speedup_vs_sw']:10.1f}x")'''),
+    new_code_cell('''\
+if not target.on_board:
+    engines = list(dict.fromkeys(r["engine"] for r in batch))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    for ax, size in zip(axes, (64, 1024)):
+        for k, path in enumerate(("batch", "one_by_one", "sw")):
+            vals = [next(r["messages_per_second"] for r in batch
+                         if r["engine"] == e and r["bytes"] == size and r["path"] == path)
+                    for e in engines]
+            ax.bar([i + 0.27 * (k - 1) for i in range(len(engines))], vals, width=0.27,
+                   label={"batch": "batch walker", "one_by_one": "one ld_hw_md call each",
+                          "sw": "software"}[path])
+        ax.set_xticks(range(len(engines)), engines, rotation=20)
+        ax.set_yscale("log")
+        ax.set_title(f"{size}-byte messages (1,000; simulated SoC)")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    axes[0].set_ylabel("messages per second at 50 MHz")
+    axes[0].legend()
+    plt.tight_layout()
+    plt.show()'''),
+    new_markdown_cell('''\
+## Many long messages: the scheduler on the pipelines
+
+A p-stage pipeline needs p messages in flight. `ld_hw_schedule` keeps the slots full; on the
+DMA path it hands the messages to the batch walker (the `sched` firmware on the scheduler SoC:
+p messages of 16 KiB, `litedigest bench --backend soc --sched`). Utilization is the engine's
+busy cycles (blocks x interval) over the engine's run, and over the whole call (descriptors,
+waiting, digests). Skein's ring pipeline takes one DMA job per message.'''),
+    new_code_cell('''\
+if target.on_board:
+    print("The scheduler figures come from the simulated SoC (exact cycles); see docs/MEASUREMENTS.md.")
+else:
+    sched = [r for r in cmd_bench.bench_soc_sched(list(sim.SCHED_SOC)) if r["path"] == "dma"]
+    assert sched and all(r["digest_ok"] for r in sched), "a scheduler digest differs"
+    last = {r["engine"]: r for r in sched}          # the second (warm) run of each
+    print(f"{'engine':22s} {'messages':>9s} {'engine run':>11s} {'util.':>6s} {'whole call':>11s} "
+          f"{'util.':>6s} {'bytes/cycle':>12s} {'cycles/B':>9s}")
+    for e, r in last.items():
+        print(f"{e:22s} {r['messages']:4d} x 16K {r['run_cycles']:11,d} {r['utilization']:6.3f} "
+              f"{r['cycles']:11,d} {r['end_to_end_utilization']:6.3f} {r['bytes_per_cycle']:12.3f} "
+              f"{1 / r['bytes_per_cycle']:9.3f}")'''),
 ]
 
 NB03 = [

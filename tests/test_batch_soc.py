@@ -46,7 +46,7 @@ def test_every_sha_peripheral_and_size_is_measured_and_right(records):
     assert all(r["digest_ok"] for r in records)
     for r in records:
         assert r["messages_per_second"] == round(r["clock_mhz"] * 1e6 * r["messages"] / r["cycles"])
-        assert r["cycles_per_message"] == pytest.approx(r["cycles"] / r["messages"], abs=0.05)
+        assert r["cycles_per_message"] == pytest.approx(r["cycles"] / r["messages"], abs=0.051)  # rounded to 0.1
 
 
 def test_the_batch_beats_one_by_one_and_software(records):

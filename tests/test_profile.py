@@ -40,7 +40,9 @@ def test_one_shot_dma_path_register_accesses(profile):
         assert "context setup" not in ph       # the fast path has no context to set up
     # the instrumented call: its marks turn the one-shot path from a leaf that saves nothing
     # into a function with calls and spills, and move its code in the 4 KiB direct-mapped
-    # caches, so it costs more than the plain call, which test_soc bounds (the demo's 64 B DMA)
-    assert profile["dma-64"]["total"] <= 900
+    # caches, so it costs more than the plain call, which test_soc bounds (the demo's 64 B DMA).
+    # It moves with the code's layout: 837 cycles, then 914 once the driver gained its wait hook
+    # (interrupts), while the plain call went 709 -> 674.
+    assert profile["dma-64"]["total"] <= 1000
     # 16 KiB: the engine's 256 blocks x 33 cycles plus the fixed cost of the 64 B call
     assert profile["dma-16384"]["total"] <= 256 * 33 + profile["dma-64"]["total"]

@@ -28,6 +28,12 @@
                  (ld_hw_md, DMA) and with the C library's software hash on the same CPU;
                  cycles per message, messages per second at BATCH_CLOCK_MHZ (the ECP5 SoC's
                  clock), every digest checked on the device and against hashlib.
+  --backend soc --irq: waiting by interrupt (software/firmware/apps/irq) on the sha256
+                 peripheral: one-shot DMA calls of 64 B, 1 KiB, 16 KiB and a batch of 32 x 64 B,
+                 the driver polling (poll), then waiting through the device's wait hook for the
+                 peripheral's interrupt while doing other work (work) or in wfi (wfi); per case
+                 the call's cycles, the latency from the peripheral's finish stamp to the call's
+                 return and what waiting by interrupt adds to it, the interrupts taken.
   --backend soc --profile: where the cycles of one ld_hw_md call on the sha256 peripheral go
                  (software/firmware/apps/profile, the library built with LD_CONFIG_PROFILE):
                  per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
@@ -62,6 +68,8 @@ def add_parser(subparsers):
                    help="soc: run the message scheduler firmware and report engine utilization")
     p.add_argument("--batch", action="store_true",
                    help="soc: many small messages through the batch walker, one by one, in software")
+    p.add_argument("--irq", action="store_true",
+                   help="soc: the driver waiting by interrupt against polling (cycles, latency)")
     p.set_defaults(func=run)
 
 
@@ -245,6 +253,44 @@ def bench_soc_batch(engine_lists):
                                ", ".join(failed + [f"{d['instance']} {d['bytes']} B #{d['index']}" for d in bad]))
 
 
+def bench_soc_irq(engine):
+    """`bench --backend soc --irq`: the interrupt firmware; a record per mode and case, with
+    the latency waiting by interrupt adds over polling (`added_latency`)."""
+    run = socdemo.run_irq(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    bad = {(r["mode"], r["case"]) for r in run.digest_mismatches()}
+    for r in run.records:
+        poll = run.record("poll", r["case"])
+        kind, _, size = r["case"].partition("-")
+        nbytes = int(size) if kind == "dma" else socdemo.IRQ_BATCH * 64
+        yield {
+            "engine": run.engine, "backend": "soc", "path": "dma" if kind == "dma" else "batch",
+            "wait": r["mode"], "case": r["case"], "bytes": nbytes, "cycles": r["cycles"],
+            "bytes_per_cycle": round(nbytes / r["cycles"], 4), "latency": r["latency"],
+            "added_latency": r["latency"] - poll["latency"] if poll else None,
+            "isr_entry": r["isr"] if r["mode"] != "poll" else None,
+            "handler": r["handler"] if r["mode"] != "poll" else None,
+            "waits": r["waits"], "other_work": r["work"], "interrupts": r["irqs"],
+            "digest_ok": r["ok"] and (r["mode"], r["case"]) not in bad,
+        }
+    failed = [c["name"] for c in run.checks if not c["ok"]]
+    if failed or bad or not run.records:
+        raise RuntimeError("the interrupt firmware failed: " +
+                           ", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records")
+
+
+MD_IRQ_HEADER = ("| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
+                 "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"
+                 "\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _markdown_irq(rec):
+    dash = lambda v: "-" if v is None else f"{v:,}"
+    return (f"| {rec['case']} | {rec['wait']} | {rec['cycles']:,} | {rec['latency']:,} "
+            f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} | {dash(rec['isr_entry'])} "
+            f"| {dash(rec['handler'])} "
+            f"| {rec['interrupts']} | {rec['waits']} | {rec['other_work']:,} |")
+
+
 MD_BATCH_HEADER = ("| engine | message | path | messages | cycles per message | messages/s at {mhz:g} MHz "
                    "| speedup over software |\n|---|---|---|---|---|---|---|")
 
@@ -312,7 +358,10 @@ def _text(rec):
     extra = ""
     if "utilization" in rec:
         extra = f" messages={rec['messages']} interval={rec['interval']} utilization={rec['utilization']}"
-    if "latency" in rec:
+    if "wait" in rec:
+        extra = (f" wait={rec['wait']} latency={rec['latency']} added_latency={rec['added_latency']} "
+                 f"interrupts={rec['interrupts']} waits={rec['waits']} other_work={rec['other_work']}")
+    elif "latency" in rec:
         extra = f" latency={rec['latency']} interval={rec['interval']} occupancy={rec['occupancy']}"
     if "messages_per_second" in rec:
         extra = (f" messages={rec['messages']} cycles/message={rec['cycles_per_message']} "
@@ -326,10 +375,16 @@ def run(args):
     extras.require("soc", f"litedigest bench --backend {args.backend}")
     try:
         if args.profile:
-            if args.backend != "soc" or args.sched or args.sizes:
+            if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
                 raise ValueError("--profile applies to --backend soc alone")
             return print_profile(args.engine, args.json)
-        if args.batch:
+        if args.irq:
+            if args.backend != "soc" or args.sched or args.sizes or args.batch:
+                raise ValueError("--irq applies to --backend soc alone (the firmware measures 64 B, "
+                                 "1 KiB, 16 KiB and a batch)")
+            records = bench_soc_irq(args.engine)
+            header, row = MD_IRQ_HEADER, _markdown_irq
+        elif args.batch:
             if args.backend != "soc" or args.sched or args.sizes:
                 raise ValueError("--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)")
             sim = socdemo._standard()

@@ -300,3 +300,52 @@ def run_batch(engines=None, log=None, timeout=1800):
     text, _ = run_app(engines, "batch", log=log, timeout=timeout)
     return BatchRun(engines, console_lines(text, "LDBATCH"), console_lines(text, "LDCHECK"),
                     console_lines(text, "LDDIGEST"), text)
+
+
+IRQ_BATCH = 32            # apps/irq: the batch case, BATCH messages of 64 B
+
+
+def irq_case_message(case):
+    """The message whose digest the interrupt firmware prints for `case` (apps/irq): dma-N is
+    demo_message(N); batch-Nx64 prints its last message, bytes 64 (N-1) .. 64 N of the demo
+    pattern."""
+    kind, _, size = case.partition("-")
+    if kind == "dma":
+        return demo_message(int(size))
+    n = int(size.split("x")[0])
+    return demo_message(64 * n)[64 * (n - 1):]
+
+
+@dataclasses.dataclass
+class IrqRun:
+    engine: str
+    records: list      # LDIRQ: mode, case, cycles, latency, isr, waits, work, irqs, ok, digest
+    checks: list
+    console: str
+
+    def digest_mismatches(self):
+        """Records whose printed digest is not hashlib's SHA-256 of the case's message."""
+        return [r for r in self.records
+                if hashlib.sha256(irq_case_message(r["case"])).hexdigest() != r.get("digest")]
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and all(r["ok"] for r in self.records) and \
+            all(c["ok"] for c in self.checks) and not self.digest_mismatches()
+
+    def record(self, mode, case):
+        for r in self.records:
+            if r["mode"] == mode and r["case"] == case:
+                return r
+        return None
+
+
+def run_irq(engine=DEFAULT_ENGINE, log=None, timeout=900):
+    """The interrupt firmware (software/firmware/apps/irq) on the SoC that has `engine` (a
+    SHA-256 engine): one-shot DMA calls of 64 B, 1 KiB, 16 KiB and a batch of 32 x 64 B, the
+    driver polling, then waiting by interrupt (doing other work; sleeping in wfi)."""
+    spec = specmod.parse(engine)
+    if spec.family != "sha256":
+        raise ValueError(f"the interrupt firmware drives the sha256 peripheral, not {spec.engine_name}")
+    text, _ = run_app(_standard().soc_engines_for(spec), "irq", log=log, timeout=timeout)
+    return IrqRun(str(spec), console_lines(text, "LDIRQ"), console_lines(text, "LDCHECK"), text)

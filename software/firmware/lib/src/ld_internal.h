@@ -64,19 +64,23 @@ static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t l
 #define LD_HAL_OK(dev) ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
 #endif
 
-static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    while (n--)
-        *dst++ = *src++;
-}
-
-/* With a write-through data cache (VexRiscv) every store is a bus write: clear whole words
- * where the buffer allows it (4 times fewer stores than bytes). */
+/* With a write-through data cache (VexRiscv) every store is a bus write: copy and clear
+ * whole words where the buffers allow it (4 times fewer stores than bytes). */
 #if defined(__GNUC__)
 typedef uint32_t __attribute__((may_alias)) ld_word_alias;
 #else
 typedef uint32_t ld_word_alias;
 #endif
+static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
+        for (; n >= 4; n -= 4, dst += 4, src += 4)
+            *(ld_word_alias *)(void *)dst = *(const ld_word_alias *)(const void *)src;
+    }
+    while (n--)
+        *dst++ = *src++;
+}
+
 static inline void ld_zero(uint8_t *dst, size_t n)
 {
     while (n && ((uintptr_t)dst & 3u)) {
@@ -168,5 +172,17 @@ static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out
     for (i = 0; i < n; i++)
         out[i] = (uint8_t)(words[i / 4] >> (24 - 8 * (i % 4)));
 }
+
+/* A batch descriptor for alg's message at bus address msg (len bytes; aligned to align, the
+ * peripheral's DMA alignment, unless empty) whose chaining value goes to out (aligned to
+ * ld_hw_batch_stride(alg)): LD_ERR_ARG (alg not of dev's family), LD_ERR_RANGE (alignment, the
+ * DMA range). Shared by the batch calls (md_hw.c) and the scheduler's batch executor (sched.c). */
+/* ld_hw_md_batch_run's two halves around the start (ctrl.batch_start), for a caller that
+ * stamps the start: load acks and writes batch_base/batch_count; wait polls (or waits through
+ * dev->wait) for the end, acks and calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
+void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n);
+int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
+int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
+                       uintptr_t msg, size_t len, uintptr_t out);
 
 #endif

@@ -597,8 +597,8 @@ static uint32_t le32(uint32_t v)
     return u.w;
 }
 
-static int desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
-                    uintptr_t msg, size_t len, uintptr_t out)
+int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
+                       uintptr_t msg, size_t len, uintptr_t out)
 {
     ld_md_facts f;
 
@@ -623,23 +623,32 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
         return LD_ERR_ARG;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
-    return desc_set(d, dev, alg, info.dma_align, msg, len, out);
+    return ld_batch_desc_fill(d, dev, alg, info.dma_align, msg, len, out);
 }
 
 int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
 {
-    uint32_t st;
-
     if (done)
         *done = 0;
     if (!dev_ok(dev) || !dev->batch_base || n > 0xffffffffu ||
         (n && !ld_hw_dma_ok(dev, table, n * sizeof(ld_hw_batch_desc), LD_HW_BATCH_DESC_ALIGN)))
         return LD_ERR_ARG;
+    ld_batch_load(dev, table, n);
+    LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
+    return ld_batch_wait(dev, done);
+}
+
+void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n)
+{
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     LD_WR32(dev, dev->batch_base, (uint32_t)table);
     LD_WR32(dev, dev->batch_count, (uint32_t)n);
-    LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
-    st = ld_hw_poll(dev, dev->batch_status, LD_BATCH_STATUS_DONE);
+}
+
+int ld_batch_wait(const ld_hw_dev *dev, size_t *done)
+{
+    uint32_t st = ld_hw_poll(dev, dev->batch_status, LD_BATCH_STATUS_DONE);
+
     if (done)
         *done = LD_RD32(dev, dev->batch_progress);
     if (st == 0)
@@ -665,7 +674,7 @@ int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
     for (i = 0; i < n; i++) {
-        r = desc_set(&table[i], dev, alg, info.dma_align, (uintptr_t)msgs[i], lens[i],
+        r = ld_batch_desc_fill(&table[i], dev, alg, info.dma_align, (uintptr_t)msgs[i], lens[i],
                      (uintptr_t)(digests + i * stride));
         if (r != LD_OK)
             return r;

@@ -250,6 +250,101 @@ static void fail_pending(ld_sched_msg *msgs, size_t nmsgs, int err)
 /* errors a start can cause (the job did not run); err_bus comes from a running DMA instead */
 #define START_ERRORS (LD_STATUS_ERR_LEN | LD_STATUS_ERR_ADDR | LD_STATUS_ERR_STATE)
 
+/* --- DMA path through the batch walker ---------------------------------------------------
+ * A SHA peripheral with the walker (batch_base) takes the messages as batches: the CPU writes
+ * a descriptor per message, the peripheral pads each message itself, keeps one message per
+ * slot, refills a slot as soon as its message ends and writes each chaining value back to
+ * RAM; the CPU issues no job, pads nothing and reads no digest register, so the engine, not
+ * the CPU's set-up between jobs, bounds the call. The descriptors and the chaining values live
+ * in the slots' pads (DMA-readable, checked by the caller): the table in the first, the
+ * outputs in the others (with one slot: the pad's two halves). Taken when every pending
+ * message can be read whole by the DMA (aligned, in range) and the host does not stage DMA
+ * data; otherwise the per-job executor below runs, which needs only whole blocks aligned. */
+#define PAD_BYTES sizeof(((ld_sched_slot *)0)->pad)
+#define BATCH_MAX (PAD_BYTES / sizeof(ld_hw_batch_desc))
+
+static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs, uint32_t align)
+{
+    size_t i;
+
+    if (!dev->batch_base)
+        return 0;
+#if LD_CONFIG_HOST
+    if (dev->dma_write)
+        return 0;
+#endif
+    for (i = 0; i < nmsgs; i++)
+        if (msgs[i].result == PENDING && msgs[i].len &&
+            !ld_hw_dma_ok(dev, (uintptr_t)msgs[i].data, msgs[i].len, align))
+            return 0;
+    return 1;
+}
+
+/* Runs every pending message through batches; *run0: the counter at the first batch's
+ * start; *jobs: messages batched. LD_ERR_TIMEOUT when a batch did not end (it still runs: the
+ * pending messages get LD_ERR_TIMEOUT); a refused batch fails its messages with LD_ERR_HW
+ * (with several slots the peripheral does not say which of them were written). */
+static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint32_t align,
+                            uint64_t *run0, uint32_t *jobs)
+{
+    ld_sched_msg *msgs = s->msgs;
+    ld_hw_batch_desc *table = (ld_hw_batch_desc *)(void *)s->slots[0].pad;
+    size_t stride = dev->family == LD_FAMILY_SHA512 ? 64 : 32;
+    size_t idx[BATCH_MAX], i = 0, j, n, pad;
+    uint8_t *outs[BATCH_MAX], *o, *end;
+    int r;
+
+    for (;;) {
+        /* the outputs: with one slot the pad's second half (the table has the first), else the
+         * other slots' pads, in order; as many messages as there are outputs (at most
+         * BATCH_MAX descriptors, the first pad's worth) */
+        pad = nsl == 1 ? 0 : 1;
+        o = s->slots[pad].pad + (nsl == 1 ? PAD_BYTES / 2 : 0);
+        end = s->slots[pad].pad + PAD_BYTES;
+        for (n = 0; n < BATCH_MAX && o != NULL && i < s->nmsgs; i++) {
+            ld_sched_msg *m = &msgs[i];
+            if (m->result != PENDING)
+                continue;
+            r = ld_batch_desc_fill(&table[n], dev, m->alg, align, (uintptr_t)m->data, m->len,
+                                   (uintptr_t)o);
+            if (r != LD_OK) {
+                m->result = r;
+                s->finished++;
+                continue;
+            }
+            idx[n] = i;
+            outs[n++] = o;
+            o += stride;
+            if (o == end) {             /* the next slot's pad, or the batch is full */
+                o = ++pad < nsl ? s->slots[pad].pad : NULL;
+                if (o)
+                    end = o + PAD_BYTES;
+            }
+        }
+        if (n == 0)
+            return LD_OK;
+        if (dev->dma_sync)
+            dev->dma_sync();
+        ld_batch_load(dev, (uintptr_t)table, n);
+        if (*jobs == 0)
+            ld_hw_cycles(dev, run0);    /* the run starts with the first batch's start */
+        LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
+        r = ld_batch_wait(dev, NULL);
+        *jobs += (uint32_t)n;
+        for (j = 0; j < n; j++) {
+            ld_sched_msg *m = &msgs[idx[j]];
+            if (r == LD_OK)
+                ld_copy(m->out, outs[j], ld_md_algs[m->alg].digest_size);
+            m->result = r;
+            s->finished++;
+        }
+        if (r == LD_ERR_TIMEOUT) {
+            fail_pending(msgs, s->nmsgs, LD_ERR_TIMEOUT);
+            return r;
+        }
+    }
+}
+
 int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
                    ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
 {
@@ -267,7 +362,7 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     uint32_t b0, outstanding = 0, tainted = 0, jobs = 0;
     uintptr_t done_reg, ack_reg;
     size_t i, nsl;
-    int r, first_err = LD_OK, timed_out = 0;
+    int r, first_err = LD_OK, timed_out = 0, batched;
 
     if (!LD_HAL_OK(dev) ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
@@ -311,7 +406,12 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     ld_hw_cycles(dev, &c0);
     run0 = c0;
     b0 = LD_RD32(dev, dev->blocks);
-    for (;;) {
+    batched = path == LD_PATH_DMA && batch_ok(dev, msgs, nmsgs, info.dma_align);
+    if (batched) {
+        timed_out = schedule_batches(dev, &s, nsl, info.dma_align, &run0, &jobs) == LD_ERR_TIMEOUT;
+        ld_hw_cycles(dev, &run1);
+    }
+    while (!batched) {     /* the per-job executor */
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
             uint32_t st, bit = 1u << job.slot;

@@ -10,6 +10,11 @@
  * - ld_hw_schedule(), the executor on a hash peripheral, CSR path (one block per job) or DMA
  *   path (one job per message: its whole blocks, then its padded tail as second segment, so
  *   the hardware interleaves the slots' blocks by itself and the CPU only refills slots).
+ *   On a SHA peripheral with the batch walker, when every message is DMA-readable whole
+ *   (aligned, in range), the DMA path hands the messages to the walker instead, in batches
+ *   of up to 16 whose descriptors and chaining values live in the slots' pads: the peripheral
+ *   pads, refills the slots and writes the chaining values itself, the CPU waits once per
+ *   batch (the policy layer is not used then).
  * Skein-512 messages (alg LD_ALG_SKEIN512(bits), ld_skein.h; a Skein peripheral) are two
  * UBIs on the slot: the message UBI from the configured IV (its last block, 1..64 bytes or the
  * empty message's zero block, held back and zero-padded in the slot's pad), then the output
@@ -105,14 +110,14 @@ typedef struct {
     uint64_t cycles;        /* from before the first job to after the last digest was read */
     uint64_t run_cycles;    /* the engine's run: from the release of the first wave of jobs
                              * (DMA: started with ctrl.hold, then released together; CSR: the
-                             * call's start) to the end of the last job (the peripheral's
-                             * finish_cycles stamp); excludes
+                             * call's start; the batch walker: the first batch's start) to the
+                             * end of the last job (the peripheral's finish_cycles stamp); excludes
                              * the set-up before (padding, job registers) and digest reads after */
     uint32_t blocks;        /* blocks the engine completed meanwhile */
     uint32_t interval;      /* the engine's cycles per block when full (info register) */
     uint32_t period, in_flight; /* exactly: in_flight blocks per period cycles (ld_hw_info);
                              * busy cycles = blocks x period / in_flight */
-    uint32_t jobs;          /* jobs issued */
+    uint32_t jobs;          /* jobs issued (through the batch walker: messages batched) */
 } ld_sched_stats;
 
 /* Hash all messages on the peripheral, using min(nslots, engine slots) slots.

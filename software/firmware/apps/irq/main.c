@@ -1,0 +1,224 @@
+/* Interrupt firmware (LiteX, bare metal): the C driver waiting for the sha256 peripheral's
+ * interrupt instead of polling its status, on one-shot DMA calls (ld_hw_md) of 64 B, 1 KiB and
+ * 16 KiB and a batch of BATCH x 64 B (ld_hw_md_batch), each warm and timed with the
+ * peripheral's counter, in three modes:
+ *   poll: the device as the other apps use it: the driver polls the status;
+ *   work: dev.wait = wait_work: between two status reads the driver calls it, and it does the
+ *         firmware's "other work" (here: counting) until the interrupt handler has run;
+ *   wfi:  dev.wait = wait_wfi: the CPU sleeps (wfi) until the interrupt (a CPU that takes
+ *         wfi as a no-op spins through the driver's status reads instead: see waits=).
+ * The interrupt handler (attached with LiteX's irq_attach) acknowledges the peripheral's
+ * events with ld_hw_irq_ack and stamps the counter at its first entry per call.
+ * Output, per mode and case:
+ *   LDIRQ mode=<m> case=<dma-N|batch-Nx64> cycles=<the call> latency=<cycles from the
+ *         peripheral's finish stamp to the call's return> isr=<cycles from the finish stamp to
+ *         the handler's entry, 0 in poll mode> handler=<cycles from its entry to its end,
+ *         the stamps included> waits=<wait calls> work=<other work done while
+ *         waiting> irqs=<interrupts taken> ok=<0|1> digest=<hex, the last message's>
+ * then LDDONE. Every digest is compared with the C library's software SHA-256 (ok=), and the
+ * host checks the printed one against hashlib. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <generated/csr.h>
+#include <generated/mem.h>
+#include <generated/soc.h>
+#include <irq.h>
+#include <system.h>
+
+#include "litedigest/ld_hw.h"
+#include "litedigest/ld_md.h"
+#include "../ld_app.h"
+
+#define MAXLEN 16384
+#define BATCH 32
+#define WAIT_SPINS 100000u   /* a wait gives the driver a status read at least this often */
+
+static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED;
+static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));
+static uint8_t outs[BATCH * 32] LD_DMA_ALIGNED;
+
+static ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
+
+static volatile uint32_t fired;   /* set by the handler, cleared by the waits */
+static volatile uint32_t irqs;    /* interrupts taken */
+static volatile uint32_t t_isr;   /* the counter's low word at the handler's first entry */
+static volatile uint32_t t_isr_end; /* ... and at its end */
+static volatile uint32_t stamped;
+static uint32_t waits, work;
+
+static void sha256_isr(void)
+{
+    if (!stamped) {     /* two register accesses: the stamp costs the handler little */
+        csr_write_simple(1, CSR_SHA256_CYCLES_LATCH_ADDR);
+        t_isr = csr_read_simple(CSR_SHA256_CYCLES_VALUE_ADDR + 4);
+        stamped = 1;
+    }
+    if (ld_hw_irq_ack(&dev)) {
+        irqs++;
+        fired = 1;
+    }
+    if (stamped == 1) {
+        csr_write_simple(1, CSR_SHA256_CYCLES_LATCH_ADDR);
+        t_isr_end = csr_read_simple(CSR_SHA256_CYCLES_VALUE_ADDR + 4);
+        stamped = 2;
+    }
+}
+
+/* other work until the interrupt: the count stays in a register (a store per iteration would
+ * be a bus write through the write-through data cache, competing with the DMA) */
+static int wait_work(void *arg)
+{
+    uint32_t n = 0;
+    (void)arg;
+    waits++;
+    while (!fired && n < WAIT_SPINS)
+        n++;
+    fired = 0;
+    work += n;
+    return 0;
+}
+
+/* sleep until the interrupt: interrupts off while testing the flag, so that one arriving
+ * between the test and wfi still ends the wfi (a pending interrupt wakes it even when masked),
+ * then on again to take it */
+static int wait_wfi(void *arg)
+{
+    (void)arg;
+    waits++;
+    irq_setie(0);
+    if (!fired)
+        __asm__ volatile("wfi");
+    irq_setie(1);
+    fired = 0;
+    return 0;
+}
+
+static uint64_t finish_stamp(void)
+{
+    uint32_t hi = hal_read32(dev.finish_cycles), lo = hal_read32(dev.finish_cycles + 4);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+typedef struct {
+    uint64_t cycles, latency, isr, handler;
+    int r;
+} timing;
+
+/* one call of `len` bytes (batch > 0: a batch of `batch` messages of 64 B) */
+static timing run_case(uint32_t len, int batch, uint8_t *digest)
+{
+    static const void *ptrs[BATCH];
+    static size_t lens[BATCH];
+    const uint8_t *m = (const uint8_t *)msgbuf;
+    timing t;
+    uint64_t t0, t1;
+    int i;
+
+    for (i = 0; i < batch; i++) {
+        ptrs[i] = m + 64 * i;
+        lens[i] = 64;
+    }
+    fired = 0;
+    stamped = 0;
+    t0 = now(&dev);
+    if (batch)
+        t.r = ld_hw_md_batch(&dev, LD_ALG_SHA256, table, ptrs, lens, (size_t)batch, outs, NULL);
+    else
+        t.r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, m, len, digest);
+    t1 = now(&dev);
+    t.cycles = t1 - t0;
+    t.latency = t1 - finish_stamp();
+    t.isr = stamped ? (uint32_t)(t_isr - (uint32_t)finish_stamp()) : 0;
+    t.handler = stamped == 2 ? (uint32_t)(t_isr_end - t_isr) : 0;
+    if (batch)
+        memcpy(digest, outs + 32 * (batch - 1), 32);
+    return t;
+}
+
+static int check(uint32_t len, int batch, const uint8_t *digest)
+{
+    const uint8_t *m = (const uint8_t *)msgbuf;
+    uint8_t want[32];
+    int i;
+
+    if (!batch) {
+        ld_md(LD_ALG_SHA256, m, len, want);
+        return memcmp(want, digest, 32) == 0;
+    }
+    for (i = 0; i < batch; i++) {
+        ld_md(LD_ALG_SHA256, m + 64 * i, 64, want);
+        if (memcmp(want, outs + 32 * i, 32))
+            return 0;
+    }
+    return 1;
+}
+
+static void measure(const char *mode, uint32_t len, int batch)
+{
+    uint8_t digest[32];
+    timing t;
+    uint32_t irqs0;
+
+    memset(outs, 0, sizeof outs);
+    run_case(len, batch, digest);                      /* warm the caches */
+    memset(digest, 0, sizeof digest);
+    memset(outs, 0, sizeof outs);
+    flush_cpu_dcache();
+    run_case(len, batch, digest);                      /* warm again after the flush */
+    waits = work = 0;
+    irqs0 = irqs;
+    t = run_case(len, batch, digest);                  /* timed */
+    printf("LDIRQ mode=%s case=", mode);
+    if (batch)
+        printf("batch-%dx64", batch);
+    else
+        printf("dma-%u", (unsigned)len);
+    printf(" cycles=");
+    put_u64(t.cycles);
+    printf(" latency=");
+    put_u64(t.latency);
+    printf(" isr=");
+    put_u64(t.isr);
+    printf(" handler=");
+    put_u64(t.handler);
+    printf(" waits=%u work=%u irqs=%u ok=%d r=%d digest=", (unsigned)waits, (unsigned)work,
+           (unsigned)(irqs - irqs0), t.r == LD_OK && check(len, batch, digest), t.r);
+    put_hex(digest, 32);
+    printf("\n");
+}
+
+static void measure_all(const char *mode)
+{
+    measure(mode, 64, 0);
+    measure(mode, 1024, 0);
+    measure(mode, 16384, 0);
+    measure(mode, 64, BATCH);
+}
+
+int main(void)
+{
+    uint8_t *m = (uint8_t *)msgbuf;
+    uint32_t i;
+
+    for (i = 0; i < MAXLEN; i++)
+        m[i] = (uint8_t)((i * 7 + 3) & 0xff);
+    printf("\nLiteDigest interrupts: %s, interrupt %d\n", SHA256_ENGINE, SHA256_INTERRUPT);
+
+    measure_all("poll");
+
+    irq_attach(SHA256_INTERRUPT, sha256_isr);
+    irq_setmask(irq_getmask() | (1u << SHA256_INTERRUPT));
+    if (ld_hw_irq_enable(&dev, 1) != LD_OK)
+        printf("LDCHECK name=irq_enable ok=0\n");
+    irq_setie(1);
+    dev.wait = wait_work;
+    measure_all("work");
+    dev.wait = wait_wfi;
+    measure_all("wfi");
+    printf("LDDONE\n");
+    while (1) {
+    }
+    return 0;
+}
