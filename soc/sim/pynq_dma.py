@@ -14,8 +14,9 @@ matches hashlib. The command prints it:
 
     python -m litedigest.soc.sim.pynq_dma --engine sha256:opt:p4 --bytes 65536 --latency 30
 
-Migen's simulator runs a few thousand cycles of the subsystem a second (64 KiB on
-sha256:opt:p4: about 10,000 cycles).
+Migen's simulator is slow on this subsystem (it re-evaluates the whole combinational logic
+several times a cycle): some 15 to 25 cycles a second with sha256:opt:p4, whose 64 KiB take
+about 9,300 cycles, so 10 minutes a latency; some 75 with sha256:opt (16 KiB: 2 minutes).
 """
 import argparse
 import hashlib
@@ -228,7 +229,7 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
     cycles = seen["last_finish"] - seen["first_fetch"] + 1
     blocks = seen["accepts"]
     return {
-        "engine": spec.engine_name, "messages": messages, "message_bytes": size,
+        "engine": engine, "messages": messages, "message_bytes": size,
         "bytes": size * messages, "latency": latency, "ar_ready": ar_ready, "r_gap": r_gap,
         "cycles": cycles, "bytes_per_cycle": size * messages / cycles,
         "port_use": seen["beats"] * BYTES_PER_BEAT / cycles / BYTES_PER_BEAT,

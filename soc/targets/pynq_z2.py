@@ -13,7 +13,8 @@ Yosys synth_xilinx, a simulation of its AXI ports).
 Inside the subsystem (all in the FCLK_CLK0 domain, 100 MHz, reset ``rst_n`` from the PS's
 proc_sys_reset):
 - the hash peripherals (``litedigest.soc.peripheral.add_hash_subsystem``, as the simulated
-  SoC builds them), one per engine spec, named by ``litedigest.spec.instance_name``;
+  SoC builds them but for their DMA readers, AXI burst readers here), one per engine spec,
+  named by ``litedigest.spec.instance_name``;
 - ``s_axi``: an AXI4-Lite slave (32-bit data, 16-bit address = a 64 KiB window) for M_AXI_GP0,
   bridged to the LiteX CSR bus; the CSR region sits at 0 in the subsystem's map, so csr.json
   addresses are offsets the driver adds to the base the ``.hwh`` gives;
