@@ -260,10 +260,10 @@ def bench_soc_irq(engine):
     bad = {(r["mode"], r["case"]) for r in run.digest_mismatches()}
     for r in run.records:
         poll = run.record("poll", r["case"])
-        kind, _, size = r["case"].partition("-")
-        nbytes = int(size) if kind == "dma" else socdemo.IRQ_BATCH * 64
+        path, nmsgs, size = socdemo.irq_case(r["case"])
+        nbytes = nmsgs * size
         yield {
-            "engine": run.engine, "backend": "soc", "path": "dma" if kind == "dma" else "batch",
+            "engine": run.engine, "backend": "soc", "path": path,
             "wait": r["mode"], "case": r["case"], "bytes": nbytes, "cycles": r["cycles"],
             "bytes_per_cycle": round(nbytes / r["cycles"], 4), "latency": r["latency"],
             "added_latency": r["latency"] - poll["latency"] if poll else None,
@@ -275,7 +275,7 @@ def bench_soc_irq(engine):
     failed = [c["name"] for c in run.checks if not c["ok"]]
     if failed or bad or not run.records:
         raise RuntimeError("the interrupt firmware failed: " +
-                           ", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records")
+                           (", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records"))
 
 
 MD_IRQ_HEADER = ("| case | wait | cycles (call) | latency: finish to return | added by the interrupt "

@@ -96,13 +96,22 @@ def run_app(engines, app, log=None, timeout=900):
     return text, b
 
 
-def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
-    """Build the SoC that has `engine` (cached) and the demo firmware, run it, parse its output."""
+def run_sha256_app(engine, app, log=None, timeout=900, hint=""):
+    """run_app for a firmware that drives the sha256 peripheral (demo, profile, irq): on the
+    sim target's SoC that has `engine`, a SHA-256/SHA-224 engine (anything else is a
+    ValueError, `hint` appended). Returns (spec, console, build)."""
     spec = specmod.parse(engine)
     if spec.family != "sha256":
-        raise ValueError(f"the demo firmware measures SHA-256/SHA-224 engines, not {spec.engine_name}; "
-                         "`litedigest bench --backend soc --sched --engine SPEC` measures any engine")
-    text, b = run_app(_standard().soc_engines_for(spec), "demo", log=log, timeout=timeout)
+        raise ValueError(f"the {app} firmware drives the sha256 peripheral, not {spec.engine_name}{hint}")
+    text, b = run_app(_standard().soc_engines_for(spec), app, log=log, timeout=timeout)
+    return spec, text, b
+
+
+def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
+    """Build the SoC that has `engine` (cached) and the demo firmware, run it, parse its output."""
+    spec, text, b = run_sha256_app(engine, "demo", log, timeout,
+                                   hint="; `litedigest bench --backend soc --sched --engine SPEC` "
+                                        "measures any engine")
     records, checks = parse_console(text)
     return DemoRun(str(spec), records, checks, text, b.build_seconds)
 
@@ -117,10 +126,7 @@ def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
     """Run the profile firmware (apps/profile) on the SoC that has `engine`; return a list of
     cases, each {case, bytes, total, ok, phases: {phase: {cycles, reads, writes}}}, and the
     HAL's cost of a register read and write (cycles, from 64 of each)."""
-    spec = specmod.parse(engine)
-    if spec.family != "sha256":
-        raise ValueError(f"the profile firmware drives the sha256 peripheral, not {spec.engine_name}")
-    text, _ = run_app(_standard().soc_engines_for(spec), "profile", log=log, timeout=timeout)
+    _, text, _ = run_sha256_app(engine, "profile", log, timeout)
     cases, access = {}, {}
     for r in console_lines(text, "LDPROF"):
         if "access" in r:
@@ -305,15 +311,22 @@ def run_batch(engines=None, log=None, timeout=1800):
 IRQ_BATCH = 32            # apps/irq: the batch case, BATCH messages of 64 B
 
 
-def irq_case_message(case):
-    """The message whose digest the interrupt firmware prints for `case` (apps/irq): dma-N is
-    demo_message(N); batch-Nx64 prints its last message, bytes 64 (N-1) .. 64 N of the demo
-    pattern."""
+def irq_case(case):
+    """An interrupt firmware case name (apps/irq) as (path, messages, bytes each): dma-N is one
+    message of N bytes on the one-shot DMA path, batch-NxM a batch of N messages of M bytes."""
     kind, _, size = case.partition("-")
     if kind == "dma":
-        return demo_message(int(size))
-    n = int(size.split("x")[0])
-    return demo_message(64 * n)[64 * (n - 1):]
+        return "dma", 1, int(size)
+    n, _, m = size.partition("x")
+    return "batch", int(n), int(m)
+
+
+def irq_case_message(case):
+    """The message whose digest the interrupt firmware prints for `case`: dma-N is
+    demo_message(N); batch-NxM prints its last message, bytes M (N-1) .. M N of the demo
+    pattern (the batch's messages lie end to end in it)."""
+    _, n, m = irq_case(case)
+    return demo_message(m * n)[m * (n - 1):]
 
 
 @dataclasses.dataclass
@@ -344,8 +357,5 @@ def run_irq(engine=DEFAULT_ENGINE, log=None, timeout=900):
     """The interrupt firmware (software/firmware/apps/irq) on the SoC that has `engine` (a
     SHA-256 engine): one-shot DMA calls of 64 B, 1 KiB, 16 KiB and a batch of 32 x 64 B, the
     driver polling, then waiting by interrupt (doing other work; sleeping in wfi)."""
-    spec = specmod.parse(engine)
-    if spec.family != "sha256":
-        raise ValueError(f"the interrupt firmware drives the sha256 peripheral, not {spec.engine_name}")
-    text, _ = run_app(_standard().soc_engines_for(spec), "irq", log=log, timeout=timeout)
+    spec, text, _ = run_sha256_app(engine, "irq", log, timeout)
     return IrqRun(str(spec), console_lines(text, "LDIRQ"), console_lines(text, "LDCHECK"), text)

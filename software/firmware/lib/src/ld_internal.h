@@ -173,15 +173,27 @@ static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out
         out[i] = (uint8_t)(words[i / 4] >> (24 - 8 * (i % 4)));
 }
 
-/* A batch descriptor for alg's message at bus address msg (len bytes; aligned to align, the
- * peripheral's DMA alignment, unless empty) whose chaining value goes to out (aligned to
- * ld_hw_batch_stride(alg)): LD_ERR_ARG (alg not of dev's family), LD_ERR_RANGE (alignment, the
- * DMA range). Shared by the batch calls (md_hw.c) and the scheduler's batch executor (sched.c). */
+/* --- batches: what the batch calls (md_hw.c) and the scheduler's batch executor (sched.c)
+ * share --------------------------------------------------------------------------------- */
+
+/* Where the walker writes a chaining value: aligned to, and spaced by, the chaining value's
+ * size rounded up to a power of two (soc/peripheral/batch.py out_align): SHA-1's 20 bytes and
+ * SHA-256's 32 take 32, SHA-512's 64 take 64. */
+static inline size_t ld_batch_stride(int family)
+{
+    return family == LD_FAMILY_SHA512 ? 64 : 32;
+}
+
 /* ld_hw_md_batch_run's two halves around the start (ctrl.batch_start), for a caller that
  * stamps the start: load acks and writes batch_base/batch_count; wait polls (or waits through
  * dev->wait) for the end, acks and calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
 void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n);
 int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
+
+/* A batch descriptor for alg's message at bus address msg (len bytes; aligned to align, the
+ * peripheral's DMA alignment, unless empty) whose chaining value goes to out (aligned to
+ * ld_batch_stride): LD_ERR_ARG (alg not of dev's family), LD_ERR_RANGE (alignment, the DMA
+ * range). */
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
                        uintptr_t msg, size_t len, uintptr_t out);
 

@@ -572,18 +572,11 @@ static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t l
 
 /* --- batches ------------------------------------------------------------------------------ */
 
-/* the chaining value's size rounded up to a power of two (soc/peripheral/batch.py out_align):
- * SHA-1's 20 bytes and SHA-256's 32 take 32, SHA-512's 64 take 64 */
-static size_t stride_of(const ld_md_facts *f)
-{
-    return f->family == LD_FAMILY_SHA512 ? 64 : 32;
-}
-
 size_t ld_hw_batch_stride(int alg)
 {
     ld_md_facts f;
 
-    return ld_md_lookup(alg, &f) ? stride_of(&f) : 0;
+    return ld_md_lookup(alg, &f) ? ld_batch_stride(f.family) : 0;
 }
 
 /* a descriptor's word as the peripheral reads it: little-endian in memory */
@@ -601,11 +594,13 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint3
                        uintptr_t msg, size_t len, uintptr_t out)
 {
     ld_md_facts f;
+    size_t stride;
 
     if (d == NULL || !ld_md_lookup(alg, &f) || f.family != dev->family || len > 0xffffff80u)
         return LD_ERR_ARG;
+    stride = ld_batch_stride(f.family);
     if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
-        !ld_hw_dma_ok(dev, out, stride_of(&f), (uint32_t)stride_of(&f)))
+        !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
         return LD_ERR_RANGE;
     d->words[0] = le32((uint32_t)(len ? msg : dev->ram_base));
     d->words[1] = le32((uint32_t)len);

@@ -289,7 +289,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint3
 {
     ld_sched_msg *msgs = s->msgs;
     ld_hw_batch_desc *table = (ld_hw_batch_desc *)(void *)s->slots[0].pad;
-    size_t stride = dev->family == LD_FAMILY_SHA512 ? 64 : 32;
+    size_t stride = ld_batch_stride(dev->family);
     size_t idx[BATCH_MAX], i = 0, j, n, pad;
     uint8_t *outs[BATCH_MAX], *o, *end;
     int r;
