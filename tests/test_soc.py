@@ -49,13 +49,21 @@ def test_demo_performance_targets(demo_opt):
     dma = demo_opt.record("dma", 16384)["cycles"]
     csr = demo_opt.record("csr", 16384)["cycles"]
     assert sw / 16384 <= 75, "software SHA-256 must stay a fair baseline (<= 75 cycles/byte)"
-    # the one-shot DMA fast path (docs/MEASUREMENTS.md): 9,123 cycles, 1.796 B/cycle, 118x;
-    # 64 B 708 cycles; these bounds hold the figures (cycle counts are exact: a regression
-    # shows here)
-    assert 16384 / dma >= 1.78, f"DMA path {16384 / dma:.3f} bytes/cycle"
+    # the one-shot DMA fast path (docs/MEASUREMENTS.md), the call alone (the counter's own
+    # cost subtracted): 16 KiB 8,878 cycles, 1.845 B/cycle, 121x; 64 B 463 cycles. These are
+    # the end-to-end issue's targets (cycle counts are exact: a regression shows here)
+    assert 16384 / dma >= 1.8, f"DMA path {16384 / dma:.3f} bytes/cycle"
     assert sw / dma >= 115, f"DMA speedup {sw / dma:.1f}x"
-    assert demo_opt.record("dma", 64)["cycles"] <= 800
+    assert demo_opt.record("dma", 64)["cycles"] <= 500
     assert dma < csr < sw
+
+
+def test_demo_timer_cost_subtracted(demo_opt):
+    """Every figure is the call alone: the interval as read (raw) less the counter's own cost,
+    which the firmware measures as the least of a few empty intervals."""
+    assert 0 < demo_opt.timer_cycles < 200
+    for r in demo_opt.records:
+        assert r["raw"] == r["cycles"] + demo_opt.timer_cycles, r
 
 
 @pytest.mark.slow

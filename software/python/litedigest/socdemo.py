@@ -27,6 +27,8 @@ class DemoRun:
     checks: list       # dicts: name, ok
     console: str       # everything the firmware printed
     build_seconds: float
+    timer_cycles: int = 0   # the counter's own cost, subtracted from every record's cycles
+                            # (raw_cycles: the interval as read, counter included)
 
     @property
     def all_ok(self):
@@ -113,7 +115,9 @@ def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
                                    hint="; `litedigest bench --backend soc --sched --engine SPEC` "
                                         "measures any engine")
     records, checks = parse_console(text)
-    return DemoRun(str(spec), records, checks, text, b.build_seconds)
+    timer = console_lines(text, "LDTIMER")
+    return DemoRun(str(spec), records, checks, text, b.build_seconds,
+                   timer[0]["cycles"] if timer else 0)
 
 
 # the phase a profile interval belongs to, by the mark that ends it (apps/profile)

@@ -197,4 +197,26 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
                        uintptr_t msg, size_t len, uintptr_t out);
 
+/* A 32-bit value as the peripheral reads it from RAM: little-endian, whatever the CPU's order */
+static inline uint32_t ld_le32(uint32_t v)
+{
+    union { uint32_t w; uint8_t b[4]; } u;
+    u.b[0] = (uint8_t)v;
+    u.b[1] = (uint8_t)(v >> 8);
+    u.b[2] = (uint8_t)(v >> 16);
+    u.b[3] = (uint8_t)(v >> 24);
+    return u.w;
+}
+
+/* ld_batch_desc_fill's stores, for arguments its caller has checked (msg: the message's bus
+ * address, or any address in range when len is 0) */
+static inline void ld_batch_desc_write(ld_hw_batch_desc *d, uintptr_t msg, size_t len,
+                                       uintptr_t out, unsigned variant)
+{
+    d->words[0] = ld_le32((uint32_t)msg);
+    d->words[1] = ld_le32((uint32_t)len);
+    d->words[2] = ld_le32((uint32_t)out);
+    d->words[3] = ld_le32((uint32_t)variant);
+}
+
 #endif

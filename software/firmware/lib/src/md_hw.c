@@ -580,16 +580,6 @@ size_t ld_hw_batch_stride(int alg)
 }
 
 /* a descriptor's word as the peripheral reads it: little-endian in memory */
-static uint32_t le32(uint32_t v)
-{
-    union { uint32_t w; uint8_t b[4]; } u;
-    u.b[0] = (uint8_t)v;
-    u.b[1] = (uint8_t)(v >> 8);
-    u.b[2] = (uint8_t)(v >> 16);
-    u.b[3] = (uint8_t)(v >> 24);
-    return u.w;
-}
-
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
                        uintptr_t msg, size_t len, uintptr_t out)
 {
@@ -602,10 +592,7 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint3
     if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
         !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
         return LD_ERR_RANGE;
-    d->words[0] = le32((uint32_t)(len ? msg : dev->ram_base));
-    d->words[1] = le32((uint32_t)len);
-    d->words[2] = le32((uint32_t)out);
-    d->words[3] = le32((uint32_t)f.variant);
+    ld_batch_desc_write(d, len ? msg : dev->ram_base, len, out, f.variant);
     return LD_OK;
 }
 

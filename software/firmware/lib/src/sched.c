@@ -4,6 +4,7 @@
 #include "litedigest/ld_pad.h"
 
 #define PENDING 1   /* msgs[i].result of a message not finished yet */
+#define IN_BATCH 2  /* ... of one in the batch that runs (schedule_batches) */
 
 /* What the scheduler needs of an alg; 0 when it is not one it takes. */
 typedef struct {
@@ -263,9 +264,10 @@ static void fail_pending(ld_sched_msg *msgs, size_t nmsgs, int err)
 #define PAD_BYTES sizeof(((ld_sched_slot *)0)->pad)
 #define BATCH_MAX (PAD_BYTES / sizeof(ld_hw_batch_desc))
 
-static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs, uint32_t align)
+static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs,
+                    const ld_sched_slot *slots, size_t nsl, uint32_t align)
 {
-    size_t i;
+    size_t i, stride = ld_batch_stride(dev->family);
 
     if (!dev->batch_base)
         return 0;
@@ -273,71 +275,79 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs
     if (dev->dma_write)
         return 0;
 #endif
+    for (i = 0; i < nsl; i++)       /* the outputs in the pads (in range: checked before) */
+        if ((uintptr_t)slots[i].pad & (stride - 1u))
+            return 0;
     for (i = 0; i < nmsgs; i++)
         if (msgs[i].result == PENDING && msgs[i].len &&
-            !ld_hw_dma_ok(dev, (uintptr_t)msgs[i].data, msgs[i].len, align))
+            !ld_dma_range_ok(dev, (uintptr_t)msgs[i].data, msgs[i].len, align))
             return 0;
     return 1;
 }
 
-/* Runs every pending message through batches; *run0: the counter at the first batch's
- * start; *jobs: messages batched. LD_ERR_TIMEOUT when a batch did not end (it still runs: the
- * pending messages get LD_ERR_TIMEOUT); a refused batch fails its messages with LD_ERR_HW
- * (with several slots the peripheral does not say which of them were written). */
-static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint32_t align,
-                            uint64_t *run0, uint32_t *jobs)
+/* Runs every pending message through batches (each checked already: its family, and by
+ * batch_ok its DMA range and alignment); *run0: the counter at the first batch's start; *jobs:
+ * messages batched. A message whose output buffer takes the peripheral's write (its digest is
+ * the whole chaining value, the buffer aligned to it and in the DMA's range) gets its digest
+ * written there by the peripheral; the others' go to the pads and are copied. LD_ERR_TIMEOUT
+ * when a batch did not end (it still runs: the pending messages get LD_ERR_TIMEOUT); a refused
+ * batch fails its messages with LD_ERR_HW (with several slots the peripheral does not say which
+ * of them were written). */
+static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint64_t *run0,
+                            uint32_t *jobs)
 {
     ld_sched_msg *msgs = s->msgs;
     ld_hw_batch_desc *table = (ld_hw_batch_desc *)(void *)s->slots[0].pad;
-    size_t stride = ld_batch_stride(dev->family);
-    size_t idx[BATCH_MAX], i = 0, j, n, pad;
+    const size_t stride = ld_batch_stride(dev->family);
+    size_t idx[BATCH_MAX], i = 0, i0, j, n, ncopy, pad;
     uint8_t *outs[BATCH_MAX], *o, *end;
     int r;
 
     for (;;) {
-        /* the outputs: with one slot the pad's second half (the table has the first), else the
-         * other slots' pads, in order; as many messages as there are outputs (at most
-         * BATCH_MAX descriptors, the first pad's worth) */
+        /* the pads' outputs: with one slot the pad's second half (the table has the first),
+         * else the other slots' pads, in order; a batch ends when they or the table are full */
         pad = nsl == 1 ? 0 : 1;
         o = s->slots[pad].pad + (nsl == 1 ? PAD_BYTES / 2 : 0);
         end = s->slots[pad].pad + PAD_BYTES;
-        for (n = 0; n < BATCH_MAX && o != NULL && i < s->nmsgs; i++) {
+        for (i0 = i, n = ncopy = 0; n < BATCH_MAX && o != NULL && i < s->nmsgs; i++) {
             ld_sched_msg *m = &msgs[i];
+            const ld_md_alg_row *a = &ld_md_algs[m->alg];
+            uintptr_t out = (uintptr_t)m->out;
             if (m->result != PENDING)
                 continue;
-            r = ld_batch_desc_fill(&table[n], dev, m->alg, align, (uintptr_t)m->data, m->len,
-                                   (uintptr_t)o);
-            if (r != LD_OK) {
-                m->result = r;
-                s->finished++;
-                continue;
+            if (a->digest_size != stride || (out & (stride - 1u)) ||
+                !ld_dma_range_ok(dev, out, stride, (uint32_t)stride)) {
+                idx[ncopy] = i;         /* through a pad */
+                outs[ncopy++] = o;
+                out = (uintptr_t)o;
+                o += stride;
+                if (o == end) {         /* the next slot's pad, or the batch is full */
+                    o = ++pad < nsl ? s->slots[pad].pad : NULL;
+                    if (o)
+                        end = o + PAD_BYTES;
+                }
             }
-            idx[n] = i;
-            outs[n++] = o;
-            o += stride;
-            if (o == end) {             /* the next slot's pad, or the batch is full */
-                o = ++pad < nsl ? s->slots[pad].pad : NULL;
-                if (o)
-                    end = o + PAD_BYTES;
-            }
+            ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base,
+                                m->len, out, a->variant);
+            m->result = IN_BATCH;
         }
         if (n == 0)
             return LD_OK;
         if (dev->dma_sync)
             dev->dma_sync();
         ld_batch_load(dev, (uintptr_t)table, n);
-        if (*jobs == 0)
+        if (*jobs == 0 && run0)
             ld_hw_cycles(dev, run0);    /* the run starts with the first batch's start */
         LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
         r = ld_batch_wait(dev, NULL);
         *jobs += (uint32_t)n;
-        for (j = 0; j < n; j++) {
-            ld_sched_msg *m = &msgs[idx[j]];
-            if (r == LD_OK)
-                ld_copy(m->out, outs[j], ld_md_algs[m->alg].digest_size);
-            m->result = r;
-            s->finished++;
-        }
+        for (j = 0; j < ncopy && r == LD_OK; j++)
+            ld_copy(msgs[idx[j]].out, outs[j], ld_md_algs[msgs[idx[j]].alg].digest_size);
+        for (j = i0; j < i; j++)
+            if (msgs[j].result == IN_BATCH) {
+                msgs[j].result = r;
+                s->finished++;
+            }
         if (r == LD_ERR_TIMEOUT) {
             fail_pending(msgs, s->nmsgs, LD_ERR_TIMEOUT);
             return r;
@@ -403,14 +413,13 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     if (path == LD_PATH_DMA && dev->dma_sync)
         dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
 
-    ld_hw_cycles(dev, &c0);
+    b0 = stats ? LD_RD32(dev, dev->blocks) : 0;   /* the statistics' reads stay out of the window */
+    if (stats)
+        ld_hw_cycles(dev, &c0);
     run0 = c0;
-    b0 = LD_RD32(dev, dev->blocks);
-    batched = path == LD_PATH_DMA && batch_ok(dev, msgs, nmsgs, info.dma_align);
-    if (batched) {
-        timed_out = schedule_batches(dev, &s, nsl, info.dma_align, &run0, &jobs) == LD_ERR_TIMEOUT;
-        ld_hw_cycles(dev, &run1);
-    }
+    batched = path == LD_PATH_DMA && batch_ok(dev, msgs, nmsgs, slots, nsl, info.dma_align);
+    if (batched)    /* the run's end: the hardware's finish stamp, read below */
+        timed_out = schedule_batches(dev, &s, nsl, stats ? &run0 : NULL, &jobs) == LD_ERR_TIMEOUT;
     while (!batched) {     /* the per-job executor */
         int n = ld_sched_next(&s, &job);
         if (n == 1) {
@@ -431,7 +440,8 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
             continue;
         }
         if (hold) {                 /* the first wave is out: release it, the run starts */
-            ld_hw_cycles(dev, &run0);   /* just before the release: the run includes it */
+            if (stats)
+                ld_hw_cycles(dev, &run0);   /* just before the release: the run includes it */
             LD_WR32(dev, dev->ctrl, 0);
             hold = 0;
         }
@@ -448,7 +458,8 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
                 timed_out = 1;
                 break;
             }
-            ld_hw_cycles(dev, &run1);
+            if (stats)
+                ld_hw_cycles(dev, &run1);
             st = LD_RD32(dev, dev->status);
             if (st & LD_STATUS_ERRORS) {
                 tainted |= outstanding;     /* the failing slot is one of these */
@@ -473,7 +484,10 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
             }
         }
     }
-    ld_hw_cycles(dev, &c1);
+    if (stats)
+        ld_hw_cycles(dev, &c1);
+    if (batched)
+        run1 = c1;
     if (run1 > run0) {              /* exact end of the engine's run: the hardware's stamp */
         uint64_t f = ((uint64_t)LD_RD32(dev, dev->finish_cycles) << 32) |
                      LD_RD32(dev, dev->finish_cycles + 4);

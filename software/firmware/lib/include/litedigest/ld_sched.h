@@ -14,7 +14,10 @@
  *   (aligned, in range), the DMA path hands the messages to the walker instead, in batches
  *   of up to 16 whose descriptors and chaining values live in the slots' pads: the peripheral
  *   pads, refills the slots and writes the chaining values itself, the CPU waits once per
- *   batch (the policy layer is not used then).
+ *   batch (the policy layer is not used then). A message whose digest is the whole chaining
+ *   value (SHA-256, SHA-512) and whose `out` is aligned to it (32 / 64 bytes, e.g.
+ *   LD_DMA_ALIGNED) and in main RAM gets its digest written there by the peripheral, no copy;
+ *   its `out` is then unspecified when the message fails.
  * Skein-512 messages (alg LD_ALG_SKEIN512(bits), ld_skein.h; a Skein peripheral) are two
  * UBIs on the slot: the message UBI from the configured IV (its last block, 1..64 bytes or the
  * empty message's zero block, held back and zero-padded in the slot's pad), then the output
@@ -107,7 +110,9 @@ long ld_sched_complete(ld_sched *s, size_t slot, int result);
 
 /* Run statistics of ld_hw_schedule (cycles from the peripheral's counter). */
 typedef struct {
-    uint64_t cycles;        /* from before the first job to after the last digest was read */
+    uint64_t cycles;        /* from before the first job to after the last digest was read
+                             * (the checks of the messages before it; the statistics' own reads
+                             * are outside it) */
     uint64_t run_cycles;    /* the engine's run: from the release of the first wave of jobs
                              * (DMA: started with ctrl.hold, then released together; CSR: the
                              * call's start; the batch walker: the first batch's start) to the
