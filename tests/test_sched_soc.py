@@ -61,13 +61,17 @@ def test_sched_utilization_at_least_95_percent(sched_run, instance, engine, p):
     assert r["blocks"] == p * 257                  # 256 data blocks + 1 padding block each
     assert r["utilization"] >= 0.95, r
     # the whole call: the DMA path hands the messages to the batch walker (one batch, one
-    # wait; SHA-256 digests written by the peripheral into the caller's aligned buffers).
+    # wait; SHA-1/SHA-256 digests written by the peripheral into the caller's aligned buffers).
     # The last record is a warm call (the firmware makes it twice, the first untimed), the
-    # first a cold one: measured warm 0.79 (p4) and 0.73 (p8), cold 0.74 and 0.70; 0.37 and
-    # 0.30 with one job per message
-    assert r["jobs"] == p and r["end_to_end_utilization"] >= 0.70, r
+    # first a cold one. Issue 14's targets, warm: >= 0.85 (p4) and >= 0.80 (p8); measured
+    # 0.858 and 0.857 (cold 0.805 and 0.818); 0.37 and 0.30 with one job per message. The
+    # cycles are the call's alone (the counter's own cost, LDTIMER, subtracted as in the demo)
+    target = {"sha256": 0.85, "sha1": 0.80}[instance]
+    assert r["warm"] == 1 and r["jobs"] == p and r["end_to_end_utilization"] >= target, r
+    assert r["raw"] == r["cycles"] + sched_run.timer_cycles(instance) > r["cycles"], r
     cold = sched_run.record(instance, "dma", run=0)
-    assert cold["ok"] and cold["jobs"] == p and cold["end_to_end_utilization"] >= 0.65, cold
+    assert cold["warm"] == 0 and cold["ok"] and cold["jobs"] == p, cold
+    assert cold["end_to_end_utilization"] >= 0.78, cold
     assert cold["cycles"] > r["cycles"], (cold, r)
     # the CSR path runs the same scheduler one block per job: the CPU is the bottleneck
     csr = sched_run.record(instance, "csr")

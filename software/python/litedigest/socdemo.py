@@ -155,7 +155,8 @@ def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
 @dataclasses.dataclass
 class SchedRun:
     engines: list
-    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles, run_cycles,
+    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles (the
+                       # call's alone: `raw` minus the counter's cost), raw, warm, run_cycles,
                        # blocks, interval, period, in_flight, busy (= blocks x period /
                        # in_flight), utilization (busy over the engine's run),
                        # end_to_end_utilization (busy over the whole call)
@@ -175,6 +176,12 @@ class SchedRun:
     def all_ok(self):
         return bool(self.records) and all(r["ok"] for r in self.records) and \
             all(c["ok"] for c in self.checks)
+
+    def timer_cycles(self, instance):
+        """The counter's own cost on `instance` (LDTIMER), subtracted from its records' cycles
+        (their `raw` is the interval as read)."""
+        t = [x for x in console_lines(self.console, "LDTIMER") if x.get("instance") == instance]
+        return t[0]["cycles"] if t else 0
 
     def record(self, instance, path, run=-1):
         rs = [r for r in self.records if r["instance"] == instance and r["path"] == path]

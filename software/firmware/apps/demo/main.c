@@ -57,6 +57,7 @@ static const char *const paths[NPATHS] = {"sw", "csr", "dma"};
 static uint64_t cycles[NSIZES][NPATHS];
 static int oks[NSIZES][NPATHS];
 
+LD_APP_HOT
 static void measure(void)
 {
     uint64_t timer = timer_cost(&dev);

@@ -46,6 +46,18 @@ static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t l
            len <= dev->ram_size - (addr - dev->ram_base);
 }
 
+/* The code a timed call runs on the firmware's CPU (the one-shot DMA path, the counter, the
+ * batch executor and its waits), in sections of their own that the apps' linker script
+ * (software/firmware/apps/linker.ld) puts together at the start of .text: one contiguous
+ * block of under 4 KiB, so that in VexRiscv's direct-mapped 4 KiB instruction cache none of
+ * it evicts another part, wherever the rest of the library and the app land (without this the
+ * 64-byte call moved by tens of cycles with edits elsewhere). Other toolchains ignore it. */
+#if defined(__GNUC__) && defined(__ELF__) && !LD_CONFIG_HOST
+#define LD_HOT(name) __attribute__((section(".text.hot.ld_" #name)))
+#else
+#define LD_HOT(name)
+#endif
+
 /* Profiling marks (ld_config.h LD_CONFIG_PROFILE): nothing in a normal build */
 #if LD_CONFIG_PROFILE
 #define LD_PROF(point) ld_profile_mark(point)
@@ -184,6 +196,14 @@ static inline size_t ld_batch_stride(int family)
     return family == LD_FAMILY_SHA512 ? 64 : 32;
 }
 
+/* 32-bit words of a family's chaining value (5, 8, 16): the batch walker writes this many bytes
+ * x 4 at an output address, nothing beyond (byte enables), so a digest of that size goes
+ * straight into the caller's buffer */
+static inline size_t ld_family_state_words(int family)
+{
+    return family == LD_FAMILY_SHA1 ? 5 : family == LD_FAMILY_SHA256 ? 8 : 16;
+}
+
 /* ld_hw_md_batch_run's two halves around the start (ctrl.batch_start), for a caller that
  * stamps the start: load acks and writes batch_base/batch_count; wait polls (or waits through
  * dev->wait) for the end, acks and calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
@@ -200,12 +220,16 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint3
 /* A 32-bit value as the peripheral reads it from RAM: little-endian, whatever the CPU's order */
 static inline uint32_t ld_le32(uint32_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return v;       /* the byte stores below do not always fold to nothing (GCC 12, RV32) */
+#else
     union { uint32_t w; uint8_t b[4]; } u;
     u.b[0] = (uint8_t)v;
     u.b[1] = (uint8_t)(v >> 8);
     u.b[2] = (uint8_t)(v >> 16);
     u.b[3] = (uint8_t)(v >> 24);
     return u.w;
+#endif
 }
 
 /* ld_batch_desc_fill's stores, for arguments its caller has checked (msg: the message's bus

@@ -32,6 +32,7 @@ static int dev_ok(const ld_hw_dev *dev)
     return LD_HAL_OK(dev);
 }
 
+LD_HOT(hw_poll)
 uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
 {
     uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
@@ -208,6 +209,7 @@ void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *word
         words[i] = LD_RD32(dev, dev->digest + 4u * (uintptr_t)i);
 }
 
+LD_HOT(hw_cycles)
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
 {
     uint32_t hi, lo;
@@ -256,11 +258,13 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     return LD_OK;
 }
 
+LD_HOT(hal_mmio_read32)
 uint32_t ld_hal_mmio_read32(uintptr_t addr)
 {
     return *(volatile const uint32_t *)addr;
 }
 
+LD_HOT(hal_mmio_write32)
 void ld_hal_mmio_write32(uintptr_t addr, uint32_t value)
 {
     *(volatile uint32_t *)addr = value;
@@ -557,7 +561,7 @@ int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, ui
     return LD_OK;
 }
 
-__attribute__((noinline))
+__attribute__((noinline)) LD_HOT(oneshot_mmio)
 static int oneshot_mmio(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
 {
     return oneshot_body(dev, alg, p, len, out, 1);
@@ -620,6 +624,7 @@ int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *
     return ld_batch_wait(dev, done);
 }
 
+LD_HOT(batch_load)
 void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n)
 {
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
@@ -627,6 +632,7 @@ void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n)
     LD_WR32(dev, dev->batch_count, (uint32_t)n);
 }
 
+LD_HOT(batch_wait)
 int ld_batch_wait(const ld_hw_dev *dev, size_t *done)
 {
     uint32_t st = ld_hw_poll(dev, dev->batch_status, LD_BATCH_STATUS_DONE);
@@ -699,6 +705,7 @@ static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data,
     return r;
 }
 
+LD_HOT(hw_md)
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
 {
 #ifdef LD_ONESHOT_FAST

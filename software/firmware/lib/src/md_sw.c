@@ -33,7 +33,7 @@ size_t ld_md_state_words(int alg)
 {
     if (!known(alg))
         return 0;
-    return ALGS[alg].family == LD_FAMILY_SHA1 ? 5 : ALGS[alg].family == LD_FAMILY_SHA256 ? 8 : 16;
+    return ld_family_state_words(ALGS[alg].family);
 }
 
 int ld_md_family(int alg)

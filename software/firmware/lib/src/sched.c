@@ -4,7 +4,6 @@
 #include "litedigest/ld_pad.h"
 
 #define PENDING 1   /* msgs[i].result of a message not finished yet */
-#define IN_BATCH 2  /* ... of one in the batch that runs (schedule_batches) */
 
 /* What the scheduler needs of an alg; 0 when it is not one it takes. */
 typedef struct {
@@ -264,8 +263,7 @@ static void fail_pending(ld_sched_msg *msgs, size_t nmsgs, int err)
 #define PAD_BYTES sizeof(((ld_sched_slot *)0)->pad)
 #define BATCH_MAX (PAD_BYTES / sizeof(ld_hw_batch_desc))
 
-static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs,
-                    const ld_sched_slot *slots, size_t nsl, uint32_t align)
+static int batch_ok(const ld_hw_dev *dev, const ld_sched_slot *slots, size_t nsl)
 {
     size_t i, stride = ld_batch_stride(dev->family);
 
@@ -278,21 +276,18 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_msg *msgs, size_t nmsgs
     for (i = 0; i < nsl; i++)       /* the outputs in the pads (in range: checked before) */
         if ((uintptr_t)slots[i].pad & (stride - 1u))
             return 0;
-    for (i = 0; i < nmsgs; i++)
-        if (msgs[i].result == PENDING && msgs[i].len &&
-            !ld_dma_range_ok(dev, (uintptr_t)msgs[i].data, msgs[i].len, align))
-            return 0;
     return 1;
 }
 
 /* Runs every pending message through batches (each checked already: its family, and by
- * batch_ok its DMA range and alignment); *run0: the counter at the first batch's start; *jobs:
- * messages batched. A message whose output buffer takes the peripheral's write (its digest is
+ * ld_hw_schedule's checks its whole DMA range and alignment); *run0: the counter at the first
+ * batch's start (latched just before it, read after it); *jobs: messages batched. A message whose output buffer takes the peripheral's write (its digest is
  * the whole chaining value, the buffer aligned to it and in the DMA's range) gets its digest
  * written there by the peripheral; the others' go to the pads and are copied. LD_ERR_TIMEOUT
  * when a batch did not end (it still runs: the pending messages get LD_ERR_TIMEOUT); a refused
  * batch fails its messages with LD_ERR_HW (with several slots the peripheral does not say which
  * of them were written). */
+__attribute__((noinline)) LD_HOT(schedule_batches)
 static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint64_t *run0,
                             uint32_t *jobs)
 {
@@ -301,7 +296,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
     const size_t stride = ld_batch_stride(dev->family);
     size_t idx[BATCH_MAX], i = 0, i0, j, n, ncopy, pad;
     uint8_t *outs[BATCH_MAX], *o, *end;
-    int r;
+    int r, stamp;
 
     for (;;) {
         /* the pads' outputs: with one slot the pad's second half (the table has the first),
@@ -315,7 +310,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
             uintptr_t out = (uintptr_t)m->out;
             if (m->result != PENDING)
                 continue;
-            if (a->digest_size != stride || (out & (stride - 1u)) ||
+            if (a->digest_size != 4 * ld_family_state_words(a->family) || (out & (stride - 1u)) ||
                 !ld_dma_range_ok(dev, out, stride, (uint32_t)stride)) {
                 idx[ncopy] = i;         /* through a pad */
                 outs[ncopy++] = o;
@@ -329,39 +324,52 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
             }
             ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base,
                                 m->len, out, a->variant);
-            m->result = IN_BATCH;
+            /* LD_OK now, so that nothing of msgs is read after the batch (the D-cache is
+             * invalidated then: every line a miss); a failed batch sets its own below */
+            m->result = LD_OK;
         }
         if (n == 0)
             return LD_OK;
         if (dev->dma_sync)
             dev->dma_sync();
         ld_batch_load(dev, (uintptr_t)table, n);
-        if (*jobs == 0 && run0)
-            ld_hw_cycles(dev, run0);    /* the run starts with the first batch's start */
+        stamp = *jobs == 0 && run0;
+        if (stamp)                      /* the run starts with the first batch's start ... */
+            LD_WR32(dev, dev->cycles_latch, 1);
         LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
+        if (stamp)                      /* ... read while it runs (the CPU only waits then) */
+            *run0 = ((uint64_t)LD_RD32(dev, dev->cycles_value) << 32) |
+                    LD_RD32(dev, dev->cycles_value + 4);
         r = ld_batch_wait(dev, NULL);
         *jobs += (uint32_t)n;
         for (j = 0; j < ncopy && r == LD_OK; j++)
             ld_copy(msgs[idx[j]].out, outs[j], ld_md_algs[msgs[idx[j]].alg].digest_size);
-        for (j = i0; j < i; j++)
-            if (msgs[j].result == IN_BATCH) {
+        s->finished += n;
+        for (j = i0; j < i && r != LD_OK; j++)   /* before the batch: PENDING or an error */
+            if (msgs[j].result == LD_OK)
                 msgs[j].result = r;
-                s->finished++;
-            }
         if (r == LD_ERR_TIMEOUT) {
             fail_pending(msgs, s->nmsgs, LD_ERR_TIMEOUT);
             return r;
         }
+        if (i == s->nmsgs)
+            return LD_OK;
     }
 }
 
-int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
-                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+/* The per-job executor (the CSR path, and DMA when the batch walker cannot take the
+ * messages): ld_sched_next's jobs, one slot each, started through the job registers, their
+ * digests read back from the digest registers. stamp: *run0 set at the release of the first
+ * wave, *run1 at the last completion seen; *jobs counts the jobs issued. 1 when the peripheral
+ * stopped answering (the messages in it and the pending ones got LD_ERR_TIMEOUT), else 0. */
+__attribute__((noinline))
+static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl,
+                         const ld_hw_info *info, int stamp, uint64_t *run0, uint64_t *run1,
+                         uint32_t *jobs)
 {
-    ld_hw_info info;
-    ld_sched s;
+    ld_sched_msg *msgs = s->msgs;
+    size_t i, nmsgs = s->nmsgs;
     ld_sched_job job;
-    uint64_t c0 = 0, c1 = 0, run0 = 0, run1 = 0;
     /* DMA: the first wave of jobs is started with ctrl.hold and released together, so the
      * slots run in step (otherwise the first slot runs alone while the CPU sets up the next,
      * and finishes alone at the end) */
@@ -369,10 +377,92 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     /* outstanding: slots with a job in the engine; tainted: those of them that were in the
      * engine when an error bit (err_bus: the status does not say which slot's DMA failed) was
      * seen and acked, so they end with LD_ERR_HW whatever slots_done says later */
-    uint32_t b0, outstanding = 0, tainted = 0, jobs = 0;
-    uintptr_t done_reg, ack_reg;
+    uint32_t outstanding = 0, tainted = 0;
+    uintptr_t done_reg = low_word(dev->slots_done, info->slots);
+    uintptr_t ack_reg = low_word(dev->slots_ack, info->slots);
+    int r, timed_out = 0;
+
+    for (;;) {
+        int n = ld_sched_next(s, &job);
+        if (n == 1) {
+            uint32_t st, bit = 1u << job.slot;
+            r = issue(dev, path, &job, hold, &st);
+            (*jobs)++;
+            if (r != LD_OK && (r != LD_ERR_HW || (st & START_ERRORS))) {
+                /* rejected: it never ran (start_* acked the error bits) */
+                if (st & ~START_ERRORS & LD_STATUS_ERRORS)
+                    tainted |= outstanding;
+                ld_sched_complete(s, job.slot, r);
+            } else {
+                /* running; an error bit seen with it was another DMA's (acked meanwhile) */
+                outstanding |= bit;
+                if (r != LD_OK)
+                    tainted |= outstanding;
+            }
+            continue;
+        }
+        if (hold) {                 /* the first wave is out: release it, the run starts */
+            if (stamp)
+                ld_hw_cycles(dev, run0);   /* just before the release: the run includes it */
+            LD_WR32(dev, dev->ctrl, 0);
+            hold = 0;
+        }
+        if (n < 0)
+            break;
+        {
+            uint32_t done = ld_hw_poll(dev, done_reg, outstanding) & outstanding;
+            uint32_t st;
+            if (done == 0) {        /* timeout: fail what is in the engine and stop */
+                for (i = 0; i < nsl; i++)
+                    if (outstanding & (1u << i))
+                        ld_sched_complete(s, i, LD_ERR_TIMEOUT);
+                fail_pending(msgs, nmsgs, LD_ERR_TIMEOUT);
+                timed_out = 1;
+                break;
+            }
+            if (stamp)
+                ld_hw_cycles(dev, run1);
+            st = LD_RD32(dev, dev->status);
+            if (st & LD_STATUS_ERRORS) {
+                tainted |= outstanding;     /* the failing slot is one of these */
+                LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
+            }
+            LD_WR32(dev, ack_reg, done);
+            outstanding &= ~done;
+            for (i = 0; i < nsl; i++) {
+                long m;
+                uint32_t bit = 1u << i;
+                if (!(done & bit))
+                    continue;
+                m = ld_sched_complete(s, i, (tainted & bit) ? LD_ERR_HW : LD_OK);
+                tainted &= ~bit;
+                if (m >= 0 && msgs[m].result == LD_OK) {
+                    uint32_t words[LD_SKEIN512_STATE_BYTES / 4];
+                    alg_desc d;
+                    describe(msgs[m].alg, &d);
+                    ld_hw_read_digest_words(dev, (unsigned)i, words, (unsigned)d.words);
+                    ld_digest_bytes(d.digest, words, msgs[m].out);
+                }
+            }
+        }
+    }
+    return timed_out;
+}
+
+LD_HOT(hw_schedule)
+int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+{
+    ld_hw_info info;
+    ld_sched s;
+    uint64_t c0 = 0, c1 = 0, run0 = 0, run1 = 0;
+    uint32_t b0, jobs = 0;
+    uintptr_t ack_reg;
     size_t i, nsl;
     int r, first_err = LD_OK, timed_out = 0, batched;
+    /* every pending message can be read whole by the DMA (the batch walker's condition; the
+     * per-job executor's is weaker: its whole blocks, the tail is copied into a pad) */
+    int whole_ok = path == LD_PATH_DMA;
 
     if (!LD_HAL_OK(dev) ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
@@ -396,9 +486,13 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         own = own_blocks(&d, m->len) * d.bs;
         if (d.family != dev->family || (d.skein && (dev->tweak == 0 || dev->final_bytes == 0)))
             reject(&s, i, LD_ERR_ARG);
-        else if (path == LD_PATH_DMA && own &&
-                 !ld_hw_dma_ok(dev, (uintptr_t)m->data, own, info.dma_align))
-            reject(&s, i, LD_ERR_RANGE);
+        else if (path == LD_PATH_DMA && m->len &&
+                 !ld_dma_range_ok(dev, (uintptr_t)m->data, m->len, info.dma_align)) {
+            if (own && !ld_dma_range_ok(dev, (uintptr_t)m->data, own, info.dma_align))
+                reject(&s, i, LD_ERR_RANGE);
+            else
+                whole_ok = 0;
+        }
     }
     if (path == LD_PATH_DMA)
         for (i = 0; i < nsl; i++)
@@ -406,7 +500,6 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
                 fail_pending(msgs, nmsgs, LD_ERR_RANGE);   /* nothing was run */
                 return LD_ERR_RANGE;
             }
-    done_reg = low_word(dev->slots_done, info.slots);
     ack_reg = low_word(dev->slots_ack, info.slots);
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     LD_WR32(dev, ack_reg, 0xffffffffu);
@@ -417,73 +510,11 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
     if (stats)
         ld_hw_cycles(dev, &c0);
     run0 = c0;
-    batched = path == LD_PATH_DMA && batch_ok(dev, msgs, nmsgs, slots, nsl, info.dma_align);
+    batched = whole_ok && batch_ok(dev, slots, nsl);
     if (batched)    /* the run's end: the hardware's finish stamp, read below */
         timed_out = schedule_batches(dev, &s, nsl, stats ? &run0 : NULL, &jobs) == LD_ERR_TIMEOUT;
-    while (!batched) {     /* the per-job executor */
-        int n = ld_sched_next(&s, &job);
-        if (n == 1) {
-            uint32_t st, bit = 1u << job.slot;
-            r = issue(dev, path, &job, hold, &st);
-            jobs++;
-            if (r != LD_OK && (r != LD_ERR_HW || (st & START_ERRORS))) {
-                /* rejected: it never ran (start_* acked the error bits) */
-                if (st & ~START_ERRORS & LD_STATUS_ERRORS)
-                    tainted |= outstanding;
-                ld_sched_complete(&s, job.slot, r);
-            } else {
-                /* running; an error bit seen with it was another DMA's (acked meanwhile) */
-                outstanding |= bit;
-                if (r != LD_OK)
-                    tainted |= outstanding;
-            }
-            continue;
-        }
-        if (hold) {                 /* the first wave is out: release it, the run starts */
-            if (stats)
-                ld_hw_cycles(dev, &run0);   /* just before the release: the run includes it */
-            LD_WR32(dev, dev->ctrl, 0);
-            hold = 0;
-        }
-        if (n < 0)
-            break;
-        {
-            uint32_t done = ld_hw_poll(dev, done_reg, outstanding) & outstanding;
-            uint32_t st;
-            if (done == 0) {        /* timeout: fail what is in the engine and stop */
-                for (i = 0; i < nsl; i++)
-                    if (outstanding & (1u << i))
-                        ld_sched_complete(&s, i, LD_ERR_TIMEOUT);
-                fail_pending(msgs, nmsgs, LD_ERR_TIMEOUT);
-                timed_out = 1;
-                break;
-            }
-            if (stats)
-                ld_hw_cycles(dev, &run1);
-            st = LD_RD32(dev, dev->status);
-            if (st & LD_STATUS_ERRORS) {
-                tainted |= outstanding;     /* the failing slot is one of these */
-                LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
-            }
-            LD_WR32(dev, ack_reg, done);
-            outstanding &= ~done;
-            for (i = 0; i < nsl; i++) {
-                long m;
-                uint32_t bit = 1u << i;
-                if (!(done & bit))
-                    continue;
-                m = ld_sched_complete(&s, i, (tainted & bit) ? LD_ERR_HW : LD_OK);
-                tainted &= ~bit;
-                if (m >= 0 && msgs[m].result == LD_OK) {
-                    uint32_t words[LD_SKEIN512_STATE_BYTES / 4];
-                    alg_desc d;
-                    describe(msgs[m].alg, &d);
-                    ld_hw_read_digest_words(dev, (unsigned)i, words, (unsigned)d.words);
-                    ld_digest_bytes(d.digest, words, msgs[m].out);
-                }
-            }
-        }
-    }
+    if (!batched)
+        timed_out = schedule_jobs(dev, path, &s, nsl, &info, stats != NULL, &run0, &run1, &jobs);
     if (stats)
         ld_hw_cycles(dev, &c1);
     if (batched)

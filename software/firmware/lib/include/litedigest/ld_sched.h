@@ -15,7 +15,7 @@
  *   of up to 16 whose descriptors and chaining values live in the slots' pads: the peripheral
  *   pads, refills the slots and writes the chaining values itself, the CPU waits once per
  *   batch (the policy layer is not used then). A message whose digest is the whole chaining
- *   value (SHA-256, SHA-512) and whose `out` is aligned to it (32 / 64 bytes, e.g.
+ *   value (SHA-1, SHA-256, SHA-512) and whose `out` is aligned to 32 / 32 / 64 bytes (e.g.
  *   LD_DMA_ALIGNED) and in main RAM gets its digest written there by the peripheral, no copy;
  *   its `out` is then unspecified when the message fails.
  * Skein-512 messages (alg LD_ALG_SKEIN512(bits), ld_skein.h; a Skein peripheral) are two
