@@ -11,26 +11,34 @@ SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an
 string (litedigest.spec).
 """
 from . import spec
-from .hashobj import HashObject, hash_many, new
+from .hashobj import SHA_ALGORITHMS, HashObject, hash_many, new
 
-__all__ = ["new", "hash_many", "sha256", "sha224", "skein512", "algorithms_available", "algorithms_guaranteed",
-           "native_sha256", "HashObject", "spec"]
+# hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
+# sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
+__all__ = ["new", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
+           "algorithms_guaranteed", "native_sha256", "HashObject", "spec"]
 
 algorithms_available = frozenset(spec.ALGORITHMS)
 algorithms_guaranteed = algorithms_available
 
 
-def sha256(data=b"", *, backend="sw", engine=None):
-    return new("sha256", data, backend=backend, engine=engine)
+def _constructor(name):
+    """litedigest.<name>(data, backend=..., engine=...), as hashlib.<name>(data)."""
+    def construct(data=b"", *, backend="sw", engine=None, usedforsecurity=True):
+        return new(name, data, backend=backend, engine=engine, usedforsecurity=usedforsecurity)
+    construct.__name__ = construct.__qualname__ = name
+    construct.__doc__ = f"new({name!r}, data, backend=..., engine=...): hashlib.{name}'s signature."
+    return construct
 
 
-def sha224(data=b"", *, backend="sw", engine=None):
-    return new("sha224", data, backend=backend, engine=engine)
+globals().update({alg: _constructor(alg) for alg in SHA_ALGORITHMS})
 
 
-def skein512(data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None):
+def skein512(data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None,
+             usedforsecurity=True):
     """Skein-512 with any output length, MAC when `key` is given (litedigest.skein)."""
-    return new("skein512", data, digest_bits=digest_bits, key=key, backend=backend, engine=engine)
+    return new("skein512", data, digest_bits=digest_bits, key=key, backend=backend, engine=engine,
+               usedforsecurity=usedforsecurity)
 
 
 def native_sha256(data, variant="sha256"):

@@ -10,12 +10,45 @@ from .backends import get_backend
 
 
 def _as_bytes(data):
+    """data's bytes without a copy; hashlib's errors for what is not a C-contiguous buffer
+    (hashlib asks for a simple buffer: a strided view is a BufferError, not a TypeError)."""
     if isinstance(data, str):
         raise TypeError("Strings must be encoded before hashing")
     try:
-        return memoryview(data).cast("B")
+        view = memoryview(data)
     except TypeError:
         raise TypeError(f"object supporting the buffer API required, not {type(data).__name__!r}") from None
+    if not view.c_contiguous:
+        raise BufferError("memoryview: underlying buffer is not C-contiguous")
+    return view.cast("B")
+
+
+def _openssl_spellings(alg):
+    """The other names hashlib.new() takes for SHA-family algorithm `alg` (OpenSSL's, lower
+    case): sha-256 and sha2-256 (SHA-1 is no SHA-2), sha512-224, sha-512/224, sha2-512/224."""
+    bits, _, cut = alg[len("sha"):].partition("_")
+    if cut:
+        return (f"sha{bits}-{cut}", f"sha-{bits}/{cut}", f"sha2-{bits}/{cut}")
+    return (f"sha-{bits}",) + ((f"sha2-{bits}",) if bits != "1" else ())
+
+
+# the catalogue's SHA-family algorithms (hashlib's names; each has a litedigest.<name>)
+SHA_ALGORITHMS = tuple(alg for alg, (family, _, _) in _spec.ALGORITHMS.items()
+                       if family != "skein512")
+# a name as new() takes it, lower case -> the catalogue's algorithm
+_NAMES = {**{alias: alg for alg in SHA_ALGORITHMS for alias in _openssl_spellings(alg)},
+          **{alg: alg for alg in _spec.ALGORITHMS}}
+
+
+def _algorithm(name):
+    """The catalogue's algorithm for `name` in any spelling hashlib.new() takes; hashlib's
+    errors otherwise (TypeError for a non-string, ValueError for an unknown name)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, not {type(name).__name__!r}")
+    try:
+        return _NAMES[name.lower()]
+    except KeyError:
+        raise ValueError(f"unsupported hash type {name}") from None
 
 
 class ContextHash:
@@ -55,8 +88,7 @@ class HashObject(ContextHash):
         self._backend_name = backend
         self._backend = get_backend(backend, self._spec.engine_name)
         self._ctx = self._backend.md_context(self._spec)
-        if data is not None:
-            self.update(data)
+        self.update(data)   # None too: hashlib raises TypeError for it
 
     # hashlib attributes
     @property
@@ -80,12 +112,15 @@ class HashObject(ContextHash):
         return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"
 
 
-def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b""):
+def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"",
+        usedforsecurity=True):
     """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc"|"pynq",
-    engine=SPEC). Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits
-    defaults to 512, or to the size a name such as "skein512-256" carries)."""
-    lname = name.lower() if isinstance(name, str) else name
-    if isinstance(lname, str) and lname in _spec.ALGORITHMS and _spec.ALGORITHMS[lname][0] == "skein512":
+    engine=SPEC), the name in any spelling hashlib.new takes ("SHA-256", "sha512-224").
+    Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits defaults to 512,
+    or to the size a name such as "skein512-256" carries). usedforsecurity is hashlib's
+    keyword, accepted and ignored (no algorithm here is blocked)."""
+    lname = _algorithm(name)
+    if _spec.ALGORITHMS[lname][0] == "skein512":
         from .skein import Skein512
         bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
         return Skein512(data, digest_bits=bits, key=key, backend=backend, engine=engine, name=lname)
@@ -96,10 +131,8 @@ def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"")
 
 def _engine_spec(name, engine):
     """The engine spec hashing algorithm `name` (engine: a spec string, None for the default);
-    ValueError for an unknown algorithm or an engine of another algorithm."""
-    if not isinstance(name, str) or name.lower() not in _spec.ALGORITHMS:
-        raise ValueError(f"unsupported hash type {name}")
-    name = name.lower()
+    _algorithm's errors for a bad name, ValueError for an engine of another algorithm."""
+    name = _algorithm(name)
     try:
         return _spec.parse(engine if engine is not None else name, default_algorithm=name)
     except _spec.SpecError as e:
@@ -115,9 +148,5 @@ def hash_many(name, messages, *, backend="sw", engine=None):
     spec = _engine_spec(name, engine)
     if spec.family == "skein512":
         raise ValueError("hash_many takes the SHA-family algorithms (Skein-512: new() per message)")
-    msgs = []
-    for m in messages:
-        if isinstance(m, str):
-            raise TypeError("Strings must be encoded before hashing")
-        msgs.append(memoryview(m).tobytes())   # TypeError for what is not bytes-like
+    msgs = [bytes(_as_bytes(m)) for m in messages]
     return get_backend(backend, spec.engine_name).hash_many(spec, msgs)

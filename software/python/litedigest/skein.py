@@ -38,8 +38,7 @@ class Skein512(ContextHash):
         self._backend_name = backend
         self._backend = get_backend(backend, self._spec.engine_name)
         self._ctx = self._backend.skein_context(self._spec, digest_bits, key)
-        if data is not None:
-            self.update(data)
+        self.update(data)
 
     # hashlib attributes
     @property
