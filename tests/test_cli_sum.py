@@ -21,12 +21,14 @@ def run(cmd, cwd, stdin=b""):
 
 def compare(gnu_tool, args, cwd, stdin=b"", algo=None):
     """Same exit status, identical stdout, same stderr up to the program name."""
-    algo = algo or gnu_tool[:6]
+    algo = algo or gnu_tool[:-3]
     g = run([gnu_tool] + args, cwd, stdin)
     m = run(LD + ["-a", algo] + args, cwd, stdin)
     assert m[0] == g[0], (args, g, m)
     assert m[1] == g[1], (args, g[1], m[1])
-    assert m[2].replace(b"litedigest:", b"X:") == g[2].replace(gnu_tool.encode() + b":", b"X:"), (args, g[2], m[2])
+    ours = m[2].replace(b"litedigest:", b"X:").replace(b"'litedigest sum --help'", b"'X --help'")
+    gnus = g[2].replace(gnu_tool.encode() + b":", b"X:").replace(b"'%s --help'" % gnu_tool.encode(), b"'X --help'")
+    assert ours == gnus, (args, g[2], m[2])
     return m
 
 
@@ -139,3 +141,157 @@ def test_main_in_process_and_console_script(files, monkeypatch, capsysbinary):
         assert r.returncode == 0 and r.stdout.startswith(b"e3b0c442")
     with pytest.raises(SystemExit):
         cli.main(["nosuchcommand"])
+
+
+def test_zero_terminated_output(files):
+    """-z/--zero: NUL ends each line and names are never escaped (tagged lines too); not with -c"""
+    d, names = files
+    tool = "sha256sum"
+    rc, out, _ = compare(tool, ["-z"] + names, d)
+    assert rc == 0 and out.count(b"\0") == len(names) and b"\n" not in out.replace(b"new\nline", b"")
+    assert b"  new\nline\0" in out and b"  back\\slash\0" in out and not out.startswith(b"\\")
+    compare(tool, ["--zero", "-b"] + names, d)
+    compare(tool, ["-z", "--tag"] + names, d)
+    compare(tool, ["-z", "f1.bin", "missing", "-"], d, stdin=b"x")
+    (d / "z.sums").write_bytes(out)
+    compare(tool, ["-c", "-z", "z.sums"], d)       # coreutils: not supported when verifying
+    compare(tool, ["--check", "--zero", "--tag", "z.sums"], d)
+
+
+def test_binary_and_text_last_one_wins(files):
+    d, names = files
+    tool = "sha256sum"
+    for args in (["-b", "-t"], ["-t", "-b"], ["--binary", "--text"], ["-t", "--binary", "-t", "-b"],
+                 ["-b", "--tag"], ["--tag", "-b"]):
+        rc, out, _ = compare(tool, args + names[:4], d)
+        assert rc == 0 and out
+    assert compare(tool, ["-b", "-t", "f1.bin"], d)[1].endswith(b"  f1.bin\n")
+    assert compare(tool, ["-t", "-b", "f1.bin"], d)[1].endswith(b" *f1.bin\n")
+    # refused, as by coreutils: --tag then --text; -b/-t/--tag with -c
+    for args in (["--tag", "-t"], ["-c", "-b"], ["-c", "-t", "-b"], ["-c", "--tag"], ["-c", "--tag", "-b"]):
+        rc, out, err = compare(tool, args + ["f1.bin"], d)
+        assert rc == 1 and out == b"" and err.endswith(b"Try 'litedigest sum --help' for more information.\n")
+    # coreutils 9.1's rules, not compared with the system's tool: 9.10 refuses --tag with -t in
+    # either order, and with -c names the -c conflict first. In 9.1 --tag implies -b, so an
+    # earlier -t is overridden and a later one refused (before any -c conflict).
+    tagged = run([tool, "--tag", "f1.bin"], d)[1]
+    assert run(LD + ["-t", "--tag", "f1.bin"], d) == (0, tagged, b"")
+    assert run(LD + ["-c", "--tag", "-t", "f1.bin"], d) == (
+        1, b"", b"litedigest: --tag does not support --text mode\n"
+                b"Try 'litedigest sum --help' for more information.\n")
+
+
+def test_check_only_options_without_check(files):
+    d, _ = files
+    for args in (["--ignore-missing"], ["--status"], ["-w"], ["--quiet"], ["--strict"],
+                 ["--status", "-w"], ["-w", "--quiet"], ["--quiet", "--status"], ["--strict", "--quiet"]):
+        rc, out, _ = compare("sha256sum", args + ["f1.bin"], d)
+        assert rc == 1 and out == b""
+
+
+def test_quiet_status_warn_last_one_wins(files):
+    d, names = files
+    sums = subprocess.run(["sha256sum"] + names[:3], cwd=d, capture_output=True, check=True).stdout
+    (d / "w.sums").write_bytes(sums + b"junk\n")
+    for args in (["--status", "-w"], ["-w", "--status"], ["--status", "--quiet"], ["--quiet", "-w"],
+                 ["-w", "--quiet"]):
+        compare("sha256sum", ["-c"] + args + ["w.sums"], d)
+
+
+def test_check_ignore_missing(files):
+    d, names = files
+    tool = "sha256sum"
+    sums = subprocess.run([tool] + names, cwd=d, capture_output=True, check=True).stdout
+    good = sums.split(b"\n")[0]
+    hexd = good.split(b" ")[0]
+    (d / "sub").mkdir()
+    cases = {
+        "some.sums": sums + hexd + b"  gone.bin\n",                      # verified + missing: OK
+        "none.sums": hexd + b"  gone.bin\n" + hexd + b"  gone2.bin\n",   # nothing verified: fails
+        "bad.sums": hexd + b"  gone.bin\n" + hexd + b"  f1.bin\n",       # missing + mismatch
+        "dir.sums": hexd + b"  gone.bin\n" + hexd + b"  sub\n",          # a directory is not missing
+        "tag.sums": b"SHA%s (gone.bin) = %s\n" % (tool[3:6].encode(), hexd) + good + b"\n",
+    }
+    for name, data in cases.items():
+        (d / name).write_bytes(data)
+    for flags in ([], ["--status"]):
+        for name in cases:
+            compare(tool, ["-c", "--ignore-missing"] + flags + [name], d)
+        compare(tool, ["-c", "--ignore-missing"] + flags + ["none.sums", "some.sums"], d)
+        compare(tool, ["-c", "--ignore-missing"] + flags, d, stdin=cases["none.sums"])
+    for flags in (["--quiet"], ["-w", "--strict"]):
+        compare(tool, ["-c", "--ignore-missing"] + flags + ["some.sums", "none.sums", "bad.sums"], d)
+    rc, out, err = compare(tool, ["-c", "--ignore-missing", "none.sums"], d)
+    assert rc == 1 and out == b"" and err == b"litedigest: none.sums: no file was verified\n"
+    rc, out, err = compare(tool, ["-c", "--ignore-missing", "some.sums"], d)
+    assert rc == 0 and b"gone" not in out + err
+    # without --ignore-missing a missing file still fails the check
+    rc, out, _ = compare(tool, ["-c", "some.sums"], d)
+    assert rc == 1 and b"gone.bin: FAILED open or read\n" in out
+
+
+@pytest.mark.parametrize("tool", ["sha1sum", "sha256sum", "sha512sum"])
+def test_check_openssl_and_bsd_tagged_lines(files, tool):
+    """SHA256(name)= hex (OpenSSL), SHA256 (name) = hex (--tag), blanks around '=' optional; a
+    tagged line of another algorithm is improperly formatted, as coreutils has it"""
+    d, names = files
+    tag = tool[:-3].upper().encode()
+    lines = subprocess.run([tool, "--tag"] + names, cwd=d, capture_output=True, check=True).stdout.splitlines()
+    hexd = {n: ln.rsplit(b" ", 1)[1] for n, ln in zip(names, lines)}
+    (d / "pa)ren").write_bytes(b"(")
+    paren = subprocess.run([tool, "pa)ren"], cwd=d, capture_output=True, check=True).stdout[:len(hexd["f0.bin"])]
+    (d / "ossl.sums").write_bytes(b"".join([
+        tag + b"(f0.bin)= " + hexd["f0.bin"] + b"\n",
+        tag + b"(f1.bin)=" + hexd["f1.bin"] + b"\n",
+        tag + b" (f55.bin)\t=\t" + hexd["f55.bin"].upper() + b"\n",
+        b"  " + tag + b"(pa)ren) = " + paren + b"\n",
+        b"\\" + tag + b"(back\\\\slash)= " + hexd["back\\slash"] + b"\r\n",
+        tag + b"(f56.bin)= " + hexd["f55.bin"] + b"\n",                      # mismatch
+        tag + b"(gone.bin)= " + hexd["f55.bin"] + b"\n",                     # missing
+        tag + b"  (f63.bin) = " + hexd["f63.bin"] + b"\n",                   # two blanks: bad
+        tag + b"(f63.bin)= " + hexd["f63.bin"] + b"0\n",                     # long digest: bad
+        tag + b"(f63.bin) " + hexd["f63.bin"] + b"\n",                       # no '=': bad
+        tag.lower() + b"(f63.bin)= " + hexd["f63.bin"] + b"\n",              # lower-case name: bad
+    ]))
+    for flags in ([], ["-w"], ["--strict"], ["--status"], ["--ignore-missing"]):
+        compare(tool, ["-c"] + flags + ["ossl.sums"], d)
+    rc, out, _ = compare(tool, ["-c", "ossl.sums"], d)
+    assert out.count(b": OK\n") == 5 and b"pa)ren: OK\n" in out and b"back\\slash: OK\n" in out
+    # every other algorithm's tagged lines: improperly formatted here
+    others = [t for t in ("sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum") if t != tool]
+    mixed = b"".join(subprocess.run([t, "--tag", "f1.bin"], cwd=d, capture_output=True, check=True).stdout
+                     for t in others)
+    openssl = mixed.replace(b" (", b"(").replace(b") = ", b")= ")
+    for data, flags in ((mixed, ["-w"]), (openssl + lines[0] + b"\n", ["-w"]),
+                        (mixed + lines[0] + b"\n", ["--strict"])):
+        (d / "mixed.sums").write_bytes(data)
+        compare(tool, ["-c"] + flags + ["mixed.sums"], d)
+    # a '-' entry in a list read from stdin is improperly formatted
+    compare(tool, ["-c", "-w", "-"], d, stdin=tag + b" (-) = " + hexd["f0.bin"] + b"\n" + lines[1] + b"\n")
+
+
+@pytest.mark.parametrize("algo,other", [("sha512_224", "sha512_256"), ("sha512_256", "sha256"),
+                                        ("skein512-256", "sha512_256"), ("skein512-512", "sha512")])
+def test_check_tagged_lines_without_a_coreutils_tool(files, algo, other):
+    """OpenSSL's SHA512-224/SHA512-256 names and our own --tag names (SHA512_224, SKEIN512-256,
+    SKEIN512 for skein512-512) are read back; another algorithm's tag is improperly formatted"""
+    d, names = files
+    ours = run(LD + ["-a", algo, "--tag"] + names[:3], d)[1]
+    assert ours.startswith(algo.upper().encode() + b" (f0.bin) = ")
+    hexd = [ln.rsplit(b" ", 1)[1] for ln in ours.splitlines()]
+    spellings = {algo.upper().encode(), algo.upper().replace("_", "-").encode()}
+    if algo == "skein512-512":
+        spellings.add(b"SKEIN512")
+    data = ours + b"".join(t + b"(%s)= %s\n" % (n.encode(), h) for t in spellings for n, h in zip(names, hexd))
+    (d / "t.sums").write_bytes(data)
+    rc, out, err = run(LD + ["-a", algo, "-c", "--strict", "t.sums"], d)
+    assert (rc, err) == (0, b"") and out.count(b": OK\n") == 3 * (1 + len(spellings))
+    other_line = run(LD + ["-a", other, "--tag", "f0.bin"], d)[1]
+    (d / "o.sums").write_bytes(data + other_line + other_line.replace(b" (", b"(").replace(b" = ", b"= "))
+    rc, out, err = run(LD + ["-a", algo, "-c", "-w", "o.sums"], d)
+    assert rc == 0 and out.count(b": OK\n") == 3 * (1 + len(spellings))
+    n = len(data.splitlines())
+    assert err == (b"litedigest: o.sums: %d: improperly formatted %s checksum line\n" % (n + 1, algo.upper().encode()) +
+                   b"litedigest: o.sums: %d: improperly formatted %s checksum line\n" % (n + 2, algo.upper().encode()) +
+                   b"litedigest: WARNING: 2 lines are improperly formatted\n")
+    assert run(LD + ["-a", algo, "-c", "--strict", "o.sums"], d)[0] == 1

@@ -1,9 +1,15 @@
 """`litedigest sum`: sha256sum/sha224sum work-alike (GNU coreutils 9 output and -c rules)
 running on any backend.
 
-    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc|pynq] [-b|-t] [--tag] FILE...
-    litedigest sum -a sha256 -c [--quiet] [--status] [--strict] [-w] SUMSFILE...
+    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc|pynq] [-b|-t] [--tag] [-z] FILE...
+    litedigest sum -a sha256 -c [--ignore-missing] [--quiet|--status|-w] [--strict] SUMSFILE...
+
+-c reads the standard lines (`hex  name`, `hex *name`), BSD-style tagged ones (`SHA256 (name) =
+hex`, what --tag writes) and OpenSSL's (`SHA256(name)= hex`); a tagged line of another algorithm
+is improperly formatted, as in coreutils.
 """
+import argparse
+import errno
 import os
 import re
 import sys
@@ -12,6 +18,17 @@ from .backends import BACKENDS
 
 PROG = "litedigest"
 READ_CHUNK = 64 * 1024
+
+
+class _TagAction(argparse.Action):
+    """--tag implies binary mode, as in coreutils: `-t --tag` tags, `--tag -t` is refused."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, default=False, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.tag = True
+        namespace.binary = True
 
 
 def add_parser(subparsers):
@@ -25,14 +42,24 @@ def add_parser(subparsers):
                    help="where to hash (default sw; pynq: the board, or the simulated SoC with "
                         "LITEDIGEST_PYNQ_DEVICE=sim)")
     p.add_argument("-c", "--check", action="store_true", help="read checksums from the FILEs and check them")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("-b", "--binary", action="store_true", help="read in binary mode (prints ' *')")
-    mode.add_argument("-t", "--text", action="store_true", help="read in text mode (default)")
-    p.add_argument("--tag", action="store_true", help="create a BSD-style checksum")
-    p.add_argument("--quiet", action="store_true", help="check: don't print OK for each verified file")
-    p.add_argument("--status", action="store_true", help="check: print nothing, the exit status tells")
+    # the last of -b/-t (and --tag, which implies -b) wins, as in coreutils
+    p.add_argument("-b", "--binary", dest="binary", action="store_const", const=True, default=None,
+                   help="read in binary mode (prints ' *')")
+    p.add_argument("-t", "--text", dest="binary", action="store_const", const=False,
+                   help="read in text mode (default)")
+    p.add_argument("--tag", action=_TagAction, help="create a BSD-style checksum")
+    p.add_argument("-z", "--zero", action="store_true",
+                   help="end each output line with NUL, not newline, and disable file name escaping")
+    p.add_argument("--ignore-missing", action="store_true",
+                   help="check: don't fail or report status for missing files")
+    # the last of --quiet/--status/-w wins, as in coreutils
+    p.add_argument("--quiet", dest="report", action="store_const", const="quiet", default=None,
+                   help="check: don't print OK for each verified file")
+    p.add_argument("--status", dest="report", action="store_const", const="status",
+                   help="check: print nothing, the exit status tells")
     p.add_argument("--strict", action="store_true", help="check: exit non-zero for improperly formatted lines")
-    p.add_argument("-w", "--warn", action="store_true", help="check: warn about improperly formatted lines")
+    p.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
+                   help="check: warn about improperly formatted lines")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run)
     return p
@@ -49,6 +76,14 @@ def _err(msg):
     sys.stdout.flush()
     sys.stderr.buffer.write(f"{PROG}: ".encode() + msg + b"\n")
     sys.stderr.flush()
+
+
+def _usage_error(msg):
+    """coreutils' error + usage(EXIT_FAILURE): the message, a pointer to --help, status 1."""
+    _err(msg)
+    sys.stderr.buffer.write(f"Try '{PROG} sum --help' for more information.\n".encode())
+    sys.stderr.flush()
+    return 1
 
 
 _SAFE = re.compile(rb"^[A-Za-z0-9_./+,:@%=^-]+$")
@@ -150,14 +185,22 @@ def run(args):
 
 
 def _run(files, algo, args):
+    # coreutils' option checks, in its order
+    if args.tag and args.binary is False:
+        return _usage_error(b"--tag does not support --text mode")
     if args.check:
-        if args.tag or args.binary or args.text:
-            _err(b"the --binary, --text and --tag options are meaningless when verifying checksums")
-            return 1
+        if args.zero:
+            return _usage_error(b"the --zero option is not supported when verifying checksums")
+        if args.tag:
+            return _usage_error(b"the --tag option is meaningless when verifying checksums")
+        if args.binary is not None:
+            return _usage_error(b"the --binary and --text options are meaningless when verifying checksums")
         return _check(files, algo, args)
-    if args.quiet or args.status or args.strict or args.warn:
-        _err(b"the --quiet, --status, --strict and --warn options are meaningful only when verifying checksums")
-        return 1
+    for option, given in (("ignore-missing", args.ignore_missing), ("status", args.report == "status"),
+                          ("warn", args.report == "warn"), ("quiet", args.report == "quiet"),
+                          ("strict", args.strict)):
+        if given:
+            return _usage_error(f"the --{option} option is meaningful only when verifying checksums".encode())
     return _print_sums(files, algo, args)
 
 
@@ -171,23 +214,60 @@ def _print_sums(files, algo, args):
             _err(_quotef(name) + b": " + _strerror(e))
             ok = False
             continue
-        esc = any(c in name for c in (b"\\", b"\n", b"\r"))
+        # -z: NUL-terminated lines and no file name escaping
+        esc = not args.zero and any(c in name for c in (b"\\", b"\n", b"\r"))
         shown = _escape(name) if esc else name
         if args.tag:
             line = (b"\\" if esc else b"") + algo.upper().encode() + b" (" + shown + b") = " + hexd
         else:
             line = (b"\\" if esc else b"") + hexd + (b" *" if args.binary else b"  ") + shown
-        out.write(line + b"\n")
+        out.write(line + (b"\0" if args.zero else b"\n"))
     out.flush()
     return 0 if ok else 1
 
 
-_HEX = re.compile(rb"^[0-9A-Fa-f]+$")
+_HEX = re.compile(rb"[0-9A-Fa-f]+")
+# a tagged line's start: BSD `NAME (` (what --tag writes) or OpenSSL `NAME(`
+_TAG = re.compile(rb"([A-Za-z0-9_-]+) ?\(")
 
 
-def _parse_line(line, algo, hexlen, state):
+def _tag_names(algo):
+    """Tag name -> whether it names the hash of `algo`, for every hash we know: our --tag names
+    (the algorithm upper-cased) and OpenSSL's (SHA512-224, SHA512-256). A hash is its family and
+    digest size (skein512 is skein512-512)."""
+    from . import spec
+    own = spec.ALGORITHMS[algo][0], spec.ALGORITHMS[algo][2]
+    names = {}
+    for alg, (family, _, size) in spec.ALGORITHMS.items():
+        for name in (alg.upper(), alg.upper().replace("_", "-")):
+            names[name.encode()] = (family, size) == own
+    return names
+
+
+def _split_tagged(body, hexlen, escaped):
+    """coreutils' bsd_split_3 on what follows `NAME (`: the name up to the last ')', then
+    blanks, '=', blanks and exactly the digest's hex digits."""
+    j = body.rfind(b")")
+    if j < 0:
+        return None
+    name = body[:j]
+    rest = body[j + 1:].lstrip(b" \t")
+    if not rest.startswith(b"="):
+        return None
+    hexd = rest[1:].lstrip(b" \t")
+    if len(hexd) != hexlen or not _HEX.fullmatch(hexd):
+        return None
+    if escaped:
+        name = _unescape(name)
+        if name is None:
+            return None
+    return hexd.lower(), name
+
+
+def _parse_line(line, hexlen, tags, state):
     """Split one sums line: (hex bytes lowercase, file name) or None if improperly formatted.
-    state['bsd_reversed']: -1 unknown, 0 standard ('  '/' *'), 1 'hex name' lines."""
+    tags: _tag_names(algo). state['bsd_reversed']: -1 unknown, 0 standard ('  '/' *'),
+    1 'hex name' lines."""
     i = 0
     while i < len(line) and line[i:i + 1] in (b" ", b"\t"):
         i += 1
@@ -195,23 +275,13 @@ def _parse_line(line, algo, hexlen, state):
     if escaped:
         i += 1
     s = line[i:]
-    # BSD tag: "SHA256 (name) = hex"
-    tag = algo.upper().encode()
-    if s.startswith(tag + b" (") or s.startswith(tag + b"("):
-        body = s[len(tag):].lstrip(b" ")
-        j = body.rfind(b") = ")
-        if body.startswith(b"(") and j > 0:
-            name = body[1:j]
-            hexd = body[j + 4:]
-            if len(hexd) == hexlen and _HEX.match(hexd):
-                if escaped:
-                    name = _unescape(name)
-                    if name is None:
-                        return None
-                return hexd.lower(), name
-        return None
+    # tagged: "SHA256 (name) = hex" (BSD, --tag) or "SHA256(name)= hex" (OpenSSL); a tag that
+    # names another hash is an improperly formatted line (coreutils)
+    m = _TAG.match(s)
+    if m and m.group(1) in tags:
+        return _split_tagged(s[m.end():], hexlen, escaped) if tags[m.group(1)] else None
     hexd = s[:hexlen]
-    if len(hexd) != hexlen or not _HEX.match(hexd):
+    if len(hexd) != hexlen or not _HEX.fullmatch(hexd):
         return None
     rest = s[hexlen:]
     if not rest or rest[:1] not in (b" ", b"\t"):
@@ -237,6 +307,8 @@ def _parse_line(line, algo, hexlen, state):
 def _check(files, algo, args):
     from . import spec
     hexlen = 2 * spec.ALGORITHMS[algo][2]
+    tags = _tag_names(algo)
+    status, quiet, warn = (args.report == r for r in ("status", "quiet", "warn"))
     out = _out()
     rc = 0
     for sums in files:
@@ -254,6 +326,7 @@ def _check(files, algo, args):
             continue
         shown_sums = b"standard input" if sums == b"-" else sums
         n_bad_fmt = n_fail = n_unread = n_ok = 0
+        formatted = False   # a properly formatted line seen (its file may be missing)
         state = {"bsd_reversed": -1}
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
@@ -263,38 +336,43 @@ def _check(files, algo, args):
                 line = line[:-1]
             if line.startswith(b"#") or line == b"":
                 continue
-            parsed = _parse_line(line, algo, hexlen, state)
+            parsed = _parse_line(line, hexlen, tags, state)
+            if parsed is not None and sums == b"-" and parsed[1] == b"-":
+                parsed = None   # stdin is the sums list, it cannot be a listed file too
             if parsed is None:
                 n_bad_fmt += 1
-                if args.warn:
+                if warn:
                     _err(_quotef(shown_sums) + b": " + str(lineno).encode() +
                          f": improperly formatted {algo.upper()} checksum line".encode())
                 continue
             want, name = parsed
+            formatted = True
             esc = b"\n" in name
             shown = (b"\\" + _escape(name)) if esc else name
             try:
                 got = _hash_file(name, algo, args.backend, args.engine)
             except OSError as e:
+                if args.ignore_missing and e.errno == errno.ENOENT:
+                    continue
                 _err(_quotef(name) + b": " + _strerror(e))
                 n_unread += 1
-                if not args.status:
+                if not status:
                     out.write(shown + b": FAILED open or read\n")
                 continue
             if got == want:
                 n_ok += 1
-                if not (args.quiet or args.status):
+                if not (quiet or status):
                     out.write(shown + b": OK\n")
             else:
                 n_fail += 1
-                if not args.status:
+                if not status:
                     out.write(shown + b": FAILED\n")
         out.flush()
-        if n_ok + n_fail + n_unread == 0:
+        if not formatted:
             _err(_quotef(shown_sums) + b": no properly formatted checksum lines found")
             rc = 1
             continue
-        if not args.status:
+        if not status:
             if n_bad_fmt:
                 _err(b"WARNING: %d line%s improperly formatted" %
                      (n_bad_fmt, b" is" if n_bad_fmt == 1 else b"s are"))
@@ -304,6 +382,9 @@ def _check(files, algo, args):
             if n_fail:
                 _err(b"WARNING: %d computed checksum%s did NOT match" %
                      (n_fail, b"" if n_fail == 1 else b"s"))
-        if n_fail or n_unread or (args.strict and n_bad_fmt):
+            if args.ignore_missing and not n_ok:
+                _err(_quotef(shown_sums) + b": no file was verified")
+        # coreutils: a list passes only if some file matched (only --ignore-missing can leave none)
+        if not n_ok or n_fail or n_unread or (args.strict and n_bad_fmt):
             rc = 1
     return rc
