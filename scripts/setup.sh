@@ -41,7 +41,7 @@ fi
 # reinstall when the dependencies or the C library behind the cffi extension change
 stamp=.venv/.litedigest-deps-$EXTRA
 want="$(cat pyproject.toml setup.py software/firmware/lib/VERSION software/python/litedigest/_native_build.py \
-          software/firmware/lib/src/*.c software/firmware/lib/include/litedigest/*.h | sha256sum | cut -d' ' -f1)"
+          software/firmware/lib/src/*.[ch] software/firmware/lib/include/litedigest/*.h | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q --upgrade pip setuptools wheel
   .venv/bin/pip install -q -e ".[$EXTRA]"

@@ -49,6 +49,66 @@ def test_host_c_tests(tmp_path):
     assert " 0 failures" in r.stdout
 
 
+# The C host test programs (software/firmware/tests/*.c) built with the whole library in one
+# gcc call, plainly and with AddressSanitizer + UndefinedBehaviorSanitizer, every report fatal
+# (a read or write out of bounds, an overflow, a misaligned or null access stops the program).
+# test_edges.c (argument and context checks) and test_sched_exec.c (the scheduler's policy run
+# by a software executor) are made of named groups, run one at a time so that a crash fails
+# its own group.
+C_BUILDS = {"plain": ["-O2"],
+            "asan_ubsan": ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+                           "-fno-sanitize-recover=all"]}
+C_GROUPS = {
+    "test_edges": ["skein_null_bits", "skein_bad_context", "md_null_zero_length", "pad_checks",
+                   "sched_complete_result", "sched_next_bad_args", "md_length_limits"],
+    "test_sched_exec": ["md_random", "skein_random", "skein_held_back", "null_data_empty"],
+}
+
+
+@pytest.fixture(scope="module")
+def c_test_program(tmp_path_factory):
+    """c_test_program(name, build) -> the executable of software/firmware/tests/<name>.c, built
+    once per build of C_BUILDS"""
+    out, built = tmp_path_factory.mktemp("c_tests"), {}
+
+    def build(name, kind):
+        if (name, kind) not in built:
+            exe = out / f"{name}-{kind}"
+            r = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", *C_BUILDS[kind],
+                                "-I", os.path.join(FW, "lib", "include"),
+                                os.path.join(FW, "tests", name + ".c"),
+                                *(os.path.join(FW, "lib", "src", s) for s in LIB_SRCS), "-o", str(exe)],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            built[name, kind] = exe
+        return built[name, kind]
+    return build
+
+
+def _run_c_program(exe, *args):
+    r = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and " 0 failures" in r.stdout, (r.stdout + r.stderr)[-6000:]
+
+
+def test_host_c_tests_sanitized(c_test_program):
+    _run_c_program(c_test_program("test_host", "asan_ubsan"))
+
+
+@pytest.mark.parametrize("kind", list(C_BUILDS))
+@pytest.mark.parametrize("name,group", [(n, g) for n, gs in C_GROUPS.items() for g in gs])
+def test_c_program_groups(c_test_program, name, group, kind):
+    _run_c_program(c_test_program(name, kind), group)
+
+
+def test_c_program_groups_listed(c_test_program):
+    """every group of a program is run above (a group added in C and not here would not be)"""
+    for name, groups in C_GROUPS.items():
+        r = subprocess.run([str(c_test_program(name, "plain")), "--list"], capture_output=True, text=True)
+        assert r.returncode == 0 and r.stdout.split() == groups, r.stdout
+    r = subprocess.run([str(c_test_program("test_edges", "plain")), "no_such_group"], capture_output=True)
+    assert r.returncode == 2
+
+
 @pytest.mark.parametrize("cc", [["gcc"], ["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32"]],
                          ids=["host", "rv32im"])
 def test_library_compiles_warning_free(cc, tmp_path):
@@ -1311,8 +1371,9 @@ def test_sched_policy_errors():
     assert lib.ld_sched_init(s, msgs, 1, ffi.NULL, 2, 0) == lib.LD_ERR_ARG
     assert lib.ld_sched_init(s, msgs, 1, slots, 0, 0) == lib.LD_ERR_ARG
     assert lib.ld_sched_init(s, ffi.NULL, 0, slots, 2, 0) == lib.LD_OK
-    assert lib.ld_sched_next(s, job) == -1
-    assert lib.ld_sched_next(ffi.NULL, job) == -1
+    assert lib.ld_sched_next(s, job) == lib.LD_SCHED_DONE == -1
+    assert lib.ld_sched_next(ffi.NULL, job) == lib.LD_SCHED_BAD_ARG != lib.LD_SCHED_DONE
+    assert lib.ld_sched_next(s, ffi.NULL) == lib.LD_SCHED_BAD_ARG
     assert lib.ld_sched_complete(s, 5, lib.LD_OK) == -1
     with pytest.raises(native.NativeError):
         native.sched_order([10], "sha256", 0)

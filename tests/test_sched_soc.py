@@ -89,9 +89,10 @@ def test_sched_skein_pipeline(sched_run):
     assert r["msgs"] == 6 and r["blocks"] == 6 * 257
     assert (r["period"], r["in_flight"]) == (20, 6) and r["busy"] == 6 * 257 * 20 // 6
     assert r["jobs"] == 6             # one job per message: the peripheral adds the output block
-    # regression bound of the README figure; the output UBI waits for the message UBI's
-    # chaining value: the idle round trip per message is what keeps this below the SHA ones
-    assert r["utilization"] >= 0.8, r
+    # issue 14's target: >= 0.95 of the engine while it runs (measured 0.985; 0.82 while the
+    # DMA reader chose its next fetch only a cycle after its buffer was taken: four cycles a
+    # block for an engine that takes one every 20/6)
+    assert r["utilization"] >= 0.95, r
     csr = sched_run.record("skein512", "csr")
     assert csr["ok"] and csr["blocks"] == 6 * 257 and csr["jobs"] == 6 * 257
     assert csr["utilization"] < r["utilization"]

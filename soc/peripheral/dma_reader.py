@@ -5,8 +5,8 @@ builds), in rows of `dma_width` bits (a power of two from 32 bits up to the bloc
 picks the first slot after the previous pick that may be fetched for (`allow`: a job runs and
 no block of the slot waits in front of the engine) and has blocks left, reads the block's rows
 into a fill buffer, one Wishbone classic read a row, and offers the block on `source` with the
-job's flags; the next fetch starts once the buffer is taken. A slot's next block may thus be
-read while its previous one is in the engine (the data does not depend on the chaining value;
+job's flags; the next fetch is chosen in the cycle the buffer is taken. A slot's next block
+may thus be read while its previous one is in the engine (the data does not depend on the chaining value;
 the engine admits a slot's block only once the previous one has left), so a pipelined engine
 stays full. A bus error abandons the slot's job: nothing more is read for it, the partial block
 is dropped. A slot that owes an extra block after its segments (Skein's output block, on the
@@ -189,12 +189,18 @@ class DMAReader(Module):
         filling = Signal()
         fs = Signal(len(source.slot))         # the slot being fetched
         req = Signal(nslots)
-        self.comb += req.eq(self.allow & self.more)
+        # the next fetch is chosen in the cycle the buffer's block leaves (not a cycle after):
+        # with rows as wide as the block a fetch then takes three cycles, not four, which is
+        # what a pipelined engine taking a block every 20/6 cycles needs (skein512:r8:fp2:sp3).
+        # The leaving block's slot is not chosen again then: its next block would wait for it.
+        leaving = Signal(nslots)
+        self.comb += If(source.valid, leaving.eq(1 << source.slot))
+        self.comb += req.eq(self.allow & self.more & ~leaving)
         choose = Signal()
         any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
         self.comb += rr_comb
         self.sync += rr_sync
-        self.comb += choose.eq(~filling & ~source.valid & any_req & ~self.pause)
+        self.comb += choose.eq(~filling & (~source.valid | source.ready) & any_req & ~self.pause)
         # an owed output block, once the slot's rows are read: made at once, no bus read
         synth = Signal()
         self.comb += synth.eq(jout[pick] & (cur_rows[pick] == 0))

@@ -2,13 +2,10 @@
  * streaming split points, call-order errors. Prints a summary and "FAIL ..." lines and exits
  * non-zero on failure. The boundary digests (boundary_vectors.inc) were generated with Python's
  * hashlib; every streaming split must equal the one-shot digest. */
-#include <stdio.h>
-#include <string.h>
 #include "litedigest/ld_sha256.h"
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_pad.h"
-
-static int failures, checks;
+#include "check.h"
 
 static void hex(const uint8_t *d, size_t n, char *out)
 {
@@ -16,15 +13,6 @@ static void hex(const uint8_t *d, size_t n, char *out)
     for (i = 0; i < n; i++)
         sprintf(out + 2 * i, "%02x", d[i]);
     out[2 * n] = 0;
-}
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    if (!cond) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
 }
 
 static void check_hex(int variant, const void *msg, size_t len, const char *want, const char *what)
@@ -187,6 +175,5 @@ int main(void)
 
     md_tests(msg, sizeof msg);
 
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return summary();
 }

@@ -6,7 +6,7 @@ import sys
 
 from .extras import MissingExtra
 
-COMMANDS = ["sum", "demo", "bench", "build", "dse"]
+COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
 PROG = "litedigest"
 

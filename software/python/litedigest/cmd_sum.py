@@ -138,6 +138,13 @@ def _hash_file(name, algo, backend, engine):
     """Hex digest (bytes) of file `name` (b"-" = stdin); raises OSError."""
     from .hashobj import new
     h = new(algo, backend=backend, engine=engine)
+    feed_file(h, name)
+    return h.hexdigest().encode()
+
+
+def feed_file(h, name):
+    """Update hash-like `h` with the bytes of file `name` (b"-" = stdin); raises OSError (a
+    directory is an IsADirectoryError, as coreutils reports it)."""
     if name == b"-":
         f = sys.stdin.buffer
         close = False
@@ -155,7 +162,6 @@ def _hash_file(name, algo, backend, engine):
     finally:
         if close:
             f.close()
-    return h.hexdigest().encode()
 
 
 # --------------------------------------------------------------------------------------

@@ -134,6 +134,8 @@ static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uin
 {
     int r;
 
+    if (len == 0)
+        return LD_OK;       /* p may be NULL then: no arithmetic on it (undefined in C99) */
     if (*buflen) {
         size_t n = bs - *buflen;
         if (n > len)

@@ -157,11 +157,21 @@ int ld_md_iv_words(int alg, uint32_t *words)
     return LD_OK;
 }
 
+/* The longest message of a known alg, in bytes: SHA-1 and SHA-224/256 encode the bit length
+ * in 64 bits (at most 2^64 - 1 bits: under 2^61 bytes); the SHA-512 family's 128-bit field
+ * holds more than the context's 64-bit byte count, which is then the limit. */
+static uint64_t max_len(int alg)
+{
+    return ALGS[alg].family == LD_FAMILY_SHA512 ? UINT64_MAX : ((uint64_t)1 << 61) - 1;
+}
+
 /* an initialised context whose fields are consistent (not garbage that happens to carry the
- * magic value) */
+ * magic value): the buffer holds the count's partial block, the count is within the limit */
 static int valid(const ld_md_ctx *ctx)
 {
-    return ctx->magic == LD_MD_MAGIC && known(ctx->alg) && ctx->buflen < ld_md_block_size(ctx->alg);
+    return ctx->magic == LD_MD_MAGIC && known(ctx->alg) &&
+           ctx->buflen == (ctx->total & (ld_md_block_size(ctx->alg) - 1)) &&
+           ctx->total <= max_len(ctx->alg);
 }
 
 int ld_md_ctx_alg(const ld_md_ctx *ctx)
@@ -233,6 +243,10 @@ int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
         return LD_ERR_ARG;
     if (!valid(ctx) || ctx->finished)
         return LD_ERR_STATE;
+    if (len > max_len(ctx->alg) - ctx->total)
+        return LD_ERR_ARG;  /* past the alg's length limit: refused before the count wraps */
+    if (len == 0)
+        return LD_OK;       /* data may be NULL: no pointer is computed from it (NULL + 0) */
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
     return hook_result(ctx, ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx));
@@ -250,7 +264,7 @@ int ld_md_final(ld_md_ctx *ctx, uint8_t *out)
     bs = ld_md_block_size(ctx->alg);
     n = ld_md_pad(pad, ctx->buf, ctx->buflen, ctx->total, bs);
     if (n == 0)
-        return LD_ERR_ARG;  /* message too long for the length field */
+        return LD_ERR_STATE;  /* not reached: valid() checked what ld_md_pad checks */
     compress(ctx, pad, n / bs);
 #if LD_CONFIG_HOST
     if (ctx->hook_err != LD_OK)

@@ -8,8 +8,10 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
     size_t lenbytes, n, i;
     uint64_t bits_lo, bits_hi;
 
+    /* every check before the first store: a refused call writes nothing */
     if (out == NULL || (block_size != 64 && block_size != 128) || tail_len >= block_size ||
-        (tail_len > 0 && tail == NULL))
+        tail_len > total_len || (tail_len > 0 && tail == NULL) ||
+        (block_size == 64 && (total_len >> 61) != 0))  /* 2^64 bits or more: past 64 bits */
         return 0;
     lenbytes = block_size / 8;             /* 8: 64-bit length field, 16: 128-bit */
     /* one block if the 0x80 byte and the length field still fit after the tail */
@@ -20,13 +22,11 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
     ld_zero(out + tail_len + 1, n - tail_len - 1);
     /* message length in bits, big-endian, in the last lenbytes bytes */
     bits_lo = total_len << 3;
-    bits_hi = total_len >> 61;             /* only non-zero past 2^61 bytes */
+    bits_hi = total_len >> 61;             /* only non-zero past 2^61 bytes (block size 128) */
     for (i = 0; i < 8; i++)
         out[n - 1 - i] = (uint8_t)(bits_lo >> (8 * i));
     if (lenbytes == 16)
         for (i = 0; i < 8; i++)
             out[n - 9 - i] = (uint8_t)(bits_hi >> (8 * i));
-    else if (bits_hi)
-        return 0;                          /* >= 2^64 bits cannot be encoded in 64 bits */
     return n;
 }

@@ -74,7 +74,10 @@ int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *
     for (i = 0; i < nmsgs; i++) {
         ld_sched_msg *m = &msgs[i];
         alg_desc d;
-        if (!describe(m->alg, &d) || (m->data == NULL && m->len) || m->out == NULL) {
+        /* (a length past a 64-bit bit length cannot be padded: no 32-bit size_t has one, so
+         * that test is no code on the firmware) */
+        if (!describe(m->alg, &d) || (m->data == NULL && m->len) || m->out == NULL ||
+            (!d.skein && d.bs == 64 && ((uint64_t)m->len >> 61) != 0)) {
             m->result = LD_ERR_ARG;
             s->finished++;
         } else {
@@ -102,22 +105,25 @@ static int assign(ld_sched *s, ld_sched_slot *sl)
         return 0;
     {
         const ld_sched_msg *m = &s->msgs[s->next_msg];
+        const uint8_t *tail;
         alg_desc d;
         size_t whole, rest;
 
         describe(m->alg, &d);
         whole = own_blocks(&d, m->len);
         rest = m->len - whole * d.bs;
+        /* the tail's bytes; none without any (data may be NULL then, and NULL + 0 is not
+         * defined in C99) */
+        tail = rest ? (const uint8_t *)m->data + whole * d.bs : NULL;
         if (d.skein) {
             /* message UBI's final block (zero-padded), output UBI's block (counter 0) */
             ld_zero(sl->pad, 2 * d.bs);
-            ld_copy(sl->pad, (const uint8_t *)m->data + whole * d.bs, rest);
+            ld_copy(sl->pad, tail, rest);
             sl->ntail = 2;
             sl->split = whole + 1;
             sl->final_bytes = (unsigned)rest;
         } else {
-            sl->ntail = ld_md_pad(sl->pad, (const uint8_t *)m->data + whole * d.bs, rest,
-                                  (uint64_t)m->len, d.bs) / d.bs;
+            sl->ntail = ld_md_pad(sl->pad, tail, rest, (uint64_t)m->len, d.bs) / d.bs;
             sl->split = whole + sl->ntail;
             sl->final_bytes = 0;
         }
@@ -138,9 +144,9 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
     size_t k;
 
     if (s == NULL || job == NULL)
-        return -1;
+        return LD_SCHED_BAD_ARG;
     if (s->finished >= s->nmsgs)
-        return -1;
+        return LD_SCHED_DONE;
     for (k = 0; k < s->nslots; k++) {
         size_t i = (s->rr + k) % s->nslots;
         ld_sched_slot *sl = &s->slots[i];
@@ -190,16 +196,18 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         job->last = sl->next == ubi_end;
         sl->outstanding = 1;
         s->rr = (i + 1) % s->nslots;
-        return 1;
+        return LD_SCHED_JOB;
     }
-    return 0;
+    return LD_SCHED_WAIT;
 }
 
 long ld_sched_complete(ld_sched *s, size_t slot, int result)
 {
     ld_sched_slot *sl;
 
-    if (s == NULL || slot >= s->nslots || !s->slots[slot].busy || !s->slots[slot].outstanding)
+    /* a positive result is no outcome: PENDING (1) would end the message as one still to run */
+    if (s == NULL || slot >= s->nslots || !s->slots[slot].busy || !s->slots[slot].outstanding ||
+        result > LD_OK)
         return -1;
     sl = &s->slots[slot];
     sl->outstanding = 0;

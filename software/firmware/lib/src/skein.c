@@ -14,6 +14,8 @@
 enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
 enum { X_HERE = 0, X_SLOT = 1, X_IV = 2 };
 
+#define SKEIN_MAGIC 0x736b6e31u
+
 #define C240 0x1BD11BDAA9FC1A22ull
 
 static const uint8_t ROT[8][4] = {
@@ -348,6 +350,25 @@ static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const
 
 /* --- the context ------------------------------------------------------------------------ */
 
+/* A context an init set up, whose fields are in their ranges (not garbage, nor a context
+ * changed from outside): what update and final index or write with is checked, the held-back
+ * bytes, the IV number and the output length. */
+static int valid(const ld_skein512_ctx *ctx)
+{
+    return ctx->magic == SKEIN_MAGIC && ctx->state >= CTX_ACTIVE && ctx->state <= CTX_FAILED &&
+           ctx->buflen <= LD_SKEIN512_BLOCK_BYTES && ctx->x_where <= X_IV && ctx->variant <= N_IVS &&
+           ctx->out_bits >= 1 && ctx->out_bits <= LD_SKEIN512_MAX_OUT_BITS;
+}
+
+/* LD_OK for an active context; LD_ERR_ARG for NULL, LD_ERR_STATE for one that is finished,
+ * failed, uninitialised or inconsistent */
+static int check_active(const ld_skein512_ctx *ctx)
+{
+    if (ctx == NULL)
+        return LD_ERR_ARG;
+    return valid(ctx) && ctx->state == CTX_ACTIVE ? LD_OK : LD_ERR_STATE;
+}
+
 static int fail(ld_skein512_ctx *ctx, int r)
 {
     if (r != LD_OK)
@@ -367,6 +388,7 @@ static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key
     ctx->started = 0;
     ctx->bitpad = 0;
     ctx->state = CTX_ACTIVE;
+    ctx->magic = SKEIN_MAGIC;
     if (keylen == 0 && v > 0) {
         ctx->x_where = X_IV;
         ctx->variant = (uint8_t)v;
@@ -429,9 +451,11 @@ int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *u
 
 int ld_skein512_copy(ld_skein512_ctx *dst, const ld_skein512_ctx *src)
 {
-    if (dst == NULL || src == NULL)
+    int r = check_active(src);
+
+    if (dst == NULL || r == LD_ERR_ARG)
         return LD_ERR_ARG;
-    if (src->state != CTX_ACTIVE || (src->dev != NULL && !(src->dev->flags & LD_HW_SHARED)))
+    if (r != LD_OK || (src->dev != NULL && !(src->dev->flags & LD_HW_SHARED)))
         return LD_ERR_STATE;
     if (dst != src)
         ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);
@@ -471,14 +495,7 @@ int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, si
 
 size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
 {
-    return ctx ? (ctx->out_bits + 7u) / 8u : 0;
-}
-
-static int check_active(const ld_skein512_ctx *ctx)
-{
-    if (ctx == NULL)
-        return LD_ERR_ARG;
-    return ctx->state == CTX_ACTIVE ? LD_OK : LD_ERR_STATE;
+    return ctx && valid(ctx) ? (ctx->out_bits + 7u) / 8u : 0;
 }
 
 /* message blocks that are known not to be the last one */
@@ -534,9 +551,13 @@ int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits
 {
     const uint8_t *p = (const uint8_t *)data;
     unsigned rem = (unsigned)(nbits % 8);
-    int r;
+    int r = check_active(ctx);
 
-    if (ctx != NULL && ctx->state == CTX_ACTIVE && ctx->bitpad && nbits)
+    if (r != LD_OK)
+        return r;
+    if (data == NULL && nbits)
+        return LD_ERR_ARG;      /* 1..7 bits too: the partial byte below is read from data */
+    if (ctx->bitpad && nbits)
         return LD_ERR_STATE;
     r = ld_skein512_update(ctx, data, nbits / 8);
     if (r != LD_OK || rem == 0)
@@ -584,6 +605,8 @@ static int output(ld_skein512_ctx *ctx, uint8_t *out)
         for (j = 0; j < LD_SKEIN512_BLOCK_BYTES && i * LD_SKEIN512_BLOCK_BYTES + j < outbytes; j++)
             out[i * LD_SKEIN512_BLOCK_BYTES + j] = (uint8_t)(ctx->x[j / 8] >> (8 * (j % 8)));
     }
+    if (ctx->out_bits % 8u)     /* the last byte's unused low bits are 0, as in the reference */
+        out[outbytes - 1] &= (uint8_t)(0xFFu << (8u - ctx->out_bits % 8u));
     ctx->state = CTX_FINISHED;
     return LD_OK;
 }

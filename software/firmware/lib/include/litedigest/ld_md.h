@@ -65,9 +65,12 @@ typedef struct {
 } ld_md_ctx;
 
 /* Streaming API, same contract as ld_sha256_*: init LD_OK / LD_ERR_ARG (NULL ctx, unknown
- * alg); update LD_OK / LD_ERR_ARG (NULL ctx, NULL data with len > 0) / LD_ERR_STATE (after
- * final, uninitialised); final writes ld_md_digest_size(alg) bytes, LD_ERR_STATE when
- * repeated. copy duplicates a context (hashlib's copy()). */
+ * alg); update LD_OK / LD_ERR_ARG (NULL ctx, NULL data with len > 0, a message that would
+ * pass the alg's length limit: the context is left as it was) / LD_ERR_STATE (after final,
+ * uninitialised, or fields that are not consistent); final writes ld_md_digest_size(alg)
+ * bytes, LD_ERR_STATE when repeated. copy duplicates a context (hashlib's copy()).
+ * Length limits: SHA-1, SHA-224/256 2^61 - 1 bytes (their 2^64 - 1 bits); the SHA-512 family
+ * 2^64 - 1 bytes (this library's 64-bit byte count; the standard allows 2^128 - 1 bits). */
 int ld_md_init(ld_md_ctx *ctx, int alg);
 int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len);
 int ld_md_final(ld_md_ctx *ctx, uint8_t *out);

@@ -93,13 +93,23 @@ typedef struct {
     unsigned final_bytes;
 } ld_sched_job;
 
-/* Policy. init: LD_ERR_ARG on NULLs / zero slots / a message with an unknown alg (Skein: a
- * size without a configured IV) or NULL data with len > 0 (that message gets result
- * LD_ERR_ARG and is skipped, the others run).
- * next: 1 and *job when a job can be issued now, 0 when every slot with work is waiting for
- * a completion (or no message is left to start), -1 when all messages are finished.
- * complete: the slot's outstanding job ended with `result`; returns the index of the message
- * that thereby finished (its digest must now be read from the slot), or -1. */
+/* Policy. init: LD_ERR_ARG on NULLs / zero slots; a message with an unknown alg (Skein: a
+ * size without a configured IV), NULL out, NULL data with len > 0 or a length its alg cannot
+ * encode (SHA-1/SHA-224/SHA-256: 2^61 bytes or more) gets result LD_ERR_ARG and is skipped,
+ * the others run.
+ * next: LD_SCHED_JOB and *job when a job can be issued now, LD_SCHED_WAIT when every slot
+ * with work is waiting for a completion (or no message is left to start), LD_SCHED_DONE when
+ * all messages are finished, LD_SCHED_BAD_ARG (s or job NULL; distinct from LD_SCHED_DONE,
+ * so that a caller's "all finished" is never a mistake of its own).
+ * complete: the slot's outstanding job ended with `result`, LD_OK or an LD_ERR_* code (all
+ * negative); returns the index of the message that thereby finished (its digest must now be
+ * read from the slot), or -1: the message goes on, or a bad argument (NULL s, a slot without
+ * an outstanding job, a positive result, which is no outcome: nothing changes then). */
+#define LD_SCHED_JOB       1
+#define LD_SCHED_WAIT      0
+#define LD_SCHED_DONE    (-1)
+#define LD_SCHED_BAD_ARG (-2)
+
 /* The digest bytes of an alg the scheduler takes (MD or Skein), 0 for an unknown one. */
 size_t ld_sched_digest_size(int alg);
 

@@ -93,6 +93,7 @@ typedef struct {
     uint8_t x_where;        /* internal: chaining value in x, in the engine's slot 0, or an IV */
     uint8_t variant;        /* the engine IV when x_where says so */
     uint8_t state;          /* internal: 1 active, 2 finished, 3 failed */
+    uint32_t magic;         /* set by init: catches an uninitialised context */
 #if LD_CONFIG_HOST
     ld_skein512_ubi_fn hook; /* software contexts: NULL, or the caller's UBI function */
     void *hook_user;
@@ -108,10 +109,15 @@ int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, si
                         const uint8_t *key, size_t keylen);
 /* update: bytes. update_bits: nbits bits, the first nbits of data (most significant bit of
  * each byte first); when nbits is not a multiple of 8 the message ends there (a later update
- * is LD_ERR_STATE). LD_OK, LD_ERR_ARG, LD_ERR_STATE; hardware errors fail the context. */
+ * is LD_ERR_STATE). LD_OK, LD_ERR_ARG (NULL ctx, NULL data with len/nbits > 0: nothing is
+ * read), LD_ERR_STATE (after final or a failure; a context that no init set up, or whose
+ * fields are not consistent: garbage is refused, as ld_md_update refuses it); hardware
+ * errors fail the context. */
 int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len);
 int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits);
-/* final: writes ld_skein512_digest_size(ctx) = (out_bits + 7) / 8 bytes; LD_ERR_STATE when repeated. */
+/* final: writes ld_skein512_digest_size(ctx) = (out_bits + 7) / 8 bytes; LD_ERR_STATE when
+ * repeated, after a failure, or for an uninitialised or inconsistent context (nothing is
+ * written then). digest_size: 0 for NULL or an uninitialised or inconsistent context. */
 int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out);
 size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
 /* one-shot over a message of nbits bits */

@@ -1,0 +1,369 @@
+/* Host tests of the message scheduler's policy (ld_sched_init/next/complete, ld_sched.h) run
+ * by a software executor, as ld_hw_schedule runs it on a peripheral: random message sets
+ * (every algorithm, lengths around the block, padding and held-back-block boundaries, bad
+ * messages and empty messages without data among them), slot counts, job sizes (a block or a
+ * whole message per job) and completion orders (a random outstanding job completes, now and
+ * then with an error). A job runs when it completes (the peripheral's DMA reads then, so a pad
+ * rewritten under an outstanding job shows), on its slot's chaining value; when
+ * ld_sched_complete says a message ended, its digest is checked against the library's one-shot
+ * software hash (ld_md, ld_skein512). A job on the wrong slot or of the wrong message, a lost,
+ * repeated or misplaced result, or a wrong held-back Skein block fail a check. */
+#include <stdint.h>
+#include "litedigest/ld_md.h"
+#include "litedigest/ld_sha1.h"
+#include "litedigest/ld_sha256.h"
+#include "litedigest/ld_sha512.h"
+#include "litedigest/ld_skein.h"
+#include "litedigest/ld_sched.h"
+#include "check.h"
+
+#define MAX_MSGS 24
+#define MAX_SLOTS 8
+#define MAX_LEN 1200
+#define MAX_JOB_BLOCKS (MAX_LEN / 64 + 3)
+#define OUT_T1 (LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL)
+
+static const int SKEIN_BITS[] = {512, 384, 256, 224, 160, 128};
+#define N_SKEIN (sizeof SKEIN_BITS / sizeof SKEIN_BITS[0])
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(uint32_t n)    /* 0..n-1 (xorshift64*) */
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (uint32_t)(((rng * 0x2545F4914F6CDD1Dull) >> 32) % n);
+}
+
+/* one slot of the executor: its outstanding job and its chaining value */
+typedef struct {
+    ld_sched_job job;
+    int busy;
+    long msg;                 /* the message on the slot, -1: none */
+    uint32_t w32[8];          /* SHA-1, SHA-224/256 */
+    uint64_t w64[8];          /* SHA-512 family, Skein-512 */
+} exec_slot;
+
+static uint8_t data[MAX_MSGS][MAX_LEN];
+static uint8_t outs[MAX_MSGS][LD_MD_MAX_DIGEST_SIZE];
+
+/* run the slot's job on its chaining value (its blocks: message data, then the slot's pad) */
+static void execute(exec_slot *e, const ld_sched_msg *msgs)
+{
+    static uint8_t blocks[MAX_JOB_BLOCKS * LD_MD_MAX_BLOCK_SIZE];
+    const ld_sched_job *j = &e->job;
+    int alg = msgs[j->msg].alg;
+    size_t bs = j->block_size, nread = j->nblocks - (size_t)j->out;
+
+    if (j->data_blocks + j->tail_blocks != nread || nread > MAX_JOB_BLOCKS || nread == 0) {
+        check(0, "job: its blocks are message data, then pad");
+        return;
+    }
+    memcpy(blocks, j->data, j->data_blocks * bs);
+    if (j->tail_blocks)
+        memcpy(blocks + j->data_blocks * bs, j->tail, j->tail_blocks * bs);
+    if (j->skein) {
+        size_t bits = ld_skein512_alg_bits(alg);
+        check(bits && j->variant == ld_skein512_variant(bits) && bs == LD_SKEIN512_BLOCK_BYTES,
+              "skein job: the message's IV and block size");
+        if (j->first)
+            ld_skein512_iv(bits, e->w64);
+        ld_skein512_ubi(e->w64, blocks, nread, j->t0, j->t1, j->final_bytes);
+        if (j->out) {         /* the output block the peripheral makes: counter 0 */
+            memset(blocks, 0, LD_SKEIN512_BLOCK_BYTES);
+            ld_skein512_ubi(e->w64, blocks, 1, 0, OUT_T1, 8);
+        }
+        return;
+    }
+    check(!j->out && j->variant == ld_md_variant(alg) && bs == ld_md_block_size(alg),
+          "md job: the message's variant and block size");
+    switch (ld_md_family(alg)) {
+    case LD_FAMILY_SHA1:
+        if (j->first)
+            ld_sha1_iv(e->w32);
+        ld_sha1_compress(e->w32, blocks, nread);
+        break;
+    case LD_FAMILY_SHA256:
+        if (j->first)
+            ld_sha256_iv(j->variant, e->w32);
+        ld_sha256_compress(e->w32, blocks, nread);
+        break;
+    default:
+        if (j->first)
+            ld_sha512_iv(j->variant, e->w64);
+        ld_sha512_compress(e->w64, blocks, nread);
+        break;
+    }
+}
+
+/* the slot's chaining value as alg's digest: Skein little-endian bytes, MD big-endian words */
+static void digest(const exec_slot *e, int alg, uint8_t *out)
+{
+    size_t i, n = ld_sched_digest_size(alg);
+    int fam = ld_skein512_alg_bits(alg) ? LD_FAMILY_SKEIN512 : ld_md_family(alg);
+
+    for (i = 0; i < n; i++) {
+        if (fam == LD_FAMILY_SKEIN512)
+            out[i] = (uint8_t)(e->w64[i / 8] >> (8 * (i % 8)));
+        else if (fam == LD_FAMILY_SHA512)
+            out[i] = (uint8_t)(e->w64[i / 8] >> (56 - 8 * (i % 8)));
+        else
+            out[i] = (uint8_t)(e->w32[i / 4] >> (24 - 8 * (i % 4)));
+    }
+}
+
+/* the blocks of a message's jobs, worked out here: MD its whole blocks and 1 or 2 of padded
+ * tail (0x80 and the length field); Skein all blocks but the last, the held-back final block
+ * (1..64 bytes, or the empty message's zero block) and the output block */
+static size_t total_blocks(const ld_sched_msg *m)
+{
+    size_t bs = ld_md_block_size(m->alg);
+
+    if (ld_skein512_alg_bits(m->alg))
+        return (m->len ? (m->len - 1) / LD_SKEIN512_BLOCK_BYTES : 0) + 2;
+    return m->len / bs + (m->len % bs + 1 + bs / 8 <= bs ? 1 : 2);
+}
+
+static void reference(const ld_sched_msg *m, uint8_t *out)
+{
+    size_t bits = ld_skein512_alg_bits(m->alg);
+
+    if (bits)
+        ld_skein512(bits, NULL, 0, m->data, 8 * m->len, out);
+    else
+        ld_md(m->alg, m->data, m->len, out);
+}
+
+/* Run msgs[0..n) on nslots slots; bad[i]: message i is one init must refuse. A random
+ * outstanding job completes whenever next() says to wait; with fail_rate k > 0, one
+ * completion in k is an LD_ERR_HW. */
+static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots, int whole,
+                    uint32_t fail_rate)
+{
+    static ld_sched_slot slots[MAX_SLOTS];
+    exec_slot ex[MAX_SLOTS];
+    int ended[MAX_MSGS] = {0};
+    size_t issued[MAX_MSGS] = {0};     /* blocks in the message's jobs so far */
+    uint8_t got[LD_MD_MAX_DIGEST_SIZE], want[LD_MD_MAX_DIGEST_SIZE];
+    ld_sched s;
+    ld_sched_job job;
+    size_t i, nout = 0, steps;
+
+    for (i = 0; i < nslots; i++) {
+        ex[i].busy = 0;
+        ex[i].msg = -1;
+    }
+    check(ld_sched_init(&s, msgs, n, slots, nslots, whole) == LD_OK, "sched init");
+    for (i = 0; i < n; i++)
+        check((msgs[i].result == LD_ERR_ARG) == (bad[i] != 0), "sched init: exactly the bad messages refused");
+    for (steps = 0; steps < 100000; steps++) {
+        int r = ld_sched_next(&s, &job);
+        if (r == LD_SCHED_JOB) {
+            exec_slot *e = &ex[job.slot < MAX_SLOTS ? job.slot : 0];
+            if (job.slot >= nslots || e->busy || job.msg >= n || bad[job.msg] || ended[job.msg]) {
+                check(0, "sched next: a job of a pending message on a free slot");
+                return;
+            }
+            /* a message starts on a free slot and keeps it to its end; its blocks in order,
+             * each once */
+            check(job.first_block == 0 ? e->msg < 0 : e->msg == (long)job.msg,
+                  "sched next: a message's jobs on its own slot");
+            check(job.first_block == issued[job.msg] && job.first == (job.first_block == 0) &&
+                  issued[job.msg] + job.nblocks <= total_blocks(&msgs[job.msg]),
+                  "sched next: a message's blocks in order, once");
+            issued[job.msg] += job.nblocks;
+            e->msg = (long)job.msg;
+            e->job = job;
+            e->busy = 1;
+            nout++;
+            continue;
+        }
+        if (r == LD_SCHED_DONE)
+            break;
+        if (r != LD_SCHED_WAIT || nout == 0) {
+            check(0, "sched next: waits only for an outstanding job");
+            return;
+        }
+        {
+            size_t k = rnd((uint32_t)nslots);
+            int res = fail_rate && rnd(fail_rate) == 0 ? LD_ERR_HW : LD_OK;
+            long m;
+            while (!ex[k].busy)
+                k = (k + 1) % nslots;
+            if (res == LD_OK)
+                execute(&ex[k], msgs);
+            ex[k].busy = 0;
+            nout--;
+            m = ld_sched_complete(&s, k, res);
+            if (m < 0) {
+                check(res == LD_OK && issued[ex[k].msg] < total_blocks(&msgs[ex[k].msg]),
+                      "sched complete: a message goes on only while it has blocks left and no error");
+                continue;
+            }
+            if (m != ex[k].msg || ended[m]) {
+                check(0, "sched complete: the slot's own message, ended once");
+                return;
+            }
+            ended[m] = 1;
+            ex[k].msg = -1;
+            check(msgs[m].result == res, "sched complete: the message's result is its last job's");
+            if (res == LD_OK) {
+                check(ex[k].job.last && issued[m] == total_blocks(&msgs[m]),
+                      "sched complete: a message ends with its last block");
+                digest(&ex[k], msgs[m].alg, got);
+                reference(&msgs[m], want);
+                check(memcmp(got, want, ld_sched_digest_size(msgs[m].alg)) == 0,
+                      "sched: the executor's digest is the software hash");
+            }
+        }
+        for (i = 0; i < n; i++)    /* no result before the end */
+            check(bad[i] || ended[i] || msgs[i].result != LD_OK, "sched: no message is LD_OK before it ends");
+    }
+    for (i = 0; i < n; i++)
+        check(bad[i] || ended[i], "sched: every message ends");
+    check(nout == 0 && ld_sched_next(&s, &job) == LD_SCHED_DONE, "sched: nothing left when done");
+}
+
+/* a message length around alg's block, padding and held-back-block boundaries, or random */
+static size_t pick_len(int alg)
+{
+    size_t bs = ld_skein512_alg_bits(alg) ? LD_SKEIN512_BLOCK_BYTES : ld_md_block_size(alg);
+    size_t lb = ld_skein512_alg_bits(alg) ? 0 : bs / 8 + 1;   /* 0x80 and the length field */
+    size_t c[] = {0, 1, bs - lb, bs - lb + 1, bs - 1, bs, bs + 1, 2 * bs - lb, 2 * bs - 1, 2 * bs,
+                  2 * bs + 1, 0, 0, 0};
+    size_t k = rnd(sizeof c / sizeof c[0]);
+    return k >= sizeof c / sizeof c[0] - 3 ? rnd(MAX_LEN + 1) : c[k];
+}
+
+/* an alg of `family` (LD_FAMILY_*; -1: any, a mixed run, which the policy allows) */
+static int pick_alg(int family)
+{
+    static const int sha256[] = {LD_ALG_SHA256, LD_ALG_SHA224};
+    static const int sha512[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256};
+
+    switch (family) {
+    case LD_FAMILY_SHA1: return LD_ALG_SHA1;
+    case LD_FAMILY_SHA256: return sha256[rnd(2)];
+    case LD_FAMILY_SHA512: return sha512[rnd(4)];
+    case LD_FAMILY_SKEIN512: return LD_ALG_SKEIN512(SKEIN_BITS[rnd(N_SKEIN)]);
+    default: return pick_alg((int)rnd(4));
+    }
+}
+
+/* random sets of `family` (-1: any), some messages bad, some empty without data */
+static void random_sets(int family, int trials)
+{
+    ld_sched_msg msgs[MAX_MSGS];
+    int bad[MAX_MSGS];
+    int t;
+    size_t i, j;
+
+    for (t = 0; t < trials; t++) {
+        size_t n = rnd(MAX_MSGS + 1), nslots = 1 + rnd(MAX_SLOTS);
+        for (i = 0; i < n; i++) {
+            ld_sched_msg *m = &msgs[i];
+            m->alg = pick_alg(family);
+            m->len = pick_len(m->alg);
+            m->data = m->len || rnd(2) ? data[i] : NULL;     /* no data for an empty one */
+            m->out = outs[i];
+            for (j = 0; j < m->len; j++)
+                data[i][j] = (uint8_t)rnd(256);
+            bad[i] = rnd(16) == 0;
+            if (bad[i]) {
+                switch (rnd(3)) {
+                case 0: m->out = NULL; break;
+                case 1: m->alg = rnd(2) ? LD_ALG_COUNT : LD_ALG_SKEIN512(200); break;
+                default: m->data = NULL; m->len = 1 + rnd(100); break;
+                }
+            }
+        }
+        run_set(msgs, n, bad, nslots, (int)rnd(2), rnd(3) ? 0 : 12);
+    }
+}
+
+static void md_random(void)
+{
+    int f;
+    for (f = LD_FAMILY_SHA1; f <= LD_FAMILY_SHA512; f++)
+        random_sets(f, 150);
+    random_sets(-1, 100);
+}
+
+static void skein_random(void)
+{
+    random_sets(LD_FAMILY_SKEIN512, 200);
+}
+
+/* Skein's held-back final block: every length around it, every size, each slot count and job
+ * size, all messages fine (the digests are checked) */
+static void skein_held_back(void)
+{
+    static const size_t lens[] = {0, 1, 63, 64, 65, 127, 128, 129};
+    ld_sched_msg msgs[MAX_MSGS];
+    int bad[MAX_MSGS] = {0};
+    size_t i, j, nslots;
+    int whole;
+
+    for (i = 0; i < N_SKEIN * (sizeof lens / sizeof lens[0]); i += MAX_MSGS) {
+        size_t n = 0;
+        for (; n < MAX_MSGS && i + n < N_SKEIN * (sizeof lens / sizeof lens[0]); n++) {
+            size_t k = i + n;
+            ld_sched_msg *m = &msgs[n];
+            m->alg = LD_ALG_SKEIN512(SKEIN_BITS[k / (sizeof lens / sizeof lens[0])]);
+            m->len = lens[k % (sizeof lens / sizeof lens[0])];
+            m->data = data[n];
+            m->out = outs[n];
+            for (j = 0; j < m->len; j++)
+                data[n][j] = (uint8_t)(k + 7 * j);
+        }
+        for (nslots = 1; nslots <= 4; nslots += 3)
+            for (whole = 0; whole <= 1; whole++)
+                run_set(msgs, n, bad, nslots, whole, 0);
+    }
+}
+
+/* empty messages without data (NULL, 0) of every algorithm, between others: the scheduler
+ * computes no pointer from their NULL data (NULL + 0 is undefined in C99) and hashes them */
+static void null_data_empty(void)
+{
+    ld_sched_msg msgs[MAX_MSGS];
+    int bad[MAX_MSGS] = {0};
+    size_t n = 0, nslots;
+    int alg, whole;
+    size_t b;
+
+    for (alg = 0; alg < LD_ALG_COUNT; alg++) {
+        msgs[n].alg = alg;
+        msgs[n].data = NULL;
+        msgs[n].len = 0;
+        msgs[n].out = outs[n];
+        n++;
+        msgs[n].alg = alg;
+        msgs[n].data = "abc";
+        msgs[n].len = 3;
+        msgs[n].out = outs[n];
+        n++;
+    }
+    for (b = 0; b < 3; b++) {
+        msgs[n].alg = LD_ALG_SKEIN512(SKEIN_BITS[b]);
+        msgs[n].data = NULL;
+        msgs[n].len = 0;
+        msgs[n].out = outs[n];
+        n++;
+    }
+    for (nslots = 1; nslots <= 3; nslots++)
+        for (whole = 0; whole <= 1; whole++)
+            run_set(msgs, n, bad, nslots, whole, 0);
+}
+
+int main(int argc, char **argv)
+{
+    static const test_group groups[] = {
+        {"md_random", md_random},
+        {"skein_random", skein_random},
+        {"skein_held_back", skein_held_back},
+        {"null_data_empty", null_data_empty},
+    };
+    return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
+}

@@ -1,0 +1,102 @@
+"""HMAC (RFC 2104) on any LiteDigest hash and backend, with the standard library's `hmac` API.
+
+    from litedigest import hmac
+    h = hmac.new(key, b"message", digestmod="sha256", backend="sw")   # or "rtl", "soc", "pynq"
+    h.hexdigest()
+    hmac.digest(key, b"message", "sha512")
+    hmac.compare_digest(a, b)
+
+The MAC is built from two running hash objects of the chosen backend, exactly as RFC 2104 and
+CPython's pure-Python `hmac` do: the inner hash starts with the key xor ipad, the outer one with
+the key xor opad; a key longer than the block is hashed first. `digest()` finishes copies, so
+the object stays usable. `digestmod` is an algorithm name in any spelling `litedigest.new`
+takes ("sha256", "SHA-256", "skein512-256"), or a constructor returning a hash object (e.g.
+`litedigest.sha384` with its own backend). Nothing of the key is kept but the two started
+hashes (Python cannot wipe the caller's bytes).
+"""
+from hmac import compare_digest  # constant time, the standard library's (OpenSSL's CRYPTO_memcmp)
+
+from . import hashobj
+
+__all__ = ["HMAC", "new", "digest", "compare_digest", "digest_size"]
+
+IPAD, OPAD = 0x36, 0x5C
+
+digest_size = None   # as the standard library's module: the size is the object's
+
+
+def _constructor(digestmod, backend, engine):
+    """A function returning a new running hash of `digestmod`."""
+    if callable(digestmod):
+        return digestmod
+    if isinstance(digestmod, str):
+        if not digestmod:
+            raise TypeError("Missing required parameter 'digestmod'.")
+        hashobj._algorithm(digestmod)      # hashlib's errors for an unknown name, now
+        return lambda: hashobj.new(digestmod, backend=backend, engine=engine)
+    if digestmod is None:
+        raise TypeError("Missing required parameter 'digestmod'.")
+    raise TypeError(f"digestmod must be a name or a hash constructor, not {type(digestmod).__name__!r}")
+
+
+class HMAC:
+    """An HMAC object: update, copy, digest, hexdigest; name, digest_size, block_size."""
+
+    def __init__(self, key, msg=None, digestmod="", *, backend="sw", engine=None):
+        if not isinstance(key, (bytes, bytearray)):
+            raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
+        make = _constructor(digestmod, backend, engine)
+        self._inner, self._outer = make(), make()
+        bs = getattr(self._inner, "block_size", None)
+        if not isinstance(bs, int) or bs < 16:
+            raise ValueError(f"digestmod's hash has no usable block_size ({bs!r})")
+        self.block_size = bs
+        self.digest_size = self._inner.digest_size
+        if len(key) > bs:
+            k = make()
+            k.update(key)
+            key = k.digest()
+        key = bytes(key).ljust(bs, b"\0")
+        self._inner.update(bytes(b ^ IPAD for b in key))
+        self._outer.update(bytes(b ^ OPAD for b in key))
+        if msg is not None:
+            self.update(msg)
+
+    @property
+    def name(self):
+        return "hmac-" + self._inner.name
+
+    def update(self, msg):
+        self._inner.update(msg)
+
+    def copy(self):
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._inner, other._outer = self._inner.copy(), self._outer.copy()
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def digest(self):
+        outer = self._outer.copy()
+        outer.update(self._inner.digest())
+        return outer.digest()
+
+    def hexdigest(self):
+        return self.digest().hex()
+
+    def __repr__(self):
+        return f"<litedigest {self.name} HMAC object>"
+
+
+def new(key, msg=None, digestmod="", *, backend="sw", engine=None):
+    """hmac.new: an HMAC of `digestmod` (required, as in the standard library since 3.8)."""
+    return HMAC(key, msg, digestmod, backend=backend, engine=engine)
+
+
+def digest(key, msg, digest, *, backend="sw", engine=None):
+    """hmac.digest: the MAC of one message at once."""
+    return HMAC(key, msg, digest, backend=backend, engine=engine).digest()

@@ -1,0 +1,133 @@
+"""litedigest.hmac against RFC 2202 / RFC 4231 (cryptography-vectors) and Python's hmac:
+random keys of 0..300 bytes, random message lengths and update splits, every SHA algorithm;
+the standard library's API and errors."""
+import copy
+import hashlib
+import hmac as std_hmac
+import os
+import random
+
+import pytest
+
+import litedigest
+from litedigest import hmac as ld_hmac
+
+cryptography_vectors = pytest.importorskip("cryptography_vectors")
+
+VECTOR_FILES = {"sha1": "rfc-2202-sha1.txt", "sha224": "rfc-4231-sha224.txt",
+                "sha256": "rfc-4231-sha256.txt", "sha384": "rfc-4231-sha384.txt",
+                "sha512": "rfc-4231-sha512.txt"}
+SHA_ALGS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
+
+
+def load_vectors(alg):
+    """(key, msg, mac) of the RFC's cases in cryptography-vectors' HMAC/ file for alg."""
+    path = os.path.join(os.path.dirname(cryptography_vectors.__file__), "HMAC", VECTOR_FILES[alg])
+    cases, cur = [], {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if " = " not in line or line.startswith("#"):
+                continue
+            k, v = (s.strip() for s in line.split(" = ", 1))
+            if k in ("Key", "Msg", "MD"):
+                cur[k] = bytes.fromhex(v)
+            if k == "MD":
+                cases.append((cur["Key"], cur["Msg"], cur["MD"]))
+                cur = {}
+    return cases
+
+
+@pytest.mark.parametrize("alg", sorted(VECTOR_FILES))
+def test_rfc_vectors(alg):
+    cases = load_vectors(alg)
+    assert len(cases) >= 6
+    for key, msg, mac in cases:
+        assert ld_hmac.new(key, msg, alg).digest() == mac
+        assert ld_hmac.digest(key, msg, alg) == mac
+        assert std_hmac.compare_digest(ld_hmac.new(key, msg, alg).hexdigest(), mac.hex())
+
+
+def test_rfc4231_truncated_output():
+    """RFC 4231 case 5 (truncation to 128 bits; not in cryptography-vectors): the MAC's prefix."""
+    key, msg = b"\x0c" * 20, b"Test With Truncation"
+    for alg in ("sha224", "sha256", "sha384", "sha512"):
+        want = std_hmac.new(key, msg, alg).digest()[:16]
+        got = ld_hmac.new(key, msg, alg).digest()[:16]
+        assert ld_hmac.compare_digest(got, want)
+
+
+@pytest.mark.parametrize("alg", SHA_ALGS)
+def test_random_against_python_hmac(alg):
+    rng = random.Random(f"hmac/{alg}")
+    for _ in range(40):
+        key = rng.randbytes(rng.randrange(0, 301))
+        msg = rng.randbytes(rng.choice([0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
+                                        rng.randrange(0, 1000)]))
+        want = std_hmac.new(key, msg, lambda d=b"": hashlib.new(alg, d)).digest()
+        h = ld_hmac.new(key, digestmod=alg)
+        i = 0
+        while i < len(msg):                      # random update splits, empty ones included
+            n = rng.randrange(0, 150)
+            h.update(msg[i:i + n])
+            i += n
+        assert h.digest() == want, (len(key), len(msg))
+        assert h.digest() == want                # digest() does not finish the object
+        h.update(b"x")
+        assert h.digest() == std_hmac.new(key, msg + b"x", alg).digest()
+
+
+@pytest.mark.parametrize("alg", ["sha256", "sha1"])
+def test_rtl_backend(alg):
+    """The MAC on an engine in simulation (the rtl backend): 4 keys and lengths."""
+    rng = random.Random(f"hmac-rtl/{alg}")
+    for klen, mlen in ((0, 0), (20, 64), (64, 65), (131, 200)):
+        key, msg = rng.randbytes(klen), rng.randbytes(mlen)
+        h = ld_hmac.new(key, msg, alg, backend="rtl")
+        assert h.digest() == std_hmac.new(key, msg, alg).digest()
+
+
+def test_api_as_the_standard_library():
+    h = ld_hmac.new(b"key", b"abc", digestmod="sha256")
+    s = std_hmac.new(b"key", b"abc", digestmod="sha256")
+    assert (h.name, h.digest_size, h.block_size) == (s.name, s.digest_size, s.block_size)
+    assert ld_hmac.new(b"key", digestmod="SHA-512").name == "hmac-sha512"
+    c = h.copy()
+    c.update(b"def")
+    assert h.digest() == s.digest()              # the copy is independent
+    assert c.digest() == std_hmac.new(b"key", b"abcdef", "sha256").digest()
+    for other in (copy.copy(h), copy.deepcopy(h)):
+        other.update(b"!")
+        assert h.digest() == s.digest()
+    # a constructor as digestmod, its own backend
+    assert ld_hmac.new(b"k", b"m", litedigest.sha384).digest() == std_hmac.new(b"k", b"m", "sha384").digest()
+    assert ld_hmac.new(bytearray(b"k"), b"m", "sha1").digest() == std_hmac.new(b"k", b"m", "sha1").digest()
+    assert ld_hmac.compare_digest is std_hmac.compare_digest
+
+
+def test_skein512_as_the_hash():
+    """RFC 2104 over Skein-512-256 (block 64 bytes): the construction, checked by hand."""
+    key, msg = b"k" * 10, b"message"
+    k0 = key.ljust(64, b"\0")
+    inner = litedigest.new("skein512-256", bytes(b ^ 0x36 for b in k0) + msg).digest()
+    want = litedigest.new("skein512-256", bytes(b ^ 0x5C for b in k0) + inner).digest()
+    assert ld_hmac.new(key, msg, "skein512-256").digest() == want
+
+
+def test_errors_as_the_standard_library():
+    with pytest.raises(TypeError):
+        ld_hmac.new(b"key", b"msg")                      # digestmod is required
+    with pytest.raises(TypeError):
+        ld_hmac.new(b"key", b"msg", None)
+    with pytest.raises(TypeError):
+        ld_hmac.new("key", b"msg", "sha256")             # a str key
+    with pytest.raises(TypeError):
+        ld_hmac.new(memoryview(b"key"), b"msg", "sha256")   # the standard library refuses it too
+    with pytest.raises(ValueError):
+        ld_hmac.new(b"key", b"msg", "md5x")
+    with pytest.raises(TypeError):
+        ld_hmac.new(b"key", "msg", "sha256")             # a str message
+    with pytest.raises(TypeError):
+        ld_hmac.new(b"key", b"msg", 5)
+    # after an error the module still works
+    assert ld_hmac.digest(b"key", b"msg", "sha256") == std_hmac.digest(b"key", b"msg", "sha256")
