@@ -52,9 +52,9 @@ def test_host_c_tests(tmp_path):
 # The C host test programs (software/firmware/tests/*.c) built with the whole library in one
 # gcc call, plainly and with AddressSanitizer + UndefinedBehaviorSanitizer, every report fatal
 # (a read or write out of bounds, an overflow, a misaligned or null access stops the program).
-# test_edges.c (argument and context checks) and test_sched_exec.c (the scheduler's policy run
-# by a software executor) are made of named groups, run one at a time so that a crash fails
-# its own group.
+# test_edges.c (argument and context checks), test_sched_exec.c (the scheduler's policy run
+# by a software executor) and test_hmac.c (HMAC: RFC vectors, wiping, verification) are made
+# of named groups, run one at a time so that a crash fails its own group.
 C_BUILDS = {"plain": ["-O2"],
             "asan_ubsan": ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                            "-fno-sanitize-recover=all"]}
@@ -62,6 +62,9 @@ C_GROUPS = {
     "test_edges": ["skein_null_bits", "skein_bad_context", "md_null_zero_length", "pad_checks",
                    "sched_complete_result", "sched_next_bad_args", "md_length_limits"],
     "test_sched_exec": ["md_random", "skein_random", "skein_held_back", "null_data_empty"],
+    "test_hmac": ["rfc2202_sha1", "rfc4231_sha2", "sha512_t_known", "streaming_splits",
+                  "copy_independent", "wipe", "verify", "ct_equal", "bad_args", "bad_context",
+                  "length_limit"],
 }
 
 

@@ -2,6 +2,7 @@
 each providing `add_parser(subparsers)` that registers its parser and sets `func(args) -> int`."""
 import argparse
 import importlib
+import signal
 import sys
 
 from .extras import MissingExtra
@@ -22,11 +23,30 @@ def build_parser():
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised in the main thread so that every `with` block on the
+    way out runs (a simulated SoC's process group is killed, its run directory removed) instead
+    of the interpreter dying with the simulator left running at full CPU."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _terminate)
     try:
         rc = args.func(args)
+    except Terminated as t:
+        return 128 + t.signum
     except MissingExtra as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2

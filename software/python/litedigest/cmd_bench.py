@@ -422,11 +422,7 @@ def run(args):
             specs = specmod.all_specs() if args.engine == "all" else args.engine.split(",")
             for sp in specs:
                 specmod.parse(sp)
-            sizes = DEFAULT_SIZES
-            if args.sizes:
-                sizes = [int(s) for s in args.sizes.split(",")]
-                if any(s < 0 for s in sizes):
-                    raise ValueError("sizes must be >= 0")
+            sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
             records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
             header, row = MD_HEADER, _markdown
         ok = True
@@ -444,3 +440,22 @@ def run(args):
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 2
+    except RuntimeError as e:       # the simulation's errors (SimError, SimTimeout), failed checks
+        print(f"litedigest bench: {e}", file=sys.stderr)
+        return 1
+
+
+# the rtl bench hashes p messages of each size in simulation: beyond this it would run for hours
+MAX_RTL_SIZE = 1 << 24
+
+
+def parse_sizes(text):
+    """--sizes: comma-separated byte counts 0 .. MAX_RTL_SIZE; ValueError with a message."""
+    try:
+        sizes = [int(s) for s in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--sizes takes comma-separated integers, not {text!r}") from None
+    bad = [s for s in sizes if not 0 <= s <= MAX_RTL_SIZE]
+    if bad:
+        raise ValueError(f"sizes must be between 0 and {MAX_RTL_SIZE:,} bytes, not {bad[0]:,}")
+    return sizes

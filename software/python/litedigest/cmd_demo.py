@@ -18,11 +18,18 @@ def add_parser(subparsers):
 def run(args):
     extras.require("soc", "litedigest demo (the simulated SoC)")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)
+    if not args.timeout > 0:        # (NaN too)
+        print(f"litedigest demo: --timeout must be a positive number of seconds, not {args.timeout}",
+              file=sys.stderr)
+        return 2
     try:
         demo = socdemo.run_demo(args.engine, log=say, timeout=args.timeout)
     except ValueError as e:
         print(f"litedigest demo: {e}", file=sys.stderr)
         return 2
+    except RuntimeError as e:       # the simulation's errors (SimError, SimTimeout): no traceback
+        print(f"litedigest demo: {e}", file=sys.stderr)
+        return 1
     print(f"LiteDigest demo: {demo.engine} on the simulated SoC (cycles of the SoC clock, "
           f"measured by the peripheral's cycle counter, warm caches; the call alone: the "
           f"counter's own {demo.timer_cycles} cycles subtracted)\n")

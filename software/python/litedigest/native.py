@@ -5,6 +5,8 @@
 - `md(name, data)` / `MdCtx(name)`: the generic streaming API of every algorithm (ld_md.h),
   names as in hashlib ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
   "sha512_256"); `MD_ALGS` maps them to the C algorithm ids;
+- `hmac(name, key, data)` / `hmac_verify(name, key, data, mac)`: HMAC (ld_hmac.h) of any of
+  those algorithms, and its constant-time verification (truncated MACs of 10 bytes or more);
 - `compress(state_words, blocks)`, `iv(variant)`, `md_pad(tail, total_len, block_size)`;
 - `HwDevice`: the C hash-peripheral driver (ld_hw.h: ld_hw_md_*, every algorithm; ld_skein.h)
   and the message scheduler's executor (ld_sched.h: ld_hw_schedule) running against registers
@@ -35,7 +37,7 @@ VARIANTS = {name: getattr(lib, f"LD_{name.upper()}") for name in spec.VARIANTS["
 ERRORS = {
     lib.LD_ERR_ARG: "LD_ERR_ARG", lib.LD_ERR_STATE: "LD_ERR_STATE",
     lib.LD_ERR_TIMEOUT: "LD_ERR_TIMEOUT", lib.LD_ERR_HW: "LD_ERR_HW",
-    lib.LD_ERR_RANGE: "LD_ERR_RANGE",
+    lib.LD_ERR_RANGE: "LD_ERR_RANGE", lib.LD_ERR_MISMATCH: "LD_ERR_MISMATCH",
 }
 
 
@@ -273,6 +275,26 @@ def md(name, data):
     out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
     _check(lib.ld_md(alg, data, len(data), out), "ld_md")
     return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
+
+
+def hmac(name, key, data):
+    """One-shot ld_hmac(alg, key, data): the MAC bytes (hmac.digest(key, data, name))."""
+    key, data, alg = bytes(key), bytes(data), md_alg(name)
+    out = ffi.new(f"uint8_t[{lib.LD_HMAC_MAX_SIZE}]")
+    _check(lib.ld_hmac(alg, key, len(key), data, len(data), out), "ld_hmac")
+    return bytes(ffi.buffer(out, lib.ld_hmac_size(alg)))
+
+
+def hmac_verify(name, key, data, mac):
+    """ld_hmac_verify: True when mac (the whole MAC or its first 10 bytes or more) is the MAC
+    of data under key, False when not (compared in constant time); NativeError on bad
+    arguments (a mac shorter than 10 bytes or longer than the digest, an unknown name)."""
+    key, data, mac = bytes(key), bytes(data), bytes(mac)
+    r = lib.ld_hmac_verify(md_alg(name), key, len(key), data, len(data), mac, len(mac))
+    if r == lib.LD_ERR_MISMATCH:
+        return False
+    _check(r, "ld_hmac_verify")
+    return True
 
 # ---------------------------------------------------------------------------------------
 # The C peripheral driver and the message scheduler against Python-provided registers.

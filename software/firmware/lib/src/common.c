@@ -10,6 +10,7 @@ const char *ld_strerror(int err)
     case LD_ERR_TIMEOUT: return "peripheral timeout";
     case LD_ERR_HW:      return "peripheral reported an error";
     case LD_ERR_RANGE:   return "DMA address/length not usable";
+    case LD_ERR_MISMATCH: return "MAC mismatch";
     default:             return "unknown error";
     }
 }

@@ -76,6 +76,20 @@ static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t l
 #define LD_HAL_OK(dev) ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
 #endif
 
+/* The cycle counter in two halves (ld_hw_cycles is both): latch it just before an event and
+ * read the latched value after it, so that the reads do not sit between the stamp and the
+ * event (the scheduler's run start: the batch start, the release of the first wave). */
+static inline void ld_cycles_latch(const ld_hw_dev *dev)
+{
+    LD_WR32(dev, dev->cycles_latch, 1);
+}
+
+static inline uint64_t ld_cycles_latched(const ld_hw_dev *dev)
+{
+    uint64_t hi = LD_RD32(dev, dev->cycles_value);
+    return (hi << 32) | LD_RD32(dev, dev->cycles_value + 4);
+}
+
 /* With a write-through data cache (VexRiscv) every store is a bus write: copy and clear
  * whole words where the buffers allow it (4 times fewer stores than bytes). */
 #if defined(__GNUC__)

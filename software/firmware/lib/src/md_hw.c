@@ -212,14 +212,10 @@ void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *word
 LD_HOT(hw_cycles)
 int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
 {
-    uint32_t hi, lo;
-
     if (!dev_ok(dev) || out == NULL)
         return LD_ERR_ARG;
-    LD_WR32(dev, dev->cycles_latch, 1);
-    hi = LD_RD32(dev, dev->cycles_value);
-    lo = LD_RD32(dev, dev->cycles_value + 4);
-    *out = ((uint64_t)hi << 32) | lo;
+    ld_cycles_latch(dev);
+    *out = ld_cycles_latched(dev);
     return LD_OK;
 }
 

@@ -138,6 +138,9 @@ static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
     default:
 #if LD_CONFIG_SHA512
         ld_sha512_compress(ctx->state.w64, blocks, nblocks);
+#else
+        (void)blocks;   /* a build without SHA-512 (e.g. Skein only) may have no family here */
+        (void)nblocks;
 #endif
         break;
     }

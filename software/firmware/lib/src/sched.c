@@ -343,11 +343,10 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
         ld_batch_load(dev, (uintptr_t)table, n);
         stamp = *jobs == 0 && run0;
         if (stamp)                      /* the run starts with the first batch's start ... */
-            LD_WR32(dev, dev->cycles_latch, 1);
+            ld_cycles_latch(dev);
         LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
         if (stamp)                      /* ... read while it runs (the CPU only waits then) */
-            *run0 = ((uint64_t)LD_RD32(dev, dev->cycles_value) << 32) |
-                    LD_RD32(dev, dev->cycles_value + 4);
+            *run0 = ld_cycles_latched(dev);
         r = ld_batch_wait(dev, NULL);
         *jobs += (uint32_t)n;
         for (j = 0; j < ncopy && r == LD_OK; j++)
@@ -411,8 +410,10 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
         }
         if (hold) {                 /* the first wave is out: release it, the run starts */
             if (stamp)
-                ld_hw_cycles(dev, run0);   /* just before the release: the run includes it */
+                ld_cycles_latch(dev);      /* just before the release: the run includes it */
             LD_WR32(dev, dev->ctrl, 0);
+            if (stamp)
+                *run0 = ld_cycles_latched(dev);
             hold = 0;
         }
         if (n < 0)

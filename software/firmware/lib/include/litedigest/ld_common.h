@@ -15,6 +15,7 @@ extern "C" {
 #define LD_ERR_TIMEOUT (-3) /* the peripheral did not finish within timeout_polls polls */
 #define LD_ERR_HW      (-4) /* the peripheral reported an error bit */
 #define LD_ERR_RANGE   (-5) /* DMA address/length not usable (buffer outside main RAM) */
+#define LD_ERR_MISMATCH (-6) /* a MAC did not verify (ld_hmac_verify) */
 
 /* A short constant English description of an LD_* code ("unknown error" otherwise). */
 const char *ld_strerror(int err);

@@ -1,0 +1,72 @@
+"""The CLI under bad input and signals (issue 16): clear errors, never a traceback; a `--backend
+soc` command killed with SIGTERM or SIGHUP takes its simulator and run directory with it."""
+import glob
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+LITEDIGEST = [sys.executable, "-m", "litedigest.cli"]
+
+
+def run(args, **kw):
+    return subprocess.run(LITEDIGEST + args, capture_output=True, timeout=600, **kw)
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["bench", "--sizes", "99999999999"], b"sizes must be between 0 and"),
+    (["bench", "--sizes", "-1"], b"sizes must be between 0 and"),
+    (["bench", "--sizes", "1,x"], b"comma-separated integers"),
+    (["demo", "--timeout", "-1"], b"--timeout must be a positive"),
+    (["demo", "--timeout", "nan"], b"--timeout must be a positive"),
+])
+def test_bad_arguments_are_clear_errors(args, msg):
+    r = run(args)
+    assert r.returncode == 2 and msg in r.stderr, r.stderr
+    assert b"Traceback" not in r.stderr
+
+
+def _sims_in(tmpdir):
+    """pids of processes whose working directory is a run directory under tmpdir"""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            cwd = os.readlink(os.path.join(d, "cwd"))
+        except OSError:
+            continue
+        if cwd.startswith(str(tmpdir)):
+            pids.append(int(os.path.basename(d)))
+    return pids
+
+
+def test_an_expiring_timeout_is_reported(tmp_path):
+    r = run(["demo", "--timeout", "0.001"], env=dict(os.environ, TMPDIR=str(tmp_path)))
+    assert r.returncode == 1 and b"timed out" in r.stderr and b"Traceback" not in r.stderr, r.stderr
+    assert not glob.glob(str(tmp_path / "ldsim-*")) and not _sims_in(tmp_path)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the simulator")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_killed_command_takes_its_simulator_along(tmp_path, sig):
+    p = subprocess.Popen(LITEDIGEST + ["demo"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         env=dict(os.environ, TMPDIR=str(tmp_path)))
+    try:
+        deadline = time.monotonic() + 900          # a first run builds the SoC
+        sims = []
+        while time.monotonic() < deadline and not sims and p.poll() is None:
+            time.sleep(0.5)
+            sims = _sims_in(tmp_path)
+        assert sims, "the demo's simulator did not start"
+        time.sleep(1.0)                            # the firmware runs
+        p.send_signal(sig)
+        rc = p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert rc == 128 + sig, (rc, p.stderr.read())
+    time.sleep(0.5)
+    assert not _sims_in(tmp_path), "the simulator outlived its command"
+    assert not glob.glob(str(tmp_path / "ldsim-*")), "the run directory was left behind"
