@@ -27,6 +27,21 @@ static int summary(void)
     return failures ? 1 : 0;
 }
 
+/* What a buffer holds where a refused call may write nothing, and the check that it did not */
+#define FILL 0xEE
+
+/* every one of the n bytes at p is v (inline: not every program uses it) */
+static inline int all_bytes(const void *p, size_t n, unsigned char v)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    while (n--)
+        if (*b++ != v)
+            return 0;
+    return 1;
+}
+
+#define untouched(p, n) all_bytes(p, n, FILL)
+
 typedef struct {
     const char *name;
     void (*run)(void);

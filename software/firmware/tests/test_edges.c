@@ -12,16 +12,6 @@
 #include "litedigest/ld_sched.h"
 #include "check.h"
 
-#define FILL 0xEE   /* what a buffer holds where nothing may be written */
-
-static int untouched(const uint8_t *p, size_t n)
-{
-    while (n--)
-        if (*p++ != FILL)
-            return 0;
-    return 1;
-}
-
 /* ld_skein512_update_bits with NULL data and 1..7 bits: refused before the partial byte is
  * read (it was read at address 0) */
 static void skein_null_bits(void)

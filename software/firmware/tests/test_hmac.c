@@ -8,7 +8,6 @@
 #include "litedigest/ld_skein.h"
 #include "check.h"
 
-#define FILL 0xEE   /* what a buffer holds where nothing may be written */
 
 typedef struct {
     const char *key, *data, *mac;
@@ -138,17 +137,6 @@ static size_t unhex(const char *h, uint8_t *out)
     return n;
 }
 
-/* every one of the n bytes at p is v */
-static int all_bytes(const void *p, size_t n, uint8_t v)
-{
-    const uint8_t *b = (const uint8_t *)p;
-    while (n--)
-        if (*b++ != v)
-            return 0;
-    return 1;
-}
-
-#define untouched(p, n) all_bytes(p, n, FILL)
 #define all_zero(p, n) all_bytes(p, n, 0)
 
 /* a deterministic pseudo-random byte stream (xorshift32) */
