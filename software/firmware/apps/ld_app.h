@@ -62,6 +62,12 @@ static inline uint64_t timer_cost(const ld_hw_dev *dev)
     return best;
 }
 
+/* An interval as read minus the counter's own cost (timer_cost): the call's cycles alone */
+static inline uint64_t call_cycles(uint64_t raw, uint64_t timer)
+{
+    return raw > timer ? raw - timer : 0;
+}
+
 static inline void put_u64(uint64_t v)
 {
     char s[21];

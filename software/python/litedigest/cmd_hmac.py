@@ -87,15 +87,16 @@ def run(args):
     from .hmac import HMAC
     try:
         alg = hashobj._algorithm(args.algorithm)
-        key = read_key(args)
-        HMAC(key, None, alg, backend=args.backend, engine=args.engine)   # the algorithm, engine
+        # the key's two started hashes, once (bad algorithm or engine: refused here); each
+        # file is MACed from a copy
+        keyed = HMAC(read_key(args), None, alg, backend=args.backend, engine=args.engine)
     except (TypeError, ValueError) as e:
         _error(str(e))
         return 2
     label = "HMAC-" + openssl_name(alg)
     rc = 0
     for name in args.files or ["-"]:
-        h = HMAC(key, None, alg, backend=args.backend, engine=args.engine)
+        h = keyed.copy()
         try:
             feed_file(h, os.fsencode(name))
         except OSError as e:

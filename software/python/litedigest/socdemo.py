@@ -163,6 +163,7 @@ class SchedRun:
     checks: list       # LDCHECK lines
     console: str
     digests: list = dataclasses.field(default_factory=list)  # LDDIGEST lines
+    timers: dict = dataclasses.field(default_factory=dict)   # instance -> LDTIMER cycles
 
     def digest_mismatches(self, reference):
         """The LDDIGEST lines whose digest differs from reference(alg, message) -> bytes (alg:
@@ -180,8 +181,7 @@ class SchedRun:
     def timer_cycles(self, instance):
         """The counter's own cost on `instance` (LDTIMER), subtracted from its records' cycles
         (their `raw` is the interval as read)."""
-        t = [x for x in console_lines(self.console, "LDTIMER") if x.get("instance") == instance]
-        return t[0]["cycles"] if t else 0
+        return self.timers.get(instance, 0)
 
     def record(self, instance, path, run=-1):
         rs = [r for r in self.records if r["instance"] == instance and r["path"] == path]
@@ -199,7 +199,8 @@ def run_sched(engines=None, log=None, timeout=1800):
         r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0
         r["end_to_end_utilization"] = r["busy"] / r["cycles"] if r.get("cycles") else 0.0
     checks = console_lines(text, "LDCHECK")
-    return SchedRun(engines, records, checks, text, console_lines(text, "LDDIGEST"))
+    timers = {t["instance"]: t["cycles"] for t in console_lines(text, "LDTIMER") if "instance" in t}
+    return SchedRun(engines, records, checks, text, console_lines(text, "LDDIGEST"), timers)
 
 
 SCHED_BUFFER_BYTES = 8 * 16384   # apps/sched: MAX_SLOTS x MSG_BYTES

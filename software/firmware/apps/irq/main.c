@@ -131,7 +131,7 @@ static timing run_case(uint32_t len, int batch, uint8_t *digest)
     else
         t.r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, m, len, digest);
     t1 = now(&dev);
-    t.cycles = t1 - t0 > timer ? t1 - t0 - timer : 0;
+    t.cycles = call_cycles(t1 - t0, timer);
     t.latency = t1 - finish_stamp();
     t.isr = stamped ? (uint32_t)(t_isr - (uint32_t)finish_stamp()) : 0;
     t.handler = stamped == 2 ? (uint32_t)(t_isr_end - t_isr) : 0;

@@ -119,7 +119,7 @@ static void full_run(const periph *pp, int path, unsigned p, int warm, uint64_t 
     for (i = 0; i < p; i++)
         ok &= report(pp, path == LD_PATH_DMA ? "full_dma" : "full_csr", &msgs[i]);
     busy = st.in_flight ? (uint64_t)st.blocks * st.period / st.in_flight : 0;
-    cycles = st.cycles > timer ? st.cycles - timer : 0;
+    cycles = call_cycles(st.cycles, timer);
     printf("LDSCHED instance=%s engine=%s path=%s msgs=%u bytes=%u cycles=", pp->name, pp->engine,
            path == LD_PATH_DMA ? "dma" : "csr", p, (unsigned)MSG_BYTES);
     put_u64(cycles);

@@ -201,6 +201,15 @@ static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out
         out[i] = (uint8_t)(words[i / 4] >> (24 - 8 * (i % 4)));
 }
 
+/* The longest message, in bytes, whose length the padding of a block_size-byte algorithm
+ * encodes: 64-byte blocks (SHA-1, SHA-224/256) carry the bit length in 64 bits, under 2^61
+ * bytes; the SHA-512 family's 128-bit field holds more than a 64-bit byte count, which is then
+ * the limit. (ld_md_pad, the md contexts and the scheduler's checks.) */
+static inline uint64_t ld_md_max_len(size_t block_size)
+{
+    return block_size == 64 ? ((uint64_t)1 << 61) - 1 : UINT64_MAX;
+}
+
 /* --- batches: what the batch calls (md_hw.c) and the scheduler's batch executor (sched.c)
  * share --------------------------------------------------------------------------------- */
 

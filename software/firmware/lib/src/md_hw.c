@@ -579,7 +579,6 @@ size_t ld_hw_batch_stride(int alg)
     return ld_md_lookup(alg, &f) ? ld_batch_stride(f.family) : 0;
 }
 
-/* a descriptor's word as the peripheral reads it: little-endian in memory */
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
                        uintptr_t msg, size_t len, uintptr_t out)
 {

@@ -160,12 +160,10 @@ int ld_md_iv_words(int alg, uint32_t *words)
     return LD_OK;
 }
 
-/* The longest message of a known alg, in bytes: SHA-1 and SHA-224/256 encode the bit length
- * in 64 bits (at most 2^64 - 1 bits: under 2^61 bytes); the SHA-512 family's 128-bit field
- * holds more than the context's 64-bit byte count, which is then the limit. */
+/* The longest message of a known alg, in bytes (ld_md_max_len) */
 static uint64_t max_len(int alg)
 {
-    return ALGS[alg].family == LD_FAMILY_SHA512 ? UINT64_MAX : ((uint64_t)1 << 61) - 1;
+    return ld_md_max_len(ld_md_block_size(alg));
 }
 
 /* an initialised context whose fields are consistent (not garbage that happens to carry the

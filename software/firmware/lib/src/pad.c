@@ -11,7 +11,7 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
     /* every check before the first store: a refused call writes nothing */
     if (out == NULL || (block_size != 64 && block_size != 128) || tail_len >= block_size ||
         tail_len > total_len || (tail_len > 0 && tail == NULL) ||
-        (block_size == 64 && (total_len >> 61) != 0))  /* 2^64 bits or more: past 64 bits */
+        total_len > ld_md_max_len(block_size))
         return 0;
     lenbytes = block_size / 8;             /* 8: 64-bit length field, 16: 128-bit */
     /* one block if the 0x80 byte and the length field still fit after the tail */

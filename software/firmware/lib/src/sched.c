@@ -74,10 +74,10 @@ int ld_sched_init(ld_sched *s, ld_sched_msg *msgs, size_t nmsgs, ld_sched_slot *
     for (i = 0; i < nmsgs; i++) {
         ld_sched_msg *m = &msgs[i];
         alg_desc d;
-        /* (a length past a 64-bit bit length cannot be padded: no 32-bit size_t has one, so
-         * that test is no code on the firmware) */
+        /* (a length the padding cannot encode: no 32-bit size_t has one, so that test is no
+         * code on the firmware) */
         if (!describe(m->alg, &d) || (m->data == NULL && m->len) || m->out == NULL ||
-            (!d.skein && d.bs == 64 && ((uint64_t)m->len >> 61) != 0)) {
+            (!d.skein && (uint64_t)m->len > ld_md_max_len(d.bs))) {
             m->result = LD_ERR_ARG;
             s->finished++;
         } else {
@@ -289,9 +289,10 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_slot *slots, size_t nsl
 
 /* Runs every pending message through batches (each checked already: its family, and by
  * ld_hw_schedule's checks its whole DMA range and alignment); *run0: the counter at the first
- * batch's start (latched just before it, read after it); *jobs: messages batched. A message whose output buffer takes the peripheral's write (its digest is
- * the whole chaining value, the buffer aligned to it and in the DMA's range) gets its digest
- * written there by the peripheral; the others' go to the pads and are copied. LD_ERR_TIMEOUT
+ * batch's start (latched just before it, read after it); *jobs: messages batched. A message
+ * whose output buffer takes the peripheral's write (its digest is the whole chaining value,
+ * the buffer aligned to it and in the DMA's range) gets its digest written there by the
+ * peripheral; the others' go to the pads and are copied. LD_ERR_TIMEOUT
  * when a batch did not end (it still runs: the pending messages get LD_ERR_TIMEOUT); a refused
  * batch fails its messages with LD_ERR_HW (with several slots the peripheral does not say which
  * of them were written). */
