@@ -85,9 +85,11 @@ REGISTER_DOCS = {
              "of bytes **before** the job",
     "final_bytes": "bytes the UBI's final block adds to the position (0..{block_bytes}; more is "
                    "`err_len`), used when the tweak's final bit is set",
-    # SHA peripherals
+    # the batch walker
     "batch_base": "byte address of the descriptor table (16-byte descriptors: message address, "
-                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM",
+                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM; "
+                  "Skein: each message is hashed with its output block, the output written is "
+                  "the 64-byte digest (of the variant's size)",
     "batch_count": "descriptors in the table (0: the batch ends at once)",
     "batch_status": "fields below",
     "batch_progress": "chaining values the current or latest batch has written",
@@ -138,7 +140,7 @@ FIELD_DOCS = {
         "align_log2": "log2 of the DMA alignment in bytes (`_DMA_ALIGN`)",
         "slots": "S, the messages the engine holds (jobs that may run at once)",
     },
-    # SHA peripherals
+    # the batch walker
     "batch_status": {
         "busy": "a batch runs (it owns the slots: ctrl job starts are refused with `err_state`)",
         "done": "the batch ended (with or without error) since the last `ack`",
@@ -151,7 +153,7 @@ FIELD_DOCS = {
     },
 }
 EVENT_DOCS = {"done": "a job finished or was rejected (not a batch's own jobs)",
-              "batch": "a batch ended (SHA peripherals only)"}
+              "batch": "a batch ended"}
 # the registers whose fields the header and the Python module describe
 FIELD_REGISTERS = ("ctrl", "status", "info", "batch_status")
 # how the info row of the register table names the fields (as the C/Python readers call them)
@@ -405,7 +407,8 @@ def md_blocks(rm):
             rows.append(f"| {f.bits} | `{f.name}` |{kind} {_cell(text)} |")
         out[r.name] = "\n".join(rows)
     out["skein"] = "\n".join(_register_rows(rm.select(skein=True), reg_docs))
-    out["sha"] = "\n".join(_register_rows(rm.select(sha=True), reg_docs))
+    if rm.select(sha=True):      # (none since Skein peripherals have the batch walker too)
+        out["sha"] = "\n".join(_register_rows(rm.select(sha=True), reg_docs))
     return out
 
 
@@ -632,6 +635,15 @@ def catalog_header():
     rows = [f"    X(LD_ALG_{alg.upper()}, LD_FAMILY_{name.upper()}, LD_{alg.upper()}, "
             f"{f.algorithms[alg]}, \"{alg}\")" for alg, name, f in algs]
     out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
+    for name, f in fams.items():
+        # a ring family's configured output sizes (its variants `<family>-<bits>`)
+        sizes = [(int(alg.rsplit("-", 1)[1]), v) for v, alg in enumerate(f.variants)
+                 if f.ring and alg.startswith(name + "-")]
+        if sizes:
+            out += ["", f"/* X(output bits, variant) of {name}'s configured output sizes, in variant order */",
+                    f"#define LD_{name.upper()}_SIZES(X) \\"]
+            rows = [f"    X({bits}, {v})" for bits, v in sizes]
+            out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     out += ["", "#endif", ""]
     return "\n".join(out)
 

@@ -4,7 +4,8 @@ and RVALID gaps, protocol checks by assertion), in Migen's simulator; the batch 
 a Wishbone model of the same memory (the batch through the AXI port: test_target_pynq_z2.py). References: hashlib, and the Wishbone peripheral (DMAReader)
 for the jobs hashlib cannot check alone (Skein tweaks, tails, load_cv).
 
-- pad jobs of every padding case on SHA-1 / SHA-256 (one and two slots) / SHA-512, messages
+- pad jobs of every padding case on SHA-1 / SHA-256 (one and two slots) / SHA-512 / Skein-512
+  (zero padding, the output block; six slots), messages
   placed across 4 KiB boundaries (a block's burst split in two);
 - the same random jobs (tails, load_cv, Skein's tweaks and output block) on the AXI and the
   Wishbone peripheral: the same digests and status;
@@ -42,7 +43,8 @@ class AXIBench(Bench):
         return [self.ddr.process()] + ([self.ram.serve(self.p.bus)] if self.p.bus is not None else [])
 
 
-@pytest.mark.parametrize("spec", ["sha256:base", "sha1:base", "sha512:base", "sha256:base:p2"])
+@pytest.mark.parametrize("spec", ["sha256:base", "sha1:base", "sha512:base", "sha256:base:p2",
+                                  "skein512:r8:fp2:sp3"])
 def test_axi_pad_jobs(spec):
     b = AXIBench(spec, seed=len(spec), latency=30, ar_ready=0.6, r_gap=0.3)
     bs = b.engine.block_bits // 8

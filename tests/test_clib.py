@@ -510,7 +510,7 @@ def test_driver_bits_match_registers_md():
     assert _S["words"] == (8, 8)
     assert set(FIELDS["info"]) == {"latency", "stages", "arch", "align_log2", "slots"}
     # (the EventManager's registers are not the driver's)
-    assert set(REG_NAMES) - {"ev_status", "ev_pending", "ev_enable"} == set(native.DEV_FIELDS)
+    assert set(REG_NAMES) - {"ev_status", "ev_pending", "ev_enable"} == set(native.DEV_FIELDS + native.BATCH_FIELDS)
 
 
 FAMILY_ALGS = {"sha1": ["sha1"], "sha256": ["sha256", "sha224"],

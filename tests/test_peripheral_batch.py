@@ -7,7 +7,9 @@ soc/peripheral/batch.py's descriptor format (written here from the documentation
   the same block, in the next one, a message ending on a block boundary, the empty message),
   garbage after the message in memory, every row width (32-bit bus, 64-bit HP port, 512-bit
   wide port), SHA-1 / SHA-256 (two slots) / SHA-512 and their variants;
-- batches: random messages on engines of one and two slots, the chaining values written in
+- Skein-512 pad jobs (zero padding, the final tweak from the length, the output block; pyskein
+  the reference) at every block boundary and the empty message, every output-size variant;
+- batches: random messages on engines of one and two slots (and Skein's six-slot ring), the chaining values written in
   place (and nothing around them), progress, one event per batch; a bad descriptor stops the
   batch with err_desc after the messages before it; a ctrl job start during a batch and a
   batch start while a slot is busy are refused with err_state; the peripheral is usable after.
@@ -16,6 +18,7 @@ import hashlib
 import random
 
 import pytest
+import skein
 from migen import Module
 from migen.sim import passive, run_simulation
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
@@ -30,6 +33,9 @@ HASHES = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha224": hashlib.sha2
           "sha512": hashlib.sha512, "sha384": hashlib.sha384,
           "sha512_224": lambda m: hashlib.new("sha512_224", m),
           "sha512_256": lambda m: hashlib.new("sha512_256", m)}
+# Skein-512 with an output size (the engine's variants), pyskein as the reference
+HASHES.update({f"skein512-{n}": (lambda m, n=n: skein.skein512(m, digest_bits=n))
+               for n in (128, 160, 224, 256, 384, 512)})
 
 
 class Ram:
@@ -106,9 +112,9 @@ class Bench:
 
     @passive
     def count_events(self):
-        ev = getattr(self.p.ev, "batch", None)     # a Skein peripheral has no batch event
+        ev = self.p.ev.batch
         while True:
-            if ev is not None and (yield ev.trigger):
+            if (yield ev.trigger):
                 self.events += 1
             if (yield self.p.ev.done.trigger):
                 self.done_events += 1
@@ -136,6 +142,11 @@ class Bench:
         run_simulation(top, [gen(), *self.memories(), self.count_events()])
 
 
+def usable_variants(b):
+    """The engine's variants that are a hash (not Skein's zero chaining value)."""
+    return [(n, c) for n, c in b.engine.variants.items() if n in HASHES or not b.p.has_tweak]
+
+
 def alg_of(spec, variant_name):
     return variant_name if variant_name in HASHES else spec.family
 
@@ -145,7 +156,8 @@ def place(ram, rng, addr, msg):
 
 
 PAD_CASES = [("sha256:base", 512), ("sha256:base", 32), ("sha1:base", 64), ("sha512:base", 64),
-             ("sha256:base:p2", 512)]
+             ("sha256:base:p2", 512), ("skein512:r8", 512), ("skein512:r8", 32),
+             ("skein512:r8:fp2:sp3", 64)]
 
 
 def run_pad_jobs(b, addr_of):
@@ -157,7 +169,8 @@ def run_pad_jobs(b, addr_of):
     # the length pushed into the next block (bs - lb .. bs - 1), block boundaries, several blocks
     lengths = sorted({0, 1, 3, 4, 5, bs - lb - 1, bs - lb, bs - lb + 1, bs - 1, bs, bs + 1,
                       2 * bs - lb - 1, 2 * bs - lb, 2 * bs, 3 * bs - 1, b.rng.randrange(4 * bs)})
-    variants = list(b.engine.variants.items())
+    variants = usable_variants(b)
+    out = {"out": 1} if b.p.has_tweak else {}     # Skein: the output block ends the job
     bad = []
 
     def gen():
@@ -170,7 +183,7 @@ def run_pad_jobs(b, addr_of):
             place(b.ram, b.rng, addr, msg)
             yield from b.write(b.p.dma_base, addr)
             yield from b.write(b.p.dma_length, n)
-            yield from b.ctrl(dma_start=1, pad=1, first=1, last=1, variant=code, slot=slot)
+            yield from b.ctrl(dma_start=1, pad=1, first=1, last=1, variant=code, slot=slot, **out)
             yield from b.wait(lambda: (yield b.p.slots_done.status) >> slot & 1)
             st = yield b.p.status.status
             want = HASHES[alg](msg).digest()
@@ -246,12 +259,13 @@ def write_batch(b, msgs, table, outs, variants):
 
 
 @pytest.mark.parametrize("spec,width,count", [("sha256:base", 512, 6), ("sha256:base:p2", 512, 9),
-                                              ("sha1:base", 64, 5), ("sha512:base", 32, 3)])
+                                              ("sha1:base", 64, 5), ("sha512:base", 32, 3),
+                                              ("skein512:r8", 64, 5), ("skein512:r8:fp2:sp3", 512, 9)])
 def test_batch(spec, width, count):
     b = Bench(spec, width, seed=count)
     A = out_align(b.engine.digest_bits)
     cvb = b.engine.digest_bits // 8
-    vs = list(b.engine.variants.items())
+    vs = usable_variants(b)
     msgs = [b.rng.randbytes(b.rng.choice([0, 1, 55, 56, 64, b.rng.randrange(300)])) for _ in range(count)]
     variants = [vs[b.rng.randrange(len(vs))] for _ in msgs]
     table, outs = RAM_BASE + 0x100, RAM_BASE + 0x6000

@@ -59,7 +59,7 @@ class AXIBurstReader(Module):
     at most; `with_tweak`: keep each block's tweak (Skein)."""
 
     def __init__(self, nslots, block_bits, word_bits, dma_width, depth=None, per_slot=None,
-                 with_tweak=False):
+                 with_tweak=False, zero_pad=False):
         _, rpb, rb = row_geometry(block_bits, dma_width)
         depth = depth or default_depth(block_bits)
         per_slot = per_slot or max(1, depth // 2)
@@ -72,7 +72,7 @@ class AXIBurstReader(Module):
         block_bytes = block_bits // 8
 
         # --- per-slot jobs (as DMAReader), and what a bus error leaves -------------------------
-        jobs = SlotJobs(nslots, row_bits, tw)
+        jobs = SlotJobs(nslots, row_bits, tw, zero_pad)
         cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
@@ -122,7 +122,7 @@ class AXIBurstReader(Module):
         live = Signal(nl_bits)
         job_end = Signal()
         self.comb += [
-            synth.eq(jout[pick] & (rows == 0)),
+            synth.eq(jobs.output_due(pick)),
             live.eq(Mux(rows >= rpb, rpb, rows)),
             job_end.eq((rows <= rpb) & (tail_rows[pick] == 0)),
         ]
@@ -132,13 +132,14 @@ class AXIBurstReader(Module):
         self.comb += [
             m_in.first.eq(nfirst[pick] & ~synth), m_in.load_cv.eq(nlcv[pick] & ~synth),
             m_in.last.eq(Mux(synth, jlast[pick],
-                             Mux(pmore[pick], jlast[pick] & pad_last, jlast[pick] & job_end & ~jout[pick]))),
+                             jlast[pick] & Mux(pmore[pick], pad_last, job_end) & ~jout[pick])),
             m_in.variant.eq(jvar[pick]),
             m_in.p_on.eq(pmore[pick] & ~synth), m_in.p_cnt.eq(Mux(full, block_bytes, lft)),
             m_in.p_mark.eq(~marked[pick] & ~full), m_in.p_last.eq(pad_last),
             mwport.adr.eq(idx(alloc)), mwport.dat_w.eq(m_in.raw_bits()), mwport.we.eq(choose),
             self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
-            tw.slot.eq(pick), tw.final.eq(job_end), tw.advance.eq(choose & ~synth),
+            tw.slot.eq(pick), tw.final.eq(Mux(pmore[pick], pad_last, job_end)),
+            tw.advance.eq(choose & ~synth),
             tw.out_slot.eq(pick), tw.out_take.eq(choose & synth),
         ]
         if with_tweak:
@@ -236,7 +237,8 @@ class AXIBurstReader(Module):
             # the slot's job is the block's: a job starts on a slot only once its blocks left
             p_bits.eq(plen[h_slot] << 3),
         ]
-        padded_le, comb = pad_block(blk_le, m_out.p_on, m_out.p_cnt, m_out.p_mark, m_out.p_last, p_bits)
+        padded_le, comb = pad_block(blk_le, m_out.p_on, m_out.p_cnt, m_out.p_mark, m_out.p_last, p_bits,
+                                    zero_pad)
         self.comb += comb
         self.comb += [
             source.data.eq(engine_block(padded_le, word_bits)),

@@ -11,7 +11,8 @@ The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit 
     word 3  bits 3:0 the variant (IV choice, as ctrl.variant); the other bits are 0
 
 The walker reads a descriptor whenever a slot is free, starts the message on that slot as a
-`pad` job (the DMA reader pads it, so one job is the whole message), and when a slot's job
+`pad` job (the DMA reader pads it, so one job is the whole message; on Skein with the output
+block, `out_block`, and the tweaks made by the tweak stage), and when a slot's job
 ends writes its chaining value to the descriptor's output address and frees the slot; a
 pipelined engine so holds one message per slot. When every message is written, `status.done`
 is set in `batch_status`, `finish_cycles` stamped and the `batch` event raised: one interrupt
@@ -60,7 +61,8 @@ class BatchWalker(Module):
     - `busy`, `done`, `err_desc`, `err_bus`, `err_state` (out), `progress` (32, out);
       `clear` (in): ctrl.ack clears done and the errors."""
 
-    def __init__(self, nslots, digest_bits, word_bits, dma_width, ram_base, ram_size, row_bytes):
+    def __init__(self, nslots, digest_bits, word_bits, dma_width, ram_base, ram_size, row_bytes,
+                 out_block=False):
         rb = log2_int(row_bytes)
         A = out_align(digest_bits)
         ab = log2_int(A)
@@ -143,7 +145,7 @@ class BatchWalker(Module):
         self.comb += out_ok.eq((d_out[:ab] == 0) & (d_out >= ram_base) & (d_out + A <= ram_end))
 
         self.comb += [
-            req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1),
+            req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1), req.out.eq(out_block),
             req.slot.eq(free_slot), req.base.eq(d_addr), req.length.eq(d_len),
             req.variant.eq(d_flags[:VARIANT_BITS]),
             self.locked.eq(self.busy),

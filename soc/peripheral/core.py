@@ -121,7 +121,7 @@ class HashPeripheral(CycleCounter):
 
     `axi=True`: the DMA reads through `axi` instead (an AXI4 read port, axi_reader.py's burst
     reader: bursts requested ahead of the engine); `bus` is then the batch walker's alone (its
-    descriptor reads and digest writes, single accesses), None without a walker (Skein)."""
+    descriptor reads and digest writes, single accesses)."""
 
     def __init__(self, engine, ram_base, ram_size, dma_width=32, axi=False):
         self.add_cycle_counter()
@@ -147,26 +147,27 @@ class HashPeripheral(CycleCounter):
         # --- the stages ---------------------------------------------------------------------
         self.axi_reads = axi
         if axi:
-            reader = AXIBurstReader(nslots, block_bits, W, dma_width, with_tweak=has_tweak)
+            reader = AXIBurstReader(nslots, block_bits, W, dma_width, with_tweak=has_tweak,
+                                    zero_pad=has_tweak)
             # a slot's blocks fetched and not out of the engine: the reader's buffer, the block
             # register, the engine
             outstanding = reader.per_slot + 2
         else:
-            reader = DMAReader(nslots, block_bits, W, dma_width)
+            reader = DMAReader(nslots, block_bits, W, dma_width, zero_pad=has_tweak)
             outstanding = 3
         self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
-                                                    outstanding=outstanding)
+                                                    outstanding=outstanding, out_block=has_tweak)
         self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
         self.submodules.reader = reader
         self.submodules.block = block = BlockRegister(block_bits, nslots)
         self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
         f = self.ctrl.fields
         sink, source = engine.sink, engine.source
-        # what the batch walker adds (SHA peripherals; 0 without one): the slots_done bits it
-        # acknowledges, its pause of the reader while it uses the bus
+        # what the batch walker adds: the slots_done bits it acknowledges, its pause of the
+        # reader while it uses the bus
         self.walker_ack = Signal(nslots)
         self.walker_pause = Signal()
-        self.walker_busy = Signal()      # a batch runs (the walker: SHA families only)
+        self.walker_busy = Signal()      # a batch runs
 
         req = slots.request
         self.comb += [
@@ -222,18 +223,16 @@ class HashPeripheral(CycleCounter):
         if axi:
             self.axi = reader.axi
         if has_tweak:
-            self.bus = None if axi else reader.bus
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
-                req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage),
-                tweaks.job.eq(slots.job),
+                tweaks.job.eq(slots.job), tweaks.pad_bytes.eq(slots.segments.bytes),
                 tweaks.tweak.eq(self.tweak.storage), tweaks.final_bytes.eq(self.final_bytes.storage),
                 csr_block.tweak.eq(tweaks.csr_tweak),
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
-        else:
-            self._add_batch(engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req)
+        self._add_batch(engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
+                        has_tweak)
 
         # --- status, counters, event ------------------------------------------------------------------
         st = slots.status
@@ -247,13 +246,16 @@ class HashPeripheral(CycleCounter):
         ]
         self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
 
-    def _add_batch(self, engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req):
-        """SHA families: hardware padding (`ctrl.pad`) and the batch walker (batch.py), which
-        shares the bus with the DMA reader and SlotControl's request port with ctrl."""
+    def _add_batch(self, engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
+                   has_tweak):
+        """Hardware padding (`ctrl.pad`) and the batch walker (batch.py), which shares the bus
+        with the DMA reader and SlotControl's request port with ctrl. Skein: the walker's jobs
+        end with the output block, so a chaining value it writes is the digest."""
         nslots = engine.slots
         f = self.ctrl.fields
         self.submodules.batch = walker = BatchWalker(nslots, engine.digest_bits, engine.word_bits,
-                                                     dma_width, ram_base, ram_size, row_bytes)
+                                                     dma_width, ram_base, ram_size, row_bytes,
+                                                     out_block=has_tweak)
         wreq = walker.request
         self.comb += [
             # SlotControl's request: the walker's when it issues one, else the ctrl write
@@ -261,6 +263,7 @@ class HashPeripheral(CycleCounter):
                 [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout],
             ).Else(
                 req.pad.eq(f.pad),
+                [req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage)] if has_tweak else [],
             ),
             slots.owner.eq(walker.request_valid), slots.locked.eq(walker.locked),
             slots.stamp.eq(walker.stamp),
@@ -308,9 +311,11 @@ class HashPeripheral(CycleCounter):
         out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
                               "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
                               "OUT|FIRST|FINAL, position 8), made here, not read.")] if has_tweak else []
-        pad_fields = [] if has_tweak else [
+        pad_fields = [
             CSRField("pad", offset=13, description="dma_start: dma_length is the whole message in "
-                     "bytes (any length); the peripheral pads it. Needs first; no tail."),
+                     "bytes (any length); the peripheral pads it (SHA: FIPS 180-4; Skein: zeros, "
+                     "the final tweak made from the length; tweak and final_bytes unused). Needs "
+                     "first; no tail."),
             CSRField("batch_start", offset=14, pulse=True, description="Hash the batch_count "
                      "descriptors at batch_base."),
         ]
@@ -357,18 +362,16 @@ class HashPeripheral(CycleCounter):
             CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
             CSRField("slots", offset=24, size=8),
         ])
-        if not has_tweak:
-            self.batch_base = CSRStorage(32, description="Byte address of the descriptor table, 16-byte aligned.")
-            self.batch_count = CSRStorage(32, description="Descriptors in the table.")
-            self.batch_status = CSRStatus(fields=[
-                CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_desc", offset=2),
-                CSRField("err_bus", offset=3), CSRField("err_state", offset=4),
-            ])
-            self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
+        self.batch_base = CSRStorage(32, description="Byte address of the descriptor table, 16-byte aligned.")
+        self.batch_count = CSRStorage(32, description="Descriptors in the table.")
+        self.batch_status = CSRStatus(fields=[
+            CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_desc", offset=2),
+            CSRField("err_bus", offset=3), CSRField("err_state", offset=4),
+        ])
+        self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
         self.submodules.ev = EventManager()
         self.ev.done = EventSourcePulse(description="A job finished (see status for errors); not "
                                         "the jobs of a batch, which raises `batch` once at its end.")
-        if not has_tweak:
-            self.ev.batch = EventSourcePulse(description="A batch ended (see batch_status).")
+        self.ev.batch = EventSourcePulse(description="A batch ended (see batch_status).")
         self.ev.finalize()
 

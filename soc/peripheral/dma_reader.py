@@ -16,6 +16,10 @@ A `pad` job (SHA families) names the whole message, any number of bytes: the rea
 rows that hold it and makes the padding (FIPS 180-4 sec. 5.1) on the way out: the bytes past
 the message are replaced by 0x80 and zeros, rows past it are zeros made without a bus read, and
 the last block ends with the message's bit length. The CPU builds no tail and copies nothing.
+A Skein reader (`zero_pad`) pads the way UBI does (Ferguson et al., "The Skein Hash Function
+Family", v1.3, 2010, section 3.4): the bytes past the message are zeros, no marker and no length
+(the final block's tweak carries the byte count: the tweak stage), the block holding the
+message's last byte is the final one, and the empty message is one zero block.
 """
 from migen import Module, Signal, Cat, If, Array, Mux, Replicate
 from migen.fhdl.bitcontainer import log2_int
@@ -82,9 +86,10 @@ class SlotJobs:
     placed (`marked`), whether blocks are left (`pmore`) and its length (`plen`); `more`: the
     slots with blocks left to fetch. Arrays of one signal per slot."""
 
-    def __init__(self, nslots, row_bits, tweak):
+    def __init__(self, nslots, row_bits, tweak, zero_pad=False):
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
         self.nslots = nslots
+        self.zero_pad = zero_pad                   # Skein's padding (pad_facts), not MD's
         self.cur_row = mk("cur_row", row_bits)     # next row to read
         self.cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
         self.tail_row = mk("tail_row", row_bits)
@@ -102,13 +107,19 @@ class SlotJobs:
 
     def pad_facts(self, slot, block_bytes):
         """Of `slot`'s next block of a pad job: whether the message fills it (`full`) and
-        whether it is the job's last (`pad_last`: the 0x80 placed, or room for the length).
+        whether it is the job's last (`pad_last`: MD: the 0x80 placed, or room for the length;
+        Skein: the message's last byte is in it, or the message is empty).
         Returns (full, pad_last, comb statements)."""
         len_bytes = block_bytes // 8      # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
         full, pad_last = Signal(name="full"), Signal(name="pad_last")
         lft = self.left[slot]
-        return full, pad_last, [full.eq(lft >= block_bytes),
-                                pad_last.eq(self.marked[slot] | (lft < block_bytes - len_bytes))]
+        last = (lft <= block_bytes) if self.zero_pad else \
+            (self.marked[slot] | (lft < block_bytes - len_bytes))
+        return full, pad_last, [full.eq(lft >= block_bytes), pad_last.eq(last)]
+
+    def output_due(self, slot):
+        """`slot` owes its output block now: its rows are read and a pad job's blocks made."""
+        return self.jout[slot] & (self.cur_rows[slot] == 0) & ~self.pmore[slot]
 
     def start(self, job, seg, extra=lambda s: []):
         """The sync statements of a job start (after the reader's updates: a start on a slot
@@ -128,10 +139,13 @@ class SlotJobs:
         ) for s in range(self.nslots)]
 
 
-def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits):
+def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad=False):
     """A pad job's block in memory order from its bytes `block_le`: `p_cnt` message bytes
     (when `p_on`), then 0x80 when `p_mark`, zeros, and the bit length `p_bits` in the last
-    bytes when `p_last` (FIPS 180-4 sec. 5.1). Returns (the padded block, comb statements)."""
+    bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros only.
+    Returns (the padded block, comb statements)."""
+    if zero_pad:
+        p_mark = p_last = 0
     block_bytes = len(block_le) // 8
     padded_le = Signal(len(block_le), name="padded_le")
     comb = []
@@ -169,7 +183,7 @@ class DMAReader(Module):
     - `tweak` (tweak_port_layout, master side): the Skein tweak stage, or nothing;
     - `source` (block_layout, out): the fetched block, in the engine's word order."""
 
-    def __init__(self, nslots, block_bits, word_bits, dma_width):
+    def __init__(self, nslots, block_bits, word_bits, dma_width, zero_pad=False):
         _, rows_per_block, rb = row_geometry(block_bits, dma_width)
         row_bits = 32 - rb
         self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
@@ -177,7 +191,7 @@ class DMAReader(Module):
         job, seg, tw, source = self.job, self.segments, self.tweak, self.source
 
         # --- per-slot jobs ------------------------------------------------------------------
-        jobs = SlotJobs(nslots, row_bits, tw)
+        jobs = SlotJobs(nslots, row_bits, tw, zero_pad)
         cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
@@ -203,7 +217,7 @@ class DMAReader(Module):
         self.comb += choose.eq(~filling & (~source.valid | source.ready) & any_req & ~self.pause)
         # an owed output block, once the slot's rows are read: made at once, no bus read
         synth = Signal()
-        self.comb += synth.eq(jout[pick] & (cur_rows[pick] == 0))
+        self.comb += synth.eq(jobs.output_due(pick))
 
         # --- the reads ----------------------------------------------------------------------
         # a pad job's rows past its message are zeros made without a bus read
@@ -231,7 +245,7 @@ class DMAReader(Module):
         lft = left[fs]
         full, pad_last, comb = jobs.pad_facts(fs, block_bytes)
         self.comb += comb
-        padded_le, comb = pad_block(fill_le, p_on, p_cnt, p_mark, p_last, p_bits)
+        padded_le, comb = pad_block(fill_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad)
         self.comb += comb
         self.comb += [
             fill_le.eq(Cat(*fill)),
@@ -240,7 +254,9 @@ class DMAReader(Module):
             self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
             self.bus_error.eq(filling & bus.err),
             self.abort.valid.eq(filling & bus.err & ~got), self.abort.slot.eq(fs),
-            tw.slot.eq(fs), tw.final.eq(job_end), tw.advance.eq(got & last_row_of_block),
+            # (a pad job's final block: the padding's last)
+            tw.slot.eq(fs), tw.final.eq(Mux(pmore[fs], pad_last, job_end)),
+            tw.advance.eq(got & last_row_of_block),
             tw.out_slot.eq(pick), tw.out_take.eq(choose & synth),
         ]
         self.sync += [
@@ -272,7 +288,7 @@ class DMAReader(Module):
                     p_on.eq(pmore[fs]), p_cnt.eq(Mux(full, block_bytes, lft)),
                     p_mark.eq(~marked[fs] & ~full), p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
                     If(pmore[fs],
-                        source.last.eq(jlast[fs] & pad_last),
+                        source.last.eq(jlast[fs] & pad_last & ~jout[fs]),
                         left[fs].eq(Mux(full, lft - block_bytes, 0)),
                         If(~full, marked[fs].eq(1)),
                         If(pad_last, pmore[fs].eq(0)),

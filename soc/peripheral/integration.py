@@ -27,7 +27,7 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False):
     `dma_port`: None to master the SoC bus (32-bit rows), or (data_width, add_master) for a
     wider port of main RAM (the sim target's WideRAM). `axi`: the DMA reads through the
     peripheral's `axi` port (AXIBurstReader), which the caller connects; `dma_port` then takes
-    the batch walker's bus (a SHA peripheral's; a Skein one has none)."""
+    the batch walker's bus."""
     spec = specmod.parse(hash_engine) if isinstance(hash_engine, str) else hash_engine
     name = name or spec.family
     engine = make_engine(spec)

@@ -8,6 +8,11 @@ UBI's final block adds (`final_bytes`); the stage keeps one such state per slot 
 the DMA reader with the tweak of a slot's next block (`tweak_of_block`). It also keeps, per
 slot, whether the job owes the output UBI's first block (`ctrl.out`: counter 0, 64 zero bytes,
 tweak OUT|FIRST|FINAL at position 8), which the reader makes without reading memory.
+
+A `pad` job (the whole message, the reader zero-fills its final block) is one whole message
+UBI: its start tweak is MSG|FIRST|FINAL at position 0 and its final block adds the bytes of the
+message in it (1..64; 0 for the empty message, one zero block), made here from the job's
+length (`pad_bytes`), not from the CSRs: the batch walker's jobs need no register writes.
 """
 from migen import Module, Signal, Cat, If, Array, Mux
 from migen.genlib.record import Record
@@ -21,6 +26,9 @@ TWEAK_FIRST, TWEAK_FINAL, TWEAK_BITPAD = 126, 127, 119
 
 # the output UBI's first block (counter 0, 8 bytes): position 8, OUT, first, final
 OUTPUT_TWEAK = (((skein512.T_OUT << 56) | skein512.FLAG_FIRST | skein512.FLAG_FINAL) << 64) | 8
+
+# a pad job's start tweak: the whole message UBI (MSG, first, final) from position 0
+MESSAGE_TWEAK = ((skein512.T_MSG << 56) | skein512.FLAG_FIRST | skein512.FLAG_FINAL) << 64
 
 
 def tweak_of_block(start, pos, first, is_final, final_bytes):
@@ -42,7 +50,8 @@ class SkeinTweak(Module):
     """Per-slot tweak state of the jobs.
 
     - `job` (job_layout, in): a job starts; its start tweak and final bytes are `tweak` and
-      `final_bytes` (in, the CSRs), `job.out` says whether it ends with the output block;
+      `final_bytes` (in, the CSRs), or for a `pad` job made from `pad_bytes` (in, its length);
+      `job.out` says whether it ends with the output block;
     - `csr_tweak` (out): the tweak of a one-block job (the CSR path: the UBI's final block when
       the start tweak says final);
     - `port` (tweak_port_layout, slave side): the DMA reader's questions."""
@@ -51,6 +60,7 @@ class SkeinTweak(Module):
         self.job = job = Record(job_layout(nslots))
         self.tweak = Signal(TWEAK_BITS)
         self.final_bytes = Signal(7)
+        self.pad_bytes = Signal(32)
         self.csr_tweak = Signal(TWEAK_BITS)
         self.port = port = Record(tweak_port_layout(nslots))
 
@@ -77,8 +87,18 @@ class SkeinTweak(Module):
             If(port.out_take, jout[port.out_slot].eq(0)),
             If(port.advance, tpos[port.slot].eq(pos), tfirst[port.slot].eq(0)),
         ]
+        # the start of this cycle's job: the CSRs', or a pad job's own
+        n, n_1 = self.pad_bytes, Signal(32)
+        j_tweak, j_fb = Signal(TWEAK_BITS), Signal(7)
+        self.comb += n_1.eq(n - 1)
+        self.comb += If(job.pad,
+            j_tweak.eq(MESSAGE_TWEAK),
+            j_fb.eq(Mux(n == 0, 0, n_1[:6] + 1)),
+        ).Else(
+            j_tweak.eq(t), j_fb.eq(self.final_bytes),
+        )
         for s in range(nslots):   # a start on the slot wins over the reader's updates
             self.sync += If(job.start & (job.slot == s),
-                tstart[s].eq(t), tpos[s].eq(t[:96]), tfirst[s].eq(t[TWEAK_FIRST]),
-                tfb[s].eq(self.final_bytes), jout[s].eq(job.out),
+                tstart[s].eq(j_tweak), tpos[s].eq(j_tweak[:96]), tfirst[s].eq(j_tweak[TWEAK_FIRST]),
+                tfb[s].eq(j_fb), jout[s].eq(job.out),
             )

@@ -33,9 +33,11 @@ class SlotControl(Module):
       (64, out): `now` when a job last finished; `event` (out): a job finished or was refused.
 
     `outstanding`: a slot's blocks fetched and not yet out of the engine, at most (3 with
-    DMAReader: its fill buffer, the block register, the engine)."""
+    DMAReader: its fill buffer, the block register, the engine). `out_block` (Skein): a `pad`
+    job may end with the output block (`out`)."""
 
-    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, outstanding=3):
+    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, outstanding=3,
+                 out_block=False):
         sb = slot_bits(nslots)
         nbw = block_bytes // 4              # din words per block
         rb = log2_int(row_bytes)            # byte address -> row address
@@ -85,12 +87,13 @@ class SlotControl(Module):
         mult = lambda x: x[:bb] == 0
         fb_bad = r.final_bytes > block_bytes
         # a `pad` job's one segment is the whole message, any length (0 too): no tail, and it
-        # starts from the IV (the length it appends counts this job's bytes only)
-        dma_len_bad = Mux(r.pad, fb_bad,
+        # starts from the IV (the length it appends counts this job's bytes only; Skein: the
+        # tweak stage makes its final bytes, final_bytes is not used)
+        dma_len_bad = Mux(r.pad, 0,
                           (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad)
         in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
         dma_addr_bad = ~in_ram(base, end) | (r.tail & (tlen != 0) & ~in_ram(tbase, tend))
-        pad_bad = r.pad & (r.tail | ~r.first | r.out | r.start)
+        pad_bad = r.pad & (r.tail | ~r.first | (0 if out_block else r.out) | r.start)
         state_bad = (slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending) | pad_bad |
                      (self.locked & ~self.owner))
         csr_bad = Signal()

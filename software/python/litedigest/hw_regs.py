@@ -31,6 +31,10 @@ REGISTERS = {
     "blocks": ("R", 32),
     "finish_cycles": ("R", 64),
     "info": ("R", 32),
+    "batch_base": ("W", 32),
+    "batch_count": ("W", 32),
+    "batch_status": ("R", 5),
+    "batch_progress": ("R", 32),
 }
 
 # the registers of Skein-512 peripherals only
@@ -41,10 +45,6 @@ SKEIN_REGISTERS = {
 
 # the registers of SHA peripherals only (hardware padding and the batch walker)
 SHA_REGISTERS = {
-    "batch_base": ("W", 32),
-    "batch_count": ("W", 32),
-    "batch_status": ("R", 5),
-    "batch_progress": ("R", 32),
 }
 
 # LiteX's EventManager: one bit per event (EVENTS) in each
@@ -107,7 +107,7 @@ PULSE_FIELDS = ("start", "dma_start", "ack", "batch_start")
 SKEIN_FIELDS = {"ctrl": ("out",)}
 
 # fields of SHA peripherals only (in registers every peripheral has)
-SHA_FIELDS = {"ctrl": ("pad", "batch_start")}
+SHA_FIELDS = {}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")

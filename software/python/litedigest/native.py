@@ -392,12 +392,15 @@ def ld_py_skein_ubi(user, x, variant, blocks, nblocks, tweaks):
 
 # the registers behind ld_hw_dev's address fields (the generated register map names them;
 # the C structure says which the driver uses)
-DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.REGISTERS)
+# the batch walker's registers: optional (0 in the device when a register map has none: one
+# built before the walker)
+BATCH_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
+                     if n.startswith("batch_") and (n in hw_regs.REGISTERS or n in hw_regs.SHA_REGISTERS))
+DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
+                   if n in hw_regs.REGISTERS and n not in BATCH_FIELDS)
 
 FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in spec.FAMILIES}
 SKEIN_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SKEIN_REGISTERS)
-# the batch walker's registers (SHA peripherals; 0 when a peripheral has none)
-BATCH_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SHA_REGISTERS)
 
 
 def instance_registers(csr_registers, instance, offset=0):

@@ -218,7 +218,7 @@ static inline uint64_t ld_md_max_len(size_t block_size)
  * SHA-256's 32 take 32, SHA-512's 64 take 64. */
 static inline size_t ld_batch_stride(int family)
 {
-    return family == LD_FAMILY_SHA512 ? 64 : 32;
+    return family == LD_FAMILY_SHA512 || family == LD_FAMILY_SKEIN512 ? 64 : 32;
 }
 
 /* 32-bit words of a family's chaining value (5, 8, 16): the batch walker writes this many bytes
@@ -234,6 +234,12 @@ static inline size_t ld_family_state_words(int family)
  * dev->wait) for the end, acks and calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
 void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n);
 int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
+
+/* The facts of an alg that a peripheral hashes as whole messages (pad jobs, batches, the
+ * scheduler): the Merkle-Damgard algs' (ld_md_lookup), and Skein-512's plain hashes
+ * (LD_ALG_SKEIN512(bits): family LD_FAMILY_SKEIN512, the variant of the output size, digest
+ * bits / 8, 64-byte blocks); 0 for any other alg. */
+int ld_hw_alg_facts(int alg, ld_md_facts *f);
 
 /* A batch descriptor for alg's message at bus address msg (len bytes; aligned to align, the
  * peripheral's DMA alignment, unless empty) whose chaining value goes to out (aligned to

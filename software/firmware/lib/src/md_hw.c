@@ -10,6 +10,7 @@
  */
 #include "ld_internal.h"
 #include "litedigest/ld_hw.h"
+#include "litedigest/ld_skein.h"
 #include "litedigest/ld_pad.h"
 
 enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
@@ -572,11 +573,37 @@ static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t l
 
 /* --- batches ------------------------------------------------------------------------------ */
 
+/* (hot: the scheduler's batch executor calls it for every message) */
+LD_HOT(alg_facts)
+int ld_hw_alg_facts(int alg, ld_md_facts *f)
+{
+    if (ld_md_lookup(alg, f))
+        return 1;
+#if LD_CONFIG_SKEIN512
+    /* (the sizes from the catalogue, not skein.c's IV table: this runs in the timed batch
+     * path, whose code and data stay in the caches) */
+    if (alg > LD_ALG_SKEIN512_BASE) {
+#define LD_SIZE_CASE(bits, v) case bits: f->variant = v; break;
+        switch (alg - LD_ALG_SKEIN512_BASE) {
+        LD_SKEIN512_SIZES(LD_SIZE_CASE)
+        default:
+            return 0;
+        }
+#undef LD_SIZE_CASE
+        f->family = LD_FAMILY_SKEIN512;
+        f->digest_size = (uint8_t)((alg - LD_ALG_SKEIN512_BASE) / 8);
+        f->block_shift = 6;
+        return 1;
+    }
+#endif
+    return 0;
+}
+
 size_t ld_hw_batch_stride(int alg)
 {
     ld_md_facts f;
 
-    return ld_md_lookup(alg, &f) ? ld_batch_stride(f.family) : 0;
+    return ld_hw_alg_facts(alg, &f) ? ld_batch_stride(f.family) : 0;
 }
 
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
@@ -585,7 +612,7 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint3
     ld_md_facts f;
     size_t stride;
 
-    if (d == NULL || !ld_md_lookup(alg, &f) || f.family != dev->family || len > 0xffffff80u)
+    if (d == NULL || !ld_hw_alg_facts(alg, &f) || f.family != dev->family || len > 0xffffff80u)
         return LD_ERR_ARG;
     stride = ld_batch_stride(f.family);
     if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||

@@ -11,29 +11,21 @@ typedef struct {
     int family, variant, skein;
 } alg_desc;
 
-static int describe(int alg, alg_desc *d)
+static inline int describe(int alg, alg_desc *d)
 {
-#if LD_CONFIG_SKEIN512
-    size_t bits = ld_skein512_alg_bits(alg);
+    ld_md_facts f;
 
-    if (bits) {
-        d->bs = LD_SKEIN512_BLOCK_BYTES;
-        d->digest = bits / 8;
-        d->words = LD_SKEIN512_STATE_BYTES / 4;
-        d->family = LD_FAMILY_SKEIN512;
-        d->variant = ld_skein512_variant(bits);
-        d->skein = 1;
-        return 1;
-    }
-#endif
-    d->bs = ld_md_block_size(alg);
-    if (d->bs == 0)
+    if (!ld_hw_alg_facts(alg, &f)) {
+        d->bs = d->digest = d->words = 0;
+        d->family = d->variant = d->skein = 0;
         return 0;
-    d->digest = ld_md_digest_size(alg);
-    d->words = ld_md_state_words(alg);
-    d->family = ld_md_family(alg);
-    d->variant = ld_md_variant(alg);
-    d->skein = 0;
+    }
+    d->bs = (size_t)1 << f.block_shift;
+    d->digest = f.digest_size;
+    d->words = ld_family_state_words(f.family);
+    d->family = f.family;
+    d->variant = f.variant;
+    d->skein = f.family == LD_FAMILY_SKEIN512;
     return 1;
 }
 
@@ -305,7 +297,8 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
     const size_t stride = ld_batch_stride(dev->family);
     size_t idx[BATCH_MAX], i = 0, i0, j, n, ncopy, pad;
     uint8_t *outs[BATCH_MAX], *o, *end;
-    int r, stamp;
+    int r, stamp, alg = -1;
+    alg_desc d = {0, 0, 0, 0, 0, 0};   /* (described at the first pending message) */
 
     for (;;) {
         /* the pads' outputs: with one slot the pad's second half (the table has the first),
@@ -315,11 +308,12 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
         end = s->slots[pad].pad + PAD_BYTES;
         for (i0 = i, n = ncopy = 0; n < BATCH_MAX && o != NULL && i < s->nmsgs; i++) {
             ld_sched_msg *m = &msgs[i];
-            const ld_md_alg_row *a = &ld_md_algs[m->alg];
             uintptr_t out = (uintptr_t)m->out;
             if (m->result != PENDING)
                 continue;
-            if (a->digest_size != 4 * ld_family_state_words(a->family) || (out & (stride - 1u)) ||
+            if (m->alg != alg)          /* (ld_sched_init refused the algs it does not know) */
+                describe(alg = m->alg, &d);
+            if (d.digest != 4 * d.words || (out & (stride - 1u)) ||
                 !ld_dma_range_ok(dev, out, stride, (uint32_t)stride)) {
                 idx[ncopy] = i;         /* through a pad */
                 outs[ncopy++] = o;
@@ -332,7 +326,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
                 }
             }
             ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base,
-                                m->len, out, a->variant);
+                                m->len, out, (unsigned)d.variant);
             /* LD_OK now, so that nothing of msgs is read after the batch (the D-cache is
              * invalidated then: every line a miss); a failed batch sets its own below */
             m->result = LD_OK;
@@ -351,7 +345,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
         r = ld_batch_wait(dev, NULL);
         *jobs += (uint32_t)n;
         for (j = 0; j < ncopy && r == LD_OK; j++)
-            ld_copy(msgs[idx[j]].out, outs[j], ld_md_algs[msgs[idx[j]].alg].digest_size);
+            ld_copy(msgs[idx[j]].out, outs[j], ld_sched_digest_size(msgs[idx[j]].alg));
         s->finished += n;
         for (j = i0; j < i && r != LD_OK; j++)   /* before the batch: PENDING or an error */
             if (msgs[j].result == LD_OK)

@@ -74,4 +74,13 @@
     X(LD_ALG_SHA512_224, LD_FAMILY_SHA512, LD_SHA512_224, 28, "sha512_224") \
     X(LD_ALG_SHA512_256, LD_FAMILY_SHA512, LD_SHA512_256, 32, "sha512_256")
 
+/* X(output bits, variant) of skein512's configured output sizes, in variant order */
+#define LD_SKEIN512_SIZES(X) \
+    X(512, 1) \
+    X(384, 2) \
+    X(256, 3) \
+    X(224, 4) \
+    X(160, 5) \
+    X(128, 6)
+
 #endif

@@ -35,8 +35,8 @@ typedef struct {
               slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
               cycles_latch, cycles_value, info, finish_cycles;
     uintptr_t tweak, final_bytes;  /* Skein peripherals only (0 elsewhere) */
-    /* SHA peripherals with hardware padding and the batch walker (0: a peripheral without them;
-     * the driver then pads in software and ld_hw_md_batch_run refuses) */
+    /* hardware padding and the batch walker (0: a peripheral built without them; the driver
+     * then pads in software and ld_hw_md_batch_run refuses) */
     uintptr_t batch_base, batch_count, batch_status, batch_progress;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
@@ -95,8 +95,8 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #endif
 #define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
     LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME) }
-/* The batch registers of a SHA instance whose csr.h has them (every SHA peripheral since the
- * batch walker; a csr.h without them: define LD_HW_NO_BATCH before including this header). */
+/* The batch registers of an instance whose csr.h has them (every peripheral since the batch
+ * walker; a csr.h without them: define LD_HW_NO_BATCH before including this header). */
 #ifdef LD_HW_NO_BATCH
 #define LD_HW_DEV_LITEX_BATCH(NAME) .batch_base = 0
 #else
@@ -108,7 +108,8 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 /* A Skein-512 instance (SKEIN512, ...): the common registers plus tweak and final_bytes. */
 #define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC) {                                          \
     LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                          \
-    .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR }
+    .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR,          \
+    LD_HW_DEV_LITEX_BATCH(NAME) }
 #define LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC)                                    \
     .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR, \
     .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,     \
@@ -215,15 +216,16 @@ void ld_profile_mark(int point);
 /* --- batches: many whole messages with one start (soc/REGISTERS.md "Batches") ----------------
  * A descriptor is the peripheral's: four little-endian words (message bus address, length in
  * bytes, output bus address, variant). The output of message i is its final chaining value,
- * the digest being its first ld_md_digest_size(alg) bytes; outputs are aligned to, and
- * usually spaced by, ld_hw_batch_stride(alg) bytes. */
+ * the digest being its first ld_md_digest_size(alg) bytes (a Skein-512 alg,
+ * LD_ALG_SKEIN512(bits): bits / 8; the peripheral adds the output block); outputs are aligned
+ * to, and usually spaced by, ld_hw_batch_stride(alg) bytes. */
 typedef struct {
     uint32_t words[4];
 } ld_hw_batch_desc;
 #define LD_HW_BATCH_DESC_ALIGN 16
 
-/* Output alignment and spacing of alg's chaining value (32 for SHA-1/SHA-256, 64 for SHA-512), 0
- * for an algorithm the batch walker does not take. */
+/* Output alignment and spacing of alg's chaining value (32 for SHA-1/SHA-256, 64 for SHA-512
+ * and Skein-512), 0 for an algorithm the batch walker does not take. */
 size_t ld_hw_batch_stride(int alg);
 /* Fill descriptor d for a message at bus address msg of len bytes whose chaining value goes to
  * bus address out; LD_ERR_ARG (alg not of dev's family, no batch walker), LD_ERR_RANGE (msg not

@@ -25,8 +25,8 @@
 #define LD_CTRL_VARIANT_MASK       (0xfu << LD_CTRL_VARIANT_BIT)
 #define LD_CTRL_VARIANT_VAL(v)     (((uint32_t)(v) << LD_CTRL_VARIANT_BIT) & LD_CTRL_VARIANT_MASK)
 #define LD_CTRL_OUT                (1u << 12)  /* Skein peripherals only */
-#define LD_CTRL_PAD                (1u << 13)  /* SHA peripherals only */
-#define LD_CTRL_BATCH_START        (1u << 14)  /* pulse, SHA peripherals only */
+#define LD_CTRL_PAD                (1u << 13)
+#define LD_CTRL_BATCH_START        (1u << 14)  /* pulse */
 #define LD_CTRL_SLOT_BIT           16
 #define LD_CTRL_SLOT_MASK          (0xffu << LD_CTRL_SLOT_BIT)
 #define LD_CTRL_SLOT_VAL(s)        (((uint32_t)(s) << LD_CTRL_SLOT_BIT) & LD_CTRL_SLOT_MASK)
@@ -91,10 +91,10 @@
 #define LD_REG_FINAL_BYTES_NWORDS  1  /* Skein peripherals only */
 #define LD_REG_FINISH_CYCLES_NWORDS 2
 #define LD_REG_INFO_NWORDS         1
-#define LD_REG_BATCH_BASE_NWORDS   1  /* SHA peripherals only */
-#define LD_REG_BATCH_COUNT_NWORDS  1  /* SHA peripherals only */
-#define LD_REG_BATCH_STATUS_NWORDS 1  /* SHA peripherals only */
-#define LD_REG_BATCH_PROGRESS_NWORDS 1  /* SHA peripherals only */
+#define LD_REG_BATCH_BASE_NWORDS   1
+#define LD_REG_BATCH_COUNT_NWORDS  1
+#define LD_REG_BATCH_STATUS_NWORDS 1
+#define LD_REG_BATCH_PROGRESS_NWORDS 1
 #define LD_REG_EV_STATUS_NWORDS    1
 #define LD_REG_EV_PENDING_NWORDS   1
 #define LD_REG_EV_ENABLE_NWORDS    1
