@@ -305,7 +305,8 @@ A p-stage pipeline needs p messages in flight. `ld_hw_schedule` keeps the slots 
 DMA path it hands the messages to the batch walker (the `sched` firmware on the scheduler SoC:
 p messages of 16 KiB, `litedigest bench --backend soc --sched`). Utilization is the engine's
 busy cycles (blocks x interval) over the engine's run, and over the whole call (descriptors,
-waiting, digests). Skein's ring pipeline takes one DMA job per message.'''),
+waiting, digests). Skein-512's messages go the same way: the peripheral zero-pads each one,
+makes its tweaks and its output block, and writes the digest.'''),
     new_code_cell('''\
 if target.on_board:
     print("The scheduler figures come from the simulated SoC (exact cycles); see docs/MEASUREMENTS.md.")

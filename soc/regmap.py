@@ -93,6 +93,9 @@ REGISTER_DOCS = {
     "batch_count": "descriptors in the table (0: the batch ends at once)",
     "batch_status": "fields below",
     "batch_progress": "chaining values the current or latest batch has written",
+    "batch_start_cycles": "the cycle counter's value when the latest batch started (`batch_start` "
+                          "accepted); `finish_cycles` is stamped at its end: the batch's exact run, "
+                          "read after it without timing the CPU",
 }
 FIELD_DOCS = {
     "ctrl": {
@@ -541,7 +544,8 @@ REGISTERS = {regs(rm.select())}
 # the registers of Skein-512 peripherals only
 SKEIN_REGISTERS = {regs(rm.select(skein=True))}
 
-# the registers of SHA peripherals only (hardware padding and the batch walker)
+# the registers of SHA peripherals only (none: every peripheral has hardware padding and the
+# batch walker since Skein-512 got them)
 SHA_REGISTERS = {regs(rm.select(sha=True))}
 
 # LiteX's EventManager: one bit per event (EVENTS) in each

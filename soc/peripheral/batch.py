@@ -91,6 +91,7 @@ class BatchWalker(Module):
         self.err_bus = Signal()
         self.err_state = Signal()
         self.progress = Signal(32)
+        self.started = Signal()             # (out) a batch starts (its start was accepted)
         self.clear = Signal()
         self.csr_write = Signal()           # (in) ctrl is written this cycle
         self.reader_error = Signal()        # (in) the DMA reader saw a bus error
@@ -133,12 +134,19 @@ class BatchWalker(Module):
             out_dat = Array(cv_mem[8 * row_bytes * j:8 * row_bytes * (j + 1)] for j in range(out_rows))[beat]
             out_sel = Array(cv_valid[row_bytes * j:row_bytes * (j + 1)] for j in range(out_rows))[beat]
             out_adr = out_addr[rb:] + beat
+        # a row holds several descriptors: the last row read is kept, and a descriptor in it is
+        # taken without a bus read (`drow_ok`: it holds the row at `drow_adr`; cleared at a
+        # batch's start and by the walker's own writes, which might overwrite the table)
+        drow, drow_adr, drow_ok = Signal(8 * row_bytes), Signal(32 - rb), Signal()
         if row_bytes >= DESC_BYTES:
             dlanes = row_bytes // DESC_BYTES
             dlane = ptr[4:rb] if dlanes > 1 else 0
-            desc_in = Array(bus.dat_r[128 * j:128 * (j + 1)] for j in range(dlanes))[dlane]
+            lanes_of = lambda row: Array(row[128 * j:128 * (j + 1)] for j in range(dlanes))[dlane]
+            desc_in, desc_kept = lanes_of(bus.dat_r), lanes_of(drow)
         else:
-            desc_in = None
+            desc_in, desc_kept = None, desc
+        kept = Signal()
+        self.comb += kept.eq(drow_ok & (drow_adr == ptr[rb:]) if row_bytes >= 2 * DESC_BYTES else 0)
 
         ram_end = ram_base + ram_size
         out_ok = Signal()
@@ -152,6 +160,7 @@ class BatchWalker(Module):
         ]
 
         self.submodules.fsm = fsm = FSM(reset_state="IDLE")
+        self.comb += self.started.eq(fsm.ongoing("IDLE") & self.start & self.idle)
         fsm.act("IDLE",
             If(self.start,
                 If(~self.idle,
@@ -160,7 +169,7 @@ class BatchWalker(Module):
                 ).Else(
                     NextValue(self.done, 0),
                     NextValue(idx, 0), NextValue(ptr, self.base), NextValue(self.progress, 0),
-                    NextValue(stop, self.count == 0),
+                    NextValue(stop, self.count == 0), NextValue(drow_ok, 0),
                     NextValue(self.err_desc, 0), NextValue(self.err_bus, 0), NextValue(self.err_state, 0),
                     NextState("PICK"),
                 ),
@@ -172,6 +181,8 @@ class BatchWalker(Module):
                 If(self.grant, NextValue(beat, 0), NextState("WRITE")),
             ).Elif(~stop & (idx == self.count),
                 NextValue(stop, 1),
+            ).Elif(~stop & (free != 0) & kept,
+                NextValue(desc, desc_kept), NextState("ISSUE"),
             ).Elif(~stop & (free != 0),
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("READ")),
@@ -187,6 +198,7 @@ class BatchWalker(Module):
             If(bus.ack,
                 (NextValue(desc, desc_in) if desc_in is not None else
                  NextValue(desc, Cat(desc[8 * row_bytes:], bus.dat_r))),
+                NextValue(drow, bus.dat_r), NextValue(drow_adr, ptr[rb:]), NextValue(drow_ok, 1),
                 NextValue(beat, beat + 1),
                 If(beat == desc_rows - 1, NextState("ISSUE")),
             ),
@@ -206,7 +218,7 @@ class BatchWalker(Module):
             ),
         )
         fsm.act("WRITE",
-            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(1),
+            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(1), NextValue(drow_ok, 0),
             bus.adr.eq(out_adr), bus.sel.eq(out_sel), bus.dat_w.eq(out_dat),
             If(bus.ack,
                 NextValue(beat, beat + 1),

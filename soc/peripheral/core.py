@@ -285,6 +285,7 @@ class HashPeripheral(CycleCounter):
             # a batch raises one interrupt, at its end: its own jobs do not raise `done`
             self.walker_busy.eq(walker.busy),
         ]
+        self.sync += If(walker.started, self.batch_start_cycles.status.eq(self.cycle_count))
         if self.axi_reads:
             # the reader has its own port: the walker's bus is the peripheral's, always granted
             self.bus = walker.bus
@@ -369,6 +370,8 @@ class HashPeripheral(CycleCounter):
             CSRField("err_bus", offset=3), CSRField("err_state", offset=4),
         ])
         self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
+        self.batch_start_cycles = CSRStatus(64, description="The cycle counter when the latest batch "
+                                            "started (finish_cycles: when it ended).")
         self.submodules.ev = EventManager()
         self.ev.done = EventSourcePulse(description="A job finished (see status for errors); not "
                                         "the jobs of a batch, which raises `batch` once at its end.")

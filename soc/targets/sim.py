@@ -130,6 +130,10 @@ class LiteDigestSimSoC(SimSoC):
         from litedigest.soc.peripheral import add_hash_subsystem
         self.hash_engines = engine_list(hash_engines)
         self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=self.main_ram.wide)
+        # the DMA has a port of its own: the C driver's waits may poll the CSRs closely (they
+        # take no bus slot from the DMA), so a job's or a batch's end is seen sooner (ld_hw.h
+        # poll_delay; the default, 16 turns, suits a DMA on the CPU's bus)
+        self.add_constant("LITEDIGEST_POLL_DELAY", 2)
 
 
 def sim_config(port=0):

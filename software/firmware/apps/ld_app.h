@@ -33,8 +33,10 @@ static inline void hal_dma_sync(void)
 #define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
 
 /* An app's timing loop beside the library's timed code (ld_internal.h LD_HOT): together at
- * the start of .text (linker.ld), so the instruction cache holds both whatever else changes */
-#define LD_APP_HOT __attribute__((section(".text.hot.app")))
+ * the start of .text (linker.ld), so the instruction cache holds both whatever else changes.
+ * noinline: a static function called once is inlined into its caller, and its code would
+ * land in the caller's section, outside the block. */
+#define LD_APP_HOT __attribute__((noinline, section(".text.hot.app")))
 
 /* Now, in the peripheral's cycle counter (0 when it cannot be read). */
 static inline uint64_t now(const ld_hw_dev *dev)

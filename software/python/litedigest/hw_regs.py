@@ -35,6 +35,7 @@ REGISTERS = {
     "batch_count": ("W", 32),
     "batch_status": ("R", 5),
     "batch_progress": ("R", 32),
+    "batch_start_cycles": ("R", 64),
 }
 
 # the registers of Skein-512 peripherals only
@@ -43,7 +44,8 @@ SKEIN_REGISTERS = {
     "final_bytes": ("W", 7),
 }
 
-# the registers of SHA peripherals only (hardware padding and the batch walker)
+# the registers of SHA peripherals only (none: every peripheral has hardware padding and the
+# batch walker since Skein-512 got them)
 SHA_REGISTERS = {
 }
 

@@ -90,6 +90,18 @@ static inline uint64_t ld_cycles_latched(const ld_hw_dev *dev)
     return (hi << 32) | LD_RD32(dev, dev->cycles_value + 4);
 }
 
+/* The counter when the latest batch started (0 without the register: a peripheral built
+ * before it) */
+static inline uint64_t ld_batch_started(const ld_hw_dev *dev)
+{
+    uint64_t hi;
+
+    if (!dev->batch_start_cycles)
+        return 0;
+    hi = LD_RD32(dev, dev->batch_start_cycles);
+    return (hi << 32) | LD_RD32(dev, dev->batch_start_cycles + 4);
+}
+
 /* With a write-through data cache (VexRiscv) every store is a bus write: copy and clear
  * whole words where the buffers allow it (4 times fewer stores than bytes). */
 #if defined(__GNUC__)
@@ -231,9 +243,9 @@ static inline size_t ld_family_state_words(int family)
 
 /* ld_hw_md_batch_run's two halves around the start (ctrl.batch_start), for a caller that
  * stamps the start: load acks and writes batch_base/batch_count; wait polls (or waits through
- * dev->wait) for the end, acks and calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
+ * dev->wait) for the end, acks and (inval) calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
 void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n);
-int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
+int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval);
 
 /* The facts of an alg that a peripheral hashes as whole messages (pad jobs, batches, the
  * scheduler): the Merkle-Damgard algs' (ld_md_lookup), and Skein-512's plain hashes
@@ -241,12 +253,12 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done);
  * bits / 8, 64-byte blocks); 0 for any other alg. */
 int ld_hw_alg_facts(int alg, ld_md_facts *f);
 
-/* A batch descriptor for alg's message at bus address msg (len bytes; aligned to align, the
+/* A batch descriptor for a message of the alg of facts f (ld_hw_alg_facts) at bus address msg (len bytes; aligned to align, the
  * peripheral's DMA alignment, unless empty) whose chaining value goes to out (aligned to
  * ld_batch_stride): LD_ERR_ARG (alg not of dev's family), LD_ERR_RANGE (alignment, the DMA
  * range). */
-int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
-                       uintptr_t msg, size_t len, uintptr_t out);
+int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, const ld_md_facts *f,
+                       uint32_t align, uintptr_t msg, size_t len, uintptr_t out);
 
 /* A 32-bit value as the peripheral reads it from RAM: little-endian, whatever the CPU's order */
 static inline uint32_t ld_le32(uint32_t v)

@@ -15,16 +15,14 @@
 
 enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
 
-#define POLL_DELAY_ITERS 16
-
 /* Spin between polls without touching memory: the counter lives in a register and the
  * empty asm only stops the compiler from deleting the loop. (A volatile counter would be a
  * store per iteration, and with a write-through D-cache every store is a bus write that
- * competes with the peripheral's DMA.) */
-static void poll_delay(void)
+ * competes with the peripheral's DMA.) turns: dev->poll_delay, or the default. */
+static void poll_delay(uint32_t turns)
 {
     uint32_t i;
-    for (i = 0; i < POLL_DELAY_ITERS; i++)
+    for (i = 0; i < turns; i++)
         __asm__ volatile("");
 }
 
@@ -37,6 +35,7 @@ LD_HOT(hw_poll)
 uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
 {
     uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
+    uint32_t turns = dev->poll_delay ? dev->poll_delay : LD_HW_DEFAULT_POLL_DELAY;
     uint32_t polls = 0, v;
 
     for (;;) {
@@ -49,7 +48,7 @@ uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
             if (dev->wait(dev->wait_arg) != 0)
                 return 0;
         } else {
-            poll_delay();
+            poll_delay(turns);
         }
     }
 }
@@ -573,15 +572,15 @@ static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t l
 
 /* --- batches ------------------------------------------------------------------------------ */
 
-/* (hot: the scheduler's batch executor calls it for every message) */
+/* (in the hot block: the scheduler's batch executor calls it in its timed window) */
 LD_HOT(alg_facts)
 int ld_hw_alg_facts(int alg, ld_md_facts *f)
 {
     if (ld_md_lookup(alg, f))
         return 1;
 #if LD_CONFIG_SKEIN512
-    /* (the sizes from the catalogue, not skein.c's IV table: this runs in the timed batch
-     * path, whose code and data stay in the caches) */
+    /* (the sizes from the catalogue, not skein.c's IV table: the scheduler's timed batch
+     * path calls this once per run of messages of one alg, and reads no table) */
     if (alg > LD_ALG_SKEIN512_BASE) {
 #define LD_SIZE_CASE(bits, v) case bits: f->variant = v; break;
         switch (alg - LD_ALG_SKEIN512_BASE) {
@@ -606,19 +605,18 @@ size_t ld_hw_batch_stride(int alg)
     return ld_hw_alg_facts(alg, &f) ? ld_batch_stride(f.family) : 0;
 }
 
-int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uint32_t align,
-                       uintptr_t msg, size_t len, uintptr_t out)
+int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, const ld_md_facts *f,
+                       uint32_t align, uintptr_t msg, size_t len, uintptr_t out)
 {
-    ld_md_facts f;
     size_t stride;
 
-    if (d == NULL || !ld_hw_alg_facts(alg, &f) || f.family != dev->family || len > 0xffffff80u)
+    if (d == NULL || f->family != dev->family || len > 0xffffff80u)
         return LD_ERR_ARG;
-    stride = ld_batch_stride(f.family);
+    stride = ld_batch_stride(f->family);
     if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
         !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
         return LD_ERR_RANGE;
-    ld_batch_desc_write(d, len ? msg : dev->ram_base, len, out, f.variant);
+    ld_batch_desc_write(d, len ? msg : dev->ram_base, len, out, f->variant);
     return LD_OK;
 }
 
@@ -626,12 +624,15 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
                          size_t len, uintptr_t out)
 {
     ld_hw_info info;
+    ld_md_facts f;
 
     if (!dev_ok(dev) || !dev->batch_base)
         return LD_ERR_ARG;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
-    return ld_batch_desc_fill(d, dev, alg, info.dma_align, msg, len, out);
+    if (!ld_hw_alg_facts(alg, &f))
+        return LD_ERR_ARG;
+    return ld_batch_desc_fill(d, dev, &f, info.dma_align, msg, len, out);
 }
 
 int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
@@ -643,7 +644,7 @@ int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *
         return LD_ERR_ARG;
     ld_batch_load(dev, table, n);
     LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
-    return ld_batch_wait(dev, done);
+    return ld_batch_wait(dev, done, 1);
 }
 
 LD_HOT(batch_load)
@@ -655,7 +656,7 @@ void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n)
 }
 
 LD_HOT(batch_wait)
-int ld_batch_wait(const ld_hw_dev *dev, size_t *done)
+int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval)
 {
     uint32_t st = ld_hw_poll(dev, dev->batch_status, LD_BATCH_STATUS_DONE);
 
@@ -664,7 +665,7 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done)
     if (st == 0)
         return LD_ERR_TIMEOUT;      /* the batch still runs: nothing is acknowledged */
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
-    if (dev->dma_inval)
+    if (inval && dev->dma_inval)
         dev->dma_inval();
     return st & LD_BATCH_STATUS_ERRORS ? LD_ERR_HW : LD_OK;
 }
@@ -672,20 +673,22 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done)
 int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
                    const size_t *lens, size_t n, uint8_t *digests, size_t *done)
 {
-    size_t i, stride = ld_hw_batch_stride(alg);
+    size_t i, stride;
     ld_hw_info info;
+    ld_md_facts f;
     int r;
 
     if (done)
         *done = 0;
     if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) ||
-        !dev_ok(dev) || !dev->batch_base)
+        !dev_ok(dev) || !dev->batch_base || !ld_hw_alg_facts(alg, &f))
         return LD_ERR_ARG;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
-    for (i = 0; i < n; i++) {
-        r = ld_batch_desc_fill(&table[i], dev, alg, info.dma_align, (uintptr_t)msgs[i], lens[i],
-                     (uintptr_t)(digests + i * stride));
+    stride = ld_batch_stride(f.family);
+    for (i = 0; i < n; i++) {       /* (the alg's facts looked up once) */
+        r = ld_batch_desc_fill(&table[i], dev, &f, info.dma_align, (uintptr_t)msgs[i], lens[i],
+                               (uintptr_t)(digests + i * stride));
         if (r != LD_OK)
             return r;
     }

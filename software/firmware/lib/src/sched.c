@@ -281,7 +281,8 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_slot *slots, size_t nsl
 
 /* Runs every pending message through batches (each checked already: its family, and by
  * ld_hw_schedule's checks its whole DMA range and alignment); *run0: the counter at the first
- * batch's start (latched just before it, read after it); *jobs: messages batched. A message
+ * batch's start (the peripheral's batch_start_cycles), read here only when more batches
+ * follow it (else 0: the caller reads it after its timed window); *jobs: messages batched. A message
  * whose output buffer takes the peripheral's write (its digest is the whole chaining value,
  * the buffer aligned to it and in the DMA's range) gets its digest written there by the
  * peripheral; the others' go to the pads and are copied. LD_ERR_TIMEOUT
@@ -294,26 +295,36 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
 {
     ld_sched_msg *msgs = s->msgs;
     ld_hw_batch_desc *table = (ld_hw_batch_desc *)(void *)s->slots[0].pad;
-    const size_t stride = ld_batch_stride(dev->family);
-    size_t idx[BATCH_MAX], i = 0, i0, j, n, ncopy, pad;
+    const size_t stride = ld_batch_stride(dev->family), nmsgs = s->nmsgs;
+    size_t idx[BATCH_MAX], i = 0, i0, j, n, ncopy, pad, finished = s->finished;
     uint8_t *outs[BATCH_MAX], *o, *end;
-    int r, stamp, alg = -1;
+    uint32_t njobs = *jobs;
+    int r, alg = -1, early, direct = 0, whole_lines = 0;
     alg_desc d = {0, 0, 0, 0, 0, 0};   /* (described at the first pending message) */
 
+    /* After a batch the whole D-cache is invalidated (dma_inval): what is read then is a miss
+     * each, so the counts live in locals and are only stored, and msgs is not read when the
+     * batch went well. */
     for (;;) {
         /* the pads' outputs: with one slot the pad's second half (the table has the first),
          * else the other slots' pads, in order; a batch ends when they or the table are full */
         pad = nsl == 1 ? 0 : 1;
         o = s->slots[pad].pad + (nsl == 1 ? PAD_BYTES / 2 : 0);
         end = s->slots[pad].pad + PAD_BYTES;
-        for (i0 = i, n = ncopy = 0; n < BATCH_MAX && o != NULL && i < s->nmsgs; i++) {
+        /* early: the chaining values fill whole cache lines (ld_hw.h, LD_HW_DCACHE_LINE) */
+        early = dev->dma_inval && stride % LD_HW_DCACHE_LINE == 0;
+        for (i0 = i, n = ncopy = 0; n < BATCH_MAX && o != NULL && i < nmsgs; i++) {
             ld_sched_msg *m = &msgs[i];
             uintptr_t out = (uintptr_t)m->out;
             if (m->result != PENDING)
                 continue;
-            if (m->alg != alg)          /* (ld_sched_init refused the algs it does not know) */
+            if (m->alg != alg) {        /* (ld_sched_init refused the algs it does not know) */
                 describe(alg = m->alg, &d);
-            if (d.digest != 4 * d.words || (out & (stride - 1u)) ||
+                /* the peripheral writes the whole chaining value: the digest, or a pad's */
+                direct = d.digest == 4 * d.words;
+                whole_lines = d.digest % LD_HW_DCACHE_LINE == 0;
+            }
+            if (!direct || (out & (stride - 1u)) ||
                 !ld_dma_range_ok(dev, out, stride, (uint32_t)stride)) {
                 idx[ncopy] = i;         /* through a pad */
                 outs[ncopy++] = o;
@@ -324,37 +335,41 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
                     if (o)
                         end = o + PAD_BYTES;
                 }
+            } else if (!whole_lines) {
+                early = 0;              /* a line shared with the caller's other data */
             }
             ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base,
                                 m->len, out, (unsigned)d.variant);
-            /* LD_OK now, so that nothing of msgs is read after the batch (the D-cache is
-             * invalidated then: every line a miss); a failed batch sets its own below */
-            m->result = LD_OK;
         }
         if (n == 0)
             return LD_OK;
         if (dev->dma_sync)
             dev->dma_sync();
         ld_batch_load(dev, (uintptr_t)table, n);
-        stamp = *jobs == 0 && run0;
-        if (stamp)                      /* the run starts with the first batch's start ... */
-            ld_cycles_latch(dev);
         LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START);
-        if (stamp)                      /* ... read while it runs (the CPU only waits then) */
-            *run0 = ld_cycles_latched(dev);
-        r = ld_batch_wait(dev, NULL);
-        *jobs += (uint32_t)n;
+        /* while the engine runs: the batched messages' results, LD_OK (a failed batch sets its
+         * own below), so that nothing of msgs is read after the batch (the D-cache is
+         * invalidated: every line a miss); then the early invalidate (LD_HW_DCACHE_LINE) */
+        for (j = i0; j < i; j++)
+            if (msgs[j].result == PENDING)
+                msgs[j].result = LD_OK;
+        if (early)
+            dev->dma_inval();
+        r = ld_batch_wait(dev, NULL, !early);
+        if (njobs == 0 && run0 && i < nmsgs)    /* the run starts with the first batch */
+            *run0 = ld_batch_started(dev);
+        *jobs = njobs += (uint32_t)n;
         for (j = 0; j < ncopy && r == LD_OK; j++)
             ld_copy(msgs[idx[j]].out, outs[j], ld_sched_digest_size(msgs[idx[j]].alg));
-        s->finished += n;
+        s->finished = finished += n;
         for (j = i0; j < i && r != LD_OK; j++)   /* before the batch: PENDING or an error */
             if (msgs[j].result == LD_OK)
                 msgs[j].result = r;
         if (r == LD_ERR_TIMEOUT) {
-            fail_pending(msgs, s->nmsgs, LD_ERR_TIMEOUT);
+            fail_pending(msgs, nmsgs, LD_ERR_TIMEOUT);
             return r;
         }
-        if (i == s->nmsgs)
+        if (i == nmsgs)
             return LD_OK;
     }
 }
@@ -453,31 +468,32 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
     return timed_out;
 }
 
-LD_HOT(hw_schedule)
-int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
-                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+/* ld_hw_schedule's checks and set-up before its timed window (not in the hot block: they are
+ * not timed). *nsl: the slots used; *batched: the messages go through the batch walker (every
+ * pending message can be read whole by the DMA, the pads can take the outputs; the per-job
+ * executor's condition is weaker: its whole blocks, the tail is copied into a pad). LD_OK, or
+ * the call's error (nothing was run). */
+__attribute__((noinline))
+static int schedule_prepare(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                            ld_sched_slot *slots, size_t nslots, ld_sched *s, ld_hw_info *info,
+                            size_t *nsl, int *batched)
 {
-    ld_hw_info info;
-    ld_sched s;
-    uint64_t c0 = 0, c1 = 0, run0 = 0, run1 = 0;
-    uint32_t b0, jobs = 0;
-    uintptr_t ack_reg;
-    size_t i, nsl;
-    int r, first_err = LD_OK, timed_out = 0, batched;
-    /* every pending message can be read whole by the DMA (the batch walker's condition; the
-     * per-job executor's is weaker: its whole blocks, the tail is copied into a pad) */
     int whole_ok = path == LD_PATH_DMA;
+    uintptr_t ack_reg;
+    size_t i;
+    int r;
 
+    *batched = 0;
     if (!LD_HAL_OK(dev) ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
-    r = ld_hw_get_info(dev, &info);
+    r = ld_hw_get_info(dev, info);
     if (r != LD_OK)
         return r;
-    nsl = nslots < info.slots ? nslots : info.slots;
-    if (nsl > 32)
-        nsl = 32;                 /* one 32-bit word of slots_done */
-    r = ld_sched_init(&s, msgs, nmsgs, slots, nsl, path == LD_PATH_DMA);
+    *nsl = nslots < info->slots ? nslots : info->slots;
+    if (*nsl > 32)
+        *nsl = 32;                /* one 32-bit word of slots_done */
+    r = ld_sched_init(s, msgs, nmsgs, slots, *nsl, path == LD_PATH_DMA);
     if (r != LD_OK)
         return r;
     for (i = 0; i < nmsgs; i++) {
@@ -489,40 +505,61 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         describe(m->alg, &d);
         own = own_blocks(&d, m->len) * d.bs;
         if (d.family != dev->family || (d.skein && (dev->tweak == 0 || dev->final_bytes == 0)))
-            reject(&s, i, LD_ERR_ARG);
+            reject(s, i, LD_ERR_ARG);
         else if (path == LD_PATH_DMA && m->len &&
-                 !ld_dma_range_ok(dev, (uintptr_t)m->data, m->len, info.dma_align)) {
-            if (own && !ld_dma_range_ok(dev, (uintptr_t)m->data, own, info.dma_align))
-                reject(&s, i, LD_ERR_RANGE);
+                 !ld_dma_range_ok(dev, (uintptr_t)m->data, m->len, info->dma_align)) {
+            if (own && !ld_dma_range_ok(dev, (uintptr_t)m->data, own, info->dma_align))
+                reject(s, i, LD_ERR_RANGE);
             else
                 whole_ok = 0;
         }
     }
     if (path == LD_PATH_DMA)
-        for (i = 0; i < nsl; i++)
-            if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info.dma_align)) {
+        for (i = 0; i < *nsl; i++)
+            if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info->dma_align)) {
                 fail_pending(msgs, nmsgs, LD_ERR_RANGE);   /* nothing was run */
                 return LD_ERR_RANGE;
             }
-    ack_reg = low_word(dev->slots_ack, info.slots);
+    ack_reg = low_word(dev->slots_ack, info->slots);
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     LD_WR32(dev, ack_reg, 0xffffffffu);
     if (path == LD_PATH_DMA && dev->dma_sync)
         dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
+    *batched = whole_ok && batch_ok(dev, slots, *nsl);
+    return LD_OK;
+}
 
+LD_HOT(hw_schedule)
+int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+{
+    ld_hw_info info;
+    ld_sched s;
+    uint64_t c0 = 0, c1 = 0, run0 = 0, run1 = 0, bstart = 0;
+    uint32_t b0, jobs = 0;
+    size_t i, nsl = 0;
+    int r, first_err = LD_OK, timed_out = 0, batched;
+
+    r = schedule_prepare(dev, path, msgs, nmsgs, slots, nslots, &s, &info, &nsl, &batched);
+    if (r != LD_OK)
+        return r;
     b0 = stats ? LD_RD32(dev, dev->blocks) : 0;   /* the statistics' reads stay out of the window */
     if (stats)
         ld_hw_cycles(dev, &c0);
     run0 = c0;
-    batched = whole_ok && batch_ok(dev, slots, nsl);
-    if (batched)    /* the run's end: the hardware's finish stamp, read below */
-        timed_out = schedule_batches(dev, &s, nsl, stats ? &run0 : NULL, &jobs) == LD_ERR_TIMEOUT;
+    if (batched)    /* the run's ends: the hardware's start and finish stamps, read below */
+        timed_out = schedule_batches(dev, &s, nsl, stats ? &bstart : NULL, &jobs) == LD_ERR_TIMEOUT;
     if (!batched)
         timed_out = schedule_jobs(dev, path, &s, nsl, &info, stats != NULL, &run0, &run1, &jobs);
     if (stats)
         ld_hw_cycles(dev, &c1);
-    if (batched)
+    if (batched) {
         run1 = c1;
+        if (stats && !bstart)       /* (outside the timed window: after c1) */
+            bstart = ld_batch_started(dev);
+        if (bstart)
+            run0 = bstart;
+    }
     if (run1 > run0) {              /* exact end of the engine's run: the hardware's stamp */
         uint64_t f = ((uint64_t)LD_RD32(dev, dev->finish_cycles) << 32) |
                      LD_RD32(dev, dev->finish_cycles + 4);

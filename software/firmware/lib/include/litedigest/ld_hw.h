@@ -21,6 +21,7 @@ extern "C" {
 #define LD_PATH_DMA 1 /* the peripheral reads whole blocks from main RAM */
 
 #define LD_HW_DEFAULT_TIMEOUT_POLLS 1000000u
+#define LD_HW_DEFAULT_POLL_DELAY 16u
 
 #if defined(__GNUC__)
 #define LD_DMA_ALIGNED __attribute__((aligned(64)))
@@ -58,6 +59,14 @@ typedef struct {
     int (*wait)(void *wait_arg);
     void *wait_arg;
     int family;                 /* LD_FAMILY_* of the engine behind these registers */
+    /* the batch walker's start stamp (0: a peripheral without it); last, so the fields above
+     * keep the offsets the timed code's cache lines were laid out for */
+    uintptr_t batch_start_cycles;
+    /* spin-loop turns between two status reads of a wait (0: LD_HW_DEFAULT_POLL_DELAY). Each
+     * read is a bus access: on a SoC whose DMA shares the CPU's bus it takes a slot from the
+     * DMA, so the default polls sparingly; where the DMA has a port of its own (the simulated
+     * SoC's wide port, an AXI HP port) fewer turns see the end of a job sooner. */
+    uint32_t poll_delay;
 #if LD_CONFIG_HOST
     /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
      * path copies each job's blocks with dma_write(bus address, source, bytes) into
@@ -93,6 +102,24 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #ifndef LD_HW_LITEX_DMA_INVAL
 #define LD_HW_LITEX_DMA_INVAL flush_cpu_dcache
 #endif
+/* Its poll_delay: the SoC's LITEDIGEST_POLL_DELAY constant (generated/soc.h, set by a target
+ * whose DMA does not share the CPU's bus; include soc.h before using the macro), else the
+ * default. */
+#ifndef LD_HW_LITEX_POLL_DELAY
+#ifdef LITEDIGEST_POLL_DELAY
+#define LD_HW_LITEX_POLL_DELAY LITEDIGEST_POLL_DELAY
+#else
+#define LD_HW_LITEX_POLL_DELAY 0
+#endif
+#endif
+/* The data cache's line in bytes (at most; LiteX's VexRiscv: 32). When every chaining value a
+ * scheduler batch writes fills whole lines of this size (SHA-256, SHA-512, Skein-512-512
+ * digests straight into aligned buffers, or the scheduler's own pads), ld_hw_schedule calls
+ * dma_inval while the batch runs rather than after it: the CPU reads none of those lines
+ * meanwhile, and the stack and device it does read stay cached for the rest of the call. */
+#ifndef LD_HW_DCACHE_LINE
+#define LD_HW_DCACHE_LINE 32
+#endif
 #define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
     LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME) }
 /* The batch registers of an instance whose csr.h has them (every peripheral since the batch
@@ -103,7 +130,8 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #define LD_HW_DEV_LITEX_BATCH(NAME)                                                          \
     .batch_base = CSR_##NAME##_BATCH_BASE_ADDR, .batch_count = CSR_##NAME##_BATCH_COUNT_ADDR, \
     .batch_status = CSR_##NAME##_BATCH_STATUS_ADDR,                                          \
-    .batch_progress = CSR_##NAME##_BATCH_PROGRESS_ADDR
+    .batch_progress = CSR_##NAME##_BATCH_PROGRESS_ADDR,                                      \
+    .batch_start_cycles = CSR_##NAME##_BATCH_START_CYCLES_ADDR
 #endif
 /* A Skein-512 instance (SKEIN512, ...): the common registers plus tweak and final_bytes. */
 #define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC) {                                          \
@@ -121,7 +149,7 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
     .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
     .read32 = RD, .write32 = WR, .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL,       \
-    .timeout_polls = 2000000,                                                                \
+    .timeout_polls = 2000000, .poll_delay = LD_HW_LITEX_POLL_DELAY,                          \
     .ev_pending = CSR_##NAME##_EV_PENDING_ADDR, .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR,     \
     .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY
 
