@@ -28,7 +28,8 @@ LOCK_NAME = ".lock"
 # What ip/ and soc/ hold besides the hardware description: the build and run infrastructure
 # (a new subpackage of either is taken for gateware until it is listed here)
 _NOT_GATEWARE = tuple(os.path.join(REPO_ROOT, p) for p in (
-    "ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/buildcache.py", "soc/dse.py"))
+    "ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/formal", "soc/buildcache.py",
+    "soc/dse.py"))
 
 
 def repo_root():

