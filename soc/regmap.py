@@ -111,7 +111,7 @@ FIELD_DOCS = {
         "load_cv": "the job's first block starts from `cv` instead (ignored when `first`); `cv` is "
                    "read when that block enters the engine, so a second `load_cv` job is refused "
                    "(`err_state`) until then",
-        "ack": "clear `done` and the error bits; resets the `din` word count (not `slots_done`)",
+        "ack": "clear `done` and the error bits (an error or a job's end in the same cycle stays set); resets the `din` word count (not `slots_done`)",
         "tail": "`dma_start`: continue with the tail segment",
         "variant": "IV choice, per family (litedigest.spec.VARIANTS): {variants}. Skein-512's "
                    "`zero` is the zero chain a key or configuration UBI starts from, `skein512-N` "

@@ -497,14 +497,15 @@ class SlotModel:
                 self.act[s] = 1
         self.sdone = (self.sdone & ~inp["ack_slots"]) | finish
         st = self.st
+        # ack clears what the driver saw; an event of the same cycle is kept (REGISTERS.md)
+        if inp["ack"]:
+            st.update(done=0, err_len=0, err_addr=0, err_state=0, err_bus=0)
         st["err_bus"] |= inp["bus_error"]
         if inp["cv_taken"]:
             self.cv_pending = 0
         if finish:
             st["done"], self.finish_cycles = 1, inp["now"]
         st["err_state"] |= inp["overflow"]
-        if inp["ack"]:
-            st.update(done=0, err_len=0, err_addr=0, err_state=0, err_bus=0)
         if err:
             st["done"], st[err] = 1, 1
         if starting and q["load_cv"] and not q["first"]:

@@ -268,7 +268,8 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
     sim target's 512-bit DMA port by default). Faults: `outstanding` (the counter of a
     slot's blocks out sized for one block, where the DMA reader may have three), `ram_row`
     (main RAM one row larger than the harness's: a job ending a row past it starts),
-    `ack_late` (ack clears the status a cycle late)."""
+    `ack_late` (ack clears the status a cycle late), `ack_loses` (a bus error in the cycle of
+    an ack does not reach the status: the first run's finding, J7)."""
     from litedigest.soc.peripheral.slots import SlotControl
     ram_base, ram_size = ram
     design_size, design_out = ram_size, outstanding
@@ -276,7 +277,7 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
         design_size += row_bytes
     elif fault == "outstanding":
         design_out = 1
-    elif fault not in (None, "ack_late"):
+    elif fault not in (None, "ack_late", "ack_loses"):
         raise ValueError(f"unknown slots fault {fault!r}")
     m = SlotControl(nslots, block_bytes, row_bytes, ram_base, design_size, outstanding=design_out,
                     out_block=out_block)
@@ -285,6 +286,10 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
         top = _Wrapped(m)
         top.ack = Signal(name="ack")
         top.sync += m.ack.eq(top.ack)
+    elif fault == "ack_loses":
+        top = _Wrapped(m)
+        top.bus_error = Signal(name="bus_error")
+        top.comb += m.bus_error.eq(top.bus_error & ~m.ack)
     frag = top.get_fragment()
     # auxiliary ports: the pending load_cv and each slot's count of outstanding blocks, which
     # the harness checks against its model (so that the induction closes)
@@ -382,6 +387,10 @@ def axi_unit(nslots=1, block_bits=512, word_bits=32, dma_width=64, ram=None, dep
         top = _Wrapped(m)
         if fault == "row_past":
             _segments_one_row_more(top, m)
+        elif fault == "valid_drop":    # the block shown falls for a cycle before it is taken
+            top.source = src = stream.Endpoint(m.source.description)
+            g = _glitch(top, m.source.valid & ~src.ready)
+            top.comb += [m.source.connect(src), src.valid.eq(m.source.valid & ~g)]
         elif fault == "arvalid_drop":  # ARVALID falls for a cycle before ARREADY
             top.axi = a = AXIInterface(data_width=dma_width, address_width=32, id_width=1)
             g = _glitch(top, m.axi.ar.valid & ~a.ar.ready)

@@ -26,8 +26,9 @@ block of zeros with the port's `out_tweak`, no read). What differs:
   the engine always lets the slot's previous block out;
 - a beat with RRESP != OKAY is a bus error (`bus_error`): the slot's job is abandoned (nothing
   more is requested for it) and all its blocks still in the buffer (the failing one, the ones
-  requested after it, and the ones before it not yet taken) are dropped as they reach the head,
-  each with an `abort`, so SlotControl's count of the slot ends at zero.
+  requested after it, and the ones before it not yet shown) are dropped as they reach the head,
+  each with an `abort`, so SlotControl's count of the slot ends at zero; a block already shown
+  on `source` stays until taken (valid until ready).
 The buffer is sized so that the R channel is never stalled by the reader (RREADY stays high
 but for a cycle at a block without live rows): room is taken when a block is requested.
 """
@@ -213,9 +214,13 @@ class AXIBurstReader(Module):
         h_slot = e_slot[idx(head)]
         h_rows = e_rows[idx(head)]
         ready_blk, release, h_drop = Signal(), Signal(), Signal()
+        # a block shown and not yet taken stays shown (valid until ready) even when a bus error
+        # on a later block of its slot abandons the job: its own beats were good
+        shown = Signal()
+        self.sync += shown.eq(source.valid & ~source.ready)
         self.comb += [
             ready_blk.eq(head != fill),
-            h_drop.eq(drop[h_slot]),
+            h_drop.eq(drop[h_slot] & ~shown),
             source.valid.eq(ready_blk & ~h_drop),
             release.eq(ready_blk & (h_drop | source.ready)),
             self.abort.valid.eq(ready_blk & h_drop), self.abort.slot.eq(h_slot),

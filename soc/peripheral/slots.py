@@ -132,15 +132,17 @@ class SlotControl(Module):
             self.event.eq((finish != 0) | csr_bad | dma_bad),
             self.refused.eq(csr_bad | dma_bad),
         ]
+        # ack clears what the driver has seen; it comes first, so that an error or a job's end
+        # in the cycle of the ack (another slot's) is set after it and not lost
         self.sync += [
+            If(self.ack,
+                st.done.eq(0), st.err_len.eq(0), st.err_addr.eq(0), st.err_state.eq(0), st.err_bus.eq(0),
+            ),
             If(self.bus_error, st.err_bus.eq(1)),
             If(self.cv_taken, cv_pending.eq(0)),
             If(finish != 0, st.done.eq(1)),
             If((finish != 0) | self.stamp, self.finish_cycles.eq(self.now)),
             If(self.overflow, st.err_state.eq(1)),
-            If(self.ack,
-                st.done.eq(0), st.err_len.eq(0), st.err_addr.eq(0), st.err_state.eq(0), st.err_bus.eq(0),
-            ),
             If(csr_bad,
                 st.done.eq(1),
                 If(state_bad | self.csr_busy | r.out, st.err_state.eq(1)).Else(st.err_len.eq(1)),

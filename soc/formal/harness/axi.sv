@@ -19,14 +19,14 @@
 //      fetched slot's segment, then its tail, in order, none twice, none past the end;
 //   X6 RREADY: low for at most DEPTH cycles in a row while beats are owed (a block without
 //      rows to receive is skipped in one cycle);
-//   X7 the block stream: source valid held until ready with its slot and flags unchanged, but
-//      for a block whose slot a bus error has just abandoned: it is withdrawn and dropped
-//      (abort) in the cycle after the error (a finding, docs/RELIABILITY.md; STRICT = 1: no
-//      exception);
+//   X7 the block stream: source valid held until ready with its slot and flags unchanged,
+//      also when a bus error abandons the slot while its block is shown (a finding of these
+//      proofs, fixed: docs/RELIABILITY.md);
 //      blocks leave (shown and taken, or dropped) in the order they were fetched; a fetch
 //      only for an allowed slot with work, not paused;
 //   X8 a bus error (RRESP != OKAY) abandons the slot's job: no block of it is shown until its
-//      next job, its blocks are dropped (abort), nothing more is requested for it.
+//      next job (but the one shown when the error came, held until taken), its blocks are
+//      dropped (abort), nothing more is requested for it.
 module axi_formal #(
     parameter S = 1, SB = 1,
     parameter RPB = 8,
@@ -40,7 +40,6 @@ module axi_formal #(
     parameter ERB = 4,                 // bits of an entry's row count
     parameter AUX = 1,
     parameter RLOW = 1,                 // check X6 (BMC only: not inductive)
-    parameter STRICT = 0,               // X7 without its exception (a known finding)
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
     input clk,
@@ -119,6 +118,8 @@ module axi_formal #(
     (* mem2reg *) reg [RB-1:0] h_trows [0:S-1];
     (* mem2reg *) reg [7:0] h_buf [0:S-1];      // the slot's blocks in the buffer
     reg [S-1:0] h_act = 0, h_pad = 0, h_err = 0;
+    reg h_held = 0;                    // the block on source was shown and not taken last cycle
+    always @(posedge clk) h_held <= src_valid && !src_ready;
     reg [RB-1:0] h_ar_row = 0;
     reg [7:0] h_ar_rows = 0;
     reg [SB-1:0] h_ar_slot = 0;
@@ -238,7 +239,7 @@ module axi_formal #(
         if (CHECKS[7]) if (fetch) assert(allow[fetch_slot] && more[fetch_slot] && !pause);     // X7
         if (CHECKS[7]) if (tracking && t_ahead == 0 && release_) assert(rel_slot == t_slot);   // X7
         if (AUX && tracking) assert(t_ahead < h_total);
-        if (CHECKS[8]) if (src_valid) assert(!h_err[src_slot] && h_total != 0);                // X8
+        if (CHECKS[8]) if (src_valid) assert(h_total != 0 && (!h_err[src_slot] || h_held));     // X8
         if (CHECKS[8]) if (abort) assert(h_err[abort_slot] && !src_valid && h_total != 0);     // X8
         if (CHECKS[8]) if (fetch) assert(!h_err[fetch_slot]);                                  // X8
         if (CHECKS[7]) assert((more & ~h_act) == 0);                                           // X7
@@ -296,11 +297,8 @@ module axi_formal #(
             assert(ar_valid && $stable(ar_addr) && $stable(ar_len) && $stable(ar_size)
                    && $stable(ar_burst) && $stable(ar_cache));
         if (CHECKS[7]) if ($past(src_valid && !src_ready)) begin                               // X7
-            if (src_valid)
-                assert($stable(src_slot) && $stable(src_first) && $stable(src_last)
-                       && $stable(src_load_cv) && $stable(src_variant));
-            else    // (the one exception: a bus error abandoned the slot, its block is dropped)
-                assert(!STRICT && abort && abort_slot == $past(src_slot) && h_err[abort_slot]);
+            assert(src_valid && $stable(src_slot) && $stable(src_first) && $stable(src_last)
+                   && $stable(src_load_cv) && $stable(src_variant));
         end
     end
 endmodule

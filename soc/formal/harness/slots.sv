@@ -27,8 +27,8 @@
 //   J5 slots_done is set only by a job's end, and cleared by slots_ack (a bit acked in the
 //      cycle its job ends stays set);
 //   J6 ack clears `done` and the error bits (unless a request is rejected in that cycle);
-//   J7 nothing is lost (LOST = 1 only: a known finding, see docs/RELIABILITY.md): a bus
-//      error sets err_bus, and a job's end sets `done`, even in the cycle of an ack.
+//   J7 nothing is lost: a bus error sets err_bus, and a job's end sets `done`, even in the
+//      cycle of an ack (a finding of these proofs, fixed: docs/RELIABILITY.md).
 module slots_formal #(
     parameter S = 4, SB = 2,
     parameter BLOCK = 64,              // block bytes
@@ -38,7 +38,6 @@ module slots_formal #(
     parameter OUT = 3,
     parameter OUT_BLOCK = 0,           // Skein: `out` allowed with `pad`
     parameter JOB = 0, RET = 3,
-    parameter LOST = 0,
     parameter AUX = 1,                  // the auxiliary invariants (for the induction)
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
@@ -202,10 +201,10 @@ module slots_formal #(
         if (CHECKS[4]) if ($past(end_s != 0)) assert(finish_cycles == $past(now));             // J4
         if (CHECKS[6]) if ($past(ack && !bad)) begin                                           // J6
             assert(!st_err_len && !st_err_addr && !st_err_state);
-            if (!LOST) assert(!st_done || $past(end_s != 0));
-            if (!LOST) assert(!st_err_bus || $past(bus_error));
+            assert(!st_done || $past(end_s != 0));
+            assert(!st_err_bus || $past(bus_error));
         end
-        if (CHECKS[7]) if (LOST) begin                                                         // J7
+        if (CHECKS[7]) begin                                                         // J7
             if ($past(bus_error)) assert(st_err_bus);
             if ($past(end_s != 0)) assert(st_done);
         end
