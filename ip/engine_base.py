@@ -85,10 +85,10 @@ class HashEngine(Module):
             raise ValueError(f"{stages} pipeline stages do not divide {round_cycles} round cycles")
         if stages > 1 and slots < stages:
             raise ValueError(f"a {stages}-stage engine needs at least {stages} slots, got {slots}")
-        if tuple(self.IVS) != specmod.VARIANTS[self.family]:
+        if tuple(self.IVS) != specmod.variants_of(self.family):
             # the catalogue's variant order is what the drivers write into ctrl.variant
             raise ValueError(f"{self.family} IVs {tuple(self.IVS)} are not in the catalogue's "
-                             f"variant order {specmod.VARIANTS[self.family]}")
+                             f"variant order {specmod.variants_of(self.family)}")
         wb = self.WORD
         ncv = len(next(iter(self.IVS.values())))
         self.arch = arch
@@ -160,19 +160,20 @@ class HashEngine(Module):
         self.data_w = words(sink.data, self.BLOCK_WORDS, wb)
         self.cv_words = words(cv_cur, ncv, wb)
 
+        self.cv_mem = cv_mem
+
+        def result(value, slot, last):
+            """Statements of the edge that puts `value` on the source for `slot`."""
+            return [res_valid.eq(1), res_digest.eq(value), res_slot.eq(slot), res_last.eq(last)]
+
         def complete(cv_new, slot, last):
             """Statements of the edge that completes a block of `slot` with chaining value cv_new."""
-            return [
-                cv_mem[slot].eq(cv_new),
-                res_valid.eq(1),
-                res_digest.eq(cv_new),
-                res_slot.eq(slot),
-                res_last.eq(last),
-            ]
+            return [cv_mem[slot].eq(cv_new)] + result(cv_new, slot, last)
 
         def finish(cv_new):
             """Completion of the single block in a one-stage engine."""
             return complete(cv_new, cur_slot, cur_last) + [busy.eq(0)]
+        self.result = result
         self.complete = complete
         self.finish = finish
 
@@ -225,44 +226,35 @@ class HashEngine(Module):
             self.finish(Cat(*st_final)),
         )
 
-    def iterate_pipelined(self, step, pre_init=None, npre=0):
-        """The p-stage sequencer (see the module docstring). `step` as for `iterate`, or, with
-        `pre_init`, as for `iterate_precomputed` (stage 0 then gets its pre-computed values
-        from the initialization unit in the handover cycle); it is instantiated once per
-        stage, with that stage's round groups."""
-        p, wb = self.stages, self.word_bits
-        period = self.round_cycles // p
-        sink = self.sink
-        ncv = len(self.st)
+    def pipeline_timing(self):
+        """The p-stage pipeline's clock: `phase` counts the cycles of a stage period, stages
+        hand over (`handover`) when it is 0, and the whole pipeline moves (`advance`) unless the
+        finished block cannot leave. Returns (phase, handover, advance, period)."""
+        period = self.round_cycles // self.stages
         phase = Signal(max=max(2, period), name="phase")
-        handover = phase == 0
         advance = Signal()  # the pipeline moves this cycle (it stalls for a full output only)
-        slot_busy = Signal(self.slots)  # slots with a block in flight
-        fin_valid = Signal()
-        fin_slot = Signal(len(sink.slot))
-        fin_cv = Signal(self.digest_bits)
-        # at a handover the last stage's block is done: its slot may take its next block now
-        reusable = handover & fin_valid & (fin_slot == sink.slot)
-        self.comb += [
-            advance.eq(~(handover & fin_valid & ~self.out_free)),
-            sink.ready.eq(advance & handover & (~(slot_busy >> sink.slot)[0] | reusable)),
-        ]
-        init_cv = Signal(self.digest_bits, name="pipe_init_cv")
-        self.comb += init_cv.eq(Mux(~sink.first & ~sink.load_cv & reusable, fin_cv, self.init_cv))
-        init_st = [init_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
-        prev = dict(valid=self.accept, st=init_st, w=self.data_w, cv=init_cv,
-                    slot=sink.slot, last=sink.last,
-                    pre=pre_init(init_st, self.data_w) if pre_init else [])
-        regs = None
-        for s in range(p):
+        self.sync += If(advance, phase.eq(Mux(phase == period - 1, 0, phase + 1)))
+        return phase, phase == 0, advance, period
+
+    def stage_chain(self, step, pre_init, npre, prev, count, timing, name="s", tags=()):
+        """`count` pipeline stages after `prev` (a dict: valid, st, w, cv, slot, last, pre and
+        the `tags`: the block a stage takes at a handover), each running its own share of the
+        round groups (`step`, `pre_init` as for iterate_pipelined), the last one folding in the
+        final addition. `tags` are extra fields carried with the block. Returns the stages'
+        registers (dicts like `prev`)."""
+        wb, ncv = self.word_bits, len(self.st)
+        phase, handover, advance, period = timing
+        chain = []
+        for s in range(count):
             regs = dict(
-                valid=Signal(name=f"s{s}_valid"),
-                st=[Signal(wb, name=f"s{s}_st{i}") for i in range(ncv)],
-                w=[Signal(wb, name=f"s{s}_w{i}") for i in range(self.BLOCK_WORDS)],
-                pre=[Signal(wb, name=f"s{s}_pre{i}") for i in range(npre)],
-                cv=Signal(self.digest_bits, name=f"s{s}_cv"),
-                slot=Signal(len(sink.slot), name=f"s{s}_slot"),
-                last=Signal(name=f"s{s}_last"),
+                valid=Signal(name=f"{name}{s}_valid"),
+                st=[Signal(wb, name=f"{name}{s}_st{i}") for i in range(ncv)],
+                w=[Signal(wb, name=f"{name}{s}_w{i}") for i in range(self.BLOCK_WORDS)],
+                pre=[Signal(wb, name=f"{name}{s}_pre{i}") for i in range(npre)],
+                cv=Signal(self.digest_bits, name=f"{name}{s}_cv"),
+                slot=Signal(len(self.sink.slot), name=f"{name}{s}_slot"),
+                last=Signal(name=f"{name}{s}_last"),
+                **{t: Signal(len(prev[t]), name=f"{name}{s}_{t}") for t in tags},
             )
             # at a handover a stage takes the previous stage's block, otherwise its own
             pick = lambda a, b: Mux(handover, a, b)
@@ -275,12 +267,12 @@ class HashEngine(Module):
             if pre_init is None:
                 st_next, w_next = step(rin, win, group)
                 pre_next = []
-                if s == p - 1:  # fold the final addition into the last round group
+                if s == count - 1:  # fold the final addition into the last round group
                     st_next = [add_mod(x, Mux(final, c, 0), width=wb) for x, c in zip(st_next, cv_words)]
             else:
                 pin = [pick(a, b) for a, b in zip(prev["pre"], regs["pre"])]
                 st_next, w_next, pre_next, st_final = step(rin, win, pin, group, cv_words)
-                if s == p - 1:
+                if s == count - 1:
                     st_next = [Mux(final, f, x) for f, x in zip(st_final, st_next)]
             self.sync += If(advance,
                 [d.eq(v) for d, v in zip(regs["st"], st_next)],
@@ -291,9 +283,38 @@ class HashEngine(Module):
                     regs["cv"].eq(prev["cv"]),
                     regs["slot"].eq(prev["slot"]),
                     regs["last"].eq(prev["last"]),
+                    [regs[t].eq(prev[t]) for t in tags],
                 ),
             )
+            chain.append(regs)
             prev = regs
+        return chain
+
+    def iterate_pipelined(self, step, pre_init=None, npre=0):
+        """The p-stage sequencer (see the module docstring). `step` as for `iterate`, or, with
+        `pre_init`, as for `iterate_precomputed` (stage 0 then gets its pre-computed values
+        from the initialization unit in the handover cycle); it is instantiated once per
+        stage, with that stage's round groups."""
+        sink = self.sink
+        timing = phase, handover, advance, period = self.pipeline_timing()
+        slot_busy = Signal(self.slots)  # slots with a block in flight
+        fin_valid = Signal()
+        fin_slot = Signal(len(sink.slot))
+        fin_cv = Signal(self.digest_bits)
+        # at a handover the last stage's block is done: its slot may take its next block now
+        reusable = handover & fin_valid & (fin_slot == sink.slot)
+        self.comb += [
+            advance.eq(~(handover & fin_valid & ~self.out_free)),
+            sink.ready.eq(advance & handover & (~(slot_busy >> sink.slot)[0] | reusable)),
+        ]
+        init_cv = Signal(self.digest_bits, name="pipe_init_cv")
+        self.comb += init_cv.eq(Mux(~sink.first & ~sink.load_cv & reusable, fin_cv, self.init_cv))
+        wb, ncv = self.word_bits, len(self.st)
+        init_st = [init_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
+        entry = dict(valid=self.accept, st=init_st, w=self.data_w, cv=init_cv,
+                     slot=sink.slot, last=sink.last,
+                     pre=pre_init(init_st, self.data_w) if pre_init else [])
+        regs = self.stage_chain(step, pre_init, npre, entry, self.stages, timing)[-1]
         done = Signal()
         self.comb += [
             fin_valid.eq(regs["valid"]),
@@ -303,7 +324,6 @@ class HashEngine(Module):
         ]
         one = lambda slot: Constant(1, self.slots) << slot
         self.sync += [
-            If(advance, phase.eq(Mux(phase == period - 1, 0, phase + 1))),
             If(done, self.complete(fin_cv, regs["slot"], regs["last"])),
             slot_busy.eq((slot_busy & ~Mux(done, one(regs["slot"]), 0))
                          | Mux(self.accept, one(sink.slot), 0)),

@@ -22,7 +22,7 @@ def _engine_class(family):
     return found[0]
 
 
-FAMILIES = {family: _engine_class(family) for family in specmod.FAMILIES}
+FAMILIES = {family: _engine_class(family) for family in (*specmod.FAMILIES, *specmod.MAC_FAMILIES)}
 
 
 def _spec(spec):
@@ -43,9 +43,11 @@ def make_engine(spec, slots=None):
 
 
 def engine_ios(engine):
+    """The engine's ports: its streams, and a MAC engine's `wipe` and `keys_valid`."""
     ios = set()
     for ep in (engine.sink, engine.source):
         ios |= {sig for sig in ep.flatten() if isinstance(sig, Signal)}
+    ios |= {getattr(engine, name) for name in ("wipe", "keys_valid") if hasattr(engine, name)}
     return ios
 
 

@@ -7,24 +7,40 @@ from litedigest import spec
 from litedigest.ip.engines import make_engine, FAMILIES as ENGINE_CLASSES
 
 
-@pytest.mark.parametrize("name", spec.all_specs())
+@pytest.mark.parametrize("name", spec.all_specs() + spec.mac_specs())
 def test_every_spec_builds_the_catalogued_engine(name):
     s = spec.parse(name)
     e = make_engine(s)
     assert e.latency == s.latency, name
     assert e.blocks_in_flight == s.in_flight, name
     assert e.interval == s.interval, name
-    assert tuple(e.variants) == spec.VARIANTS[s.family]
+    assert tuple(e.variants) == spec.variants_of(s.family)
     assert e.block_bits == 8 * s.block_size and e.digest_bits == 8 * s.state_size
-    assert e.word_bits == spec.FAMILIES[s.family].word_bits
+    assert e.word_bits == spec.FAMILIES[s.hash_family].word_bits
     assert e.slots == s.in_flight
 
 
 def test_engine_classes_are_the_catalogue_families():
-    assert set(ENGINE_CLASSES) == set(spec.FAMILIES)
+    assert set(ENGINE_CLASSES) == set(spec.FAMILIES) | set(spec.MAC_FAMILIES)
     for fam, cls in ENGINE_CLASSES.items():
-        assert set(cls.ARCHITECTURES) == set(spec.FAMILIES[fam].archs), fam
-        assert tuple(cls.IVS) == spec.FAMILIES[fam].variants, fam
+        mac = spec.mac_of_family(fam)
+        assert set(cls.ARCHITECTURES) == set(mac.archs if mac else spec.FAMILIES[fam].archs), fam
+        assert tuple(cls.IVS) == spec.variants_of(fam), fam
+
+
+def test_mac_specs():
+    """The MAC engines: HMAC-SHA-256 on two sha256:opt cores (Michail et al. 2012, fig. 16)."""
+    s = spec.parse("hmac-sha256:opt:p4")
+    assert (s.family, s.hash_family, s.latency, s.interval, s.in_flight) == ("hmac_sha256", "sha256", 65, 8, 8)
+    assert s.engine_name == "hmac-sha256:opt:p4" and s.digest_size == 32 and s.block_size == 64
+    assert str(spec.parse("HMAC-SHA256")) == "hmac-sha256:opt"
+    assert spec.parse("hmac-sha256").interval == 32
+    for bad in ("hmac-sha256:base", "hmac-sha256:opt:p3", "hmac-sha256:opt:p4:x"):
+        with pytest.raises(spec.SpecError):
+            spec.parse(bad)
+    # a MAC is not a hash algorithm: litedigest.new and `sum -a` do not list it
+    assert "hmac-sha256" not in spec.ALGORITHMS and "hmac_sha256" not in spec.FAMILIES
+    assert spec.instance_name("hmac-sha256:opt:p4") == "hmac_sha256"
 
 
 def test_derived_tables():

@@ -57,6 +57,8 @@ def _build(engine, vtext, bw, cw, out_dir, lib):
     flags = f"-fPIC -O2 -DLD_BLOCK_WORDS={bw} -DLD_CV_WORDS={cw}"
     if hasattr(engine.sink, "tweak"):
         flags += " -DLD_TWEAK"
+    if hasattr(engine.sink, "key"):
+        flags += " -DLD_KEYS"
     run = lambda cmd: subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True)
     try:
         run(["verilator", "--cc", "ld_engine.v", "--top-module", "ld_engine", "-O3",
@@ -77,13 +79,16 @@ def _build(engine, vtext, bw, cw, out_dir, lib):
 
 
 class Block:
-    """One block for the engine: `words` (block_bits/word_bits ints), flags and tags, and
-    for Skein its 128-bit `tweak` (int: T0 in bits 63:0, T1 in bits 127:64)."""
-    __slots__ = ("words", "slot", "first", "last", "variant", "cv", "tweak")
+    """One block for the engine: `words` (block_bits/word_bits ints), flags and tags, for
+    Skein its 128-bit `tweak` (int: T0 in bits 63:0, T1 in bits 127:64), for a MAC engine its
+    key slot `key` and `key_init` (the block is the padded key K0)."""
+    __slots__ = ("words", "slot", "first", "last", "variant", "cv", "tweak", "key", "key_init")
 
-    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None, tweak=0):
+    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None, tweak=0, key=0,
+                 key_init=False):
         self.words, self.slot, self.first, self.last = words, slot, first, last
         self.variant, self.cv, self.tweak = variant, cv, tweak
+        self.key, self.key_init = key, key_init
 
 
 class Result:
@@ -114,7 +119,11 @@ class RTLSim:
         lib.ldsim_cycle.argtypes = [ctypes.c_void_p]
         lib.ldsim_run.restype = ctypes.c_long
         lib.ldsim_run.argtypes = [ctypes.c_void_p, ctypes.c_long, u32p, u32p, u32p, u32p, u32p,
-                                  u32p, u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
+                                  u32p, u32p, u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
+        if hasattr(self.engine.sink, "key"):
+            lib.ldsim_wipe.argtypes = [ctypes.c_void_p]
+            lib.ldsim_keys_valid.restype = ctypes.c_uint32
+            lib.ldsim_keys_valid.argtypes = [ctypes.c_void_p]
         self._h = lib.ldsim_new(seed)
         self.set_stalls(stall_in, stall_out)
 
@@ -175,7 +184,8 @@ class RTLSim:
         a_blk = (U32 * len(flat))(*flat)
         a_slot = (U32 * n)(*[b.slot for b in blocks])
         a_flags = (U32 * n)(*[(1 if b.first else 0) | (2 if b.last else 0) | (4 if b.cv is not None else 0)
-                              for b in blocks])
+                              | (8 if b.key_init else 0) for b in blocks])
+        a_key = (U32 * n)(*[b.key for b in blocks])
         a_var = (U32 * n)(*[b.variant for b in blocks])
         a_cv = (U32 * len(cvs))(*cvs)
         a_tw = (U32 * (4 * n))(*[(b.tweak >> (32 * c)) & 0xFFFFFFFF for b in blocks for c in range(4)])
@@ -183,13 +193,22 @@ class RTLSim:
         o_acc, o_cyc = (U64 * n)(), (U64 * n)()
         if max_cycles is None:
             max_cycles = 1000 + n * (self.engine.latency + 2) * 50
-        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, a_tw, o_cv, o_slot,
-                                  o_last, o_acc, o_cyc, max_cycles)
+        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, a_tw, a_key, o_cv,
+                                  o_slot, o_last, o_acc, o_cyc, max_cycles)
         if got < 0:
             raise TimeoutError(f"engine produced no result for {n} blocks within {max_cycles} cycles")
         results = [Result(self._join(o_cv[cw * j:cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
                    for j in range(got)]
         return results, list(o_acc)
+
+    def wipe(self):
+        """MAC engines: pulse `wipe` (zeroize the stored key states) for one cycle."""
+        self._lib.ldsim_wipe(self._h)
+
+    @property
+    def keys_valid(self):
+        """MAC engines: the key slots holding stored states (a bit mask)."""
+        return self._lib.ldsim_keys_valid(self._h)
 
     def close(self):
         if self._h:

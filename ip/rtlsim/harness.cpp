@@ -42,6 +42,9 @@ void *ldsim_new(uint64_t seed) {
     s->rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
     s->top->sys_clk = 0; s->top->sys_rst = 1;
     s->top->sink_valid = 0; s->top->source_ready = 0; s->top->source_first = 0;
+#ifdef LD_KEYS
+    s->top->wipe = 0;
+#endif
     s->top->eval();
     for (int i = 0; i < 4; i++) tick(s);
     s->top->sys_rst = 0; s->top->eval();
@@ -63,15 +66,28 @@ void ldsim_set_stalls(void *p, unsigned in_pct, unsigned out_pct) {
 
 uint64_t ldsim_cycle(void *p) { return ((Sim *)p)->cycle; }
 
+// MAC engines (LD_KEYS): pulse `wipe` for one cycle; the key slots holding stored states.
+#ifdef LD_KEYS
+void ldsim_wipe(void *p) {
+    Sim *s = (Sim *)p;
+    s->top->wipe = 1; s->top->sink_valid = 0; s->top->eval();
+    tick(s);
+    s->top->wipe = 0; s->top->eval();
+}
+
+uint32_t ldsim_keys_valid(void *p) { return ((Sim *)p)->top->keys_valid; }
+#endif
+
 // Feed n blocks, collect results. Block i: words[LD_BLOCK_WORDS*i..], slot[i], flags[i]
-// (bit0 first, bit1 last, bit2 load_cv), variant[i], cv[LD_CV_WORDS*i..] (used with load_cv),
-// tweak[4*i..] (the 128-bit tweak, low chunk first; engines with a tweak, LD_TWEAK).
+// (bit0 first, bit1 last, bit2 load_cv, bit3 key_init), variant[i], cv[LD_CV_WORDS*i..] (used
+// with load_cv), tweak[4*i..] (the 128-bit tweak, low chunk first; engines with a tweak,
+// LD_TWEAK), key[i] (the key slot; MAC engines, LD_KEYS).
 // Result j (in order of appearance): out_cv[LD_CV_WORDS*j..], out_slot[j], out_last[j],
 // out_cycle[j] = cycle its valid first rose. accept_cycle[i] = cycle block i was accepted.
 // Returns the number of results (n on success), or -1 when max_cycles pass first.
 long ldsim_run(void *p, long n, const uint32_t *blk, const uint32_t *slot, const uint32_t *flags,
                const uint32_t *variant, const uint32_t *cv, const uint32_t *tweak,
-               uint32_t *out_cv, uint32_t *out_slot,
+               const uint32_t *key, uint32_t *out_cv, uint32_t *out_slot,
                uint32_t *out_last, uint64_t *accept_cycle, uint64_t *out_cycle, uint64_t max_cycles) {
     Sim *s = (Sim *)p;
     Vld_engine *t = s->top;
@@ -88,6 +104,12 @@ long ldsim_run(void *p, long n, const uint32_t *blk, const uint32_t *slot, const
             for (int w = 0; w < 4; w++) t->sink_payload_tweak[w] = tweak[(size_t)4 * fed + w];
 #else
             (void)tweak;
+#endif
+#ifdef LD_KEYS
+            t->sink_payload_key = key[fed];
+            t->sink_payload_key_init = (flags[fed] >> 3) & 1;
+#else
+            (void)key;
 #endif
             t->sink_payload_slot = slot[fed];
             t->sink_payload_variant = variant[fed];

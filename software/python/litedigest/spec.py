@@ -85,6 +85,39 @@ FAMILIES = {
         default_arch="r8", ring=True),
 }
 
+
+@dataclass(frozen=True)
+class Mac:
+    """A MAC engine: `cores` cores of a hash family's architecture in one pipeline (HMAC: the
+    inner core hashes the message from the key's stored inner state, the outer core the inner
+    digest from the stored outer state, Michail et al. 2012, sec. 8). `archs`: the hash
+    family's architectures it is built with -> the pipeline depths per core (pN); `key_slots`:
+    keys held at once (their stored states are write-only secrets)."""
+    hash_family: str
+    archs: dict
+    default_arch: str
+    key_slots: int
+    cores: int = 2
+
+    @property
+    def family(self):
+        return FAMILIES[self.hash_family]
+
+
+# THE MAC engines, by algorithm name (`hmac-sha256:opt:p4`); the engine family (the module in
+# litedigest.ip, the peripheral's instance) is the name with "_" for "-"
+MACS = {
+    "hmac-sha256": Mac(hash_family="sha256", archs={"opt": (1, 4)}, default_arch="opt", key_slots=4),
+}
+MAC_FAMILIES = {alg.replace("-", "_"): alg for alg in MACS}   # engine family -> MAC algorithm
+
+
+def mac_of_family(family):
+    """The Mac record of a MAC engine family ("hmac_sha256"), or None for a hash family."""
+    alg = MAC_FAMILIES.get(family)
+    return MACS[alg] if alg else None
+
+
 # Derived tables (kept under their old names for the code that reads them)
 # algorithm -> (engine family, block bytes, digest bytes)
 ALGORITHMS = {alg: (fam, f.block_bytes, size) for fam, f in FAMILIES.items()
@@ -122,31 +155,53 @@ class EngineSpec:
     modules: int = 1      # Skein's structural pipeline (spN): Threefish modules in a row
 
     @property
+    def mac(self):
+        """The Mac record of a MAC engine's spec, None for a hash engine."""
+        return MACS.get(self.algorithm)
+
+    @property
+    def hash_family(self):
+        """The hash family whose rounds the engine runs (a MAC engine's cores')."""
+        return self.mac.hash_family if self.mac else self.family
+
+    @property
     def family(self):
+        if self.mac:
+            return self.algorithm.replace("-", "_")
         return ALGORITHMS[self.algorithm][0]
 
     @property
     def block_size(self):
-        return ALGORITHMS[self.algorithm][1]
+        return FAMILIES[self.hash_family].block_bytes
 
     @property
     def digest_size(self):
+        if self.mac:
+            return FAMILIES[self.hash_family].state_bytes
         return ALGORITHMS[self.algorithm][2]
 
     @property
     def state_size(self):
         """Bytes of the chaining value (what the engine returns per block)."""
-        return STATE_BYTES[self.family]
+        return STATE_BYTES[self.hash_family]
+
+    @property
+    def cores(self):
+        """Hash cores in a row in the engine (a MAC engine's inner and outer core; 1)."""
+        return self.mac.cores if self.mac else 1
 
     @property
     def in_flight(self):
         """Blocks the engine holds at once (one slot, i.e. one message, each)."""
-        return self.stages * self.modules
+        return self.stages * self.modules * self.cores
 
     @property
     def latency(self):
-        """Cycles from a block accepted to its chaining value (the catalogue's)."""
-        return FAMILIES[self.family].latency(self.arch, self.stages)
+        """Cycles from a block accepted to its chaining value (the catalogue's). A MAC engine's
+        cores hand over in the cycle the inner one's block is done: cores x (latency - 1) + 1
+        (HMAC on sha256:opt: 65, Michail et al. 2012, fig. 16)."""
+        lat = FAMILIES[self.hash_family].latency(self.arch, self.stages)
+        return self.cores * (lat - 1) + 1
 
     @property
     def interval(self):
@@ -154,11 +209,11 @@ class EngineSpec:
         completes p blocks every latency - 1 cycles (its final addition overlaps the next
         block's first round), a Skein ring or structural pipeline in_flight blocks every
         latency."""
-        if FAMILIES[self.family].ring:
+        if FAMILIES[self.hash_family].ring:
             return Fraction(self.latency, self.in_flight)
-        if self.stages == 1:
+        if self.stages == 1 and self.cores == 1:
             return Fraction(self.latency)
-        return Fraction(self.latency - 1, self.stages)
+        return Fraction(self.latency - 1, self.in_flight)
 
     def _pipe_suffix(self, always):
         if self.family in RING_FAMILIES:
@@ -169,7 +224,7 @@ class EngineSpec:
     @property
     def engine_name(self):
         """The spec of the hardware engine (variants share one)."""
-        family = self.family
+        family = self.algorithm if self.mac else self.family
         return f"{family}:{self.arch}" + self._pipe_suffix(True)
 
     def __str__(self):
@@ -182,6 +237,8 @@ def parse(spec, default_algorithm=None):
         raise SpecError(f"engine spec must be a non-empty string, got {spec!r}")
     parts = spec.lower().split(":")
     algo = parts[0]
+    if algo in MACS:
+        return _parse_mac(spec, algo, parts[1:])
     if algo not in ALGORITHMS:
         raise SpecError(f"unknown algorithm {algo!r} in engine spec {spec!r} "
                         f"(known: {', '.join(sorted(ALGORITHMS))})")
@@ -209,6 +266,26 @@ def parse(spec, default_algorithm=None):
                 raise SpecError(f"{spec!r}: {family}:{arch} has no pipelined version (p > 1) yet")
             raise SpecError(f"{spec!r}: {family}:{arch} pipelines have "
                             f"{', '.join(map(str, allowed))} stages, not {stages}")
+    if rest:
+        raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
+    return EngineSpec(algo, arch, stages)
+
+
+def _parse_mac(spec, algo, rest):
+    """hmac-sha256[:arch][:pN]: the hash family's architecture and pipeline depth per core."""
+    mac = MACS[algo]
+    arch = mac.default_arch
+    if rest and not rest[0].startswith("p"):
+        arch = rest.pop(0)
+        if arch not in mac.archs:
+            raise SpecError(f"{algo} is built on {', '.join(mac.archs)} cores, not {arch!r} ({spec!r})")
+    stages = 1
+    if rest:
+        p = rest.pop(0)
+        if not (p.startswith("p") and p[1:].isdigit() and int(p[1:]) in mac.archs[arch]):
+            raise SpecError(f"bad pipeline part {p!r} in {spec!r} ({algo}:{arch} has "
+                            f"{', '.join(f'p{n}' for n in mac.archs[arch])})")
+        stages = int(p[1:])
     if rest:
         raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
     return EngineSpec(algo, arch, stages)
@@ -244,6 +321,17 @@ def _parse_ring(spec, algo, family, rest):
     return EngineSpec(algo, arch, stages, modules)
 
 
+def mac_specs():
+    """Every MAC engine spec implemented (one per MAC, architecture and stage count)."""
+    return [str(EngineSpec(alg, arch, p)) for alg, mac in MACS.items()
+            for arch, stages in mac.archs.items() for p in stages]
+
+
+def variants_of(family):
+    """A hash family's variants, or a MAC engine family's (its one MAC)."""
+    return VARIANTS[family] if family in VARIANTS else (MAC_FAMILIES[family],)
+
+
 def variant_of(spec):
     """The engine variant (ctrl.variant) of a spec's algorithm, e.g. sha224 -> 1; a Skein-512
     spec -> the configured chaining value of its output size (skein512-256 -> 3)."""
@@ -251,7 +339,7 @@ def variant_of(spec):
     name = s.algorithm
     if s.family == "skein512":
         name = f"skein512-{s.digest_size * 8}"
-    return VARIANTS[s.family].index(name)
+    return variants_of(s.family).index(name)
 
 
 def all_specs():
