@@ -49,6 +49,9 @@ class HMACSHA256Engine(SHA256Engine):
     """HMAC-SHA-256 on two SHA-256 cores (see the module docstring)."""
 
     family = "hmac_sha256"
+    # a slot's blocks inside the engine at once: one in the inner core and the previous one
+    # riding the outer core (the peripheral sizes its count of a slot's blocks by it)
+    blocks_per_slot = 2
     IVS = {"hmac-sha256": SHA256_IVS[0]}
     ARCHITECTURES = {"opt": 2}  # the SHA-256 architectures the MAC is built with (litedigest.spec.MACS)
 

@@ -67,6 +67,7 @@ def shell(engine):
             self.rdy = Signal()
             sink, source = engine.sink, engine.source
             ins = [s for s in sink.flatten() if s is not sink.ready and s is not sink.valid]
+            ins += [engine.wipe] if hasattr(engine, "wipe") else []      # a MAC engine's ports
             width = sum(len(s) for s in ins)
             sreg = Signal(width)
             self.sync += If(self.shift, sreg.eq(Cat(self.din, sreg[:-8]) if width > 8 else self.din))
@@ -76,6 +77,7 @@ def shell(engine):
             self.sync += [valid.eq(self.go), rdy.eq(sink.ready)]
             self.comb += [sink.valid.eq(valid), self.rdy.eq(rdy), source.ready.eq(1)]
             outs = [s for s in source.flatten() if s is not source.ready]
+            outs += [engine.keys_valid] if hasattr(engine, "keys_valid") else []
             owidth = sum(len(s) for s in outs)
             oreg = Signal(owidth)
             self.sync += If(source.valid, oreg.eq(Cat(*outs))).Else(oreg.eq(oreg[1:]))

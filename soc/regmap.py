@@ -46,8 +46,9 @@ DOC = "soc/REGISTERS.md"
 COMMAND = "python -m litedigest.soc.regmap --write"
 
 # small engines of every family; sha256:base:p2 has two slots (slot-wide registers), skein512:r1
-# the Skein-only registers and fields
-REPRESENTATIVES = ("sha1:base", "sha256:base", "sha512:base", "sha256:base:p2", "skein512:r1")
+# the Skein-only registers and fields, hmac-sha256:opt (two slots) the MAC-only ones
+REPRESENTATIVES = ("sha1:base", "sha256:base", "sha512:base", "sha256:base:p2", "skein512:r1",
+                   "hmac-sha256:opt")
 SKEIN_FAMILY = "skein512"
 RAM_BASE, RAM_SIZE = 0x40000000, 0x10000     # any main RAM: the layout does not depend on it
 WORD_BITS = 32                               # the CSR bus (csr_data_width)
@@ -60,7 +61,7 @@ REGISTER_DOCS = {
     "ctrl": "fields below; pulse fields act on the write, level fields are kept",
     "din": "one 32-bit big-endian chunk of the block per write (bytes b0..b3 -> `b0<<24 | ... | b3`); "
            "block_bytes/4 writes fill the CSR block buffer; one more before `start` sets "
-           "`err_state` and is dropped",
+           "`err_state` and is dropped. Reads back as 0 (a MAC peripheral's keys go through it)",
     "cv": "a chaining value to resume from (`load_cv`)",
     "dma_base": "byte address of the job's first segment in main RAM, aligned to `_DMA_ALIGN`",
     "dma_length": "bytes of the first segment, a non-zero multiple of the block size",
@@ -173,6 +174,7 @@ class Field:
     skein: bool          # Skein peripherals only
     sha: bool            # SHA peripherals only (not Skein)
     description: str     # the CSR field's own, when every instance has the same one
+    mac: bool = False    # MAC peripherals only (HMAC)
 
     @property
     def bits(self):
@@ -190,6 +192,7 @@ class Register:
     sha: bool            # SHA peripherals only (not Skein)
     event: bool          # the EventManager's
     description: str     # the CSR's own, when every instance has the same one
+    mac: bool = False    # MAC peripherals only (HMAC)
 
     def words(self):
         """32-bit words (an int), or None when the width follows the engine."""
@@ -204,8 +207,9 @@ class RegMap:
     def __getitem__(self, name):
         return next(r for r in self.registers if r.name == name)
 
-    def select(self, skein=False, event=False, sha=False):
-        return [r for r in self.registers if r.skein == skein and r.event == event and r.sha == sha]
+    def select(self, skein=False, event=False, sha=False, mac=False):
+        return [r for r in self.registers
+                if r.skein == skein and r.event == event and r.sha == sha and r.mac == mac]
 
 
 def _instances():
@@ -232,20 +236,26 @@ def _width(name, sizes):
         return "state"
     if all(b == e.slots for e, b in sizes):
         return "slots"
+    if all(b <= WORD_BITS for _, b in sizes):
+        # one word everywhere; some instances have more fields in it (a MAC peripheral's ctrl)
+        return max(b for _, b in sizes)
     raise ValueError(f"register {name}: width {[b for _, b in sizes]} follows neither the "
                      f"chaining value nor the slot count")
 
 
-def _scope(what, present, everywhere, skein_specs):
-    """(Skein-only, SHA-only) of `what`: (False, False) when in every instance; else an error."""
+def _scope(what, present, everywhere, skein_specs, mac_specs):
+    """(Skein-only, SHA-only, MAC-only) of `what`: all False when in every instance; else an
+    error."""
     if present == everywhere:
-        return False, False
+        return False, False, False
     if present == skein_specs:
-        return True, False
+        return True, False, False
+    if mac_specs and present == mac_specs:
+        return False, False, True
     if present == everywhere - skein_specs:
-        return False, True
+        return False, True, False
     raise ValueError(f"{what} is in {sorted(present)} only (neither every instance, nor the "
-                     f"Skein ones, nor the others)")
+                     f"Skein ones, nor the MAC ones, nor the others)")
 
 
 def _merged_order(orders):
@@ -274,6 +284,7 @@ def collect():
     order = _merged_order(orders)
     everywhere = set(REPRESENTATIVES)
     skein_specs = {s for s in REPRESENTATIVES if specmod.parse(s).family == SKEIN_FAMILY}
+    mac_specs = {s for s in REPRESENTATIVES if specmod.parse(s).mac}
     registers = []
     for name in order:
         inst = seen[name]
@@ -287,21 +298,23 @@ def collect():
         for fname, occ in fields.items():
             off, size, pulse = _one((v for _, v, _ in occ), f"field {name}.{fname} (offset, size, pulse)")
             # a field's scope is relative to its register's instances
-            skein, sha = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here, skein_specs & here)
+            skein, sha, mac = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here,
+                                     skein_specs & here, mac_specs & here)
             descs = {d for *_, d in occ}
-            flist.append(Field(fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else ""))
+            flist.append(Field(fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else "",
+                               mac))
         flist.sort(key=lambda f: f.offset)
         for a, b in zip(flist, flist[1:]):
             if a.offset + a.size > b.offset:
                 raise ValueError(f"fields {name}.{a.name} and {name}.{b.name} overlap")
         descs = {c.description or "" for _, _, c, _ in inst}
-        skein, sha = _scope(f"register {name}", here, everywhere, skein_specs)
+        skein, sha, mac = _scope(f"register {name}", here, everywhere, skein_specs, mac_specs)
         registers.append(Register(
             # an event register is as wide as its events (the SHA peripherals' `batch` is the
             # top bit, absent in Skein ones)
             name=name, access=access, width=(max(c.size for _, _, c, _ in inst) if inst[0][3] else
                                              _width(name, [(e, c.size) for _, e, c, _ in inst])),
-            fields=tuple(flist), skein=skein, sha=sha,
+            fields=tuple(flist), skein=skein, sha=sha, mac=mac,
             event=_one((ev for *_, ev in inst), f"{name} being an event register"),
             description=descs.pop() if len(descs) == 1 else ""))
     ev_status = next(r for r in registers if r.event and r.access == "R")
@@ -404,12 +417,12 @@ def md_blocks(rm):
         rows = [f"`{r.name}` fields:", "", "| bit | name |" + (" kind |" if kinds else "") + " meaning |",
                 "|---|---|" + ("---|" if kinds else "") + "---|"]
         for f in r.fields:
-            text = ("Skein peripherals only: " if f.skein else "SHA peripherals only: " if f.sha and not r.sha
-                    else "") + field_docs[r.name][f.name]
+            text = _only_note(f, r, ": ") + field_docs[r.name][f.name]
             kind = f" {'pulse' if f.pulse else 'level'} |" if kinds else ""
             rows.append(f"| {f.bits} | `{f.name}` |{kind} {_cell(text)} |")
         out[r.name] = "\n".join(rows)
     out["skein"] = "\n".join(_register_rows(rm.select(skein=True), reg_docs))
+    out["mac"] = "\n".join(_register_rows(rm.select(mac=True), reg_docs))
     if rm.select(sha=True):      # (none since Skein peripherals have the batch walker too)
         out["sha"] = "\n".join(_register_rows(rm.select(sha=True), reg_docs))
     return out
@@ -425,6 +438,15 @@ def splice(text, blocks):
     if sorted(names) != sorted(blocks):
         raise ValueError(f"{DOC} has GENERATED blocks {names}, the generator writes {sorted(blocks)}")
     return _BLOCK.sub(lambda m: m.group(1) + blocks[m.group(2)] + "\n" + m.group(4), text)
+
+
+def _only_note(item, reg=None, sep=""):
+    """"Skein peripherals only" (or SHA, MAC) for a register, or for a field of `reg` (a field of
+    a register with the same scope gets none)."""
+    for attr, who in (("skein", "Skein"), ("sha", "SHA"), ("mac", "MAC")):
+        if getattr(item, attr) and not (reg is not None and getattr(reg, attr)):
+            return f"{who} peripherals only{sep}"
+    return ""
 
 
 # ------------------------------------------------------------------ C header
@@ -465,8 +487,7 @@ def header(rm):
         for f in r.fields:
             N = P + f.name.upper()
             note = ", ".join(x for x in (("pulse" if f.pulse else "") if r.access == "W" else "",
-                                         "Skein peripherals only" if f.skein else "",
-                                         "SHA peripherals only" if f.sha and not r.sha else "") if x)
+                                         _only_note(f, r)) if x)
             if f.size == 1:
                 out.append(_define(N, f"(1u << {f.offset})", note or None))
             elif r.access == "W":
@@ -492,8 +513,7 @@ def header(rm):
     for r in rm.registers:
         N = f"LD_REG_{r.name.upper()}_NWORDS"
         if isinstance(r.width, int):
-            out.append(_define(N, str(r.words()), "Skein peripherals only" if r.skein else
-                               "SHA peripherals only" if r.sha else None))
+            out.append(_define(N, str(r.words()), _only_note(r) or None))
         else:
             p = {"state": "state_bits", "slots": "slots"}[r.width]
             out.append(_define(f"{N}({p})", f"((({p}) + 31u) / 32u)"))
@@ -521,6 +541,8 @@ def pymodule(rm):
     pulse = tuple(f.name for f in rm["ctrl"].fields if f.pulse)
     skein_fields = {reg: tuple(f.name for f in rm[reg].fields if f.skein) for reg in FIELD_REGISTERS}
     skein_fields = {k: v for k, v in skein_fields.items() if v}
+    mac_fields = {reg: tuple(f.name for f in rm[reg].fields if f.mac) for reg in FIELD_REGISTERS}
+    mac_fields = {k: v for k, v in mac_fields.items() if v}
     sha_fields = {reg: tuple(f.name for f in rm[reg].fields if f.sha and not rm[reg].sha)
                   for reg in FIELD_REGISTERS}
     sha_fields = {k: v for k, v in sha_fields.items() if v}
@@ -548,6 +570,9 @@ SKEIN_REGISTERS = {regs(rm.select(skein=True))}
 # batch walker since Skein-512 got them)
 SHA_REGISTERS = {regs(rm.select(sha=True))}
 
+# the registers of MAC peripherals only (HMAC: the key slots)
+MAC_REGISTERS = {regs(rm.select(mac=True))}
+
 # LiteX's EventManager: one bit per event (EVENTS) in each
 EVENT_REGISTERS = {regs(rm.select(event=True))}
 EVENTS = {_pydict((n, b) for n, b in rm.events)}
@@ -564,6 +589,9 @@ SKEIN_FIELDS = {_lit(skein_fields)}
 # fields of SHA peripherals only (in registers every peripheral has)
 SHA_FIELDS = {_lit(sha_fields)}
 
+# fields of MAC peripherals only (in registers every peripheral has)
+MAC_FIELDS = {_lit(mac_fields)}
+
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = {_lit(errors)}
 
@@ -571,7 +599,8 @@ ERROR_FIELDS = {_lit(errors)}
 def register_bits(name, state_bits=None, slots=None):
     """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
     registers whose width follows the engine)."""
-    access, width = {{**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **EVENT_REGISTERS}}[name]
+    access, width = {{**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **MAC_REGISTERS,
+                      **EVENT_REGISTERS}}[name]
     if width == "state" or width == "slots":
         n = state_bits if width == "state" else slots
         if n is None:
@@ -638,6 +667,15 @@ def catalog_header():
             "#define LD_MD_ALGORITHMS(X) \\"]
     rows = [f"    X(LD_ALG_{alg.upper()}, LD_FAMILY_{name.upper()}, LD_{alg.upper()}, "
             f"{f.algorithms[alg]}, \"{alg}\")" for alg, name, f in algs]
+    out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
+    macs = list(specmod.MAC_FAMILIES.items())
+    out += ["", "/* MAC engine families (litedigest.spec.MACS): ld_hw_dev.family of a MAC peripheral */"]
+    for i, (name, _) in enumerate(macs):
+        out.append(_define(f"LD_FAMILY_{name.upper()}", len(fams) + i))
+    out += ["/* X(family, the algorithm its cores hash with, key slots) of every MAC family */",
+            "#define LD_MAC_FAMILIES(X) \\"]
+    rows = [f"    X(LD_FAMILY_{name.upper()}, LD_ALG_{specmod.MACS[alg].hash_family.upper()}, "
+            f"{specmod.MACS[alg].key_slots})" for name, alg in macs]
     out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     for name, f in fams.items():
         # a ring family's configured output sizes (its variants `<family>-<bits>`)

@@ -69,8 +69,11 @@ def test_map(rm):
     """What the drivers rely on: the fields, their kinds, the Skein-only and SHA-only parts."""
     assert hw_regs.FIELDS == {reg: {f.name: (f.offset, f.size) for f in rm[reg].fields}
                               for reg in ("ctrl", "status", "info", "batch_status")}
-    assert hw_regs.PULSE_FIELDS == ("start", "dma_start", "ack", "batch_start")
+    assert hw_regs.PULSE_FIELDS == ("start", "dma_start", "ack", "batch_start", "wipe")
     assert hw_regs.SKEIN_FIELDS == {"ctrl": ("out",)}
+    # a MAC peripheral's key slots (HMAC)
+    assert hw_regs.MAC_FIELDS == {"ctrl": ("key_init", "key", "wipe")}
+    assert hw_regs.MAC_REGISTERS == {"keys_valid": ("R", 4)}
     # (hardware padding and the batch walker: every peripheral since Skein got them)
     assert hw_regs.SHA_FIELDS == {} and hw_regs.SHA_REGISTERS == {}
     assert {"batch_base", "batch_count", "batch_status", "batch_progress"} <= set(hw_regs.REGISTERS)
@@ -87,7 +90,8 @@ def test_meanings(rm, monkeypatch):
     """Every register and field has a meaning: soc/regmap.py's, else the CSR's description;
     a meaning of something the peripheral does not declare is an error too."""
     regs, fields, events = regmap.meanings(rm)
-    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(hw_regs.SHA_REGISTERS)
+    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(hw_regs.SHA_REGISTERS) \
+        | set(hw_regs.MAC_REGISTERS)
     assert {r: set(f) for r, f in fields.items() if f} == {r: set(f) for r, f in hw_regs.FIELDS.items()}
     assert set(events) == set(hw_regs.EVENTS)
     monkeypatch.delitem(regmap.REGISTER_DOCS, "din")
@@ -147,7 +151,8 @@ def test_header_values(tmp_path):
     assert [(e, int(g)) for (e, _), g in zip(checks, got)] == checks
 
 
-ENGINES = {"sha256_opt_p4": "sha256:opt:p4", "sha512": "sha512:k5", "skein512": "skein512:r8"}
+ENGINES = {"sha256_opt_p4": "sha256:opt:p4", "sha512": "sha512:k5", "skein512": "skein512:r8",
+           "hmac_sha256": "hmac-sha256:opt:p4"}
 
 
 def _csr_h_fields(h, instance, registers):
@@ -176,11 +181,14 @@ def test_csr_h_agrees():
     h = get_csr_header(regions, {}, with_access_functions=False)
     for name, e in engines.items():
         skein = spec.parse(ENGINES[name]).family == "skein512"
+        mac = bool(spec.parse(ENGINES[name]).mac)
         other = hw_regs.SHA_FIELDS if skein else hw_regs.SKEIN_FIELDS    # fields it lacks
+        other = {reg: other.get(reg, ()) + (() if mac else hw_regs.MAC_FIELDS.get(reg, ()))
+                 for reg in hw_regs.FIELDS}
         want = {reg: {f: v for f, v in fs.items() if f not in other.get(reg, ())}
                 for reg, fs in hw_regs.FIELDS.items() if not (skein and reg in hw_regs.SHA_REGISTERS)}
         regs = {**hw_regs.REGISTERS, **(hw_regs.SKEIN_REGISTERS if skein else hw_regs.SHA_REGISTERS),
-                **hw_regs.EVENT_REGISTERS}
+                **(hw_regs.MAC_REGISTERS if mac else {}), **hw_regs.EVENT_REGISTERS}
         events = hw_regs.EVENTS
         got = _csr_h_fields(h, name, regs)
         assert got == {**want, **{r: {ev: (b, 1) for ev, b in events.items()}
@@ -190,7 +198,7 @@ def test_csr_h_agrees():
             P = f"#define CSR_{name.upper()}_{reg.upper()}_"
             size = int(h.split(P + "SIZE ")[1].split()[0])
             assert size == hw_regs.register_words(reg, state_bits=e.digest_bits, slots=e.slots), (name, reg)
-            if reg not in hw_regs.SKEIN_REGISTERS:
+            if reg not in hw_regs.SKEIN_REGISTERS and reg not in hw_regs.MAC_REGISTERS:
                 addrs.append(int(h.split(P + "ADDR ")[1].split("+ ")[1].split("L)")[0], 16))
         assert addrs == sorted(addrs), name   # REGISTERS, EVENT_REGISTERS: in address order
         assert h.count(f"#define CSR_{name.upper()}_") == 2 * len(regs) + 1 + 2 * sum(

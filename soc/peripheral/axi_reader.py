@@ -60,7 +60,7 @@ class AXIBurstReader(Module):
     at most; `with_tweak`: keep each block's tweak (Skein)."""
 
     def __init__(self, nslots, block_bits, word_bits, dma_width, depth=None, per_slot=None,
-                 with_tweak=False, zero_pad=False):
+                 with_tweak=False, zero_pad=False, pad_offset=0):
         _, rpb, rb = row_geometry(block_bits, dma_width)
         depth = depth or default_depth(block_bits)
         per_slot = per_slot or max(1, depth // 2)
@@ -73,7 +73,7 @@ class AXIBurstReader(Module):
         block_bytes = block_bits // 8
 
         # --- per-slot jobs (as DMAReader), and what a bus error leaves -------------------------
-        jobs = SlotJobs(nslots, row_bits, tw, zero_pad)
+        jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
         cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen

@@ -18,7 +18,7 @@ HashPeripheral is the CSR bank and the composition of the stages:
     bus <─────> DMAReader ─┘    (CSR first)       └─> SlotControl (retire), blocks
                     └── tweak port ──> SkeinTweak
 """
-from migen import Module, Signal, Cat, If, Memory, Mux
+from migen import Module, Signal, Cat, If, Memory, Mux, Array
 from migen.genlib.record import Record
 
 from litex.soc.interconnect import stream, wishbone
@@ -45,6 +45,17 @@ def _msw_first(sig, nwords, width):
     return Cat(*[sig[width * (nwords - 1 - i):width * (nwords - i)] for i in range(nwords)])
 
 
+class WriteOnlyCSRStorage(CSRStorage):
+    """A CSRStorage that reads back as zero: what is written through it (`din`: a MAC
+    peripheral's keys) cannot be read back over the bus."""
+
+    def do_finalize(self, busword, ordering):
+        super().do_finalize(busword, ordering)
+        for sc in self.simple_csrs:
+            # the read value: the last assignment to sc.w wins over the parent's
+            self.comb += sc.w.eq(0)
+
+
 class CycleCounter(Module, AutoCSR):
     """Free-running cycle counter; a write to `cycles_latch` snapshots it into `cycles_value`.
     Mixed into the peripheral so its registers are `<instance>_cycles_latch/_value`."""
@@ -68,6 +79,7 @@ class BlockRegister(Module):
         self.csr = csr = stream.Endpoint(block_layout(block_bits, nslots))
         self.dma = dma = stream.Endpoint(block_layout(block_bits, nslots))
         self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
+        self.wipe = Signal()     # (in) zero the held block (a MAC peripheral's wipe, when idle)
         free = Signal()
         self.comb += [
             free.eq(~source.valid | source.ready),
@@ -81,6 +93,7 @@ class BlockRegister(Module):
         ).Elif(source.ready,
             source.valid.eq(0),
         )
+        self.sync += If(self.wipe, source.data.eq(0))
 
 
 class DigestMemory(Module):
@@ -135,7 +148,8 @@ class HashPeripheral(CycleCounter):
         row_bytes, _, rb = row_geometry(block_bits, dma_width)
         self.dma_width, self.row_bytes = dma_width, row_bytes
         self.has_tweak = has_tweak = hasattr(engine.sink, "tweak")
-        self._add_csrs(engine, row_bytes, block_bytes, has_tweak)
+        self.has_keys = has_keys = hasattr(engine.sink, "key")     # a MAC engine (HMAC)
+        self._add_csrs(engine, row_bytes, block_bytes, has_tweak, has_keys)
         self.comb += [
             self.info.fields.latency.eq(engine.latency),
             self.info.fields.stages.eq(engine.stages),
@@ -146,15 +160,20 @@ class HashPeripheral(CycleCounter):
 
         # --- the stages ---------------------------------------------------------------------
         self.axi_reads = axi
+        # a MAC engine's pad jobs count the key block its stored inner state stands for
+        pad_offset = block_bytes if has_keys else 0
+        # a slot's blocks inside the engine at once (HMAC: one in each core)
+        in_engine = getattr(engine, "blocks_per_slot", 1)
         if axi:
             reader = AXIBurstReader(nslots, block_bits, W, dma_width, with_tweak=has_tweak,
-                                    zero_pad=has_tweak)
+                                    zero_pad=has_tweak, pad_offset=pad_offset)
             # a slot's blocks fetched and not out of the engine: the reader's buffer, the block
             # register, the engine
-            outstanding = reader.per_slot + 2
+            outstanding = reader.per_slot + 1 + in_engine
         else:
-            reader = DMAReader(nslots, block_bits, W, dma_width, zero_pad=has_tweak)
-            outstanding = 3
+            reader = DMAReader(nslots, block_bits, W, dma_width, zero_pad=has_tweak,
+                               pad_offset=pad_offset)
+            outstanding = 2 + in_engine
         self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
                                                     outstanding=outstanding, out_block=has_tweak)
         self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
@@ -233,6 +252,8 @@ class HashPeripheral(CycleCounter):
             ]
         self._add_batch(engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
                         has_tweak)
+        if has_keys:
+            self._add_keys(engine, slots, csr_block, block)
 
         # --- status, counters, event ------------------------------------------------------------------
         st = slots.status
@@ -306,7 +327,41 @@ class HashPeripheral(CycleCounter):
             wr.err.eq(own & bus.err), rd.err.eq(~own & bus.err),
         ]
 
-    def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak):
+    def _add_keys(self, engine, slots, csr_block, block):
+        """A MAC engine's key slots (REGISTERS.md, "MAC peripherals"). A `start` with
+        `key_init` hashes the `din` block as the key K0 of key slot `key` (the engine stores
+        H(K0 ^ ipad) and H(K0 ^ opad), 33 cycles); every other job uses the stored states of
+        its `key` (the batch walker's jobs: the key of the ctrl write that started the batch).
+        Refused with err_state: a key slot out of range; `key_init` on the DMA path or for a key
+        slot a running job uses; a message job on a key slot without states (`keys_valid`).
+        `wipe` zeroes every key slot's states, the CSR block buffer and the block register when
+        no job runs (else it is refused with err_state, nothing wiped)."""
+        f = self.ctrl.fields
+        sink, nslots = engine.sink, engine.slots
+        kb = len(sink.key)
+        req, job = slots.request, slots.job
+        slot_key = Array(Signal(kb, name=f"slot_key{s}") for s in range(nslots))
+        slot_key_init = Array(Signal(name=f"slot_key_init{s}") for s in range(nslots))
+        key = Signal(kb)
+        key_bad, in_use, idle = Signal(), Signal(), Signal()
+        self.comb += [
+            key.eq(f.key),
+            key_bad.eq(f.key >= engine.key_slots),
+            in_use.eq(Cat(*[slots.active[s] & (slot_key[s] == key) for s in range(nslots)]) != 0),
+            slots.extra_bad.eq(key_bad
+                               | Mux(f.key_init, ~req.start | in_use, ~(engine.keys_valid >> key)[0])),
+            sink.key.eq(slot_key[block.source.slot]),
+            sink.key_init.eq(slot_key_init[block.source.slot]),
+            self.keys_valid.status.eq(engine.keys_valid),
+            idle.eq((slots.active == 0) & ~csr_block.source.valid & ~block.source.valid & ~self.walker_busy),
+            engine.wipe.eq(f.wipe & idle), csr_block.wipe.eq(f.wipe & idle), block.wipe.eq(f.wipe & idle),
+            slots.refuse.eq(f.wipe & ~idle),
+        ]
+        self.sync += [If(job.start & (job.slot == s), slot_key[s].eq(key),
+                         slot_key_init[s].eq(f.key_init & job.csr)) for s in range(nslots)]
+        self.sync += If(f.wipe & idle, self.din.storage.eq(0))
+
+    def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak, has_keys=False):
         """The CSR bank, in register order (soc/REGISTERS.md is generated from it)."""
         nslots = engine.slots
         out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
@@ -320,6 +375,16 @@ class HashPeripheral(CycleCounter):
             CSRField("batch_start", offset=14, pulse=True, description="Hash the batch_count "
                      "descriptors at batch_base."),
         ]
+        key_init_field, key_fields = [], []
+        if has_keys:
+            key_init_field = [CSRField("key_init", offset=15, description="start: the din block "
+                                       "is the key K0 of key slot `key` (its stored states are made).")]
+            key_fields = [
+                CSRField("key", offset=24, size=3, description=f"The job's key slot, 0.."
+                         f"{engine.key_slots - 1}."),
+                CSRField("wipe", offset=27, pulse=True, description="Zero every key slot's "
+                         "stored states and the key words held (refused while a job runs)."),
+            ]
         self.ctrl = CSRStorage(fields=[
             CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
             CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
@@ -332,10 +397,11 @@ class HashPeripheral(CycleCounter):
             CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
             CSRField("variant", offset=8, size=4,
                      description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
-        ] + out_field + pad_fields + [
+        ] + out_field + pad_fields + key_init_field + [
             CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
-        ])
-        self.din = CSRStorage(32, description="Block word input (big-endian word), one per write.")
+        ] + key_fields)
+        self.din = WriteOnlyCSRStorage(32, description="Block word input (big-endian word), one per "
+                                       "write; reads as 0.")
         self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
         self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
         self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}.")
@@ -357,6 +423,9 @@ class HashPeripheral(CycleCounter):
                                     "first, final, bitpad as in Skein, position = bytes before the job.")
             self.final_bytes = CSRStorage(7, description="Skein: bytes the UBI's final block adds to "
                                           "the position (0..64), used when the tweak's final bit is set.")
+        if has_keys:
+            self.keys_valid = CSRStatus(engine.key_slots, description="Key slots holding "
+                                        "stored states (bit k: key slot k).")
         self.finish_cycles = CSRStatus(64, description="The cycle counter when the latest job finished.")
         self.info = CSRStatus(fields=[
             CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),

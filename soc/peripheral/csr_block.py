@@ -21,7 +21,8 @@ def _bswap32(x):
 class CSRBlock(Module):
     """Ports:
     - `din` (32, in), `din_we` (in): a `din` write;
-    - `clear` (in): reset the word count (`ctrl.ack`);
+    - `clear` (in): reset the word count (`ctrl.ack`); `wipe` (in): zero the buffer's words
+      and the last block (a MAC peripheral's keys);
     - `job` (job_layout, in): a job start, a CSR one when `job.csr`; `tweak` (in): its tweak;
     - `words` (8, out): words in the buffer;
     - `overflow` (out): this cycle's `din` write is dropped (the buffer is full, or the block
@@ -33,6 +34,7 @@ class CSRBlock(Module):
         self.din = Signal(32)
         self.din_we = Signal()
         self.clear = Signal()
+        self.wipe = Signal()              # (in) zero the buffer and the block (when idle)
         self.job = job = Record(job_layout(nslots))
         self.tweak = Signal(TWEAK_BITS)
         self.words = words = Signal(8)
@@ -54,6 +56,7 @@ class CSRBlock(Module):
                 words.eq(words + 1),
             ),
             If(self.clear, words.eq(0)),
+            If(self.wipe, words.eq(0), [b.eq(0) for b in buf], source.data.eq(0)),
             If(load,
                 source.valid.eq(1), words.eq(0),
                 source.data.eq(engine_block(Cat(*[_bswap32(buf[i]) for i in range(nbw)]), word_bits)),

@@ -84,12 +84,15 @@ class SlotJobs:
     `nlcv`), the job's (`jlast`, `jvar`, `jout`: Skein's output block owed, from the tweak
     port), a `pad` job's message bytes not yet in a block (`left`), whether its 0x80 byte is
     placed (`marked`), whether blocks are left (`pmore`) and its length (`plen`); `more`: the
-    slots with blocks left to fetch. Arrays of one signal per slot."""
+    slots with blocks left to fetch. Arrays of one signal per slot. `pad_offset`: bytes the
+    padding's length counts before a pad job's message (HMAC's inner hash: the K0 ^ ipad block
+    that the key's stored state stands for)."""
 
-    def __init__(self, nslots, row_bits, tweak, zero_pad=False):
+    def __init__(self, nslots, row_bits, tweak, zero_pad=False, pad_offset=0):
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
         self.nslots = nslots
         self.zero_pad = zero_pad                   # Skein's padding (pad_facts), not MD's
+        self.pad_offset = pad_offset
         self.cur_row = mk("cur_row", row_bits)     # next row to read
         self.cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
         self.tail_row = mk("tail_row", row_bits)
@@ -127,7 +130,7 @@ class SlotJobs:
         return [If(job.start & (job.slot == s),
             self.nfirst[s].eq(job.first), self.nlcv[s].eq(job.load_cv), self.jlast[s].eq(job.last),
             self.jvar[s].eq(job.variant),
-            self.pmore[s].eq(job.pad & ~job.csr), self.left[s].eq(seg.bytes), self.plen[s].eq(seg.bytes),
+            self.pmore[s].eq(job.pad & ~job.csr), self.left[s].eq(seg.bytes), self.plen[s].eq(seg.bytes + self.pad_offset),
             self.marked[s].eq(0),
             If(job.csr,
                 self.cur_rows[s].eq(0), self.tail_rows[s].eq(0),
@@ -183,7 +186,7 @@ class DMAReader(Module):
     - `tweak` (tweak_port_layout, master side): the Skein tweak stage, or nothing;
     - `source` (block_layout, out): the fetched block, in the engine's word order."""
 
-    def __init__(self, nslots, block_bits, word_bits, dma_width, zero_pad=False):
+    def __init__(self, nslots, block_bits, word_bits, dma_width, zero_pad=False, pad_offset=0):
         _, rows_per_block, rb = row_geometry(block_bits, dma_width)
         row_bits = 32 - rb
         self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
@@ -191,7 +194,7 @@ class DMAReader(Module):
         job, seg, tw, source = self.job, self.segments, self.tweak, self.source
 
         # --- per-slot jobs ------------------------------------------------------------------
-        jobs = SlotJobs(nslots, row_bits, tw, zero_pad)
+        jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
         cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen

@@ -69,6 +69,10 @@ class SlotControl(Module):
         self.refused = Signal()             # this cycle's request was refused (a status error)
         self.finish = Signal(nslots)        # slots whose job ends this cycle
         self.stamp = Signal()               # (in) stamp finish_cycles now (a batch's end)
+        # the peripheral's own checks (a MAC peripheral's key slots): this cycle's request is
+        # refused with err_state (`extra_bad`), a command that is not a job (wipe) is (`refuse`)
+        self.extra_bad = Signal()
+        self.refuse = Signal()
 
         act = Array(Signal(name=f"act{s}") for s in range(nslots))      # a job is running
         outst = Array(Signal(max=outstanding + 1, name=f"outst{s}") for s in range(nslots))  # blocks fetched, not out
@@ -95,7 +99,7 @@ class SlotControl(Module):
         dma_addr_bad = ~in_ram(base, end) | (r.tail & (tlen != 0) & ~in_ram(tbase, tend))
         pad_bad = r.pad & (r.tail | ~r.first | (0 if out_block else r.out) | r.start)
         state_bad = (slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending) | pad_bad |
-                     (self.locked & ~self.owner))
+                     (self.locked & ~self.owner) | self.extra_bad)
         csr_bad = Signal()
         dma_bad = Signal()
         self.comb += [
@@ -129,7 +133,7 @@ class SlotControl(Module):
         self.comb += [
             self.active.eq(Cat(*act)),
             st.busy.eq(Cat(*act) != 0),
-            self.event.eq((finish != 0) | csr_bad | dma_bad),
+            self.event.eq((finish != 0) | csr_bad | dma_bad | self.refuse),
             self.refused.eq(csr_bad | dma_bad),
         ]
         # ack clears what the driver has seen; it comes first, so that an error or a job's end
@@ -151,5 +155,6 @@ class SlotControl(Module):
                 st.done.eq(1),
                 If(state_bad, st.err_state.eq(1)).Elif(dma_len_bad, st.err_len.eq(1)).Else(st.err_addr.eq(1)),
             ),
+            If(self.refuse, st.done.eq(1), st.err_state.eq(1)),
             If(starting & r.load_cv & ~r.first, cv_pending.eq(1)),
         ]

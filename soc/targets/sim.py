@@ -67,12 +67,15 @@ def firmware_words(data, size):
 
 
 # The standard simulated SoCs (the soc backend, the demo and the benches use them): the main
-# one has the default engine of every family; the scheduler one the pipelines whose
+# one has the default engine of every family and the HMAC engine's two-core p1 version; the scheduler one the pipelines whose
 # utilization the C scheduler is measured on (Michail et al. 2016's p-stage SHA pipelines,
 # and skein512:r8:fp2:sp3 of Athanasiou et al. 2013: three modules of a 2-stage functional
 # ring, 6 blocks in flight). Any other spec gets a SoC of its own.
-MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
+MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8", "hmac-sha256:opt")
 SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8", "skein512:r8:fp2:sp3")
+# HMAC's measurements (apps/hmac): the paper's pipelined HMAC engine beside the plain SHA-256
+# engine that HMAC runs on through its chaining-value load (Michail et al. 2012, sec. 8)
+MAC_SOC = ("hmac-sha256:opt:p4", "sha256:opt")
 
 
 def soc_engines_for(spec):
@@ -80,7 +83,7 @@ def soc_engines_for(spec):
     else a SoC of the spec's engine alone."""
     from litedigest import spec as specmod
     spec = specmod.parse(spec) if isinstance(spec, str) else spec
-    for soc in (MAIN_SOC, SCHED_SOC):
+    for soc in (MAIN_SOC, SCHED_SOC, MAC_SOC):
         if spec.engine_name in [specmod.parse(e).engine_name for e in soc]:
             return list(soc)
     return [spec.engine_name]

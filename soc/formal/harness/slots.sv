@@ -15,12 +15,13 @@
 // and of a pending load_cv. Checked every cycle:
 //   J1 a rejected job never starts: a request that fails a check of REGISTERS.md (slot out
 //      of range or busy, a second pending load_cv, a batch owning the slots, a bad `pad` job,
+//      the peripheral's own check (`extra_bad`: a MAC peripheral's key slot rules),
 //      a CSR block short or still waiting, bad DMA lengths, a segment outside main RAM or not
 //      row-aligned) does not start the engine or the reader (job.start);
 //   J2 a good request starts its job, on its slot, with the segments it asked for (rows,
 //      a pad job's rows rounded up, the tail only with `tail`);
-//   J3 a rejected request sets `done` and its error bit (err_state, else err_len, else
-//      err_addr) in the next cycle and raises the event;
+//   J3 a rejected request (or a refused command, `refuse`) sets `done` and its error bit
+//      (err_state, else err_len, else err_addr) in the next cycle and raises the event;
 //   J4 the slots: `active` is the model's; every started job ends within JOB + OUT*RET + 2
 //      cycles (with the fairness); when it ends its slots_done bit and `done` are set, and
 //      finish_cycles takes the cycle counter;
@@ -48,6 +49,7 @@ module slots_formal #(
     input [31:0] req_base, req_length, req_tail_base, req_tail_length,
     input [6:0] req_final_bytes,
     input locked, owner, ack,
+    input extra_bad, refuse,           // the peripheral's own checks (a MAC's key slots), free
     input [S-1:0] ack_slots,
     input [7:0] csr_words,
     input csr_busy,
@@ -88,6 +90,7 @@ module slots_formal #(
         .abort_valid(abort_valid), .abort_slot(abort_slot),
         .retire_valid(retire_valid), .retire_slot(retire_slot),
         .cv_taken(cv_taken), .overflow(1'b0), .bus_error(bus_error), .now(now), .stamp(1'b0),
+        .extra_bad(extra_bad), .refuse(refuse),
         .job_start(job_start), .job_slot(job_slot), .job_csr(job_csr), .job_first(job_first),
         .job_load_cv(job_load_cv), .job_last(job_last), .job_pad(job_pad),
         .segments_row(seg_row), .segments_rows(seg_rows),
@@ -106,7 +109,7 @@ module slots_formal #(
     wire slot_busy = !slot_bad && h_act[req_slot[SB-1:0]];
     wire pad_bad = req_pad && (req_tail || !req_first || (!OUT_BLOCK && req_out) || req_start);
     wire state_bad = slot_bad || slot_busy || (req_load_cv && !req_first && h_cv_pending)
-                     || (locked && !owner) || pad_bad;
+                     || (locked && !owner) || pad_bad || extra_bad;
     wire fb_bad = req_final_bytes > BLOCK;
     wire csr_bad = req_start && (state_bad || csr_busy || req_out || csr_words != BLOCK / 4 || fb_bad);
     wire [33:0] end_ = req_base + req_length, tend = req_tail_base + req_tail_length;
@@ -172,7 +175,7 @@ module slots_formal #(
                 if (req_tail) assert(seg_tail_row == req_tail_base[31:LOGROW]);
             end
         end
-        if (CHECKS[3]) if (bad) assert(event_);                                                // J3
+        if (CHECKS[3]) if (bad || refuse) assert(event_);                                      // J3
         if (CHECKS[4]) assert(active == h_act);                                                // J4
         if (AUX) assert(cv_pending == h_cv_pending);     // (auxiliary: the pending load_cv is the model's)
         if (CHECKS[4]) assert(st_busy == (h_act != 0));                                        // J4
@@ -199,7 +202,8 @@ module slots_formal #(
             if (CHECKS[5]) if ($past(ack_slots[s] && !end_s[s])) assert(!done_slots[s]);         // J5
         end
         if (CHECKS[4]) if ($past(end_s != 0)) assert(finish_cycles == $past(now));             // J4
-        if (CHECKS[6]) if ($past(ack && !bad)) begin                                           // J6
+        if (CHECKS[3]) if ($past(refuse)) assert(st_done && st_err_state);                     // J3
+        if (CHECKS[6]) if ($past(ack && !bad && !refuse)) begin                                // J6
             assert(!st_err_len && !st_err_addr && !st_err_state);
             assert(!st_done || $past(end_s != 0));
             assert(!st_err_bus || $past(bus_error));

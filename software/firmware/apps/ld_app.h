@@ -31,12 +31,27 @@ static inline void hal_dma_sync(void)
 /* The device of LiteX instance NAME (csr.h) with the apps' HAL above */
 #define LD_APP_DEV(NAME, FAMILY) LD_HW_DEV_LITEX(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
 #define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
+#define LD_APP_DEV_MAC(NAME, FAMILY) LD_HW_DEV_LITEX_MAC(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
 
 /* An app's timing loop beside the library's timed code (ld_internal.h LD_HOT): together at
  * the start of .text (linker.ld), so the instruction cache holds both whatever else changes.
  * noinline: a static function called once is inlined into its caller, and its code would
  * land in the caller's section, outside the block. */
 #define LD_APP_HOT __attribute__((noinline, section(".text.hot.app")))
+
+/* The apps' message pool (batch, hmac): n messages of `bytes` bytes, end to end; byte k of
+ * message i is bits 15:8 of the (bytes i + k + 1)-th state of the LCG r = r * 1664525 +
+ * 1013904223 from 2026 (socdemo.batch_pool() makes the same on the host). */
+static inline void fill_pool(uint8_t *pool, size_t n, size_t bytes)
+{
+    uint32_t r = 2026u;
+    size_t i;
+
+    for (i = 0; i < n * bytes; i++) {
+        r = r * 1664525u + 1013904223u;
+        pool[i] = (uint8_t)(r >> 8);
+    }
+}
 
 /* Now, in the peripheral's cycle counter (0 when it cannot be read). */
 static inline uint64_t now(const ld_hw_dev *dev)

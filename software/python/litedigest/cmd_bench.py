@@ -38,6 +38,13 @@
                  peripheral's interrupt while doing other work (work) or in wfi (wfi); per case
                  the call's cycles, the latency from the peripheral's finish stamp to the call's
                  return and what waiting by interrupt adds to it, the interrupts taken.
+  --backend soc --hmac: HMAC-SHA-256 (software/firmware/apps/hmac) on the sim target's MAC_SOC
+                 (hmac-sha256:opt:p4 and sha256:opt), or the --engine list: 1,000 MACs of 64 B
+                 through the HMAC peripheral's batch walker, one by one on its DMA and CSR
+                 paths, on the sha256 peripheral from the key's stored states (ld_hw_hmac), and
+                 in software (ld_hmac); cycles per MAC, MACs per second at BATCH_CLOCK_MHZ, the
+                 key set-up's cycles; every MAC checked on the device and the pool's against
+                 Python's hmac.
   --backend soc --profile: where the cycles of one ld_hw_md call on the sha256 peripheral go
                  (software/firmware/apps/profile, the library built with LD_CONFIG_PROFILE):
                  per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
@@ -74,6 +81,9 @@ def add_parser(subparsers):
                    help="soc: many small messages through the batch walker, one by one, in software")
     p.add_argument("--irq", action="store_true",
                    help="soc: the driver waiting by interrupt against polling (cycles, latency)")
+    p.add_argument("--hmac", action="store_true",
+                   help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
+                        "peripheral from stored key states, software")
     p.set_defaults(func=run)
 
 
@@ -332,6 +342,47 @@ def bench_soc_batch(engine_lists):
                                ", ".join(failed + [f"{d['instance']} {d['bytes']} B #{d['index']}" for d in bad]))
 
 
+MD_HMAC_HEADER = ("| peripheral (engine) | path | messages | cycles per MAC | MACs/s at {mhz:g} MHz "
+                  "| speedup over software | key set-up (cycles) |\n|---|---|---|---|---|---|---|")
+
+
+def _markdown_hmac(rec):
+    key = f"{rec['key_cycles']:,}" if rec.get("key_cycles") is not None else "-"
+    return (f"| {rec['instance']} (`{rec['engine']}`) | {rec['path']} | {rec['messages']} "
+            f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
+            f"| {key} |")
+
+
+def bench_soc_hmac(engines):
+    """`bench --backend soc --hmac`: the HMAC firmware (apps/hmac) on a SoC with `engines`
+    (default the sim target's MAC_SOC): 64-byte HMAC-SHA-256 MACs per path, per second at
+    BATCH_CLOCK_MHZ, every MAC checked on the device and the pool's against Python's hmac."""
+    mhz = batch_clock_mhz()
+    run = socdemo.run_hmac(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+    sw = run.record("sw")
+    per_sw = sw["sw_cycles"] / sw["sw_msgs"]
+    paths = {"hmac_sha256": (("batch", "batch walker"), ("one", "one by one, DMA"),
+                             ("csr", "one by one, CSR")),
+             "sha256": (("one", "stored key states, DMA"),),
+             "sw": (("sw", "software (ld_hmac)"),)}
+    for r in run.records:
+        for key, path in paths.get(r["instance"], ()):
+            per = r[f"{key}_cycles"] / r[f"{key}_msgs"]
+            yield {
+                "engine": r.get("engine", "cpu"), "instance": r["instance"], "backend": "soc",
+                "path": path, "messages": r[f"{key}_msgs"], "bytes": r["bytes"],
+                "cycles": r[f"{key}_cycles"], "cycles_per_message": round(per, 1),
+                "bytes_per_cycle": round(r["bytes"] / per, 4),
+                "messages_per_second": round(mhz * 1e6 / per), "clock_mhz": mhz,
+                "speedup_vs_sw": round(per_sw / per, 2), "key_cycles": r.get("key_cycles"),
+                "digest_ok": run.all_ok,
+            }
+    if not run.all_ok:
+        raise RuntimeError("the HMAC firmware's checks failed: " +
+                           ", ".join([c["name"] for c in run.checks if not c["ok"]] +
+                                     [f"MAC #{d['index']}" for d in run.digest_mismatches()]))
+
+
 def bench_soc_irq(engine):
     """`bench --backend soc --irq`: the interrupt firmware; a record per mode and case, with
     the latency waiting by interrupt adds over polling (`added_latency`)."""
@@ -460,7 +511,15 @@ def run(args):
             if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
                 raise ValueError("--profile applies to --backend soc alone")
             return print_profile(args.engine, args.json)
-        if args.irq:
+        if args.hmac:
+            if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
+                raise ValueError("--hmac applies to --backend soc alone (the firmware measures 64 B MACs)")
+            engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+            for sp in engines or ():
+                specmod.parse(sp)
+            records = bench_soc_hmac(engines)
+            header, row = MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), _markdown_hmac
+        elif args.irq:
             if args.backend != "soc" or args.sched or args.sizes or args.batch:
                 raise ValueError("--irq applies to --backend soc alone (the firmware measures 64 B, "
                                  "1 KiB, 16 KiB and a batch)")

@@ -39,7 +39,29 @@ def _constructor(digestmod, backend, engine):
     raise TypeError(f"digestmod must be a name or a hash constructor, not {type(digestmod).__name__!r}")
 
 
-class HMAC:
+class _HMACObject:
+    """What both kinds of HMAC object share: copy (also copy.copy and copy.deepcopy: a real,
+    independent copy), hexdigest, repr. A subclass copies its own state in _copy_state."""
+
+    def copy(self):
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        self._copy_state(other)
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def hexdigest(self):
+        return self.digest().hex()
+
+    def __repr__(self):
+        return f"<litedigest {self.name} HMAC object>"
+
+
+class HMAC(_HMACObject):
     """An HMAC object: update, copy, digest, hexdigest; name, digest_size, block_size."""
 
     def __init__(self, key, msg=None, digestmod="", *, backend="sw", engine=None):
@@ -69,34 +91,74 @@ class HMAC:
     def update(self, msg):
         self._inner.update(msg)
 
-    def copy(self):
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+    def _copy_state(self, other):
         other._inner, other._outer = self._inner.copy(), self._outer.copy()
-        return other
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     def digest(self):
         outer = self._outer.copy()
         outer.update(self._inner.digest())
         return outer.digest()
 
-    def hexdigest(self):
-        return self.digest().hex()
 
-    def __repr__(self):
-        return f"<litedigest {self.name} HMAC object>"
+class EngineHMAC(_HMACObject):
+    """An HMAC computed by a MAC engine (`engine="hmac-sha256:opt:p4"`: the HMAC peripheral,
+    Michail et al. 2012) on the `soc` or `pynq` backend: the message is kept until digest(),
+    which loads the key into the peripheral's key slot 0 and MACs the message in one call (the
+    peripheral keeps no chaining value between calls to resume from, so the object buffers).
+    The same API as HMAC."""
+
+    def __init__(self, key, msg, digestmod, backend, engine):
+        from . import backends
+        from . import spec as specmod
+        if not isinstance(key, (bytes, bytearray)):
+            raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
+        self._spec = specmod.parse(engine)
+        mac = self._spec.mac
+        if not isinstance(digestmod, str) or not digestmod:
+            raise TypeError("Missing required parameter 'digestmod'.")
+        if hashobj._algorithm(digestmod) != mac.hash_family:
+            raise ValueError(f"the engine {engine} computes HMAC-{mac.hash_family.upper()}, "
+                             f"not HMAC of {digestmod!r}")
+        if backend not in ("soc", "pynq"):
+            raise ValueError(f"a MAC engine ({engine}) runs on the soc or pynq backend, not {backend!r}")
+        self._backend = backends.get_backend(backend, self._spec.engine_name)
+        self._key = bytes(key)
+        self._msg = bytearray()
+        self.digest_size = self._spec.digest_size
+        self.block_size = self._spec.block_size
+        if msg is not None:
+            self.update(msg)
+
+    @property
+    def name(self):
+        return "hmac-" + self._spec.hash_family
+
+    def update(self, msg):
+        self._msg += hashobj._as_bytes(msg)
+
+    def _copy_state(self, other):
+        other._msg = bytearray(self._msg)
+
+    def digest(self):
+        return self._backend.mac(self._spec, self._key, bytes(self._msg))
+
+
+def _is_mac_engine(engine):
+    if engine is None:
+        return False
+    from . import spec as specmod
+    return bool(specmod.parse(engine).mac)
 
 
 def new(key, msg=None, digestmod="", *, backend="sw", engine=None):
-    """hmac.new: an HMAC of `digestmod` (required, as in the standard library since 3.8)."""
+    """hmac.new: an HMAC of `digestmod` (required, as in the standard library since 3.8). With
+    a MAC engine (`engine="hmac-sha256:opt:p4"`, backend "soc" or "pynq") the HMAC peripheral
+    computes it; otherwise it is built from two hash objects of the backend."""
+    if _is_mac_engine(engine):
+        return EngineHMAC(key, msg, digestmod, backend, engine)
     return HMAC(key, msg, digestmod, backend=backend, engine=engine)
 
 
 def digest(key, msg, digest, *, backend="sw", engine=None):
     """hmac.digest: the MAC of one message at once."""
-    return HMAC(key, msg, digest, backend=backend, engine=engine).digest()
+    return new(key, msg, digest, backend=backend, engine=engine).digest()

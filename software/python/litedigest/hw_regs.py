@@ -15,7 +15,7 @@ WORD_BITS = 32  # the CSR bus: a register of more bits takes several words, the 
 REGISTERS = {
     "cycles_latch": ("W", 1),
     "cycles_value": ("R", 64),
-    "ctrl": ("W", 24),
+    "ctrl": ("W", 28),
     "din": ("W", 32),
     "cv": ("W", "state"),
     "dma_base": ("W", 32),
@@ -49,6 +49,11 @@ SKEIN_REGISTERS = {
 SHA_REGISTERS = {
 }
 
+# the registers of MAC peripherals only (HMAC: the key slots)
+MAC_REGISTERS = {
+    "keys_valid": ("R", 4),
+}
+
 # LiteX's EventManager: one bit per event (EVENTS) in each
 EVENT_REGISTERS = {
     "ev_status": ("R", 2),
@@ -75,7 +80,10 @@ FIELDS = {
         "out": (12, 1),
         "pad": (13, 1),
         "batch_start": (14, 1),
+        "key_init": (15, 1),
         "slot": (16, 8),
+        "key": (24, 3),
+        "wipe": (27, 1),
     },
     "status": {
         "busy": (0, 1),
@@ -103,13 +111,16 @@ FIELDS = {
 }
 
 # ctrl fields that act on the write (the others are levels, kept until the next write)
-PULSE_FIELDS = ("start", "dma_start", "ack", "batch_start")
+PULSE_FIELDS = ("start", "dma_start", "ack", "batch_start", "wipe")
 
 # fields of Skein-512 peripherals only
 SKEIN_FIELDS = {"ctrl": ("out",)}
 
 # fields of SHA peripherals only (in registers every peripheral has)
 SHA_FIELDS = {}
+
+# fields of MAC peripherals only (in registers every peripheral has)
+MAC_FIELDS = {"ctrl": ("key_init", "key", "wipe")}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
@@ -118,7 +129,8 @@ ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
 def register_bits(name, state_bits=None, slots=None):
     """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
     registers whose width follows the engine)."""
-    access, width = {**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **EVENT_REGISTERS}[name]
+    access, width = {**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **MAC_REGISTERS,
+                      **EVENT_REGISTERS}[name]
     if width == "state" or width == "slots":
         n = state_bits if width == "state" else slots
         if n is None:

@@ -399,8 +399,10 @@ BATCH_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
 DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
                    if n in hw_regs.REGISTERS and n not in BATCH_FIELDS)
 
-FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in spec.FAMILIES}
+# the hash families and the MAC engine families (a MAC peripheral's ld_hw_dev.family)
+FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in (*spec.FAMILIES, *spec.MAC_FAMILIES)}
 SKEIN_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SKEIN_REGISTERS)
+MAC_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.MAC_REGISTERS)
 
 
 def instance_registers(csr_registers, instance, offset=0):
@@ -408,7 +410,7 @@ def instance_registers(csr_registers, instance, offset=0):
     "csr_registers" (what HwDevice takes); ValueError when a register the driver needs is
     missing."""
     out = {}
-    for name in DEV_FIELDS + SKEIN_FIELDS + BATCH_FIELDS:
+    for name in DEV_FIELDS + SKEIN_FIELDS + BATCH_FIELDS + MAC_FIELDS:
         reg = csr_registers.get(f"{instance}_{name}")
         if reg is not None:
             out[name] = reg["addr"] + offset
@@ -547,7 +549,7 @@ class HwDevice:
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
             setattr(self.dev, name, base + regs[name])
-        for name in SKEIN_FIELDS + BATCH_FIELDS:
+        for name in SKEIN_FIELDS + BATCH_FIELDS + MAC_FIELDS:
             setattr(self.dev, name, base + regs[name] if name in regs else 0)
         if mmio_base is not None:
             self.dev.read32 = ffi.addressof(lib, "ld_hal_mmio_read32")
@@ -601,6 +603,35 @@ class HwDevice:
         data = _as_cdata(data)
         _check(self.call(lib.ld_hw_md, self.dev, alg, path, data, len(data), out), "ld_hw_md")
         return bytes(ffi.buffer(out, lib.ld_md_digest_size(alg)))
+
+    # --- a MAC peripheral (ld_hw_hmac.h): key slots, MACs --------------------------------
+    @property
+    def mac_key_slots(self):
+        """The key slots of a MAC peripheral (0: not one)."""
+        return int(lib.ld_hw_mac_key_slots(self.dev))
+
+    def mac_set_key(self, key_slot, key):
+        """ld_hw_mac_set_key: load `key` (bytes, any length) into key slot `key_slot`."""
+        key = bytes(key)
+        _check(self.call(lib.ld_hw_mac_set_key, self.dev, key_slot, key, len(key)), "ld_hw_mac_set_key")
+
+    def mac_keys(self):
+        """The key slots holding states (a bit mask)."""
+        return int(self.call(lib.ld_hw_mac_keys, self.dev))
+
+    def mac_wipe(self):
+        """ld_hw_mac_wipe: zero every key slot's states (NativeError LD_ERR_STATE while busy)."""
+        _check(self.call(lib.ld_hw_mac_wipe, self.dev), "ld_hw_mac_wipe")
+
+    def mac(self, key_slot, data, path=PATH_CSR):
+        """ld_hw_mac one-shot: the MAC of `data` under key slot `key_slot`."""
+        size = int(lib.ld_hw_mac_size(self.dev))
+        if size == 0:
+            raise ValueError("this peripheral is not a MAC peripheral")
+        data = _as_cdata(data)
+        out = ffi.new(f"uint8_t[{size}]")
+        _check(self.call(lib.ld_hw_mac, self.dev, key_slot, path, data, len(data), out), "ld_hw_mac")
+        return bytes(ffi.buffer(out, size))
 
     def skein512(self, data, digest_bits=512, key=b"", nbits=None, path=PATH_CSR):
         """ld_hw_skein512 one-shot on a Skein peripheral (see skein512())."""

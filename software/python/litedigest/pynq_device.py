@@ -267,7 +267,7 @@ class LiteDigestDevice:
         s = specmod.parse(spec) if isinstance(spec, str) else spec
         if strict is None:
             strict = (":" in spec) if isinstance(spec, str) else \
-                s.engine_name != specmod.parse(s.family).engine_name
+                s.engine_name != specmod.parse(s.algorithm if s.mac else s.family).engine_name
         fam = [i for i in self.regmap.engines if self.regmap.spec(i).family == s.family]
         exact = [i for i in fam if self.regmap.spec(i).engine_name == s.engine_name]
         if exact:

@@ -6,6 +6,7 @@ Used by `litedigest demo` and `litedigest bench --backend soc`.
 """
 import dataclasses
 import hashlib
+import hmac
 import struct
 import re
 
@@ -318,6 +319,44 @@ def run_batch(engines=None, log=None, timeout=1800):
     text, _ = run_app(engines, "batch", log=log, timeout=timeout)
     return BatchRun(engines, console_lines(text, "LDBATCH"), console_lines(text, "LDCHECK"),
                     console_lines(text, "LDDIGEST"), text)
+
+
+HMAC_KEY = b"\x0b" * 20  # apps/hmac: the key (RFC 4231 test case 1's) and the message size
+HMAC_BYTES = 64
+
+
+@dataclasses.dataclass
+class HmacRun:
+    engines: list
+    records: list      # LDHMAC: instance (hmac_sha256, sha256, sw), engine, bytes, *_msgs/*_cycles
+    checks: list       # LDCHECK: every MAC compared with ld_hmac's; the key-slot protocol
+    digests: list      # LDDIGEST: the pool's MACs (software), for the host to check
+    console: str
+
+    def record(self, instance):
+        return next((r for r in self.records if r["instance"] == instance), None)
+
+    def digest_mismatches(self):
+        """The LDDIGEST lines whose MAC is not Python's hmac of the same pool message."""
+        pool = batch_pool()
+        return [d for d in self.digests
+                if hmac.new(HMAC_KEY, pool[d["index"]][:d["bytes"]], "sha256").hexdigest() != d["digest"]]
+
+    @property
+    def all_ok(self):
+        return bool(self.records) and len(self.digests) == BATCH_POOL and bool(self.checks) and \
+            all(c["ok"] for c in self.checks) and not self.digest_mismatches()
+
+
+def run_hmac(engines=None, log=None, timeout=1800):
+    """The HMAC firmware (software/firmware/apps/hmac) on a SoC with `engines` (default the sim
+    target's MAC_SOC: hmac-sha256:opt:p4 and sha256:opt): 64-byte MACs on the HMAC peripheral
+    (batch walker, one by one on DMA and CSR), on the sha256 peripheral from stored key states,
+    in software; the key-slot checks."""
+    engines = list(engines or _standard().MAC_SOC)
+    text, _ = run_app(engines, "hmac", log=log, timeout=timeout)
+    return HmacRun(engines, console_lines(text, "LDHMAC"), console_lines(text, "LDCHECK"),
+                   console_lines(text, "LDDIGEST"), text)
 
 
 IRQ_BATCH = 32            # apps/irq: the batch case, BATCH messages of 64 B

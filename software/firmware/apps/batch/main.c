@@ -59,13 +59,6 @@ static const periph periphs[] = {
 #endif
 };
 
-static uint32_t rng = 2026u;
-static uint32_t rnd(void)
-{
-    rng = rng * 1664525u + 1013904223u;
-    return rng >> 8;
-}
-
 static void run(const periph *pp, size_t bytes)
 {
     size_t i, done = 0, stride = ld_hw_batch_stride(pp->alg), dsize = ld_md_digest_size(pp->alg);
@@ -125,9 +118,7 @@ int main(void)
     size_t i, k;
     static const size_t sizes[] = {64, 1024};
 
-    for (i = 0; i < POOL; i++)
-        for (k = 0; k < MAX_BYTES; k++)
-            pool[i][k] = (uint8_t)rnd();
+    fill_pool(&pool[0][0], POOL, MAX_BYTES);
     for (i = 0; i < sizeof periphs / sizeof periphs[0]; i++)
         for (k = 0; k < 2; k++)
             run(&periphs[i], sizes[k]);

@@ -5,24 +5,6 @@
 
 #define LD_HMAC_MAGIC 0x686d6163u   /* "hmac" */
 
-/* Zeroes n bytes with volatile stores: the buffers wiped here are dead afterwards (a stack
- * array about to go out of scope, a context about to be refused), so the compiler could drop
- * a plain memset or ld_zero as a dead store. Words where aligned (a write-through data cache
- * makes every store a bus write). */
-static void ld_wipe(void *p, size_t n)
-{
-    volatile uint8_t *b = (volatile uint8_t *)p;
-
-    while (n && ((uintptr_t)b & 3u)) {
-        *b++ = 0;
-        n--;
-    }
-    for (; n >= 4; n -= 4, b += 4)
-        *(volatile ld_word_alias *)(volatile void *)b = 0;
-    while (n--)
-        *b++ = 0;
-}
-
 /* a context init set up, not finished, whose two hash states are what init left them (both of
  * alg, unfinished, the outer one exactly one block in): garbage that happens to carry the
  * magic value is not taken for one */

@@ -38,6 +38,23 @@ static inline int ld_md_lookup(int alg, ld_md_facts *f)
     return 1;
 }
 
+/* Zeroes n bytes with volatile stores (secrets: keys, MAC states), common.c */
+void ld_wipe(void *p, size_t n);
+
+/* A MAC peripheral's family (LD_MAC_FAMILIES): the hash algorithm its cores run (its block,
+ * state and digest sizes) and its key slots; 0 for any other family. */
+static inline int ld_mac_family(int family, int *alg, unsigned *key_slots)
+{
+#define LD_X_MAC(f, a, k) if (family == (f)) { if (alg) *alg = (a); if (key_slots) *key_slots = (k); return 1; }
+    LD_MAC_FAMILIES(LD_X_MAC)
+#undef LD_X_MAC
+    return 0;
+}
+
+/* md_hw.c's context set-up (ld_hw_md_init without its family check), for the MAC and HMAC
+ * contexts of hmac_hw.c */
+int ld_hw_md_setup(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path);
+
 /* ld_hw_dma_ok's test, inline for the one-shot path */
 static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t align)
 {

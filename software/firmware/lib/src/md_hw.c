@@ -155,7 +155,8 @@ int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_siz
 
     if (!dev_ok(dev) || block == NULL || (block_size != 64 && block_size != 128))
         return LD_ERR_ARG;
-    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK |
+                   LD_CTRL_KEY_MASK | LD_CTRL_KEY_INIT;
     for (i = 0; i < block_size; i += 4) {
         const uint8_t *p = block + i;
         LD_WR32(dev, dev->din, ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
@@ -171,7 +172,7 @@ int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_
     if (!dev_ok(dev))
         return LD_ERR_ARG;
     ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK |
-                   LD_CTRL_HOLD | LD_CTRL_OUT;
+                   LD_CTRL_HOLD | LD_CTRL_OUT | LD_CTRL_PAD | LD_CTRL_KEY_MASK;
     if (dev->dma_sync)
         dev->dma_sync();
     LD_WR32(dev, dev->dma_base, (uint32_t)addr);
@@ -228,12 +229,21 @@ int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t alig
 
 int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
 {
+    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 || ld_md_family(alg) != dev->family)
+        return LD_ERR_ARG;
+    return ld_hw_md_setup(ctx, dev, alg, path);
+}
+
+int ld_hw_md_setup(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
+{
     ld_hw_info info;
 
-    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 || ld_md_family(alg) != dev->family ||
+    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 ||
         (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
     ctx->dev = dev;
+    ctx->start_cv = NULL;
+    ctx->start_levels = 0;
     ctx->alg = alg;
     ctx->path = path;
     ctx->total = 0;
@@ -266,19 +276,20 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value)
     *(volatile uint32_t *)addr = value;
 }
 
-#if LD_CONFIG_HOST
 static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
         LD_WR32(dev, dev->cv + 4u * (uintptr_t)i, words[i]);
 }
-#endif
 
 static uint32_t levels(ld_hw_md_ctx *ctx, int last)
 {
-    uint32_t l = LD_CTRL_VARIANT_VAL(ld_md_variant(ctx->alg));
-    if (ctx->jobs == 0)
+    uint32_t l = LD_CTRL_VARIANT_VAL(ld_md_variant(ctx->alg)) | ctx->start_levels;
+    if (ctx->jobs == 0 && ctx->start_cv) {   /* a keyed hash: from the key's state */
+        load_cv(ctx->dev, ctx->start_cv, ld_md_state_words(ctx->alg));
+        l |= LD_CTRL_LOAD_CV;
+    } else if (ctx->jobs == 0)
         l |= LD_CTRL_FIRST;
 #if LD_CONFIG_HOST
     else if (ctx->cv_here) {   /* a shared peripheral: resume from the context's value */
@@ -320,10 +331,12 @@ static int run_staged(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
     return r;
 }
 
-/* a shared peripheral: keep the chaining value in the context once this call's jobs ran */
+/* a shared peripheral: keep the chaining value in the context once this call's jobs ran (a
+ * MAC peripheral shows no chaining value: its contexts own slot 0 until final) */
 static void save_cv(ld_hw_md_ctx *ctx, uint32_t jobs_before)
 {
-    if ((ctx->dev->flags & LD_HW_SHARED) && ctx->jobs != jobs_before) {
+    if ((ctx->dev->flags & LD_HW_SHARED) && ctx->jobs != jobs_before &&
+        !ld_mac_family(ctx->dev->family, NULL, NULL)) {
         ld_hw_read_digest_words(ctx->dev, 0, ctx->cv, ld_md_state_words(ctx->alg));
         ctx->cv_here = 1;
     }
@@ -426,7 +439,8 @@ int ld_hw_md_copy(ld_hw_md_ctx *dst, const ld_hw_md_ctx *src)
 {
     if (dst == NULL || src == NULL)
         return LD_ERR_ARG;
-    if (src->state != CTX_ACTIVE || !(src->dev->flags & LD_HW_SHARED))
+    if (src->state != CTX_ACTIVE || !(src->dev->flags & LD_HW_SHARED) ||
+        ld_mac_family(src->dev->family, NULL, NULL))
         return LD_ERR_STATE;
     if (dst != src)
         ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);

@@ -31,6 +31,11 @@ class Backend:
         """A C context for Skein-512 with `digest_bits` output bits, MAC key `key`."""
         raise ValueError(f"the {self.name} backend has no Skein-512")
 
+    def mac(self, spec, key, data):
+        """The MAC of `data` under `key` on the MAC engine `spec` (litedigest.hmac with a MAC
+        engine, e.g. hmac-sha256:opt:p4)."""
+        raise ValueError(f"the {self.name} backend has no MAC engine ({spec})")
+
     def hash_many(self, spec, messages):
         """The digests of `messages` (a list of bytes) for spec.algorithm: one context each (a
         backend with a batch interface overrides this)."""

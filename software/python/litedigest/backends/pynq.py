@@ -92,6 +92,14 @@ class PynqBackend(Backend):
     def md_context(self, spec):
         return self._peripheral(spec).context(spec.algorithm, self.c_path)
 
+    def mac(self, spec, key, data):
+        """The overlay's HMAC peripheral: `key` into key slot 0, then the MAC of `data`."""
+        if not spec.mac:
+            raise ValueError(f"{spec} is not a MAC engine")
+        hw = self._peripheral(spec)
+        hw.mac_set_key(0, key)
+        return hw.mac(0, bytes(data), self.c_path)
+
     def skein_context(self, spec, digest_bits, key):
         if spec.family != "skein512":
             raise ValueError(f"{spec} is not a Skein-512 engine")

@@ -74,6 +74,12 @@
     X(LD_ALG_SHA512_224, LD_FAMILY_SHA512, LD_SHA512_224, 28, "sha512_224") \
     X(LD_ALG_SHA512_256, LD_FAMILY_SHA512, LD_SHA512_256, 32, "sha512_256")
 
+/* MAC engine families (litedigest.spec.MACS): ld_hw_dev.family of a MAC peripheral */
+#define LD_FAMILY_HMAC_SHA256      4
+/* X(family, the algorithm its cores hash with, key slots) of every MAC family */
+#define LD_MAC_FAMILIES(X) \
+    X(LD_FAMILY_HMAC_SHA256, LD_ALG_SHA256, 4)
+
 /* X(output bits, variant) of skein512's configured output sizes, in variant order */
 #define LD_SKEIN512_SIZES(X) \
     X(512, 1) \

@@ -67,6 +67,7 @@ typedef struct {
      * DMA, so the default polls sparingly; where the DMA has a port of its own (the simulated
      * SoC's wide port, an AXI HP port) fewer turns see the end of a job sooner. */
     uint32_t poll_delay;
+    uintptr_t keys_valid;       /* MAC peripherals only (0 elsewhere): the key slots' register */
 #if LD_CONFIG_HOST
     /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
      * path copies each job's blocks with dma_write(bus address, source, bytes) into
@@ -138,6 +139,10 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                          \
     .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR,          \
     LD_HW_DEV_LITEX_BATCH(NAME) }
+/* A MAC instance (HMAC_SHA256, ...): the common registers plus keys_valid (ld_hw_hmac.h). */
+#define LD_HW_DEV_LITEX_MAC(NAME, FAMILY, RD, WR, SYNC) {                                    \
+    LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC),                                      \
+    .keys_valid = CSR_##NAME##_KEYS_VALID_ADDR, LD_HW_DEV_LITEX_BATCH(NAME) }
 #define LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC)                                    \
     .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR, \
     .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,     \
@@ -180,6 +185,10 @@ typedef struct {
     uint32_t align;       /* DMA alignment of the peripheral */
     int alg, path;
     int state;            /* internal: 1 active, 2 finished, 3 failed, other: not initialised */
+    /* (ld_hw_hmac.h) the message's first job starts from *start_cv (load_cv) rather than the
+     * IV, and every job carries start_levels (a MAC peripheral's key slot) */
+    const uint32_t *start_cv;
+    uint32_t start_levels;
 #if LD_CONFIG_HOST
     uint32_t cv[LD_MD_MAX_STATE_WORDS]; /* LD_HW_SHARED: the chaining value between calls */
     uint32_t cv_here;     /* cv holds it (the next job loads it) */

@@ -12,7 +12,7 @@
 
 #include "ld_types.h"
 
-/* ctrl (written, 24 bits): pulse fields act on the write, level fields are kept */
+/* ctrl (written, 28 bits): pulse fields act on the write, level fields are kept */
 #define LD_CTRL_START              (1u << 0)  /* pulse */
 #define LD_CTRL_DMA_START          (1u << 1)  /* pulse */
 #define LD_CTRL_FIRST              (1u << 2)
@@ -27,9 +27,14 @@
 #define LD_CTRL_OUT                (1u << 12)  /* Skein peripherals only */
 #define LD_CTRL_PAD                (1u << 13)
 #define LD_CTRL_BATCH_START        (1u << 14)  /* pulse */
+#define LD_CTRL_KEY_INIT           (1u << 15)  /* MAC peripherals only */
 #define LD_CTRL_SLOT_BIT           16
 #define LD_CTRL_SLOT_MASK          (0xffu << LD_CTRL_SLOT_BIT)
 #define LD_CTRL_SLOT_VAL(s)        (((uint32_t)(s) << LD_CTRL_SLOT_BIT) & LD_CTRL_SLOT_MASK)
+#define LD_CTRL_KEY_BIT            24  /* MAC peripherals only */
+#define LD_CTRL_KEY_MASK           (0x7u << LD_CTRL_KEY_BIT)
+#define LD_CTRL_KEY_VAL(k)         (((uint32_t)(k) << LD_CTRL_KEY_BIT) & LD_CTRL_KEY_MASK)
+#define LD_CTRL_WIPE               (1u << 27)  /* pulse, MAC peripherals only */
 
 /* status (read, 16 bits) */
 #define LD_STATUS_BUSY             (1u << 0)
@@ -87,6 +92,7 @@
 #define LD_REG_DIGEST_SEL_NWORDS   1
 #define LD_REG_DIGEST_NWORDS(state_bits) (((state_bits) + 31u) / 32u)
 #define LD_REG_BLOCKS_NWORDS       1
+#define LD_REG_KEYS_VALID_NWORDS   1  /* MAC peripherals only */
 #define LD_REG_TWEAK_NWORDS        4  /* Skein peripherals only */
 #define LD_REG_FINAL_BYTES_NWORDS  1  /* Skein peripherals only */
 #define LD_REG_FINISH_CYCLES_NWORDS 2
