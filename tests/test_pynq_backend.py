@@ -51,7 +51,8 @@ def _set_path(path):
 
 def test_device_finds_every_engine(dev):
     assert dev.engines == {"sha256": "sha256:opt:p1", "sha1": "sha1:opt:p1",
-                           "sha512": "sha512:k5:p1", "skein512": "skein512:r8"}
+                           "sha512": "sha512:k5:p1", "skein512": "skein512:r8",
+                           "hmac_sha256": "hmac-sha256:opt:p1"}
     assert dev.dma_align() == 64
     assert dev.buffer.physical_address % 4096 == 0 and dev.buffer.nbytes == pd.DEFAULT_BUFFER_BYTES
     assert dev.instance_for("sha384") == "sha512" and dev.instance_for("sha224:opt") == "sha256"
@@ -455,3 +456,16 @@ def test_open_target_picks_the_board_when_pynq_and_overlay(overlay_env, monkeypa
     with pytest.raises(FileNotFoundError):
         nbtarget.open_target(board=True)
     monkeypatch.setattr(nbtarget, "_target", None)
+
+
+def test_hmac_engine_on_the_simulated_board(dev):
+    """litedigest.hmac with the main SoC's HMAC engine through the pynq backend's driver
+    (the MMIO window and the allocate buffer of the simulated board)."""
+    import hmac as std_hmac
+    from litedigest import hmac as ld_hmac
+    inst = dev.instance_for("hmac-sha256:opt")
+    assert dev.engines[inst] == "hmac-sha256:opt:p1"
+    for key, msg in ((b"", b""), (b"k" * 100, bytes(range(200))), (b"Jefe", b"what do ya want for nothing?")):
+        h = ld_hmac.new(key, msg[:3], "sha256", backend="pynq", engine="hmac-sha256:opt")
+        h.update(msg[3:])
+        assert h.digest() == std_hmac.new(key, msg, "sha256").digest()

@@ -39,6 +39,20 @@ def test_generate_small_soc_verilog(tmp_path):
     assert ecp5.main_ram_init_file(str(gw), 16 * 1024, ecp5.DEFAULT_DMA_ROW_BITS).endswith("main_ram.init")
 
 
+def test_generate_soc_with_the_hmac_engine(tmp_path):
+    """The HMAC peripheral in the ECP5 SoC's engine list: LiteX generates it with its key-slot
+    register (the board image keeps its default engine: see the README)."""
+    from litex.soc.integration.builder import Builder
+    soc = ecp5.make_soc(hash_engines="sha256:opt,hmac-sha256:opt", main_ram_size=16 * 1024)
+    builder = Builder(soc, output_dir=str(tmp_path), compile_software=False, compile_gateware=False,
+                      csr_json=str(tmp_path / "csr.json"))
+    builder.build(run=False)
+    csr = json.loads((tmp_path / "csr.json").read_text())
+    assert csr["constants"]["hmac_sha256_engine"] == "hmac-sha256:opt:p1"
+    assert "hmac_sha256_keys_valid" in csr["csr_registers"]
+    assert "sha256_keys_valid" not in csr["csr_registers"]
+
+
 def test_engine_list_and_tag():
     assert ecp5.engine_list(None) == list(ecp5.DEFAULT_ENGINES)
     assert ecp5.engine_list(" sha1:base, sha256 ") == ["sha1:base", "sha256"]

@@ -33,7 +33,8 @@ def add_parser(subparsers):
                    help="the key file or variable holds the key in hex (white space ignored)")
     p.add_argument("-r", dest="coreutils", action="store_true",
                    help="print 'hex *name', as sha256sum -b does (openssl dgst -r)")
-    p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends)")
+    p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends), "
+                   "or the HMAC engine hmac-sha256:opt:p4 (soc/pynq)")
     p.add_argument("--backend", default="sw", choices=BACKENDS, help="where to hash (default sw)")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run)
@@ -84,12 +85,12 @@ def read_key(args):
 def run(args):
     from . import hashobj
     from .cmd_sum import feed_file
-    from .hmac import HMAC
+    from .hmac import new as hmac_new
     try:
         alg = hashobj._algorithm(args.algorithm)
         # the key's two started hashes, once (bad algorithm or engine: refused here); each
         # file is MACed from a copy
-        keyed = HMAC(read_key(args), None, alg, backend=args.backend, engine=args.engine)
+        keyed = hmac_new(read_key(args), None, alg, backend=args.backend, engine=args.engine)
     except (TypeError, ValueError) as e:
         _error(str(e))
         return 2

@@ -102,9 +102,10 @@ class HMAC(_HMACObject):
 
 class EngineHMAC(_HMACObject):
     """An HMAC computed by a MAC engine (`engine="hmac-sha256:opt:p4"`: the HMAC peripheral,
-    Michail et al. 2012) on the `soc` or `pynq` backend: the message is kept until digest(),
-    which loads the key into the peripheral's key slot 0 and MACs the message in one call (the
-    peripheral keeps no chaining value between calls to resume from, so the object buffers).
+    Michail et al. 2012) on the `soc` or `pynq` backend (the HMAC peripheral) or the `rtl`
+    backend (the engine alone in Verilator): the message is kept until digest(), which loads the
+    key into key slot 0 and MACs the message in one call (the peripheral keeps no chaining value
+    between calls to resume from, so the object buffers).
     The same API as HMAC."""
 
     def __init__(self, key, msg, digestmod, backend, engine):
@@ -119,8 +120,9 @@ class EngineHMAC(_HMACObject):
         if hashobj._algorithm(digestmod) != mac.hash_family:
             raise ValueError(f"the engine {engine} computes HMAC-{mac.hash_family.upper()}, "
                              f"not HMAC of {digestmod!r}")
-        if backend not in ("soc", "pynq"):
-            raise ValueError(f"a MAC engine ({engine}) runs on the soc or pynq backend, not {backend!r}")
+        if backend not in ("rtl", "soc", "pynq"):
+            raise ValueError(f"a MAC engine ({engine}) runs on the rtl, soc or pynq backend, "
+                             f"not {backend!r}")
         self._backend = backends.get_backend(backend, self._spec.engine_name)
         self._key = bytes(key)
         self._msg = bytearray()
@@ -152,8 +154,8 @@ def _is_mac_engine(engine):
 
 def new(key, msg=None, digestmod="", *, backend="sw", engine=None):
     """hmac.new: an HMAC of `digestmod` (required, as in the standard library since 3.8). With
-    a MAC engine (`engine="hmac-sha256:opt:p4"`, backend "soc" or "pynq") the HMAC peripheral
-    computes it; otherwise it is built from two hash objects of the backend."""
+    a MAC engine (`engine="hmac-sha256:opt:p4"`, backend "rtl", "soc" or "pynq") the HMAC
+    engine computes it; otherwise it is built from two hash objects of the backend."""
     if _is_mac_engine(engine):
         return EngineHMAC(key, msg, digestmod, backend, engine)
     return HMAC(key, msg, digestmod, backend=backend, engine=engine)

@@ -8,6 +8,8 @@
  *     and each MAC from them (ld_hw_hmac, DMA path: inner hash from the inner state, outer
  *     hash of the inner digest from the outer state);
  *   - software, ld_hmac on this CPU;
+ * and, where the SoC has them (the main SoC), HMAC-SHA-1, -SHA-384, -SHA-512, -SHA-512/224 and
+ * -SHA-512/256 on the sha1 and sha512 peripherals from stored key states;
  * every MAC compared with the software MAC of the same message. Then the key-slot checks: a
  * long key (hashed first), streaming with split updates, two key slots in turn, a wrong key slot
  * and a NULL key refused, wipe (the key slots empty, a MAC refused), re-keying.
@@ -201,26 +203,25 @@ static void run_hash_peripheral(void)
 }
 #endif
 
-#ifdef CSR_SHA512_BASE
-static void run_sha512(void)
+/* HMAC of other algorithms on their peripheral, from stored key states: keys shorter and
+ * longer than the block, on both paths */
+static void hmac_family(const char *name, const ld_hw_dev *dev, const int *algs, size_t n)
 {
-    static const ld_hw_dev dev = LD_APP_DEV(SHA512, LD_FAMILY_SHA512);
     static ld_hw_hmac_key k;
-    static const int algs[] = {LD_ALG_SHA384, LD_ALG_SHA512, LD_ALG_SHA512_256};
     uint8_t d[64], want[64];
     size_t i;
     int ok = 1;
 
-    for (i = 0; i < sizeof algs / sizeof algs[0]; i++) {
-        int r = ld_hw_hmac_key_init(&k, &dev, algs[i], LD_PATH_DMA, pool[11], 20 + 100 * i);
+    for (i = 0; i < n; i++) {
+        int r = ld_hw_hmac_key_init(&k, dev, algs[i], i % 2 ? LD_PATH_CSR : LD_PATH_DMA, pool[11],
+                                    20 + 100 * i);
         r |= ld_hw_hmac(&k, pool[12], 100 + 60 * i, d);
         ld_hmac(algs[i], pool[11], 20 + 100 * i, pool[12], 100 + 60 * i, want);
         ok &= r == LD_OK && memcmp(d, want, ld_hmac_size(algs[i])) == 0;
     }
     ld_hw_hmac_key_wipe(&k);
-    check("hash_sha512_family", ok);
+    check(name, ok);
 }
-#endif
 
 int main(void)
 {
@@ -243,7 +244,18 @@ int main(void)
     run_hash_peripheral();
 #endif
 #ifdef CSR_SHA512_BASE
-    run_sha512();
+    {
+        static const ld_hw_dev dev = LD_APP_DEV(SHA512, LD_FAMILY_SHA512);
+        static const int algs[] = {LD_ALG_SHA384, LD_ALG_SHA512, LD_ALG_SHA512_256, LD_ALG_SHA512_224};
+        hmac_family("hash_sha512_family", &dev, algs, 4);
+    }
+#endif
+#ifdef CSR_SHA1_BASE
+    {
+        static const ld_hw_dev dev = LD_APP_DEV(SHA1, LD_FAMILY_SHA1);
+        static const int algs[] = {LD_ALG_SHA1, LD_ALG_SHA1};
+        hmac_family("hash_sha1", &dev, algs, 2);
+    }
 #endif
     printf("LDHMAC instance=sw bytes=%u sw_msgs=%u sw_cycles=", (unsigned)BYTES, (unsigned)SW);
     put_u64(t1 - t0);
