@@ -322,7 +322,14 @@ def _invoke(binding, fn, *args):
         if _pending:
             e = _pending[0]
             del _pending[:]
-            raise e
+            try:
+                raise e
+            finally:
+                # no cycle exception -> traceback -> this frame -> e: a cycle the garbage
+                # collector breaks later may hold the caller's buffers (a memoryview exported
+                # to C by ffi.from_buffer), and clearing those in the wrong order crashed the
+                # interpreter when the simulator died under a hash object
+                e = None
     return r
 
 
