@@ -12,9 +12,9 @@ case "$EXTRA" in soc|test) ;; *) echo "setup: unknown extra '$EXTRA' (soc or tes
 # the simulated SoC: Verilator and litex_sim's libraries, the firmware's cross compiler
 APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
           zlib1g-dev build-essential python3-venv coreutils)
-# the tests also build the C library with CMake and for arm-none-eabi, and use pkg-config
+# the tests also build the C library with CMake, for arm-none-eabi and (fuzzers) with clang; pkg-config
 if [ "$EXTRA" = test ]; then
-  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi)
+  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev)
 fi
 missing=()
 for p in "${APT_PKGS[@]}"; do

@@ -6,6 +6,7 @@ optional commands say which extra they need, and the `pynq` backend drives the s
 (started by this test process, which has the extras, and reached by the clean venv through its
 bridge alone: the board's driver code, a simulated board behind it)."""
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -153,6 +154,7 @@ def test_base_install_command_line(venv, tmp_path):
 CHECK_PYNQ = r"""
 import json, sys
 import litedigest
+import litedigest.hmac
 from litedigest.backends import pynq as pynq_backend
 from litedigest.pynq_sim import attach_sim_device
 port, csr_json, cases = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
@@ -160,7 +162,11 @@ dev = attach_sim_device(port, csr_json)
 pynq_backend.use_device(dev)
 try:
     for c in cases:
-        h = litedigest.new(c["alg"], bytes.fromhex(c["msg"]), backend="pynq", engine=c["engine"])
+        if "key" in c:         # the HMAC engine
+            h = litedigest.hmac.new(bytes.fromhex(c["key"]), bytes.fromhex(c["msg"]), c["alg"],
+                                    backend="pynq", engine=c["engine"])
+        else:
+            h = litedigest.new(c["alg"], bytes.fromhex(c["msg"]), backend="pynq", engine=c["engine"])
         assert h.hexdigest() == c["hex"], (c, h.hexdigest())
 finally:
     dev.close_sim()
@@ -184,9 +190,16 @@ def test_base_install_pynq_backend_drives_the_simulated_board(venv, running_sim,
     for inst, eng in sorted(json.load(open(build.csr_json))["constants"].items()):
         if not inst.endswith("_engine"):
             continue
-        alg = spec.parse(eng).family       # each family's own hash: sha1, sha256, sha512, skein512
+        s = spec.parse(eng)
+        mac = s.mac
+        alg = mac.hash_family if mac else s.family   # each family's own hash; HMAC's hash
         for n in (0, 64, 1500):
             msg = bytes(rnd.randrange(256) for _ in range(n))
+            if mac:
+                key = bytes(rnd.randrange(256) for _ in range(n % 100 + 5))
+                cases.append({"alg": alg, "engine": eng, "msg": msg.hex(), "key": key.hex(),
+                              "hex": hmac.new(key, msg, alg).hexdigest()})
+                continue
             ref = (native.skein512(msg).hex() if alg == "skein512"
                    else hashlib.new(alg, msg).hexdigest())
             cases.append({"alg": alg, "engine": eng, "msg": msg.hex(), "hex": ref})

@@ -1,0 +1,13 @@
+"""Suite-wide fixtures."""
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_cached_backends():
+    """Close the backends a test module left cached (litedigest.backends.get_backend) when it
+    ends: a `soc` backend's simulator runs its idle firmware at full speed until closed, and a
+    few of them left running for the rest of a worker's session took CPU from every later
+    test. A later module that needs one starts it again (seconds: the build is cached)."""
+    yield
+    from litedigest.backends import close_all
+    close_all()
