@@ -12,9 +12,10 @@ case "$EXTRA" in soc|test) ;; *) echo "setup: unknown extra '$EXTRA' (soc or tes
 # the simulated SoC: Verilator and litex_sim's libraries, the firmware's cross compiler
 APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
           zlib1g-dev build-essential python3-venv coreutils)
-# the tests also build the C library with CMake, for arm-none-eabi and (fuzzers) with clang; pkg-config
+# the tests also build the C library with CMake, for arm-none-eabi and (fuzzers) with clang,
+# use pkg-config, and run the PYNQ-Z2 block-design TCL in tclsh
 if [ "$EXTRA" = test ]; then
-  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev)
+  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev tcl)
 fi
 missing=()
 for p in "${APT_PKGS[@]}"; do
