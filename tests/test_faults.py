@@ -153,3 +153,96 @@ def test_simulator_killed_under_a_hash_object():
         (line,) = [l for l in lines if l.startswith(step + " ")]
         name, secs = line.split()[1:]
         assert name in errors and float(secs) < 15, line
+
+
+# --- faults the simulated SoC makes on demand (soc/fault_inject.py) ---------------------------
+
+def _fault(backend, addr, count=1):
+    """The next `count` DMA reads of the row holding byte `addr` answer with a bus error."""
+    regs = backend.sim.csrs.registers
+    backend.sim.bus.write(regs["dma_fault_addr"]["addr"], [addr])
+    backend.sim.bus.write(regs["dma_fault_count"]["addr"], [count])
+
+
+def _faults_left(backend):
+    return backend.sim.bus.read(backend.sim.csrs.registers["dma_fault_count"]["addr"])
+
+
+def test_dma_bus_error_on_the_soc_is_reported_then_fine(backend):
+    """A Wishbone bus error on a DMA read of the simulated SoC's RAM: the driver's one-shot
+    call, a hash object's update and a batch each report it (HardwareError, err_bus), and the
+    same work right after is right."""
+    from litedigest import spec
+    hw, lib = backend.hw, native.lib
+    stage = int(hw.dev.stage_base)
+    msg = os.urandom(3000)
+    _fault(backend, stage + 2 * 64)                  # the message's third block
+    with pytest.raises(native.HardwareError):
+        hw.md("sha256", msg, native.PATH_DMA)
+    assert _faults_left(backend) == 0
+    assert hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
+
+    ctx = backend.md_context(spec.parse("sha256"))
+    _fault(backend, stage + 64)
+    with pytest.raises(native.HardwareError):
+        ctx.update(msg)
+    with pytest.raises(native.StateError):           # the failed context says so, no digest
+        ctx.digest()
+    ctx = backend.md_context(spec.parse("sha224"))
+    ctx.update(msg)
+    assert ctx.digest() == hashlib.sha224(msg).digest()
+
+    many = [os.urandom(n) for n in (10, 500, 2000, 64)]
+    _fault(backend, stage + 1024)                    # inside the batch's third message
+    with pytest.raises(native.HardwareError):
+        backend.hash_many(spec.parse("sha256"), many)
+    _fault(backend, 0, count=0)
+    assert backend.hash_many(spec.parse("sha256"), many) == [hashlib.sha256(m).digest() for m in many]
+
+
+def _resetting_device(backend, on_reg):
+    """A HwDevice on the backend's peripheral whose register reads reset the whole SoC
+    (ctrl_reset's soc_rst, soc/fault_inject.py SoftReset) at the first read of `on_reg`:
+    the reset lands while the driver waits for its job."""
+    sim = backend.sim
+    regs = native.instance_registers(sim.csrs.registers, "sha256")
+    fired = []
+
+    def read32(a):
+        if a == regs[on_reg] and not fired:
+            fired.append(time.monotonic())
+            sim.soft_reset()
+        return sim.bus.read(a)
+
+    ram = sim.constants
+    stage = ram["main_ram_base"] + ram["main_ram_size"] // 2
+    dev = native.HwDevice(regs, read32=read32, write32=lambda a, v: sim.bus.write(a, [v]),
+                          family="sha256", ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
+                          dma_write=sim.bus.write_bytes, stage=(stage, ram["main_ram_size"] // 2),
+                          shared=True)
+    dev.set_timeout(20.0)
+    return dev, fired
+
+
+@pytest.mark.parametrize("where", ["job", "batch"])
+def test_soc_reset_in_the_middle_of_a_job(backend, where):
+    """A soft reset of the whole SoC while the driver waits for a job (or a batch): the job is
+    gone, the driver sees it neither running nor done and reports LD_ERR_HW (HardwareError)
+    at once, not after its 20 s bound; the peripheral is usable after it."""
+    lib = native.lib
+    msg = os.urandom(96 * 1024)          # about 100,000 engine cycles: the reset comes first
+    if where == "job":
+        dev, fired = _resetting_device(backend, "slots_done")
+        t = time.monotonic()
+        with pytest.raises(native.HardwareError):
+            dev.md("sha256", msg, native.PATH_DMA)
+    else:
+        dev, fired = _resetting_device(backend, "batch_status")
+        t = time.monotonic()
+        with pytest.raises(native.HardwareError):
+            dev.hash_many("sha256", [msg[:50000], msg[50000:]], backend.sim.bus.read_bytes)
+    assert fired, "the reset was not injected"
+    assert time.monotonic() - t < 10
+    backend.sim.read_console_until("LDIDLE", timeout=60)    # the CPU booted again
+    assert backend.hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
+    assert backend.hw.md("sha256", b"abc", native.PATH_CSR) == hashlib.sha256(b"abc").digest()

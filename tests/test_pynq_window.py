@@ -97,9 +97,16 @@ def test_a_job_that_never_finishes_is_reported_within_the_timeout():
     info = hw_regs.FIELDS["info"]
     mmio.array[off["info"]] = ((33 << info["latency"][0]) | (1 << info["stages"][0]) |
                                (6 << info["align_log2"][0]) | (1 << info["slots"][0]))
+    mmio.array[off["slots_busy"]] = 1          # slot 0's job runs, and runs
     dev = pd.LiteDigestDevice(mmio, allocate, pd.RegisterMap(csr), buffer_bytes=4096, timeout=0.3)
     t0 = time.monotonic()
     with pytest.raises(native.HardwareTimeout):
         dev.new("sha256", b"abc").digest()
     assert time.monotonic() - t0 < 5
+    # a job neither busy nor done (the peripheral was reset under it): lost, reported at once
+    mmio.array[off["slots_busy"]] = 0
+    t0 = time.monotonic()
+    with pytest.raises(native.HardwareError):
+        dev.new("sha256", b"abc").digest()
+    assert time.monotonic() - t0 < 0.25
     dev.close()

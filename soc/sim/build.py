@@ -59,7 +59,7 @@ def _config_stamp(hash_engine, main_ram_size):
     cfg = {"hash_engine": hash_engine, "main_ram_size": main_ram_size, "python": sys.version_info[:2]}
     cfg.update(buildcache.package_versions("litex", "migen", "pythondata-cpu-vexriscv",
                                            "pythondata-software-picolibc"))
-    files = [TARGET_SCRIPT, os.path.join(SOC_DIR, "wide_ram.py"),
+    files = [TARGET_SCRIPT, os.path.join(SOC_DIR, "wide_ram.py"), os.path.join(SOC_DIR, "fault_inject.py"),
              buildcache.source_files(SIM_MODULES_DIR, (".c", ".h", "Makefile"))]
     if hash_engine is not None:
         files.append(buildcache.gateware_sources())  # the peripherals and the engines

@@ -16,6 +16,10 @@
 - ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a
   peripheral (``litedigest.soc.peripheral.add_hash_subsystem``) named after its family
   (``sha256``, ``sha1``, ``sha512``), or after the whole spec when a family appears twice.
+- Faults on demand (``soc/fault_inject.py``): ``dma_fault_addr``/``dma_fault_count`` make DMA
+  reads of one row answer with a bus error; ``ctrl_reset`` (soc_rst) resets the whole SoC.
+- The bridge serves several host connections at once (whole commands, round-robin), so
+  several processes can share one simulated SoC.
 
 Run as a script to build (used by ``litedigest.soc.sim.build.build_sim`` in a subprocess)::
 
@@ -132,7 +136,15 @@ class LiteDigestSimSoC(SimSoC):
         # Hash peripherals, their DMA masters sharing the wide port of main RAM.
         from litedigest.soc.peripheral import add_hash_subsystem
         self.hash_engines = engine_list(hash_engines)
-        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=self.main_ram.wide)
+        # between them and the RAM: the DMA fault injector (soc/fault_inject.py), transparent
+        # until a test programs it
+        from litex.soc.interconnect import wishbone
+        from litedigest.soc.fault_inject import DMAFaultInjector, SoftReset
+        dma_port = wishbone.Interface(data_width=DMA_ROW_BITS, address_width=32, addressing="word")
+        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=dma_port)
+        self.dma_fault = DMAFaultInjector(dma_port, self.main_ram.wide, DMA_ROW_BITS // 8)
+        # ctrl_reset's soc_rst resets the whole SoC, not only the CPU (a soft reset mid-job)
+        self.submodules.soft_reset = SoftReset(self.crg, self.ctrl.soc_rst)
         # the DMA has a port of its own: the C driver's waits may poll the CSRs closely (they
         # take no bus slot from the DMA), so a job's or a batch's end is seen sooner (ld_hw.h
         # poll_delay; the default, 16 turns, suits a DMA on the CPU's bus)

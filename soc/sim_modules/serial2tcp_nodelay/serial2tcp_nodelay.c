@@ -9,7 +9,12 @@
  *  - RX reads only what fits in the ring buffer (stock overflows it on bulk writes: TCP flow
  *    control now throttles the host instead);
  *  - a closed/reset connection is dropped cleanly (stock writes to the dead fd and may die of
- *    SIGPIPE); a new connection may follow;
+ *    SIGPIPE);
+ *  - several clients at once (up to MAX_CLIENTS, e.g. several processes on one simulated SoC):
+ *    each client's bytes go to the bridge one whole UARTBone command at a time, round-robin,
+ *    and each read's answer goes back to the client that sent it (stock: one client; the
+ *    module knows the command format for this); a client that disconnects mid-command has
+ *    sent nothing to the bus, and answers due to it are dropped;
  *  - listens on 127.0.0.1 only; the port comes from sim_config.js ("port"), 0 is rejected.
  */
 #include <stdio.h>
@@ -32,6 +37,38 @@
 
 #define RXBUF_SIZE 4096
 #define TXBUF_SIZE 4096
+#define MAX_CLIENTS 16
+#define CMD_MAX (6 + 255 * 4)     /* the longest UARTBone command: a 255-word write */
+#define INBUF_SIZE 2048           /* >= CMD_MAX */
+#define PENDING_MAX 1024          /* read commands forwarded whose answers are still due */
+
+/* UARTBone (LiteX Stream2Wishbone) commands: cmd, length (words), address (4 bytes), then the
+ * words of a write; a read is answered by `length` words. */
+#define UB_WRITE_INCR 0x01
+#define UB_READ_INCR 0x02
+#define UB_WRITE_FIXED 0x03
+#define UB_READ_FIXED 0x04
+
+struct session_s;
+
+/* One host connection. Its bytes are collected here and handed to the bridge one whole
+ * command at a time, so commands of several clients never interleave on the bus. */
+struct client_s {
+  struct session_s *s;
+  int fd;                         /* 0: the entry is free */
+  unsigned gen;                   /* bumped per connection: answers due to a closed one are dropped */
+  struct event *ev;
+  unsigned char in[INBUF_SIZE];
+  int inlen;
+  char out[TXBUF_SIZE];
+  int outlen;
+};
+
+struct pending_s {
+  int client;
+  unsigned gen;
+  int bytes;                      /* answer bytes still to come */
+};
 
 struct session_s {
   char *tx;
@@ -41,13 +78,15 @@ struct session_s {
   char *rx_valid;
   char *rx_ready;
   char *sys_clk;
-  struct event *ev;
-  char databuf[RXBUF_SIZE];
+  char databuf[RXBUF_SIZE];       /* the bridge's input: whole commands, in forwarding order */
   int data_start;
   int datalen;
-  char txbuf[TXBUF_SIZE];
-  int txlen;
-  int fd;
+  struct client_s clients[MAX_CLIENTS];
+  struct pending_s pending[PENDING_MAX];
+  int pend_head, pend_count;
+  int rr;                         /* the client served first in the next forwarding round */
+  int waiting;                    /* some client holds a whole command not yet forwarded */
+  int tx_dirty;                   /* some client's out buffer holds answer bytes */
   clk_edge_state_t edge;
 };
 
@@ -126,37 +165,114 @@ static int serial2tcp_nodelay_start(void *b)
   return RC_OK;
 }
 
-static void drop_connection(struct session_s *s)
+static void drop_client(struct client_s *c)
 {
-  if(s->ev) {
-    event_del(s->ev);
-    event_free(s->ev);
-    s->ev = NULL;
+  if(c->ev) {
+    event_del(c->ev);
+    event_free(c->ev);
+    c->ev = NULL;
   }
-  if(s->fd > 0)
-    close(s->fd);
-  s->fd = 0;
-  s->txlen = 0;
+  if(c->fd > 0)
+    close(c->fd);
+  c->fd = 0;
+  c->gen++;
+  c->inlen = 0;                   /* a partial command of a closed client is never forwarded */
+  c->outlen = 0;
+}
+
+/* Bytes of the command at the start of c->in (0: its header is incomplete), its answer's
+ * bytes in *reply; -1 for an unknown command (the client is dropped). */
+static int command_size(const struct client_s *c, int *reply)
+{
+  int words;
+
+  *reply = 0;
+  if(c->inlen < 2)
+    return 0;
+  words = c->in[1];
+  switch(c->in[0]) {
+  case UB_WRITE_INCR:
+  case UB_WRITE_FIXED:
+    return 6 + 4 * words;
+  case UB_READ_INCR:
+  case UB_READ_FIXED:
+    *reply = 4 * words;
+    return 6;
+  default:
+    return -1;
+  }
+}
+
+static int has_command(struct client_s *c)
+{
+  int reply, n = command_size(c, &reply);
+
+  if(n < 0) {
+    eprintf("serial2tcp_nodelay: unknown bridge command 0x%02x, client dropped\n", c->in[0]);
+    drop_client(c);
+    return 0;
+  }
+  return n > 0 && c->inlen >= n;
+}
+
+/* Hand whole commands to the bridge, one per client per round (round-robin), while the
+ * bridge's input has room for them. */
+static void forward_commands(struct session_s *s)
+{
+  int progress = 1, i, waiting;
+
+  while(progress) {
+    progress = 0;
+    for(i = 0; i < MAX_CLIENTS; i++) {
+      struct client_s *c = &s->clients[(s->rr + i) % MAX_CLIENTS];
+      int reply, n, k;
+
+      if(c->fd <= 0 || !has_command(c))
+        continue;
+      n = command_size(c, &reply);
+      if(RXBUF_SIZE - s->datalen < n || (reply && s->pend_count == PENDING_MAX))
+        return;                   /* the bridge is full: go on at a later tick, in the same order */
+      for(k = 0; k < n; k++)
+        s->databuf[(s->data_start + s->datalen + k) % RXBUF_SIZE] = c->in[k];
+      s->datalen += n;
+      if(reply) {
+        struct pending_s *p = &s->pending[(s->pend_head + s->pend_count) % PENDING_MAX];
+        p->client = c - s->clients;
+        p->gen = c->gen;
+        p->bytes = reply;
+        s->pend_count++;
+      }
+      memmove(c->in, c->in + n, c->inlen - n);
+      c->inlen -= n;
+      s->rr = (c - s->clients + 1) % MAX_CLIENTS;
+      progress = 1;
+    }
+  }
+  waiting = 0;
+  for(i = 0; i < MAX_CLIENTS; i++)
+    if(s->clients[i].fd > 0 && has_command(&s->clients[i]))
+      waiting = 1;
+  s->waiting = waiting;
 }
 
 static void read_handler(int fd, short event, void *arg)
 {
-  struct session_s *s = (struct session_s*)arg;
-  char buffer[RXBUF_SIZE];
+  struct client_s *c = (struct client_s*)arg;
   ssize_t read_len;
-  int i, room;
+  int room;
 
-  room = RXBUF_SIZE - s->datalen;
+  room = INBUF_SIZE - c->inlen;
   if(room <= 0)
-    return; /* level-triggered: we are called again once the sim drained the ring */
-  read_len = recv(fd, buffer, room, 0);
+    return; /* level-triggered: we are called again once its command went to the bridge */
+  read_len = recv(fd, c->in + c->inlen, room, 0);
   if(read_len == 0 || (read_len < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-    drop_connection(s);
+    drop_client(c);
     return;
   }
-  for(i = 0; i < read_len; i++) {
-    s->databuf[(s->data_start + s->datalen) % RXBUF_SIZE] = buffer[i];
-    s->datalen++;
+  if(read_len > 0) {
+    c->inlen += read_len;
+    if(has_command(c))
+      c->s->waiting = 1;
   }
 }
 
@@ -170,17 +286,24 @@ static void accept_conn_cb(struct evconnlistener *listener, evutil_socket_t fd,
                            struct sockaddr *address, int socklen, void *ctx)
 {
   struct session_s *s = (struct session_s*)ctx;
-  int one = 1;
+  struct client_s *c = NULL;
+  int one = 1, i;
 
-  if(s->fd > 0)
-    drop_connection(s); /* one client at a time: the newest wins */
+  for(i = 0; i < MAX_CLIENTS && !c; i++)
+    if(s->clients[i].fd <= 0)
+      c = &s->clients[i];
+  if(!c) {
+    eprintf("serial2tcp_nodelay: more than %d clients, connection refused\n", MAX_CLIENTS);
+    close(fd);
+    return;
+  }
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  s->fd = fd;
-  s->txlen = 0;
-  s->data_start = 0; /* bytes of a previous client are not replayed to this one */
-  s->datalen = 0;
-  s->ev = event_new(base, fd, EV_READ | EV_PERSIST, event_handler, s);
-  event_add(s->ev, NULL);
+  c->s = s;
+  c->fd = fd;
+  c->inlen = 0;
+  c->outlen = 0;
+  c->ev = event_new(base, fd, EV_READ | EV_PERSIST, event_handler, c);
+  event_add(c->ev, NULL);
 }
 
 static void accept_error_cb(struct evconnlistener *listener, void *ctx)
@@ -266,13 +389,13 @@ out:
   return ret;
 }
 
-static void flush_tx(struct session_s *s)
+static void flush_client(struct client_s *c)
 {
   int off = 0;
   ssize_t n;
 
-  while(s->fd > 0 && off < s->txlen) {
-    n = send(s->fd, s->txbuf + off, s->txlen - off, MSG_NOSIGNAL);
+  while(c->fd > 0 && off < c->outlen) {
+    n = send(c->fd, c->out + off, c->outlen - off, MSG_NOSIGNAL);
     if(n < 0) {
       if(errno == EINTR)
         continue;
@@ -281,12 +404,44 @@ static void flush_tx(struct session_s *s)
         usleep(100);
         continue;
       }
-      drop_connection(s);
+      drop_client(c);
       break;
     }
     off += n;
   }
-  s->txlen = 0;
+  c->outlen = 0;
+}
+
+static void flush_tx(struct session_s *s)
+{
+  int i;
+
+  for(i = 0; i < MAX_CLIENTS; i++)
+    if(s->clients[i].outlen)
+      flush_client(&s->clients[i]);
+  s->tx_dirty = 0;
+}
+
+/* A byte the bridge answered: it belongs to the oldest read whose answer is due. */
+static void answer_byte(struct session_s *s, char byte)
+{
+  struct pending_s *p;
+  struct client_s *c;
+
+  if(!s->pend_count)
+    return;                       /* nobody asked (cannot happen with whole commands) */
+  p = &s->pending[s->pend_head];
+  c = &s->clients[p->client];
+  if(c->fd > 0 && c->gen == p->gen) {
+    c->out[c->outlen++] = byte;
+    s->tx_dirty = 1;
+    if(c->outlen == TXBUF_SIZE)
+      flush_client(c);
+  }
+  if(--p->bytes == 0) {
+    s->pend_head = (s->pend_head + 1) % PENDING_MAX;
+    s->pend_count--;
+  }
 }
 
 static int serial2tcp_nodelay_tick(void *sess, uint64_t time_ps)
@@ -297,16 +452,13 @@ static int serial2tcp_nodelay_tick(void *sess, uint64_t time_ps)
     return RC_OK;
 
   *s->tx_ready = 1;
-  if(*s->tx_valid) {
-    if(s->fd > 0) {
-      s->txbuf[s->txlen++] = *s->tx;
-      if(s->txlen == TXBUF_SIZE)
-        flush_tx(s);
-    }
-  } else if(s->txlen) {
+  if(*s->tx_valid)
+    answer_byte(s, *s->tx);
+  else if(s->tx_dirty)
     flush_tx(s); /* end of a burst */
-  }
 
+  if(s->waiting)
+    forward_commands(s);
   *s->rx_valid = 0;
   if(s->datalen) {
     *s->rx = s->databuf[s->data_start];

@@ -110,7 +110,8 @@ static void md_null_zero_length(void)
 }
 
 /* ld_md_pad checks every argument before it writes: a tail longer than the message or than a
- * block, a length its length field cannot hold; a refused call writes nothing */
+ * block, a tail that is not the message's last total % block size bytes, a length its length
+ * field cannot hold; a refused call writes nothing */
 static void pad_checks(void)
 {
     static const struct {
@@ -127,6 +128,15 @@ static void pad_checks(void)
         {3, ((uint64_t)1 << 61) + 3, 64, 0},        /* 2^64 bits: past a 64-bit length field */
         {0, UINT64_MAX - 63, 64, 0},
         {3, 3, 64, 1},                              /* tail bytes without a tail */
+        /* a tail_len one more or one less than total % block size: not the message's tail */
+        {11, 1000 * 64 + 10, 64, 0},
+        {9, 1000 * 64 + 10, 64, 0},
+        {101, 3 * 128 + 100, 128, 0},
+        {99, 3 * 128 + 100, 128, 0},
+        {1, 5 * 64, 64, 0},                         /* total % 64 == 0 */
+        {63, 5 * 64, 64, 0},
+        {0, 2 * 128 + 127, 128, 0},                 /* total % 128 == 127 */
+        {126, 2 * 128 + 127, 128, 0},
     };
     uint8_t out[2 * LD_MD_MAX_BLOCK_SIZE + 16], tail[LD_MD_MAX_BLOCK_SIZE];
     size_t i, n;

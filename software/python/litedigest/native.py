@@ -22,6 +22,7 @@
   (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order.
 """
 import collections
+import contextlib
 import struct
 import threading
 import time
@@ -544,14 +545,17 @@ class HwDevice:
     dma_write(addr, data) and stage=(base, size): DMA staging for a host whose memory the DMA
     cannot read (the driver copies each job's blocks to the staging area); dma_sync(): called
     before every DMA job (cache flush); shared: contexts interleave on the peripheral
-    (LD_HW_SHARED, needed for copy() and digest())."""
+    (LD_HW_SHARED, needed for copy() and digest()).
+    lock: a devlock.DeviceLock that every driver call holds (several processes on one
+    peripheral; `owned()` holds it across several calls)."""
 
     def __init__(self, regs, read32=None, write32=None, family="sha256", ram_base=0, ram_size=0,
                  timeout_polls=0, dma_write=None, stage=None, dma_sync=None, shared=False,
-                 mmio_base=None):
+                 mmio_base=None, lock=None):
         if mmio_base is None and (read32 is None or write32 is None):
             raise ValueError("HwDevice needs read32 and write32, or an mmio_base")
         self._binding = _Binding(read32, write32, dma_write, dma_sync)
+        self.lock = lock
         base = mmio_base or 0
         self.dev = ffi.new("ld_hw_dev *")
         for name in DEV_FIELDS:
@@ -597,9 +601,16 @@ class HwDevice:
         return int(self.dev.timeout_polls)
 
     def call(self, fn, *args):
-        """Call a C function of the driver (lib.ld_hw_*) with this device's callbacks bound;
-        an exception raised by one of them meanwhile is re-raised after it returns."""
-        return _invoke(self._binding, fn, *args)
+        """Call a C function of the driver (lib.ld_hw_*) with this device's callbacks bound
+        (and its lock held); an exception raised by one of them meanwhile is re-raised after
+        it returns."""
+        with self.owned():
+            return _invoke(self._binding, fn, *args)
+
+    def owned(self):
+        """A context in which no other process (or thread) uses the device: its lock, held
+        across the calls of a sequence (a key loaded then used, data staged then hashed)."""
+        return self.lock if self.lock is not None else contextlib.nullcontext()
 
     def md(self, alg, data, path=PATH_CSR):
         """ld_hw_md one-shot: the digest of data (bytes, or a cdata uint8_t buffer whose
@@ -669,10 +680,14 @@ class HwDevice:
         stride = int(lib.ld_hw_batch_stride(a))
         size = int(lib.ld_md_digest_size(a))
         align = self.info()["dma_align"]
-        up = lambda n, k: -(-n // k) * k
-        desc = ffi.sizeof("ld_hw_batch_desc")
         base, room = int(self.dev.stage_base), int(self.dev.stage_size)
         msgs = [bytes(m) for m in messages]       # (bytes already: no copy)
+        with self.owned():                        # the staging area is the device's
+            return self._hash_many(a, msgs, read_bytes, stride, size, align, base, room)
+
+    def _hash_many(self, a, msgs, read_bytes, stride, size, align, base, room):
+        up = lambda n, k: -(-n // k) * k
+        desc = ffi.sizeof("ld_hw_batch_desc")
         out, i = [], 0
         while i < len(msgs):
             # as many messages as fit: table (a descriptor each), outputs (stride each), the messages

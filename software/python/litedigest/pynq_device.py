@@ -153,10 +153,14 @@ class LiteDigestDevice:
     flushes what it wrote before the job starts (``dma_sync``)."""
 
     def __init__(self, mmio, allocate, regmap, buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0,
-                 label="board"):
+                 label="board", lock_path=None):
         import numpy as np
         self._np = np
         self.mmio = mmio
+        # several processes (notebook kernels) on one overlay: each driver call holds a lock
+        # per peripheral (litedigest.devlock), or `lock_path`, one for every peripheral, where
+        # the processes share more than the peripheral (a simulated SoC's bridge and RAM)
+        self.lock_path = lock_path
         self.regmap = regmap
         self.timeout = timeout
         self.label = label
@@ -301,9 +305,21 @@ class LiteDigestDevice:
             p = native.HwDevice(regs, family=s.family, ram_base=phys, ram_size=self.buffer_bytes,
                                 dma_write=self.dma_write, stage=(phys, self.buffer_bytes),
                                 dma_sync=self.dma_sync, shared=True, **kw)
+            p.lock = self._lock(instance)
             p.set_timeout(self.timeout)     # a job not done within `timeout` s is reported
             self._peripherals[instance] = p
         return p
+
+    def _lock(self, instance):
+        from . import native
+        from .devlock import DeviceLock, settle
+        if self.lock_path is not None:
+            path, settled = self.lock_path, list(self.regmap.engines)
+        else:
+            base = getattr(self.mmio, "base_addr", 0) or 0
+            path, settled = DeviceLock.path_for("pynq", f"{base:x}", instance), [instance]
+        regs = [native.instance_registers(self.regmap.registers, i) for i in settled]
+        return DeviceLock.for_path(path, recover=lambda: settle(self.read32, self.write32, regs))
 
     def new(self, name, data=b"", **kwargs):
         """litedigest.new(name, data, backend="pynq", ...) on this device (made current)."""

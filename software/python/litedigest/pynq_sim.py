@@ -215,6 +215,13 @@ class BridgedSim:
         self.bus.close()
 
 
+def sim_lock_path(port):
+    """The lock of every process on the simulated SoC whose bridge is on `port`: they share
+    its bridge and the buffers' RAM (each process's allocator starts at the same address)."""
+    from .devlock import DeviceLock
+    return DeviceLock.path_for("sim", port)
+
+
 def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
     """A LiteDigestDevice on a simulated SoC that is already running (its bridge on TCP
     `port`, its register map in `csr_json`); ``close_sim`` closes the connection only."""
@@ -223,7 +230,8 @@ def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
     try:
         mmio, alloc = sim_adapters(sim)
         dev = SimDevice(mmio, alloc, RegisterMap(csr_json), label="simulated SoC (attached)",
-                        buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES, **kwargs)
+                        buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
+                        lock_path=sim_lock_path(port), **kwargs)
     except BaseException:
         sim.close()
         raise
@@ -242,7 +250,7 @@ def open_sim_device(engines=None, buffer_bytes=None, sim=None, build=None, **kwa
         mmio, alloc = sim_adapters(sim)
         dev = SimDevice(mmio, alloc, register_map(build),
                         buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
-                        label="simulated SoC", **kwargs)
+                        label="simulated SoC", lock_path=sim_lock_path(sim.bus.port), **kwargs)
     except BaseException:
         if own:
             sim.close()

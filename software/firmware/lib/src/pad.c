@@ -8,10 +8,12 @@ size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
     size_t lenbytes, n, i;
     uint64_t bits_lo, bits_hi;
 
-    /* every check before the first store: a refused call writes nothing */
+    /* every check before the first store: a refused call writes nothing. The tail must be
+     * the message's own: tail_len == total_len % block_size (a power of two by then, so a
+     * mask, with no 64-bit division on 32-bit targets) */
     if (out == NULL || (block_size != 64 && block_size != 128) || tail_len >= block_size ||
-        tail_len > total_len || (tail_len > 0 && tail == NULL) ||
-        total_len > ld_md_max_len(block_size))
+        tail_len > total_len || tail_len != (size_t)(total_len & (block_size - 1)) ||
+        (tail_len > 0 && tail == NULL) || total_len > ld_md_max_len(block_size))
         return 0;
     lenbytes = block_size / 8;             /* 8: 64-bit length field, 16: 128-bit */
     /* one block if the 0x80 byte and the length field still fit after the tail */

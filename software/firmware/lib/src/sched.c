@@ -397,6 +397,7 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
     uint32_t outstanding = 0, tainted = 0;
     uintptr_t done_reg = low_word(dev->slots_done, info->slots);
     uintptr_t ack_reg = low_word(dev->slots_ack, info->slots);
+    uintptr_t busy_reg = low_word(dev->slots_busy, info->slots);
     int r, timed_out = 0;
 
     for (;;) {
@@ -429,14 +430,18 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
         if (n < 0)
             break;
         {
-            uint32_t done = ld_hw_poll(dev, done_reg, outstanding) & outstanding;
+            int lost;
+            uint32_t done = ld_hw_poll_jobs(dev, done_reg, outstanding, busy_reg, outstanding,
+                                            &lost) & outstanding;
             uint32_t st;
-            if (done == 0) {        /* timeout: fail what is in the engine and stop */
+            if (done == 0) {        /* timeout, or the jobs lost to a reset: fail what is in
+                                     * the engine and stop */
+                int why = lost ? LD_ERR_HW : LD_ERR_TIMEOUT;
                 for (i = 0; i < nsl; i++)
                     if (outstanding & (1u << i))
-                        ld_sched_complete(s, i, LD_ERR_TIMEOUT);
-                fail_pending(msgs, nmsgs, LD_ERR_TIMEOUT);
-                timed_out = 1;
+                        ld_sched_complete(s, i, why);
+                fail_pending(msgs, nmsgs, why);
+                timed_out = why == LD_ERR_TIMEOUT;     /* lost: the messages' LD_ERR_HW */
                 break;
             }
             if (stamp)

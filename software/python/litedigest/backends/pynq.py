@@ -97,8 +97,9 @@ class PynqBackend(Backend):
         if not spec.mac:
             raise ValueError(f"{spec} is not a MAC engine")
         hw = self._peripheral(spec)
-        hw.mac_set_key(0, key)
-        return hw.mac(0, bytes(data), self.c_path)
+        with hw.owned():            # no other process loads its key in between
+            hw.mac_set_key(0, key)
+            return hw.mac(0, bytes(data), self.c_path)
 
     def skein_context(self, spec, digest_bits, key):
         if spec.family != "skein512":

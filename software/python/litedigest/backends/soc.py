@@ -4,11 +4,14 @@ driven from the host over the UARTBone bridge while the CPU idles, by the C libr
 
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
 booted with the idle firmware, and kept running until the backend is closed (or the
-interpreter exits). Data for the DMA path goes to the upper half of main RAM. The SoC is the
+interpreter exits). Other processes may attach to it (SoCBackend(attach=...), or
+LITEDIGEST_SOC_ATTACH=<its attach_info> for `litedigest.new(..., backend="soc")`): every driver
+call holds the SoC's lock, and a process that dies holding it is recovered from. Data for the DMA path goes to the upper half of main RAM. The SoC is the
 shared one that has the engine (the sim target's MAIN_SOC: the default engine of every family), or one
 built for that engine alone.
 """
 import atexit
+import json
 import os
 import re
 
@@ -38,40 +41,92 @@ def firmware_app(name):
     return os.path.join(repo_root(), "software", "firmware", "apps", name)
 
 
+ATTACH_ENV = "LITEDIGEST_SOC_ATTACH"
+ATTACH_FILE = "attach.json"
+
+
 class SoCBackend(Backend):
+    """`engine`'s peripheral on a simulated SoC started here, or, with `attach` (or the
+    LITEDIGEST_SOC_ATTACH environment variable) naming another backend's `attach_info` file
+    or run directory, on that running SoC: several processes then hash on one SoC, each
+    driver call holding the SoC's lock (litedigest.devlock: one bridge, one staging area)."""
     name = "soc"
 
-    def __init__(self, engine=None, path=None):
-        from litedigest.soc.sim.firmware import build_firmware
-        from litedigest.soc.sim.process import SimProcess
+    def __init__(self, engine=None, path=None, attach=None):
         self.spec = specmod.parse(engine or "sha256")
-        from litedigest.soc.targets.sim import soc_engines_for
-        self.engines = soc_engines_for(self.spec)
-        self.instance = specmod.instance_name(self.spec, self.engines)
         self.path = path or os.environ.get("LITEDIGEST_SOC_PATH", "dma")
         if self.path not in ("csr", "dma"):
             raise ValueError(f"unknown soc path {self.path!r} (csr or dma)")
+        attach = attach or os.environ.get(ATTACH_ENV)
+        self.sim = None
+        if attach:
+            self._attach(attach)
+        else:
+            self._start()
+        atexit.register(self.close)
+
+    def _start(self):
+        from litedigest.soc.sim.firmware import build_firmware
+        from litedigest.soc.sim.process import SimProcess
+        from litedigest.soc.targets.sim import soc_engines_for
+        self.engines = [str(e) for e in soc_engines_for(self.spec)]
+        self.instance = specmod.instance_name(self.spec, self.engines)
         self.build = build_soc(self.engines)
         fw = build_firmware(self.build, firmware_app("idle"))
         self.sim = SimProcess(self.build, firmware=fw)
         self.sim.start()
         try:
             self.sim.read_console_until("LDIDLE", timeout=60)
-            consts = self.sim.constants
-            ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
-            bus = self.sim.bus
-            # the upper half of main RAM stages the DMA data (the idle firmware lives below)
-            self.hw = native.HwDevice(
-                native.instance_registers(self.sim.csrs.registers, self.instance),
-                read32=lambda a: bus.read(a), write32=lambda a, v: bus.write(a, [v]),
-                family=self.spec.family, ram_base=ram_base, ram_size=ram_size,
-                dma_write=bus.write_bytes, stage=(ram_base + ram_size // 2, ram_size // 2),
-                shared=True)
-            self.hw.set_timeout(10.0)   # a job not done within 10 s is reported, never hangs
+            self.attach_info = os.path.join(self.sim.run_dir, ATTACH_FILE)
+            info = {"port": self.sim.port, "csr_json": self.build.csr_json, "engines": self.engines,
+                    "lock": os.path.join(self.sim.run_dir, "soc.lock"), "pid": os.getpid()}
+            with open(self.attach_info, "w") as f:
+                json.dump(info, f)
+            self._connect(info)
         except BaseException:
             self.sim.close()
             raise
-        atexit.register(self.close)
+
+    def _attach(self, where):
+        from ..pynq_sim import BridgedSim
+        path = os.path.join(where, ATTACH_FILE) if os.path.isdir(where) else where
+        try:
+            with open(path) as f:
+                info = json.load(f)
+        except (OSError, ValueError) as e:
+            raise ValueError(f"no running simulated SoC to attach to at {where!r}: {e}") from None
+        self.engines = info["engines"]
+        if self.spec.engine_name not in [specmod.parse(e).engine_name for e in self.engines]:
+            raise ValueError(f"the simulated SoC at {path} has {', '.join(self.engines)}, "
+                             f"not {self.spec.engine_name}")
+        self.instance = specmod.instance_name(self.spec, self.engines)
+        self.attach_info = path
+        self.sim = BridgedSim(info["port"], info["csr_json"])
+        try:
+            self._connect(info)
+        except BaseException:
+            self.sim.close()
+            raise
+
+    def _connect(self, info):
+        from ..devlock import DeviceLock, settle
+        consts = self.sim.constants
+        ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
+        bus = self.sim.bus
+        read32, write32 = (lambda a: bus.read(a)), (lambda a, v: bus.write(a, [v]))
+        registers = self.sim.csrs.registers
+        everyone = [native.instance_registers(registers, specmod.instance_name(e, self.engines))
+                    for e in self.engines]
+        # one lock for the whole SoC: its bridge and its staging area are shared
+        self.lock = DeviceLock.for_path(info["lock"], recover=lambda: settle(read32, write32, everyone))
+        # the upper half of main RAM stages the DMA data (the idle firmware lives below)
+        self.hw = native.HwDevice(
+            native.instance_registers(registers, self.instance),
+            read32=read32, write32=write32,
+            family=self.spec.family, ram_base=ram_base, ram_size=ram_size,
+            dma_write=bus.write_bytes, stage=(ram_base + ram_size // 2, ram_size // 2),
+            shared=True, lock=self.lock)
+        self.hw.set_timeout(10.0)   # a job not done within 10 s is reported, never hangs
 
     @property
     def c_path(self):
@@ -95,8 +150,9 @@ class SoCBackend(Backend):
         `data` in one call (the message staged for the DMA path)."""
         if not self.spec.mac or spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not the MAC engine {spec}")
-        self.hw.mac_set_key(0, key)
-        return self.hw.mac(0, bytes(data), self.c_path)
+        with self.hw.owned():       # no other process loads its key in between
+            self.hw.mac_set_key(0, key)
+            return self.hw.mac(0, bytes(data), self.c_path)
 
     def skein_context(self, spec, digest_bits, key):
         if self.spec.family != "skein512":
