@@ -263,6 +263,63 @@ static inline size_t ld_family_state_words(int family)
  * dev->wait) for the end, acks and (inval) calls dma_inval: LD_OK, LD_ERR_HW, LD_ERR_TIMEOUT. */
 void ld_batch_load(const ld_hw_dev *dev, uintptr_t table, size_t n);
 int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval);
+/* Spin between polls without touching memory: the counter lives in a register and the
+ * empty asm only stops the compiler from deleting the loop. (A volatile counter would be a
+ * store per iteration, and with a write-through D-cache every store is a bus write that
+ * competes with the peripheral's DMA.) turns: dev->poll_delay, or the default. */
+static inline void ld_poll_delay(uint32_t turns)
+{
+    uint32_t i;
+    for (i = 0; i < turns; i++)
+        __asm__ volatile("");
+}
+/* The bare bounded wait (at most max polls, and the device's bound) that every wait of the
+ * driver is made of. */
+static inline uint32_t ld_poll_n(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uint32_t max)
+{
+    uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
+    uint32_t turns = dev->poll_delay ? dev->poll_delay : LD_HW_DEFAULT_POLL_DELAY;
+    uint32_t polls = 0, v;
+
+    if (limit > max)
+        limit = max;
+    for (;;) {
+        v = LD_RD32(dev, reg);
+        if (v & mask)
+            return v;
+        if (++polls >= limit)
+            return 0;
+        if (dev->wait) {
+            if (dev->wait(dev->wait_arg) != 0)
+                return 0;
+        } else {
+            ld_poll_delay(turns);
+        }
+    }
+}
+/* ld_hw_poll_jobs for the drivers (LD_CONFIG_LOST_JOBS, ld_config.h): the first
+ * LD_HW_FIRST_POLLS polls are ld_hw_poll's bare loop, a longer wait goes on in
+ * ld_hw_poll_rest (md_hw.c), which looks for lost jobs; *lost is written only when 0 is
+ * returned. Without LD_CONFIG_LOST_JOBS it is ld_hw_poll. */
+uint32_t ld_hw_poll_rest(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
+                         uint32_t busy_mask, int *lost);
+static inline uint32_t ld_poll_jobs(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask,
+                                    uintptr_t busy_reg, uint32_t busy_mask, int *lost)
+{
+#if LD_CONFIG_LOST_JOBS
+    uint32_t v = ld_poll_n(dev, reg, mask, LD_HW_FIRST_POLLS);
+
+    return v ? v : ld_hw_poll_rest(dev, reg, mask, busy_reg, busy_mask, lost);
+#else
+    uint32_t v = ld_hw_poll(dev, reg, mask);
+
+    (void)busy_reg;
+    (void)busy_mask;
+    if (!v)
+        *lost = 0;
+    return v;
+#endif
+}
 
 /* The facts of an alg that a peripheral hashes as whole messages (pad jobs, batches, the
  * scheduler): the Merkle-Damgard algs' (ld_md_lookup), and Skein-512's plain hashes

@@ -15,63 +15,51 @@
 
 enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
 
-/* Spin between polls without touching memory: the counter lives in a register and the
- * empty asm only stops the compiler from deleting the loop. (A volatile counter would be a
- * store per iteration, and with a write-through D-cache every store is a bus write that
- * competes with the peripheral's DMA.) turns: dev->poll_delay, or the default. */
-static void poll_delay(uint32_t turns)
-{
-    uint32_t i;
-    for (i = 0; i < turns; i++)
-        __asm__ volatile("");
-}
-
 static int dev_ok(const ld_hw_dev *dev)
 {
     return LD_HAL_OK(dev);
 }
 
 LD_HOT(hw_poll)
-uint32_t ld_hw_poll_jobs(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
+uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
+{
+    return ld_poll_n(dev, reg, mask, 0xffffffffu);
+}
+
+/* A wait that ld_hw_poll's first LD_HW_FIRST_POLLS polls did not end: the rest of the bound,
+ * in stretches of LD_HW_ALIVE_POLLS with a look at busy_reg between them. */
+uint32_t ld_hw_poll_rest(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
                          uint32_t busy_mask, int *lost)
 {
     uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-    uint32_t turns = dev->poll_delay ? dev->poll_delay : LD_HW_DEFAULT_POLL_DELAY;
-    uint32_t polls = 0, v;
+    uint32_t polls = LD_HW_FIRST_POLLS, v;
 
-    uint32_t stop = busy_reg && limit > LD_HW_ALIVE_POLLS ? LD_HW_ALIVE_POLLS : limit;
-
-    if (lost)
-        *lost = 0;
-    for (;;) {
-        v = LD_RD32(dev, reg);
-        if (v & mask)
+    *lost = 0;
+    while (polls < limit) {
+        if (busy_reg && !(LD_RD32(dev, busy_reg) & busy_mask)) {
+            v = LD_RD32(dev, reg);
+            if (v & mask)
+                return v;
+            *lost = 1;          /* neither running nor done: gone (a reset) */
+            return 0;
+        }
+        v = ld_poll_n(dev, reg, mask, LD_HW_ALIVE_POLLS);
+        if (v)
             return v;
-        if (++polls >= stop) {      /* the bound, or time to see whether the jobs are there */
-            if (polls >= limit)
-                return 0;
-            if (!(LD_RD32(dev, busy_reg) & busy_mask)) {
-                v = LD_RD32(dev, reg);
-                if (v & mask)
-                    return v;
-                if (lost)
-                    *lost = 1;
-                return 0;
-            }
-            stop = limit - polls > LD_HW_ALIVE_POLLS ? polls + LD_HW_ALIVE_POLLS : limit;
-        }
-        if (dev->wait) {
-            if (dev->wait(dev->wait_arg) != 0)
-                return 0;
-        } else {
-            poll_delay(turns);
-        }
+        polls += LD_HW_ALIVE_POLLS;
     }
+    return 0;
 }
 
-uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask)
+uint32_t ld_hw_poll_jobs(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
+                         uint32_t busy_mask, int *lost)
 {
-    return ld_hw_poll_jobs(dev, reg, mask, 0, 0, NULL);
+    int gone = 0;
+    uint32_t v = ld_poll_jobs(dev, reg, mask, busy_reg, busy_mask, &gone);
+
+    if (lost)
+        *lost = v ? 0 : gone;
+    return v;
 }
 
 int ld_hw_irq_enable(const ld_hw_dev *dev, int on)
@@ -155,8 +143,7 @@ static int finish_job(const ld_hw_dev *dev, uint32_t levels, uint32_t *status_ou
     uint32_t bit = 1u << (slot % 32u);
     uintptr_t off = slot_word(dev, 0, slot);
     int lost;
-    uint32_t done = ld_hw_poll_jobs(dev, dev->slots_done + off, bit, dev->slots_busy + off, bit,
-                                    &lost);
+    uint32_t done = ld_poll_jobs(dev, dev->slots_done + off, bit, dev->slots_busy + off, bit, &lost);
     uint32_t st;
     int r;
 
@@ -529,7 +516,6 @@ static uint32_t bswap32(uint32_t w)
 static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
                       uint8_t *out);
 
-#define ONESHOT_FIRST_POLLS 4096u
 #define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
 #define ONESHOT_WR(a, v) do {                                                                 \
         if (mmio) *(volatile uint32_t *)(a) = (v); else LD_WR32(dev, (a), (v));              \
@@ -565,29 +551,35 @@ int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, ui
                           LD_CTRL_VARIANT_VAL(f.variant));
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-    /* the same loop as a bare bounded wait for the first ONESHOT_FIRST_POLLS polls (no more
+#if LD_CONFIG_LOST_JOBS
+    /* the same loop as a bare bounded wait for the first LD_HW_FIRST_POLLS polls (no more
      * work or live registers: this is the 64-byte call's cost); a longer job's wait goes on
-     * in ld_hw_poll_jobs, which also sees a job that vanished (a reset) */
-    limit = limit < ONESHOT_FIRST_POLLS ? limit : ONESHOT_FIRST_POLLS;
+     * in ld_hw_poll_rest, which also sees a job that vanished (a reset) */
+    limit = limit < LD_HW_FIRST_POLLS ? limit : LD_HW_FIRST_POLLS;
+#endif
     for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u); )
         if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
             polls = limit;
             break;
         }
+#if LD_CONFIG_LOST_JOBS
     if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
         int lost;
-        polls = ld_hw_poll_jobs(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, &lost)
+        polls = ld_hw_poll_rest(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, &lost)
                 ? 0 : limit;
         if (lost)
             limit = 0;
     }
+#endif
     LD_PROF(LD_PROF_DONE);
     st = ONESHOT_RD(dev->status);
     ONESHOT_WR(dev->slots_ack + off, 1u);
     ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
     LD_PROF(LD_PROF_ACKED);
+#if LD_CONFIG_LOST_JOBS
     if (limit == 0)
         return LD_ERR_HW;                               /* lost */
+#endif
     if (polls >= limit)
         return LD_ERR_TIMEOUT;
     if (st & LD_STATUS_ERRORS)
@@ -710,12 +702,12 @@ LD_HOT(batch_wait)
 int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval)
 {
     int lost;
-    uint32_t st = ld_hw_poll_jobs(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
-                                  LD_BATCH_STATUS_BUSY, &lost);
+    uint32_t st = ld_poll_jobs(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
+                               LD_BATCH_STATUS_BUSY, &lost);
 
     if (done)
         *done = LD_RD32(dev, dev->batch_progress);
-    if (lost)
+    if (st == 0 && lost)
         return LD_ERR_HW;           /* neither running nor done: the SoC was reset under it */
     if (st == 0)
         return LD_ERR_TIMEOUT;      /* the batch still runs: nothing is acknowledged */

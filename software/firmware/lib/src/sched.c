@@ -397,7 +397,6 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
     uint32_t outstanding = 0, tainted = 0;
     uintptr_t done_reg = low_word(dev->slots_done, info->slots);
     uintptr_t ack_reg = low_word(dev->slots_ack, info->slots);
-    uintptr_t busy_reg = low_word(dev->slots_busy, info->slots);
     int r, timed_out = 0;
 
     for (;;) {
@@ -431,8 +430,9 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
             break;
         {
             int lost;
-            uint32_t done = ld_hw_poll_jobs(dev, done_reg, outstanding, busy_reg, outstanding,
-                                            &lost) & outstanding;
+            uint32_t done = ld_poll_jobs(dev, done_reg, outstanding,
+                                         low_word(dev->slots_busy, info->slots), outstanding,
+                                         &lost) & outstanding;
             uint32_t st;
             if (done == 0) {        /* timeout, or the jobs lost to a reset: fail what is in
                                      * the engine and stop */

@@ -27,6 +27,12 @@
  *   calls), and compression hooks (ld_md_init_hook, ld_skein512_init_hook: the padding and
  *   Skein's UBI sequence of this library around a compression function supplied by the
  *   caller, e.g. an engine in a simulator). It changes ld_hw_dev's layout.
+ * LD_CONFIG_LOST_JOBS (default LD_CONFIG_HOST): the driver's waits also see a job that
+ *   vanished -- neither running nor done, the peripheral reset under it -- and report it as
+ *   LD_ERR_HW at once instead of after the wait's bound (ld_hw_poll_jobs in ld_hw.h). That
+ *   happens to a host whose CPU survives the peripheral's reset (the PC across the bridge,
+ *   Linux on the Zynq's ARM); a soft CPU in the FPGA is reset with the peripheral, so the
+ *   firmware build leaves the check out and its waits stay the bare loops they were.
  * LD_CONFIG_PROFILE (default 0): the driver calls ld_profile_mark(LD_PROF_*) (ld_hw.h), which
  *   the application supplies, at the boundaries of a call's phases (context set up, padding,
  *   job started, job done, acknowledged, digest read): the profile firmware times them.
@@ -49,6 +55,9 @@
 #define LD_CONFIG_PROFILE 0
 #endif
 
+#ifndef LD_CONFIG_LOST_JOBS
+#define LD_CONFIG_LOST_JOBS LD_CONFIG_HOST
+#endif
 #if LD_CONFIG_HOST && LD_CONFIG_HAL_INLINE
 #error "LiteDigest: LD_CONFIG_HOST reaches the registers through ld_hw_dev's HAL; LD_CONFIG_HAL_INLINE is for a CPU on the peripheral's bus"
 #endif

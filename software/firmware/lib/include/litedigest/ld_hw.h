@@ -300,12 +300,14 @@ int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t alig
  * or through dev->wait between reads, or the timeout; returns the last value read (0 on
  * timeout or when wait gave up). */
 uint32_t ld_hw_poll(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask);
-/* The same for jobs that may vanish: every LD_HW_ALIVE_POLLS polls without them done, read
- * busy_reg too; when none of busy_mask's bits is set there and reg still shows none done, the jobs
- * are gone (the peripheral or the SoC was reset under them): returns 0 with *lost = 1 (a job
- * is busy or done from its start until its ack, so the two reads, busy first, cannot both
- * miss a live one). The drivers report a lost job as LD_ERR_HW at once, not after the
- * timeout. */
+/* The same for jobs that may vanish: after LD_HW_FIRST_POLLS polls without them done, every
+ * LD_HW_ALIVE_POLLS polls, read busy_reg too; when none of busy_mask's bits is set there and
+ * reg still shows none done, the jobs are gone (the peripheral or the SoC was reset under
+ * them): returns 0 with *lost = 1 (a job is busy or done from its start until its ack, so the
+ * two reads, busy first, cannot both miss a live one). The drivers report a lost job as
+ * LD_ERR_HW without waiting out the bound. (The first polls are the bare loop: a short job's
+ * wait costs what it did.) */
+#define LD_HW_FIRST_POLLS 4096u
 #define LD_HW_ALIVE_POLLS 256u
 uint32_t ld_hw_poll_jobs(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
                          uint32_t busy_mask, int *lost);
