@@ -3,6 +3,36 @@
 #ifndef LITEDIGEST_LD_INTERNAL_H
 #define LITEDIGEST_LD_INTERNAL_H
 
+#include "litedigest/ld_config.h"
+/* LD_CONFIG_LOCK: the library's entry points that touch a peripheral are compiled under these
+ * names (declared so by the public headers included below), and hw_lock.c defines the public
+ * names around them: lock, call, unlock. Calls inside the library go to these names, so
+ * nothing takes the lock twice. Every library source includes this header first. */
+#if LD_CONFIG_LOCK
+#define ld_hw_md ld_hw_md_unlocked
+#define ld_hw_md_init ld_hw_md_init_unlocked
+#define ld_hw_md_update ld_hw_md_update_unlocked
+#define ld_hw_md_final ld_hw_md_final_unlocked
+#define ld_hw_md_batch_run ld_hw_md_batch_run_unlocked
+#define ld_hw_md_batch ld_hw_md_batch_unlocked
+#define ld_hw_schedule ld_hw_schedule_unlocked
+#define ld_hw_cycles ld_hw_cycles_unlocked
+#define ld_hw_mac_set_key ld_hw_mac_set_key_unlocked
+#define ld_hw_mac_wipe ld_hw_mac_wipe_unlocked
+#define ld_hw_mac_init ld_hw_mac_init_unlocked
+#define ld_hw_mac ld_hw_mac_unlocked
+#define ld_hw_mac_batch ld_hw_mac_batch_unlocked
+#define ld_hw_hmac_key_init ld_hw_hmac_key_init_unlocked
+#define ld_hw_hmac_init ld_hw_hmac_init_unlocked
+#define ld_hw_hmac_update ld_hw_hmac_update_unlocked
+#define ld_hw_hmac_final ld_hw_hmac_final_unlocked
+#define ld_hw_hmac ld_hw_hmac_unlocked
+#define ld_hw_skein512_init ld_hw_skein512_init_unlocked
+#define ld_hw_skein512 ld_hw_skein512_unlocked
+#define ld_skein512_update ld_skein512_update_unlocked
+#define ld_skein512_update_bits ld_skein512_update_bits_unlocked
+#define ld_skein512_final ld_skein512_final_unlocked
+#endif
 #include "litedigest/ld_types.h"
 #include "litedigest/ld_common.h"
 #include "litedigest/ld_hw.h"

@@ -33,6 +33,12 @@
  *   happens to a host whose CPU survives the peripheral's reset (the PC across the bridge,
  *   Linux on the Zynq's ARM); a soft CPU in the FPGA is reset with the peripheral, so the
  *   firmware build leaves the check out and its waits stay the bare loops they were.
+ * LD_CONFIG_LOCK (default 0): several tasks (an RTOS's, or a main loop and an interrupt
+ *   handler) share one peripheral: ld_hw_dev gains lock/unlock hooks (ld_hw.h) that every
+ *   driver call touching the peripheral takes around its work, and a streaming context (whose
+ *   chaining value stays in the peripheral's slot 0 between calls) takes at init and gives at
+ *   final or when it fails. The library's own calls inside one call do not take it again.
+ *   It changes ld_hw_dev's layout.
  * LD_CONFIG_PROFILE (default 0): the driver calls ld_profile_mark(LD_PROF_*) (ld_hw.h), which
  *   the application supplies, at the boundaries of a call's phases (context set up, padding,
  *   job started, job done, acknowledged, digest read): the profile firmware times them.
@@ -55,6 +61,9 @@
 #define LD_CONFIG_PROFILE 0
 #endif
 
+#ifndef LD_CONFIG_LOCK
+#define LD_CONFIG_LOCK 0
+#endif
 #ifndef LD_CONFIG_LOST_JOBS
 #define LD_CONFIG_LOST_JOBS LD_CONFIG_HOST
 #endif

@@ -78,6 +78,19 @@ typedef struct {
     uintptr_t stage_base, stage_size;
     uint32_t flags;             /* LD_HW_SHARED */
 #endif
+#if LD_CONFIG_LOCK
+    /* Several tasks on one peripheral (ld_config.h LD_CONFIG_LOCK): lock(lock_arg) is called
+     * before a driver call's first register access and returns 0 once the caller owns the
+     * peripheral (it may block: an RTOS mutex, interrupts masked), or nonzero to give up (the
+     * call then returns LD_ERR_TIMEOUT and touches nothing); unlock(lock_arg) when the call
+     * ends. A streaming context (ld_hw_md_init, ld_hw_mac_init, ld_hw_hmac_init,
+     * ld_hw_skein512_init) holds it from a successful init until its final, or until a call
+     * fails it: finish every context you start. NULL hooks: no locking. The low-level
+     * ld_hw_start_* / ld_hw_job_* calls take nothing: their caller holds the lock. */
+    int (*lock)(void *lock_arg);
+    void (*unlock)(void *lock_arg);
+    void *lock_arg;
+#endif
 } ld_hw_dev;
 
 #if LD_CONFIG_HOST
