@@ -411,3 +411,40 @@ def test_synth_main_soc(tmp_path):
                       log=lambda *a: None)
     assert rep["lint"].get("ok") in (True, None)
     assert rep["synth_xc7"]["fits"], rep["synth_xc7"]
+
+
+def test_c_driver_reports_axi_slverr_then_hashes_right():
+    """The C driver (litedigest.native.HwDevice, as it runs on the Zynq's ARM) on the PYNQ-Z2
+    subsystem in Migen simulation (soc/sim/pynq_dma.DriverPort: its registers through
+    AXI-Lite, its DMA on the AXI4 DDR model): told its DMA buffer is larger than the DDR
+    behind it, a hash staged across the end of the DDR gets SLVERR beats: HardwareError from
+    the one-shot call (err_bus), then the same peripheral hashes right."""
+    import hashlib
+    import time
+    from litedigest import native
+    from litedigest.soc.sim.pynq_dma import DriverPort, SubsystemSim
+
+    mem_base, size = 0x0C00_0000, 0x2000
+    mem = bytearray(size)
+    sim = SubsystemSim(["sha256:opt"], mem, mem_base, latency=10, seed=5)
+    port = DriverPort(sim).start()
+    try:
+        regs = native.instance_registers(sim.csr["csr_registers"], "sha256")
+
+        def device(stage_at):
+            return native.HwDevice(regs, read32=port.read32, write32=port.write32, family="sha256",
+                                   ram_base=mem_base, ram_size=4 * size, dma_write=port.dma_write,
+                                   stage=(stage_at, 0x1000), shared=True, timeout_polls=400)
+
+        msg = bytes(range(256)) * 2
+        t = time.monotonic()
+        with pytest.raises(native.HardwareError):
+            device(mem_base + size - 0x100).md("sha256", msg, native.PATH_DMA)   # past the end
+        assert time.monotonic() - t < 300
+        assert sim.ddr.stats["read_errors"] > 0        # it was the SLVERR beats
+        errors = sim.ddr.stats["read_errors"]
+        assert device(mem_base).md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
+        assert sim.ddr.stats["read_errors"] == errors
+    finally:
+        port.close()
+    assert port.error is None

@@ -161,6 +161,86 @@ class SubsystemSim:
         run_simulation(self.soc, [self._count(), self.ddr.process(), *generators])
 
 
+class DriverPort:
+    """The subsystem's registers and DDR for a program outside the simulation -- the C driver
+    (litedigest.native.HwDevice) as it runs on the Zynq's ARM: `read32(addr)`/`write32(addr,
+    value)` at the AXI-Lite addresses of csr.json, `dma_write(addr, data)` into the DDR model's
+    memory (the CPU's stores into a DMA buffer; bytes past the model's memory are dropped).
+    The Migen simulation runs in a thread (`start`), its host process serving one register
+    access at a time from a queue; `close` ends it. Slow (Migen: tens of cycles a second):
+    for short messages."""
+
+    def __init__(self, sim, timeout=600.0):
+        import queue
+        self.sim, self.timeout = sim, timeout
+        self._requests = queue.Queue()
+        self._closed = False
+        self._thread = None
+        self.error = None
+
+    def _serve(self):
+        import queue
+        while not self._closed:
+            try:
+                kind, addr, value, reply = self._requests.get_nowait()
+            except queue.Empty:
+                yield
+                continue
+            try:
+                if kind == "r":
+                    reply.put((yield from self.sim.host.read(addr)))
+                else:
+                    yield from self.sim.host.write(addr, value)
+                    reply.put(None)
+            except AssertionError as e:       # a response other than OKAY
+                reply.put(e)
+
+    def start(self):
+        import threading
+
+        def run():
+            try:
+                self.sim.run(self._serve())
+            except BaseException as e:        # reported to the next access
+                self.error = e
+        self._thread = threading.Thread(target=run, name="pynq-subsystem-sim", daemon=True)
+        self._thread.start()
+        return self
+
+    def _access(self, kind, addr, value=None):
+        import queue
+        if self.error is not None:
+            raise RuntimeError(f"the subsystem simulation failed: {self.error!r}")
+        reply = queue.Queue(maxsize=1)
+        self._requests.put((kind, addr, value, reply))
+        try:
+            r = reply.get(timeout=self.timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no answer from the subsystem simulation in {self.timeout} s") from None
+        if isinstance(r, BaseException):
+            raise r
+        return r
+
+    def read32(self, addr):
+        return self._access("r", addr)
+
+    def write32(self, addr, value):
+        self._access("w", addr, value)
+
+    def dma_write(self, addr, data):
+        off = addr - self.sim.mem_base
+        data = bytes(data)
+        if off < 0:
+            raise ValueError(f"0x{addr:x} is below the DDR model's memory")
+        n = max(0, min(len(data), len(self.sim.mem) - off))
+        self.sim.mem[off:off + n] = data[:n]
+
+    def close(self):
+        self._closed = True
+        if self._thread is not None:
+            self._thread.join(60)
+
+
 @passive
 def _monitor(sim, periph, seen):
     """The first block request, the last job end, the engine's accepts, the R beats."""
