@@ -48,4 +48,21 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q -e ".[$EXTRA]"
   echo "$want" > "$stamp"
 fi
+# the test suite also runs the PYNQ driver on the real pynq package (tests/test_pynq_real.py,
+# litedigest.pynq_simdevice). Not in the [test] extra: pynq 4.0.0 declares numpy<2, setuptools
+# <=80 (pynqutils) and pycparser<3, and pip would downgrade the environment's to satisfy them.
+# Installed without its dependencies instead, plus the two its import needs that the extra
+# does not bring (pydantic, tqdm); no compiling (pure Python on x86). Checked on every run,
+# so an existing venv gets it too.
+if [ "$EXTRA" = test ] && ! .venv/bin/python - <<'EOF' 2>/dev/null
+import importlib.metadata as m, sys
+want = {"pynq": "4.0.0", "pynqutils": "0.1.3", "pynqmetadata": "0.2.0"}
+sys.exit(any(m.version(p) != v for p, v in want.items()) or not all(
+    m.version(p) for p in ("pydantic", "tqdm")))
+EOF
+then
+  echo "setup: installing pynq 4.0.0 (without its numpy<2/setuptools<=80 pins)"
+  .venv/bin/pip install -q --no-deps pynq==4.0.0 pynqutils==0.1.3 pynqmetadata==0.2.0
+  .venv/bin/pip install -q "pydantic>=2" tqdm
+fi
 echo "setup: ok ($(.venv/bin/python --version))"

@@ -124,9 +124,19 @@ class SimAllocator:
 
     def __call__(self, shape, dtype=np.uint32, cacheable=True, target=None, **kwargs):
         dtype = np.dtype(dtype)
-        n = int(np.prod(shape)) * dtype.itemsize
+        addr = self.reserve(int(np.prod(shape)) * dtype.itemsize, shape)
+        buf = np.zeros(shape, dtype=dtype).view(SimBuffer)
+        buf._sim, buf._allocator = self.sim, self
+        buf.physical_address = addr
+        buf.coherent = False
+        return buf
+
+    def reserve(self, n, shape=None):
+        """Reserve `n` bytes of the region (first fit, aligned, plus the fixed offset): their
+        physical address (``_free`` releases it). litedigest.pynq_simdevice's pynq memory
+        bank keeps its buffers here too."""
         if n <= 0:
-            raise ValueError(f"cannot allocate an empty buffer (shape {shape})")
+            raise ValueError(f"cannot allocate an empty buffer (shape {shape if shape is not None else n})")
         addr = self.base
         for a, k in sorted(self.live.items()):
             if addr + self.offset + n <= a:
@@ -137,11 +147,7 @@ class SimAllocator:
             raise MemoryError(f"simulated DMA memory exhausted: {n} bytes asked, "
                               f"{self.size} bytes at 0x{self.base:x} with {len(self.live)} buffers live")
         self.live[addr] = n
-        buf = np.zeros(shape, dtype=dtype).view(SimBuffer)
-        buf._sim, buf._allocator = self.sim, self
-        buf.physical_address = addr
-        buf.coherent = False
-        return buf
+        return addr
 
     def _free(self, addr):
         self.live.pop(addr, None)
