@@ -40,10 +40,17 @@ class RoundGroup:
     `offset`. `select(table)` reads a per-group table (round constants, step-function
     choice) restricted to the groups this datapath can see: a pipeline stage gets a bank of
     just its own constants, and a table that is constant over them becomes a constant (so a
-    SHA-1 stage carries only the non-linear functions of its own rounds)."""
+    SHA-1 stage carries only the non-linear functions of its own rounds).
 
-    def __init__(self, phase, offset=0, count=1):
+    `start` (a signal, optional): in a cycle where it is set the group is the first one
+    whatever `phase` says -- the conventional sequencer's accept cycle. The tables are then
+    read at `phase` (a register) and the first group's entry is chosen after the read, so the
+    table lookup runs in parallel with the accept logic instead of after it (it was the
+    critical path of the base engines: accept -> group index -> round-constant ROM -> adder)."""
+
+    def __init__(self, phase, offset=0, count=1, start=None):
         self.phase, self.offset, self.count = phase, offset, count
+        self.start = start
 
     def at(self, g):
         """True when the group is `g` (a constant when g is outside this datapath's groups)."""
@@ -51,13 +58,19 @@ class RoundGroup:
             return Constant(0, 1)
         if self.count == 1:
             return Constant(1, 1)
-        return self.phase == g - self.offset
+        here = self.phase == g - self.offset
+        if self.start is not None:
+            return Mux(self.start, Constant(int(g == self.offset), 1), here)
+        return here
 
     def select(self, table, width):
         vals = list(table[self.offset:self.offset + self.count])
         if len(set(vals)) == 1:
             return Constant(vals[0], width)
-        return rom(vals, width)[self.phase]
+        read = rom(vals, width)[self.phase]
+        if self.start is not None:
+            return Mux(self.start, Constant(vals[0], width), read)
+        return read
 
 
 class HashEngine(Module):
@@ -117,17 +130,21 @@ class HashEngine(Module):
                                            + list(self.SINK_EXTRA))
         self.source = source = stream.Endpoint(engine_source_layout(self.digest_bits, slots))
 
-        self.st = [Signal(wb, name=f"st{i}") for i in range(ncv)]
-        self.w = [Signal(wb, name=f"w{i}") for i in range(self.BLOCK_WORDS)]
+        # Data registers (state, message window, chaining values, pre-computed sums, the result
+        # word) are reset_less: nothing reads them before a block or a result has written them
+        # (busy / valid / slot_busy say when), so the SoC reset need not reach them -- on the
+        # ECP5 the reset net to every flip-flop of four engines did not route
+        self.st = [Signal(wb, name=f"st{i}", reset_less=True) for i in range(ncv)]
+        self.w = [Signal(wb, name=f"w{i}", reset_less=True) for i in range(self.BLOCK_WORDS)]
         self.busy = busy = Signal()
         self.count = Signal(max=round_cycles + 1)
         cur_slot = Signal(slot_bits(slots))
         cur_last = Signal()
-        cv_cur = Signal(self.digest_bits)  # chaining value the current block started from
-        cv_mem = Array(Signal(self.digest_bits, name=f"cv_slot{i}") for i in range(slots))
+        cv_cur = Signal(self.digest_bits, reset_less=True)  # chaining value the current block started from
+        cv_mem = Array(Signal(self.digest_bits, name=f"cv_slot{i}", reset_less=True) for i in range(slots))
 
         res_valid = Signal()
-        res_digest = Signal(self.digest_bits)
+        res_digest = Signal(self.digest_bits, reset_less=True)
         res_slot = Signal(slot_bits(slots))
         res_last = Signal()
         self.out_free = Signal()
@@ -182,11 +199,16 @@ class HashEngine(Module):
         one clock's group of rounds, `group` a RoundGroup (index 0 in the accept cycle)."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         final = Signal(name="final_add")
-        rin = [Mux(accept, i, s) for i, s in zip(self.init_st, st)]
-        win = [Mux(accept, d, x) for d, x in zip(self.data_w, w)]
+        # the round's inputs: the new block's while the engine is idle, else the registers.
+        # Selected by `busy` (a register) rather than `accept` (busy and the sink's valid): the
+        # same whenever the result is stored (an idle cycle without a block stores nothing),
+        # and two LUT levels shorter in front of the round's adders
+        idle = ~busy
+        rin = [Mux(idle, i, s) for i, s in zip(self.init_st, st)]
+        win = [Mux(idle, d, x) for d, x in zip(self.data_w, w)]
         idx = Signal(max=self.round_cycles + 1)
         self.comb += idx.eq(Mux(accept, 0, count))
-        st_next, w_next = step(rin, win, RoundGroup(idx, 0, self.round_cycles))
+        st_next, w_next = step(rin, win, RoundGroup(count, 0, self.round_cycles, start=idle))
         self.sync += [
             If(accept | (busy & ~final),
                 [dst.eq(src) for dst, src in zip(st, st_next)],
@@ -208,7 +230,7 @@ class HashEngine(Module):
         used in the last group. Latency round_cycles + 1."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         wb = self.word_bits
-        pre = [Signal(wb, name=f"pre{i}") for i in range(npre)]
+        pre = [Signal(wb, name=f"pre{i}", reset_less=True) for i in range(npre)]
         st_next, w_next, pre_next, st_final = step(st, w, pre, RoundGroup(count, 0, self.round_cycles),
                                                    self.cv_words)
         last = count == self.round_cycles - 1
@@ -248,10 +270,10 @@ class HashEngine(Module):
         for s in range(count):
             regs = dict(
                 valid=Signal(name=f"{name}{s}_valid"),
-                st=[Signal(wb, name=f"{name}{s}_st{i}") for i in range(ncv)],
-                w=[Signal(wb, name=f"{name}{s}_w{i}") for i in range(self.BLOCK_WORDS)],
-                pre=[Signal(wb, name=f"{name}{s}_pre{i}") for i in range(npre)],
-                cv=Signal(self.digest_bits, name=f"{name}{s}_cv"),
+                st=[Signal(wb, name=f"{name}{s}_st{i}", reset_less=True) for i in range(ncv)],
+                w=[Signal(wb, name=f"{name}{s}_w{i}", reset_less=True) for i in range(self.BLOCK_WORDS)],
+                pre=[Signal(wb, name=f"{name}{s}_pre{i}", reset_less=True) for i in range(npre)],
+                cv=Signal(self.digest_bits, name=f"{name}{s}_cv", reset_less=True),
                 slot=Signal(len(self.sink.slot), name=f"{name}{s}_slot"),
                 last=Signal(name=f"{name}{s}_last"),
                 **{t: Signal(len(prev[t]), name=f"{name}{s}_{t}") for t in tags},

@@ -125,7 +125,9 @@ class _Block:
     def __init__(self, prefix, slot_bits):
         self.prefix = prefix
         for name, n, w in self.FIELDS:
-            setattr(self, name, [Signal(w, name=f"{prefix}_{name}{i}") for i in range(n)])
+            # data: reset_less (the valid bit says when they hold a block; see engine_base)
+            setattr(self, name, [Signal(w, name=f"{prefix}_{name}{i}", reset_less=True)
+                                 for i in range(n)])
         self.valid = Signal(name=f"{prefix}_valid")
         self.s = Signal(5, name=f"{prefix}_s")
         self.rnd = Signal(7, name=f"{prefix}_rnd")

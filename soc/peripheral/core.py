@@ -402,7 +402,9 @@ class HashPeripheral(CycleCounter):
         ] + key_fields)
         self.din = WriteOnlyCSRStorage(32, description="Block word input (big-endian word), one per "
                                        "write; reads as 0.")
-        self.cv = CSRStorage(engine.digest_bits, description="Chaining value to resume from (H0 first).")
+        # (data: read only by a load_cv job, after the CPU wrote it; the reset need not reach it)
+        self.cv = CSRStorage(engine.digest_bits, reset_less=True,
+                             description="Chaining value to resume from (H0 first).")
         self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
         self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}.")
         self.tail_base = CSRStorage(32, description=f"Tail segment byte address, {row_bytes}-byte aligned.")
