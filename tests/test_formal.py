@@ -1,6 +1,6 @@
 """The formal proofs of docs/RELIABILITY.md ("What is proven"), run by SymbiYosys with Yices
 on the Verilog Migen makes of the real modules (litedigest.soc.formal): the engine contract of
-the standard SoCs' engines, SlotControl, the Wishbone DMA reader and the AXI burst reader.
+the standard SoCs' engines (the MAC engines too), SlotControl, the Wishbone DMA reader and the AXI burst reader.
 
 Part of the normal suite (no marker). Each proof is a test; the proofs of this session run
 two at a time, each with its own time limit (litedigest.soc.formal.proofs.TIMEOUT), and their
@@ -72,6 +72,19 @@ def test_every_group_has_a_planted_fault():
     for group in ("E1", "E2", "E3", "E4", "E5", "E6", "J1", "J3", "J4", "J6", "J7", "D1", "D2", "D3",
                   "X1", "X3", "X4", "X5", "X7"):
         assert group in targeted, group
+
+
+def test_every_engine_of_the_standard_socs_has_its_contract_proven():
+    """Each engine of the main SoC and the MAC SoC (soc/targets/sim.py) has a BMC and a
+    k-induction of the engine contract (E1-E8) that must pass; the MAC engines are checked by
+    their own harness (`engine_mac_formal`: key slots, key initializations, per-slot order)."""
+    from litedigest.soc.targets.sim import MAIN_SOC, MAC_SOC
+    for spec in dict.fromkeys(MAIN_SOC + MAC_SOC):
+        key = spec.replace(":", "_")
+        for mode in ("bmc", "prove"):
+            proof = PROOFS.get(f"engine-{key}-{mode}")
+            assert proof is not None and proof.mode == mode and proof.expect == "PASS", (spec, mode)
+            assert (proof.top == "engine_mac_formal") == spec.startswith("hmac-"), spec
 
 
 def test_cache_is_keyed_by_the_design_harness_and_script(results):

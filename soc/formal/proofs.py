@@ -22,6 +22,15 @@ from . import sby, units
 # the engines of the standard SoCs (soc/targets/sim.py MAIN_SOC, and the scheduler SoC's
 # four-stage pipeline)
 ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8", "sha256:opt:p4")
+# the MAC engines of the standard SoCs (MAIN_SOC's hmac-sha256:opt, the MAC SoC's :p4): the
+# harness engine_mac_formal (engine.sv), with the key slot, key_init and wipe free
+MAC_ENGINES = ("hmac-sha256:opt", "hmac-sha256:opt:p4")
+MAC_K = 4          # their induction depth: the harness's auxiliary invariants make it close at 2
+# the BMC of 2 x 65 + 2 cycles of hmac-sha256:opt:p4 takes about 400 s, beyond the limit: the
+# suite runs it to 48 cycles (about 20 s; its induction holds at every depth, for any stalls)
+# and the full depth only with LITEDIGEST_FORMAL_LONG=1 (`engine-hmac-sha256_opt_p4-bmc132`)
+MAC_BMC_DEPTH = {"hmac-sha256:opt:p4": 48}
+LONG = bool(os.environ.get("LITEDIGEST_FORMAL_LONG"))
 STALL = 2          # the result sink's longest stall in the induction tasks (fairness)
 TIMEOUT = 300      # seconds, each proof
 
@@ -41,10 +50,11 @@ class Proof:
     known: bool = False   # a finding: the property fails on the design as it is
     timeout: int = TIMEOUT
     cost: float = 2       # seconds it takes, roughly (the longest start first)
+    module: str = ""      # the harness's top module, when not <harness>_formal
 
     @property
     def top(self):
-        return self.harness[:-3] + "_formal"
+        return self.module or self.harness[:-3] + "_formal"
 
     def make_unit(self):
         builder, kw = self.unit
@@ -69,6 +79,34 @@ def all_proofs():
             Proof(f"engine-{key}-prove", "engine", f"{spec}: E1-E8, stalls of at most {STALL} cycles",
                   eng, "engine.sv", "prove", lat + 8, dict(STALL=STALL)),
         ]
+    for spec in MAC_ENGINES:
+        lat = specmod.parse(spec).latency
+        key = spec.replace(":", "_")
+        eng = ("engine_unit", dict(spec=spec))
+        depth = MAC_BMC_DEPTH.get(spec, 2 * lat + 2)
+        out += [
+            Proof(f"engine-{key}-bmc", "engine", f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
+                  eng, "engine.sv", "bmc", depth, module="engine_mac_formal"),
+            Proof(f"engine-{key}-prove", "engine",
+                  f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
+                  eng, "engine.sv", "prove", MAC_K, module="engine_mac_formal"),
+        ]
+        if LONG and depth < 2 * lat + 2:
+            out.append(Proof(f"engine-{key}-bmc{2 * lat + 2}", "engine",
+                             f"{spec}: E1-E8, any stalls, keys, key inits, wipes (long)", eng,
+                             "engine.sv", "bmc", 2 * lat + 2, module="engine_mac_formal", timeout=900))
+    lat = specmod.parse(MAC_ENGINES[0]).latency
+    out.append(Proof("fault-engine-hmac-passenger", "engine",
+                     f"{MAC_ENGINES[0]} with a passenger's result dropped",
+                     ("engine_unit", dict(spec=MAC_ENGINES[0], fault="passenger")), "engine.sv", "bmc",
+                     lat + 4, _only("E4"), "FAIL", "E4", module="engine_mac_formal"))
+    # a key initialization's result comes after the outer core alone: the core's latency
+    klat = specmod.parse(f"{specmod.MACS['hmac-sha256'].hash_family}:opt").latency
+    for delta, group in ((-1, "E4"), (1, "E3")):
+        out.append(Proof(f"fault-engine-hmac-key_init{delta:+d}", "engine",
+                         f"{MAC_ENGINES[0]}: key initializations checked against latency {klat + delta}",
+                         ("engine_unit", dict(spec=MAC_ENGINES[0])), "engine.sv", "bmc", klat + 4,
+                         dict(_only(group), KLAT=klat + delta), "FAIL", group, module="engine_mac_formal"))
     lat = specmod.parse("sha256:opt").latency
     for fault, group, depth in (("drop", "E4", lat + 4), ("release", "E6", lat + 4),
                                 ("spurious", "E1", 4), ("slot_flip", "E2", lat + 4)):
@@ -131,7 +169,8 @@ def all_proofs():
 COSTS = {"engine-sha256_opt_p4-bmc": 50, "dma-p4-128": 60, "axi-1-64": 37, "engine-sha1_opt-bmc": 20,
          "engine-sha1_opt-prove": 19, "engine-sha256_opt-bmc": 12, "engine-sha256_opt-prove": 10,
          "dma-1-128-bound": 12, "dma-sha512-512": 11, "engine-sha256_opt_p4-prove": 8,
-         "slots-bound": 5}
+         "slots-bound": 5, "engine-hmac-sha256_opt-bmc": 10, "engine-hmac-sha256_opt_p4-bmc": 20,
+         "engine-hmac-sha256_opt_p4-prove": 7, "engine-hmac-sha256_opt_p4-bmc132": 400}
 
 
 def _with_costs(proofs):

@@ -11,7 +11,8 @@ value, any cycle). A few `aux_*` ports show internal registers (found by their M
 that a harness's auxiliary invariants relate to its model, so that k-induction closes.
 
 `fault` plants a bug (a mutated module or a wrong design parameter) for the proofs that show
-each property group can fail.
+each property group can fail. A MAC engine (HMAC) gets ports of its own for the harness
+`engine_mac_formal` (`_mac_engine_unit`).
 """
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ from migen.fhdl.structure import _Assign, _Slice, _Part, _ArrayProxy, _Fragment
 from migen.fhdl.visit import NodeTransformer
 from migen.fhdl import verilog
 from migen.fhdl.tools import list_targets
+from migen.util.misc import flat_iteration
 from migen.genlib.record import Record
 
 from litex.soc.interconnect import stream, wishbone
@@ -175,11 +177,13 @@ def engine_unit(spec, fault=None):
     Skein's key, tweak and plaintext words, the result register) loads a free value, in the
     cycles the engine loads it. The control (busy flags, round and phase counters, stage
     valid bits, slot and last tags, the slots in flight, Skein's round and subkey counters,
-    the result's valid) is the engine's own."""
+    the result's valid) is the engine's own. A MAC engine: `_mac_engine_unit`."""
     s = specmod.parse(spec)
     engine = make_engine(s)
     if engine.latency != s.latency:
         raise ValueError(f"{spec}: engine latency {engine.latency} != catalogue {s.latency}")
+    if hasattr(engine, "key_slots"):
+        return _mac_engine_unit(spec, s, engine, fault)
     top = engine if fault is None else _FaultyEngine(engine, fault)
     ios = set()
     for ep in (top.sink, top.source):
@@ -223,6 +227,76 @@ def engine_unit(spec, fault=None):
         DB=engine.digest_bits, ROUNDS=engine.round_cycles if counted else 0, CB=len(engine.count),
         OB=len(occupancy), PIPE=int(bool(stages))), info=dict(spec=str(spec), latency=s.latency,
         in_flight=engine.blocks_in_flight, slots=engine.slots,
+        abstracted_bits=sum(len(r) for r in regs), abstracted=sorted(ns.get_name(r) for r in regs)))
+
+
+def _passenger_dropped(frag, engine, outer):
+    """The planted fault `passenger` of a MAC engine: the result register does not load when
+    a passenger (a block that is neither its message's last one nor a key initialization)
+    leaves the outer core, so that block gets no result (the engine goes on as if it had)."""
+    (res_valid,) = drivers(frag, engine.source.valid)
+    keep = outer["mac"] | outer["key_init"]
+
+    class Drop(NodeTransformer):
+        def visit_If(self, node):
+            node = super().visit_If(node)
+            if any(isinstance(st, _Assign) and st.l is res_valid and isinstance(st.r, Constant)
+                   and st.r.value == 1 for st in flat_iteration(node.t)):
+                node.cond = node.cond & keep
+            return node
+
+    frag.sync["sys"] = Drop().visit(frag.sync["sys"])
+
+
+def _mac_engine_unit(spec, s, engine, fault=None):
+    """A MAC engine (`hmac-sha256:opt:pN`, ip/hmac_sha256.py) for the harness
+    `engine_mac_formal` (engine.sv): the sink's key slot and `key_init` and the `wipe` input
+    are ports (free inputs); the auxiliary ports `mac_<core>_<field>` show the stage
+    registers of both cores (`i`: inner, `o`: outer; each a vector, stage 0 first): valid,
+    key_init, slot, key, last; `mac_slot_busy` and `mac_key_busy` the engine's record of the
+    slots with a block in the inner core and of the key slots being initialized, `mac_phase`
+    the cycle of the stage period. The harness derives the blocks inside from them (a key
+    initialization is one block: its outer half; its inner half runs beside it and yields no
+    result). The datapath is abstracted as for every engine (`engine_unit`). Fault
+    `passenger`: a passenger's result is dropped."""
+    frag = engine.get_fragment()
+    targets = list_targets(frag.sync.get("sys", []))
+    names = {ns_name(t): t for t in targets}
+    p = engine.stages
+    ports = set()
+    for sig in (engine.sink, engine.source):
+        ports |= {x for x in sig.flatten() if isinstance(x, Signal)}
+    ports |= {engine.wipe, engine.keys_valid}
+    stage = {(c, f): [names[f"{c}{i}_{f}"] for i in range(p)]
+             for c in "io" for f in ("valid", "key_init", "slot", "key", "last", "mac") if f != "mac" or c == "o"}
+    for (c, f), regs in stage.items():
+        if f == "mac":
+            continue
+        port = Signal(sum(len(r) for r in regs), name=f"mac_{c}_{f}")
+        frag.comb.append(port.eq(Cat(*regs)))
+        ports.add(port)
+    for name in ("slot_busy", "key_busy", "phase"):
+        port = Signal(len(names[name]), name=f"mac_{name}")
+        frag.comb.append(port.eq(names[name]))
+        ports.add(port)
+    if fault == "passenger":
+        last = {f: stage[("o", f)][-1] for f in ("mac", "key_init")}
+        _passenger_dropped(frag, engine, last)
+    elif fault is not None:
+        raise ValueError(f"unknown MAC engine fault {fault!r}")
+    regs = [r for r in targets if len(r) >= engine.word_bits]
+    free = abstract_data(frag, regs, flip=drivers(frag, engine.source.digest))
+    text, frag, ns = convert(frag, "ld_engine", ports | set(free))
+    mac = specmod.mac_of_family(engine.family)
+    core = specmod.parse(f"{mac.hash_family}:{engine.arch}" + (f":p{p}" if p > 1 else ""))
+    if core.latency != engine.round_cycles + 1:
+        raise ValueError(f"{spec}: core latency {core.latency} != {engine.round_cycles} + 1")
+    return Unit("ld_engine", text, [], params=dict(
+        LAT=s.latency, KLAT=core.latency, IN_FLIGHT=engine.blocks_in_flight, SB=len(engine.sink.slot),
+        SLOTS=engine.slots, KB=len(engine.sink.key), KEYS=engine.key_slots, DB=engine.digest_bits,
+        P=p, PER=engine.round_cycles // p, PB=len(names["phase"]), BPS=engine.blocks_per_slot), info=dict(
+        spec=str(spec), latency=s.latency, key_init_latency=core.latency,
+        in_flight=engine.blocks_in_flight, slots=engine.slots, key_slots=engine.key_slots,
         abstracted_bits=sum(len(r) for r in regs), abstracted=sorted(ns.get_name(r) for r in regs)))
 
 
