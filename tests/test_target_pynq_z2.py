@@ -413,11 +413,13 @@ def test_synth_main_soc(tmp_path):
     assert rep["synth_xc7"]["fits"], rep["synth_xc7"]
 
 
-def test_c_driver_reports_axi_slverr_then_hashes_right():
+@pytest.mark.parametrize("resp", ["SLVERR", "DECERR"])
+def test_c_driver_reports_axi_errors_then_hashes_right(resp):
     """The C driver (litedigest.native.HwDevice, as it runs on the Zynq's ARM) on the PYNQ-Z2
     subsystem in Migen simulation (soc/sim/pynq_dma.DriverPort: its registers through
     AXI-Lite, its DMA on the AXI4 DDR model): told its DMA buffer is larger than the DDR
-    behind it, a hash staged across the end of the DDR gets SLVERR beats: HardwareError from
+    behind it, a hash staged across the end of the DDR gets error beats (SLVERR from the
+    memory, or DECERR where the model says no slave decodes the address): HardwareError from
     the one-shot call (err_bus), then the same peripheral hashes right."""
     import hashlib
     import time
@@ -426,7 +428,8 @@ def test_c_driver_reports_axi_slverr_then_hashes_right():
 
     mem_base, size = 0x0C00_0000, 0x2000
     mem = bytearray(size)
-    sim = SubsystemSim(["sha256:opt"], mem, mem_base, latency=10, seed=5)
+    sim = SubsystemSim(["sha256:opt"], mem, mem_base, latency=10, seed=5,
+                       decode_end=mem_base + size if resp == "DECERR" else None)
     port = DriverPort(sim).start()
     try:
         regs = native.instance_registers(sim.csr["csr_registers"], "sha256")
@@ -441,7 +444,8 @@ def test_c_driver_reports_axi_slverr_then_hashes_right():
         with pytest.raises(native.HardwareError):
             device(mem_base + size - 0x100).md("sha256", msg, native.PATH_DMA)   # past the end
         assert time.monotonic() - t < 300
-        assert sim.ddr.stats["read_errors"] > 0        # it was the SLVERR beats
+        assert sim.ddr.stats["read_errors"] > 0        # it was the error beats
+        assert (sim.ddr.stats["read_decerrs"] > 0) == (resp == "DECERR")
         errors = sim.ddr.stats["read_errors"]
         assert device(mem_base).md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
         assert sim.ddr.stats["read_errors"] == errors

@@ -29,7 +29,7 @@ from collections import deque
 
 from migen.sim import passive
 
-RESP_OKAY, RESP_SLVERR = 0, 2
+RESP_OKAY, RESP_SLVERR, RESP_DECERR = 0, 2, 3
 BURST_INCR = 1
 CACHE_NORMAL = 0b0011
 
@@ -52,11 +52,15 @@ class _Port:
 
 class AXIDDR:
     def __init__(self, port, mem, base=0, latency=30, seed=0, ar_ready=0.75, r_gap=0.1,
-                 w_ready=0.75, b_latency=4, max_outstanding=8, data_width=64, cache=CACHE_NORMAL):
+                 w_ready=0.75, b_latency=4, max_outstanding=8, data_width=64, cache=CACHE_NORMAL,
+                 decode_end=None):
         if latency < 1:
             raise ValueError("latency must be at least one cycle")
         self.sig = _Port(port)
         self.mem, self.base = mem, base
+        # reads past the memory answer SLVERR (the slave's error); from `decode_end` on (an
+        # address no slave decodes), DECERR, as the interconnect answers
+        self.decode_end = decode_end
         self.latency, self.b_latency = latency, b_latency
         self.rng = random.Random(seed)
         self.p_ar, self.p_gap, self.p_w = ar_ready, r_gap, w_ready
@@ -65,7 +69,7 @@ class AXIDDR:
         self.size = self.nbytes.bit_length() - 1
         self.cache = cache
         self.ar_log = []
-        self.stats = dict(read_bursts=0, read_beats=0, read_errors=0, write_bursts=0,
+        self.stats = dict(read_bursts=0, read_beats=0, read_errors=0, read_decerrs=0, write_bursts=0,
                           write_beats=0, write_errors=0, max_in_flight=0, cycles=0)
 
     # --- memory ---------------------------------------------------------------------------
@@ -74,6 +78,8 @@ class AXIDDR:
 
     def _read(self, addr):
         if not self._inside(addr):
+            if self.decode_end is not None and addr >= self.decode_end:
+                return 0, RESP_DECERR
             return 0, RESP_SLVERR
         off = addr - self.base
         return int.from_bytes(self.mem[off:off + self.nbytes], "little"), RESP_OKAY
@@ -193,6 +199,7 @@ class AXIDDR:
                 b = bursts[0]
                 data, resp = self._read(b[1])
                 self.stats["read_errors"] += resp != RESP_OKAY
+                self.stats["read_decerrs"] += resp == RESP_DECERR
                 cur["rvalid"] = 1
                 yield s("r", "data").eq(data)
                 yield s("r", "resp").eq(resp)
