@@ -48,9 +48,22 @@ class RoundGroup:
     table lookup runs in parallel with the accept logic instead of after it (it was the
     critical path of the base engines: accept -> group index -> round-constant ROM -> adder)."""
 
-    def __init__(self, phase, offset=0, count=1, start=None):
+    def __init__(self, phase, offset=0, count=1, start=None, ahead=None):
         self.phase, self.offset, self.count = phase, offset, count
         self.start = start
+        # ahead = (module, load, step): the sequencer's phase becomes 0 after a cycle with
+        # `load` and phase + 1 after one with `step` (and holds otherwise); then every table
+        # read and group test is a register loaded a cycle ahead, so the round's logic starts
+        # from a register instead of a lookup on the phase (the optimized sequencers)
+        self.ahead = ahead
+
+    def _register(self, width, first, following):
+        """A register that holds `first` after `load` and `following` (a function of the phase,
+        evaluated at phase + 1) after `step`."""
+        module, load, step = self.ahead
+        r = Signal(width, reset_less=True)
+        module.sync += If(load, r.eq(first)).Elif(step, r.eq(following))
+        return r
 
     def at(self, g):
         """True when the group is `g` (a constant when g is outside this datapath's groups)."""
@@ -58,6 +71,8 @@ class RoundGroup:
             return Constant(0, 1)
         if self.count == 1:
             return Constant(1, 1)
+        if self.ahead is not None:
+            return self._register(1, int(g == self.offset), self.phase + 1 == g - self.offset)
         here = self.phase == g - self.offset
         if self.start is not None:
             return Mux(self.start, Constant(int(g == self.offset), 1), here)
@@ -67,6 +82,9 @@ class RoundGroup:
         vals = list(table[self.offset:self.offset + self.count])
         if len(set(vals)) == 1:
             return Constant(vals[0], width)
+        if self.ahead is not None:
+            # (the step after the last group reads past the table: any value will do)
+            return self._register(width, vals[0], rom(vals + vals[-1:], width)[self.phase + 1])
         read = rom(vals, width)[self.phase]
         if self.start is not None:
             return Mux(self.start, Constant(vals[0], width), read)
@@ -231,9 +249,9 @@ class HashEngine(Module):
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         wb = self.word_bits
         pre = [Signal(wb, name=f"pre{i}", reset_less=True) for i in range(npre)]
-        st_next, w_next, pre_next, st_final = step(st, w, pre, RoundGroup(count, 0, self.round_cycles),
-                                                   self.cv_words)
         last = count == self.round_cycles - 1
+        group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
+        st_next, w_next, pre_next, st_final = step(st, w, pre, group, self.cv_words)
         self.sync += If(accept,
             [d.eq(v) for d, v in zip(st, self.init_st)],
             [d.eq(v) for d, v in zip(w, self.data_w)],
