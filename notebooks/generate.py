@@ -533,6 +533,155 @@ if doc is not None:
         ax.legend()
         plt.tight_layout()
         plt.show()'''),
+    new_markdown_cell('''\
+## Against the papers
+
+The papers measured their architectures against one another: pipeline depth (Michail et al.
+2016), the optimized SHA-256 block against the conventional one (Michail et al. 2012 and 2010),
+k = 5 unrolling (Lien, Grembowski, Gaj 2004), Skein-512's unrolled and pipelined datapaths
+(Athanasiou et al. 2013), the HMAC core (Michail et al. 2012). They used Xilinx Virtex devices
+and ISE, we an ECP5 and the open flow, so each study is normalized to its own baseline on both
+sides (`litedigest.design_space`; the papers' numbers are in `litedigest.papers`): f× clock,
+T× throughput, A× area (their slices, our LUT4 with carries), T/A×. A paper cell is the ratio on
+its primary device, then the range over its other devices. A spec that `bitstreams/engines.json`
+does not have yet is "not measured yet" in the tables, left out of the plots and listed under
+them. docs/DESIGN_SPACE.md explains where the ratios differ.'''),
+    new_code_cell('''\
+from IPython.display import Markdown, display
+
+from litedigest import design_space
+
+# the comparisons with the papers (litedigest.papers); without engines.json only the papers' side
+comparisons = design_space.comparisons(doc if doc is not None else {"engines": []})
+for c in comparisons:
+    display(Markdown(f"### {c.title}\\n\\nNormalized to {c.baseline}; paper: "
+                     f"{'; '.join(p.short for p in c.papers)}, primary device {c.device}.\\n\\n"
+                     + design_space.table_markdown(c)))
+    print(f"{c.key}: {len(c.measured)} of {len(c.rows)} rows measured; not measured yet: "
+          + (", ".join(c.missing) or "none"))'''),
+    new_code_cell('''\
+import matplotlib.pyplot as plt
+import numpy as np
+
+by_key = {c.key: c for c in comparisons}
+METRIC_LABEL = {"T": "throughput", "A": "area", "TA": "throughput / area"}
+
+
+def not_plotted(rows):
+    """The specs a plot leaves out (not in engines.json), listed under it."""
+    miss = []
+    for r in rows:
+        miss += [s for s in r.missing if s not in miss]
+    print("not plotted, not measured yet:", ", ".join(miss) if miss else "none")
+
+
+# Michail et al. 2016: each architecture over its own p = 1 design, against p
+pipes = [c for k, c in by_key.items() if k.startswith("pipelines_")]
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+for ax, m in zip(axes, ("T", "A", "TA")):
+    for i, c in enumerate(pipes):
+        color = f"C{i}"
+        label = c.rows[0].series
+        xs = [r.x for r in c.rows]
+        for dev in ("V", "V-E", "V-II"):        # the paper's other devices, faint
+            pts = [(r.x, r.paper[m].by_device.get(dev)) for r in c.rows]
+            pts = [(x, v) for x, v in pts if v is not None]
+            ax.plot([x for x, _ in pts], [v for _, v in pts], "-", color=color, alpha=0.2, lw=1)
+        ax.plot(xs, [r.paper[m].value for r in c.rows], "o-", color=color, ms=4,
+                label=f"{label}: paper (Virtex-4)")
+        ours = [(r.x, r.ours[m]) for r in c.rows if r.ours is not None]
+        if ours:
+            ax.plot([x for x, _ in ours], [v for _, v in ours], "s", color=color, ms=9,
+                    mfc="none", mew=2, label=f"{label}: ours (ECP5)")
+    if m != "TA":
+        ax.plot([1, 80], [1, 80], ":", color="grey", lw=0.8)
+    ax.set_xscale("log", base=2)
+    if m != "TA":
+        ax.set_yscale("log", base=2)
+    ax.set_xlabel("pipeline stages p")
+    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of p = 1")
+    ax.set_title(f"Michail et al. 2016: {METRIC_LABEL[m]}")
+    ax.grid(True, which="both", alpha=0.3)
+axes[0].legend(fontsize=7)
+plt.tight_layout()
+plt.show()
+not_plotted([r for c in pipes for r in c.rows])'''),
+    new_code_cell('''\
+# optimized vs base (Michail et al. 2016, 2012, 2010), k = 5 vs base (Lien, Grembowski, Gaj
+# 2004), HMAC vs its SHA-256 core (Michail et al. 2012): the paper's ratios beside ours
+def bar_panel(ax, title, entries):
+    """entries: (label, row, "paper" or "ours"); a ratio the source does not give is left out."""
+    metrics = ("f", "T", "A", "TA")
+    w = 0.8 / len(entries)
+    for k, (label, row, side) in enumerate(entries):
+        vals = {m: row.paper[m].value for m in metrics} if side == "paper" else row.ours
+        pos = [(i + (k - (len(entries) - 1) / 2) * w, vals[m]) for i, m in enumerate(metrics)
+               if vals.get(m) is not None]
+        ax.bar([x for x, _ in pos], [v for _, v in pos], w, label=label,
+               hatch="//" if side == "ours" else None, edgecolor="black" if side == "ours" else None)
+    ax.axhline(1, color="grey", lw=0.8)
+    ax.set_xticks(range(len(metrics)), ["f×", "T×", "A×", "T/A×"])
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.grid(True, axis="y", alpha=0.3)
+
+
+def with_ours(entries, rows, label):
+    """Our bars for the rows that are measured (the others are listed under the figure)."""
+    return entries + [(f"ours: {label(r)}", r, "ours") for r in rows if r.ours is not None]
+
+
+ovb, ovb16, unr, hm = (by_key[k] for k in ("opt_vs_base_sha256", "opt_vs_base_2016", "unrolling", "hmac"))
+sha1_p1 = next(r for r in ovb16.rows if r.spec == "sha1:opt:p1")
+plotted = list(ovb.rows) + [sha1_p1] + list(hm.rows) + list(unr.rows)
+fig, axes = plt.subplots(3, 2, figsize=(14, 11))
+bar_panel(axes[0, 0], "SHA-256 optimized / base",
+          with_ours([(name, r, "paper") for name, r in zip(
+              ("Michail 2012, sec. 9 (4 stages)", "Michail 2010, sec. 2 (4 stages)",
+               "Michail 2010, sec. 3 (4 stages)", "Michail 2016, p = 4 (Virtex-4)",
+               "Michail 2016, p = 1 (Virtex-4)"), ovb.rows)],
+                    [r for r in ovb.rows if r.x is not None], lambda r: f"p = {r.x}"))
+bar_panel(axes[0, 1], "SHA-1 optimized / base",
+          with_ours([("Michail 2016, p = 1 (Virtex-4)", sha1_p1, "paper")], [sha1_p1], lambda r: "p = 1"))
+bar_panel(axes[1, 0], "SHA-1 k = 5 / basic",
+          with_ours([("Lien 2004, Table 2 (Virtex)", unr.rows[0], "paper"),
+                     ("Lien 2004, sec. 7 (stated)", unr.rows[1], "paper")], unr.rows[:1], lambda r: "k5 / base"))
+bar_panel(axes[1, 1], "SHA-512 k = 5 / basic",
+          with_ours([("Lien 2004, Table 3 (Virtex)", unr.rows[2], "paper"),
+                     ("Lien 2004, sec. 7 (stated)", unr.rows[3], "paper")], unr.rows[2:3], lambda r: "k5 / base"))
+bar_panel(axes[2, 0], "HMAC-SHA-256 / SHA-256 core",
+          with_ours([("Michail 2012, Tables I, II (Virtex-6)", hm.rows[0], "paper")], hm.rows, lambda r: "p = 4"))
+axes[2, 1].axis("off")
+plt.tight_layout()
+plt.show()
+not_plotted(plotted)'''),
+    new_code_cell('''\
+# Athanasiou et al. 2013: every Skein-512 datapath over the 1-round one
+sk = by_key["skein"]
+labels = [r.label.split(" (")[0] for r in sk.rows]
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+for ax, m in zip(axes, ("T", "A", "TA")):
+    for series, color in (("unrolling", "C0"), ("functional", "C1"), ("mixed", "C2")):
+        rs = [r for r in sk.rows if r.series == series]
+        for dev, style in (("V-4", ":"), ("V-5", "--")):
+            ax.plot([r.x for r in rs], [r.paper[m].by_device.get(dev) for r in rs], style,
+                    color=color, alpha=0.35)
+        ax.plot([r.x for r in rs], [r.paper[m].value for r in rs], "o-", color=color,
+                label=f"paper, {series} (Virtex-6; dotted V-4, dashed V-5)")
+        ours = [(r.x, r.ours[m]) for r in rs if r.ours is not None]
+        if ours:
+            ax.plot([x for x, _ in ours], [v for _, v in ours], "s", color=color, ms=9, mfc="none",
+                    mew=2, label=f"ours, {series} (ECP5)")
+    ax.set_xticks([r.x for r in sk.rows], labels, rotation=60, fontsize=7)
+    if m != "TA":
+        ax.set_yscale("log")
+    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of 1-round_unroll")
+    ax.set_title(f"Athanasiou et al. 2013: {METRIC_LABEL[m]}")
+    ax.grid(True, which="both", alpha=0.3)
+axes[0].legend(fontsize=7)
+plt.tight_layout()
+plt.show()
+not_plotted(sk.rows)'''),
 ]
 
 NOTEBOOKS = {
