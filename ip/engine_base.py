@@ -221,7 +221,8 @@ class HashEngine(Module):
         # Selected by `busy` (a register) rather than `accept` (busy and the sink's valid): the
         # same whenever the result is stored (an idle cycle without a block stores nothing),
         # and two LUT levels shorter in front of the round's adders
-        idle = ~busy
+        idle = Signal(name="idle")     # (a signal: Migen's simulator takes ~busy, unsized, as true)
+        self.comb += idle.eq(~busy)
         rin = [Mux(idle, i, s) for i, s in zip(self.init_st, st)]
         win = [Mux(idle, d, x) for d, x in zip(self.data_w, w)]
         idx = Signal(max=self.round_cycles + 1)

@@ -7,7 +7,8 @@ RAM and DSP cells. Vivado's own figures after its synthesis and optimisation wil
 
 `synth_xilinx(verilog_files, top, workdir)` is the one entry point; other flows (per-engine
 area, the pynq_z2 target) call it and compare the result with `XC7Z020` (the device's
-capacity, Zynq-7000 SoC data sheet DS190, "Zynq-7000 SoC Family" table, XC7Z020).
+capacity, Zynq-7000 SoC data sheet DS190, "Zynq-7000 SoC Family" table, XC7Z020); the arty_a7
+target compares with `XC7A100T` (DS180).
 """
 import json
 import os
@@ -28,6 +29,21 @@ XC7Z020 = {
     "bram36": 140,
     "bram18": 280,
     "dsp": 220,
+}
+
+# xc7a100t (Artix-7 100T, the Arty A7-100T's part) capacity (DS180, "7 Series FPGAs Data
+# Sheet: Overview", Artix-7 table): 15,850 slices (63,400 LUT6, 126,800 flip-flops, 15,850
+# CARRY4), 19,000 LUTs usable as distributed RAM (Vivado's "LUT as Memory"), 135 block RAMs of
+# 36 Kb, 240 DSP48E1.
+XC7A100T = {
+    "device": "xc7a100tcsg324-1",
+    "lut": 63400,
+    "lutram": 19000,
+    "ff": 126800,
+    "carry4": 15850,
+    "bram36": 135,
+    "bram18": 270,
+    "dsp": 240,
 }
 
 # LUTs a memory primitive occupies (7 Series Libraries Guide UG953 / CLB guide UG474)

@@ -91,13 +91,20 @@ class SubsystemSim:
     Register access by instance and name (`write`, `read`, `ctrl`, `digest`); `cycle` counts
     the simulated cycles (`run` adds the counter)."""
 
-    def __init__(self, engines, mem, mem_base=MEM_BASE, **ddr):
+    def __init__(self, engines, mem, mem_base=MEM_BASE, target=None, **ddr):
+        """`target`: the board whose subsystem to simulate (a vivado_subsystem.Target: its DDR
+        window is csr.json's main_ram), by default the PYNQ-Z2's."""
         import logging
         from litex.soc.integration import export
-        from litedigest.soc.targets import pynq_z2
+        from litedigest.soc.targets import pynq_z2, vivado_subsystem
         logging.disable(logging.INFO)       # LiteX's SoC creation log
         try:
-            self.soc = soc = pynq_z2.LiteDigestSubsystem(list(engines), with_clock_pads=False)
+            if target is None:
+                soc = pynq_z2.LiteDigestSubsystem(list(engines), with_clock_pads=False)
+            else:
+                soc = vivado_subsystem.LiteDigestSubsystem(list(engines), with_clock_pads=False,
+                                                           target=target)
+            self.soc = soc
             soc.finalize()
         finally:
             logging.disable(logging.NOTSET)

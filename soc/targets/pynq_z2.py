@@ -42,6 +42,10 @@ proc_sys_reset):
 No external pins: the subsystem talks only to the PS, its clock constraint comes from the
 PS7 IP (FCLK_CLK0), so no XDC of our own is needed.
 
+The subsystem, the build steps and the checks are shared with the other Vivado target
+(arty_a7, a MicroBlaze V design): soc/targets/vivado_subsystem.py; this module holds what is
+the PYNQ-Z2's (part, DDR window, the PS7 block design, the manifest).
+
 `litedigest build pynq_z2` (``build(args)``) writes the Verilog, csr.json/csr.csv/csr.h, the
 Vivado TCL (``vivado/pynq_z2_overlay.tcl``: project, block design, bitstream, ``.bit`` and
 ``.hwh`` copied to the output directory as ``litedigest.bit``/``litedigest.hwh``), runs Vivado
@@ -51,37 +55,28 @@ Yosys ``synth_xilinx`` utilization against the xc7z020.
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
-import time
 
-from migen import ClockDomain, Module, Signal
-
-from litex.build.generic_platform import Pins, Subsignal
-from litex.build.xilinx import XilinxPlatform
-from litex.soc.integration.builder import Builder
-from litex.soc.integration.soc import SoCRegion
-from litex.soc.integration.soc_core import SoCMini
-from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface
-
-from litedigest import spec as specmod
 from litedigest.soc import buildcache
+from litedigest.soc.flows import xc7 as flow_xc7
+from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets.vivado_subsystem import (  # noqa: F401  (this module's API)
+    TargetError, engine_list, engines_key, tcl_list, verilator_lint)
 
 BOARD = "pynq_z2"
 DEVICE = "xc7z020clg400-1"
-SUBSYSTEM_TOP = "litedigest_subsystem"
+SUBSYSTEM_TOP = vs.SUBSYSTEM_TOP
 # The subsystem's VLNV in the .hwh (a Vivado module reference): what the PYNQ driver binds to.
-SUBSYSTEM_VLNV = f"xilinx.com:module_ref:{SUBSYSTEM_TOP}:1.0"
-SUBSYSTEM_CELL = "litedigest_0"        # its instance name in the block design
+SUBSYSTEM_VLNV = vs.SUBSYSTEM_VLNV
+SUBSYSTEM_CELL = vs.SUBSYSTEM_CELL     # its instance name in the block design
 OVERLAY_NAME = "litedigest"            # litedigest.bit / litedigest.hwh
 BD_NAME = OVERLAY_NAME
-FCLK0_HZ = 100_000_000
+FCLK0_HZ = vs.CLOCK_HZ
 DDR_BASE = 0x00000000                  # PYNQ-Z2: 512 MiB DDR3, at 0 in the HP0 address map
 DDR_SIZE = 512 * 1024 * 1024
-AXIL_ADDRESS_WIDTH = 16                # the CSR window: 64 KiB (LiteX csr_address_width 14)
+AXIL_ADDRESS_WIDTH = vs.AXIL_ADDRESS_WIDTH   # the CSR window: 64 KiB (LiteX csr_address_width 14)
 GP0_BASE = 0x43C00000                  # where the TCL maps s_axi in the PS's address map
-DMA_DATA_WIDTH = 64                    # S_AXI_HP0 configured 64-bit
+DMA_DATA_WIDTH = vs.DMA_DATA_WIDTH     # S_AXI_HP0 configured 64-bit
 PCW_PRESET = {
     # PYNQ-Z2 PS settings (the board's preset: DDR3 MT41K256M16 RE-125, 16-bit, 50 MHz PS
     # clock, UART0 on MIO 14..15, SD0, Ethernet, USB0, QSPI), used when the tul.com.tw pynq-z2
@@ -121,139 +116,23 @@ PYNQ_Z2_BOARD_PART = "tul.com.tw:pynq-z2:part0:1.0"
 XC7Z020_CAPACITY_NOTE = "xc7z020 capacity from litedigest.soc.flows.xc7.XC7Z020 (DS190)"
 
 
-class TargetError(Exception):
-    """Bad input to the pynq_z2 build (engine spec, output directory, options)."""
-
-
-def engine_list(hash_engines):
-    """Engine specs (checked) from None (the simulated main SoC's, sim.MAIN_SOC), a list, or a
-    comma-separated string."""
-    from litedigest.soc.targets.sim import MAIN_SOC
-    try:
-        engines = specmod.parse_list(hash_engines, MAIN_SOC)
-    except specmod.SpecError as err:
-        raise TargetError(str(err)) from None
-    if not engines:
-        raise TargetError("no engine spec given (--hash-engine a,b,c)")
-    return engines
-
-
-def _ios(engine_names):
-    axil = AXILiteInterface(data_width=32, address_width=AXIL_ADDRESS_WIDTH)
-    axi = AXIInterface(data_width=DMA_DATA_WIDTH, address_width=32, id_width=1)
-    ios = [("clk", 0, Pins(1)), ("rst_n", 0, Pins(1))]
-    ios += axil.get_ios("s_axi") + axi.get_ios("m_axi")
-    ios += [(f"irq_{name}", 0, Pins(1)) for name in engine_names]
-    return ios
-
-
-class _SubsystemPlatform(XilinxPlatform):
-    """A platform for Verilog generation only: the subsystem's ports are not FPGA pins."""
-    def __init__(self, ios):
-        XilinxPlatform.__init__(self, DEVICE, ios, toolchain="vivado")
-
-
-class LiteDigestSubsystem(SoCMini):
-    """The hash subsystem: peripherals, CSRs behind AXI-Lite at 0, DMA into one AXI master."""
-    mem_map = {"csr": 0x00000000}
+class LiteDigestSubsystem(vs.LiteDigestSubsystem):
+    """The hash subsystem for the PYNQ-Z2: peripherals, CSRs behind AXI-Lite at 0, DMA into one
+    AXI master on S_AXI_HP0 (vivado_subsystem.LiteDigestSubsystem with this board's part and
+    DDR window)."""
 
     def __init__(self, hash_engines=None, with_clock_pads=True):
         """`with_clock_pads=False` leaves the sys clock domain to a simulator (Migen's
         run_simulation drives it) instead of the clk/rst_n ports."""
-        self.hash_engines = engine_list(hash_engines)
-        names = [specmod.instance_name(e, self.hash_engines) for e in self.hash_engines]
-        if len(set(names)) != len(names):
-            raise TargetError(f"an engine is listed twice: {', '.join(self.hash_engines)}")
-        platform = _SubsystemPlatform(_ios(names))
-        SoCMini.__init__(self, platform, clk_freq=FCLK0_HZ,
-                         ident="", csr_data_width=32, csr_address_width=AXIL_ADDRESS_WIDTH - 2)
-
-        # Clock and reset straight from the PS: proc_sys_reset already synchronizes rst_n.
-        clk, rst_n = platform.request("clk"), platform.request("rst_n")
-        if with_clock_pads:
-            self.cd_sys = ClockDomain("sys")
-            self.comb += [self.cd_sys.clk.eq(clk), self.cd_sys.rst.eq(~rst_n)]
-        self.irq_pads = irq_pads = {n: platform.request(f"irq_{n}") for n in names}
-        # Vivado's module reference reads these to tie clock, reset, buses and interrupts.
-        clk.attr.add(("X_INTERFACE_INFO", "xilinx.com:signal:clock:1.0 clk CLK"))
-        clk.attr.add(("X_INTERFACE_PARAMETER",
-                      f"ASSOCIATED_BUSIF s_axi:m_axi, ASSOCIATED_RESET rst_n, FREQ_HZ {FCLK0_HZ}"))
-        rst_n.attr.add(("X_INTERFACE_INFO", "xilinx.com:signal:reset:1.0 rst_n RST"))
-        rst_n.attr.add(("X_INTERFACE_PARAMETER", "POLARITY ACTIVE_LOW"))
-        for n, pad in irq_pads.items():
-            pad.attr.add(("X_INTERFACE_INFO", f"xilinx.com:signal:interrupt:1.0 irq_{n} INTERRUPT"))
-            pad.attr.add(("X_INTERFACE_PARAMETER", "SENSITIVITY LEVEL_HIGH"))
-
-        # GP0 side: AXI-Lite slave -> the SoC bus (Wishbone) -> CSR bridge at 0.
-        self.s_axi = AXILiteInterface(data_width=32, address_width=AXIL_ADDRESS_WIDTH)
-        self.s_axi_pads = platform.request("s_axi")
-        self.comb += self.s_axi.connect_to_pads(self.s_axi_pads, mode="slave")
-        s_axi32 = AXILiteInterface(data_width=32, address_width=32)
-        self.comb += self.s_axi.connect(s_axi32)   # zero-extends the 16-bit offsets
-        self.bus.add_master(name="s_axi", master=s_axi32)
-
-        # The DMA's view of memory: PYNQ-Z2 DDR through HP0. A linker region (no decoder on
-        # the CSR bus: it is another address space) that add_hash_peripheral reads and
-        # csr.json exports as memories.main_ram.
-        self.bus.add_region("main_ram", SoCRegion(origin=DDR_BASE, size=DDR_SIZE, linker=True,
-                                                  cached=False))
-
-        # The peripherals; each irq drives its pad, the constant <instance>_interrupt is the
-        # axi_intc input (bit of the concatenation) it reaches. HP0 side: the burst readers
-        # (64-bit rows) and the walkers' bridge on one AXI master.
-        from litedigest.soc.peripheral import add_hash_subsystem
-        self.m_axi = AXIInterface(data_width=DMA_DATA_WIDTH, address_width=32, id_width=1)
-        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, axi_port=self.m_axi,
-                                                   irq_pads=irq_pads)
-        self.add_constant("LITEDIGEST_BOARD", BOARD)
-        self.add_constant("LITEDIGEST_SUBSYSTEM_VLNV", SUBSYSTEM_VLNV)
-        self.m_axi_pads = platform.request("m_axi")
-        self.comb += self.m_axi.connect_to_pads(self.m_axi_pads, mode="master")
+        vs.LiteDigestSubsystem.__init__(self, hash_engines, with_clock_pads, target=TARGET)
 
 
 # --- build ------------------------------------------------------------------------------------
 
-def engines_key(engines):
-    """Directory name of an engine set: 'sha256-opt_sha1-opt_...'."""
-    return "_".join(specmod.parse(e).engine_name.replace(":", "-") for e in engines)
-
-
-def _input_stamp(engines):
-    """Hash of what the generated files depend on: the engine list, the gateware sources
-    (buildcache.gateware_sources(), this file) and the LiteX/Migen versions."""
-    return buildcache.stamp({"engines": engines}, [buildcache.gateware_sources(), os.path.abspath(__file__)],
-                            _versions())
-
-
 def generate(out_dir, engines):
     """Generate the subsystem into out_dir: gateware/<top>.v, csr.json, csr.csv,
     software/include/generated/{csr,soc,mem}.h. Returns a dict of facts (peripherals, paths)."""
-    soc = LiteDigestSubsystem(engines)
-    builder = Builder(soc, output_dir=out_dir, compile_software=False, compile_gateware=False,
-                      csr_json=os.path.join(out_dir, "csr.json"),
-                      csr_csv=os.path.join(out_dir, "csr.csv"))
-    builder.build(build_name=SUBSYSTEM_TOP, run=False)
-    gw = builder.gateware_dir
-    # LiteX also writes its own Vivado project script and pin constraints for a standalone
-    # FPGA design: not ours (the subsystem has no pins; vivado/ holds the real flow).
-    for name in (f"{SUBSYSTEM_TOP}.tcl", f"{SUBSYSTEM_TOP}.xdc", "build.sh", "build_" + SUBSYSTEM_TOP + ".sh"):
-        p = os.path.join(gw, name)
-        if os.path.exists(p):
-            os.remove(p)
-    verilog = os.path.join(gw, f"{SUBSYSTEM_TOP}.v")
-    inits = sorted(os.path.join(gw, f) for f in os.listdir(gw) if f.endswith(".init"))
-    return {
-        "verilog": verilog,
-        "init_files": inits,
-        "csr_json": os.path.join(out_dir, "csr.json"),
-        "csr_h": os.path.join(builder.generated_dir, "csr.h"),
-        "peripherals": {n: p.engine_spec for n, p in soc.hash_peripherals.items()},
-        "interrupts": {n: i for i, n in enumerate(soc.hash_peripherals)},
-    }
-
-
-def _tcl_list(d):
-    return " ".join(f"CONFIG.{k} {{{v}}}" for k, v in d.items())
+    return vs.generate(out_dir, engines, TARGET)
 
 
 def vivado_tcl(facts, jobs=2):
@@ -279,11 +158,11 @@ def vivado_tcl(facts, jobs=2):
         f"  set_property board_part {PYNQ_Z2_BOARD_PART} [current_project]",
         "  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external \"FIXED_IO, DDR\" apply_board_preset \"1\" Master \"Disable\" Slave \"Disable\"} $ps7",
         "} else {",
-        f"  set_property -dict [list {_tcl_list(PCW_PRESET)}] $ps7",
+        f"  set_property -dict [list {tcl_list(PCW_PRESET)}] $ps7",
         "  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external \"FIXED_IO, DDR\" apply_board_preset \"0\" Master \"Disable\" Slave \"Disable\"} $ps7",
         "}",
         "# FCLK_CLK0 100 MHz + its reset, M_AXI_GP0, S_AXI_HP0 64-bit, IRQ_F2P",
-        f"set_property -dict [list {_tcl_list(PCW_FABRIC)}] $ps7",
+        f"set_property -dict [list {tcl_list(PCW_FABRIC)}] $ps7",
         "",
         "# The LiteDigest subsystem (module reference: VLNV " + SUBSYSTEM_VLNV + ")",
         f"set sub [create_bd_cell -type module -reference {SUBSYSTEM_TOP} {SUBSYSTEM_CELL}]",
@@ -350,49 +229,6 @@ def vivado_tcl(facts, jobs=2):
     return "\n".join(lines) + "\n"
 
 
-# --- checks without Vivado ----------------------------------------------------------------------
-
-def verilator_lint(verilog, log_path):
-    """`verilator --lint-only -Wno-fatal` (default warning set) of the subsystem. Returns
-    dict(ok, errors, warnings={category: count}, seconds, version, log); ok means no %Error.
-    Migen's output has known benign warnings (COMBDLY: `<=` in combinational blocks, WIDTH:
-    unsized constants), counted, not failed."""
-    exe = shutil.which("verilator")
-    if exe is None:
-        return {"ok": None, "skipped": "verilator not on PATH"}
-    t0 = time.monotonic()
-    proc = subprocess.run([exe, "--lint-only", "-Wno-fatal", "--top-module", SUBSYSTEM_TOP,
-                           os.path.basename(verilog)], cwd=os.path.dirname(verilog),
-                          capture_output=True, text=True)
-    seconds = time.monotonic() - t0
-    out = proc.stdout + proc.stderr
-    with open(log_path, "w") as f:
-        f.write(out)
-    warnings, errors = {}, 0
-    for line in out.splitlines():
-        if line.startswith("%Warning-"):
-            cat = line.split(":", 1)[0][len("%Warning-"):]
-            warnings[cat] = warnings.get(cat, 0) + 1
-        elif line.startswith("%Error"):
-            errors += 1
-    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
-    return {"ok": proc.returncode == 0 and errors == 0, "errors": errors,
-            "warnings": dict(sorted(warnings.items())), "seconds": round(seconds, 1),
-            "version": version, "log": log_path}
-
-
-def _versions():
-    return buildcache.package_versions("litex", "migen")
-
-
-def _vivado_version(exe):
-    try:
-        out = subprocess.run([exe, "-version"], capture_output=True, text=True, timeout=120).stdout
-        return out.strip().splitlines()[0] if out.strip() else None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 # --- `litedigest build pynq_z2` --------------------------------------------------------------------
 
 def _main_soc():
@@ -420,153 +256,24 @@ def add_arguments(p):
 
 
 def default_output_dir(engines):
-    return os.path.join(buildcache.build_root(), BOARD, engines_key(engines))
-
-
-def _prepare_dir(path):
-    path = os.path.abspath(path)
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise TargetError(f"output directory {path} exists and is not a directory")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise TargetError(f"cannot create output directory {path}: {e.strerror}") from None
-    if not os.access(path, os.W_OK):
-        raise TargetError(f"output directory {path} is not writable")
-    return path
-
-
-def _write_json(path, data):
-    buildcache.write(path, data, newline=True)
+    return vs.default_output_dir(TARGET, engines)
 
 
 def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=2, niceness=10,
         force=False, manifest_path=None, command=None, log=print):
     """Generate, write the Vivado TCL, run Vivado if present, lint and synthesize. Returns the
     report dict (also written to <output_dir>/report.json). Raises TargetError on bad input.
-    Runs on one output directory take turns."""
-    engines = engine_list(engines)
-    out = _prepare_dir(output_dir or default_output_dir(engines))
-    with buildcache.locked(out):
-        return _run(engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log)
-
-
-def _run(engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log):
-    import contextlib
-    import io
-    import logging
-    from litedigest.soc.flows import xc7 as flow_xc7
-
-    stamp = _input_stamp(engines)
-    stamp_path = os.path.join(out, "stamp.json")
-    facts_path = os.path.join(out, "generated.json")
-    t0 = time.monotonic()
-    if not force and buildcache.cached(stamp_path, stamp) and os.path.exists(facts_path):
-        facts = buildcache.load(facts_path)
-        log(f"pynq_z2: generated files up to date in {out}")
-    else:
-        buf = io.StringIO()
-        logging.disable(logging.INFO)   # LiteX's build chatter goes to generate.log instead
-        try:
-            with contextlib.redirect_stdout(buf):
-                facts = generate(out, engines)
-        finally:
-            logging.disable(logging.NOTSET)
-            with open(os.path.join(out, "generate.log"), "w") as f:
-                f.write(buf.getvalue())
-        _write_json(facts_path, facts)
-        buildcache.record(stamp_path, stamp)
-        log(f"pynq_z2: generated {facts['verilog']} ({time.monotonic() - t0:.1f} s)")
-    gen_seconds = round(time.monotonic() - t0, 1)
-
-    vdir = os.path.join(out, "vivado")
-    os.makedirs(vdir, exist_ok=True)
-    tcl = os.path.join(vdir, "pynq_z2_overlay.tcl")
-    with open(tcl, "w") as f:
-        f.write(vivado_tcl(facts, jobs=jobs))
-    log(f"pynq_z2: Vivado script {tcl}")
-
-    report = {
-        "board": BOARD, "device": DEVICE, "top": SUBSYSTEM_TOP, "vlnv": SUBSYSTEM_VLNV,
-        "engines": engines, "peripherals": facts["peripherals"],
-        "interrupts": facts["interrupts"], "output_dir": out,
-        "verilog": facts["verilog"], "csr_json": facts["csr_json"], "csr_h": facts["csr_h"],
-        "vivado_tcl": tcl, "generate_seconds": gen_seconds,
-    }
-
-    bit = os.path.join(out, f"{OVERLAY_NAME}.bit")
-    hwh = os.path.join(out, f"{OVERLAY_NAME}.hwh")
-    vivado_exe = shutil.which("vivado")
-    if vivado_exe and vivado:
-        log(f"pynq_z2: running Vivado ({vivado_exe}): project, block design, bitstream")
-        t1 = time.monotonic()
-        proc = subprocess.run([vivado_exe, "-mode", "batch", "-nojournal", "-log",
-                               os.path.join(vdir, "vivado.log"), "-source", tcl], cwd=vdir)
-        report["vivado"] = {"ran": True, "returncode": proc.returncode,
-                            "seconds": round(time.monotonic() - t1, 1),
-                            "version": _vivado_version(vivado_exe)}
-        if proc.returncode != 0 or not (os.path.exists(bit) and os.path.exists(hwh)):
-            raise TargetError(f"Vivado failed (exit {proc.returncode}): see {vdir}/vivado.log")
-    else:
-        why = "--no-vivado" if vivado_exe else "vivado is not on PATH"
-        report["vivado"] = {"ran": False, "reason": why}
-        log(f"pynq_z2: Vivado NOT run ({why}): no .bit/.hwh built. On a machine with Vivado: "
-            f"cd {vdir} && vivado -mode batch -source pynq_z2_overlay.tcl")
-
-    if lint:
-        report["lint"] = verilator_lint(facts["verilog"], os.path.join(out, "lint.log"))
-        l = report["lint"]
-        if l.get("ok") is None:
-            log(f"pynq_z2: lint skipped ({l['skipped']})")
-        else:
-            log(f"pynq_z2: Verilator lint {'passed' if l['ok'] else 'FAILED'}: {l['errors']} errors, "
-                f"warnings {l['warnings']} ({l['seconds']} s)")
-
-    if synth:
-        synth_dir = os.path.join(out, "synth_xc7")
-        cached = buildcache.load(os.path.join(synth_dir, "result.json"))
-        vsha = buildcache.file_sha256(facts["verilog"])   # the netlist depends on the Verilog alone
-        if not force and cached and cached.get("verilog_sha256") == vsha:
-            res = cached["result"]
-            log(f"pynq_z2: synth_xilinx result cached ({res['seconds']} s when run)")
-        else:
-            log(f"pynq_z2: Yosys synth_xilinx -family xc7 of {SUBSYSTEM_TOP} "
-                f"({len(engines)} engine(s); minutes for the full set) ...")
-            res = flow_xc7.synth_xilinx([facts["verilog"]], SUBSYSTEM_TOP, synth_dir,
-                                        niceness=niceness)
-            _write_json(os.path.join(synth_dir, "result.json"), {"verilog_sha256": vsha, "result": res})
-        report["synth_xc7"] = {
-            "counts": {k: res[k] for k in ("lut", "lutram", "ff", "carry4", "muxf7", "muxf8",
-                                           "bram36", "bram18", "dsp")},
-            "capacity": flow_xc7.XC7Z020,
-            "utilization_percent": flow_xc7.utilization(res),
-            "fits": flow_xc7.fits(res),
-            "seconds": res["seconds"], "yosys_version": res["yosys_version"],
-            "note": "Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no PS, "
-                    "AXI interconnects or axi_intc), before placement: logic only; Vivado's "
-                    "own counts differ.",
-        }
-        log(flow_xc7.format_report(res))
-        log(f"({res['yosys_version']}, {res['seconds']} s)")
-
-    manifest = make_manifest(report, facts, bit, command)
-    report["manifest"] = os.path.join(out, "manifest.json")
-    _write_json(report["manifest"], manifest)
-    if manifest_path:
-        mdir = os.path.dirname(os.path.abspath(manifest_path))
-        _prepare_dir(mdir)
-        _write_json(manifest_path, manifest)
-        log(f"pynq_z2: manifest {manifest_path}")
-    _write_json(os.path.join(out, "report.json"), report)
-    return report
+    Runs on one output directory take turns (vivado_subsystem.run)."""
+    return vs.run(TARGET, engines, output_dir, synth=synth, lint=lint, vivado=vivado, jobs=jobs,
+                  niceness=niceness, force=force, manifest_path=manifest_path, command=command,
+                  log=log)
 
 
 def make_manifest(report, facts, bit, command):
     """The per-board manifest (bitstreams/pynq_z2/manifest.json): what was built, with what,
     and what it measured; the bitstream's sha256 when Vivado built one."""
     has_bit = os.path.exists(bit) and report["vivado"].get("ran")
-    synth = report.get("synth_xc7")
-    lint = report.get("lint")
+    tools, checks, util = vs.manifest_checks(report)
     return {
         "board": BOARD,
         "device": DEVICE,
@@ -580,18 +287,9 @@ def make_manifest(report, facts, bit, command):
                                     "index = csr.json constant <instance>_interrupt"},
         "engines": report["engines"],
         "peripherals": report["peripherals"],
-        "tools": dict(_versions(),
-                      yosys=synth["yosys_version"] if synth else None,
-                      verilator=lint.get("version") if lint else None,
-                      vivado=report["vivado"].get("version")),
-        "checks": {"verilator_lint": ({"ok": lint["ok"], "errors": lint["errors"],
-                                       "warnings": lint["warnings"]}
-                                      if lint and lint.get("ok") is not None else None)},
-        "utilization_yosys_xc7": ({"counts": synth["counts"],
-                                   "capacity": {k: v for k, v in synth["capacity"].items()},
-                                   "percent": synth["utilization_percent"],
-                                   "synth_seconds": synth["seconds"],
-                                   "note": synth["note"]} if synth else None),
+        "tools": tools,
+        "checks": checks,
+        "utilization_yosys_xc7": util,
         "fmax_mhz": None,
         "fmax_note": "not measured: no Xilinx place and route here (Vivado absent); the "
                      "design is constrained by the PS's FCLK_CLK0 at 100 MHz, and Vivado's "
@@ -604,13 +302,24 @@ def make_manifest(report, facts, bit, command):
     }
 
 
+def _manifest(report, facts, command):
+    return make_manifest(report, facts, os.path.join(report["output_dir"], f"{OVERLAY_NAME}.bit"),
+                         command)
+
+
+TARGET = vs.Target(
+    name=BOARD, device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE, csr_base=GP0_BASE,
+    capacity=flow_xc7.XC7Z020, tcl_name="pynq_z2_overlay.tcl", vivado_tcl=vivado_tcl,
+    make_manifest=_manifest, vivado_outputs=(f"{OVERLAY_NAME}.bit", f"{OVERLAY_NAME}.hwh"),
+    synth_note="Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no PS, "
+               "AXI interconnects or axi_intc), before placement: logic only; Vivado's "
+               "own counts differ.",
+    module_file=__file__, clock_hz=FCLK0_HZ)
+
+
 def build(args):
     """`litedigest build pynq_z2` entry point (litedigest.cmd_build)."""
-    cmd = "litedigest build pynq_z2" + "".join(
-        f" --{k.replace('_', '-')} {v}" for k, v in (("hash_engine", args.hash_engine),)
-        if v) + (" --no-synth" if args.no_synth else "")
-    if args.manifest:
-        cmd += f" --manifest {args.manifest}"
+    cmd = vs.build_command(args, BOARD)
     try:
         report = run(args.hash_engine, args.output_dir, synth=not args.no_synth,
                      lint=not args.no_lint, vivado=not args.no_vivado, jobs=args.jobs,

@@ -1,0 +1,822 @@
+#!/usr/bin/env python3
+"""Arty A7-100T target: the LiteDigest hash subsystem next to a MicroBlaze V, in a Vivado block design.
+
+The board: Digilent Arty A7-100T (xc7a100tcsg324-1; no ARM), 256 MiB DDR3L, 100 MHz
+oscillator, USB-UART. The design (``vivado/arty_a7_mbv.tcl``, Digilent's board files
+``digilentinc.com:arty-a7-100:part0:1.1``) is the same subsystem as the PYNQ-Z2's
+(soc/targets/vivado_subsystem.py: one Verilog module ``litedigest_subsystem``, a module
+reference with VLNV ``xilinx.com:module_ref:litedigest_subsystem:1.0``) with a MicroBlaze V
+(AMD's RISC-V MicroBlaze, ``microblaze_riscv``) as the host instead of the Zynq's ARM:
+
+- ``microblaze_riscv_0``: rv32im (``C_USE_MULDIV 1``, ``C_USE_COMPRESSION 0``, no atomics, no
+  FPU): the ISA of the C library's rv32 build (software/firmware/Makefile ``cross``:
+  ``-march=rv32im``) and of the simulated SoC's VexRiscv, so the apps compile for it unchanged;
+  machine mode; 64 KiB of local memory (LMB BRAM at 0, the reset vector); an 8 KiB instruction
+  cache on the DDR range; no data cache (``C_USE_DCACHE 0``): every load and store reaches DDR,
+  so CPU and DMA see each other's writes with no cache maintenance (the BSP's
+  ``flush_cpu_dcache`` is empty); a debug module (``mdm_riscv``) through which xsdb loads the
+  firmware;
+- ``mig_7series_0``: the DDR3L controller with the board's preset (board interface
+  ``ddr3_sdram``; sys_clk 166.667 MHz and ref_clk 200 MHz from ``clk_wiz_0``), 256 MiB at
+  ``DDR_BASE`` = 0x80000000 in every master's map;
+- ``clk_wiz_0`` from the board's 100 MHz ``sys_clock``: 166.667 MHz and 200 MHz for the MIG,
+  100 MHz for the CPU, the subsystem and the peripherals (the subsystem's FREQ_HZ; the MIG's
+  AXI side runs on its ui_clk, the SmartConnect ``axi_mem`` crosses);
+- ``axi_uartlite_0`` (115200 8N1, board interface ``usb_uart``) at ``UARTLITE_BASE``;
+- ``axi_intc_0`` at ``INTC_BASE``: input i = the peripheral whose csr.json constant
+  ``<instance>_interrupt`` is i (``irq_concat``), output on the MicroBlaze V's ``INTERRUPT``;
+- ``axi_periph`` (SmartConnect) on the CPU's data port ``M_AXI_DP``: the subsystem's ``s_axi``
+  at ``CSR_WINDOW_BASE`` (64 KiB: csr.json addresses are offsets from it), the UART, the
+  interrupt controller, and the DDR through ``axi_mem``;
+- ``axi_mem`` (SmartConnect, two clocks): the CPU's data path to DDR, its instruction-cache
+  port ``M_AXI_IC``, and the subsystem's DMA master ``m_axi``; DDR is the only thing the DMA
+  can reach.
+
+The firmware: the LiteX apps (software/firmware/apps, e.g. ``demo``) build against a LiteX
+build directory. There is no LiteX SoC with this CPU, so the build writes one for the
+MicroBlaze V (``<build>/mbv``, ``write_bsp``): ``software/include/generated/`` with the
+subsystem's csr.h rebased (``CSR_BASE`` = the window's address in the MicroBlaze V's map; every
+register stays ``CSR_BASE`` + its csr.json offset), and with LiteX's export functions: soc.h
+(csr.json's constants, the CPU's in place of the subsystem's, the UART and interrupt-controller
+bases), the CPU's memory map (mem.h, regions.ld: ``main_ram`` = DDR, ``sram`` = the LMB),
+variables.mak naming the MicroBlaze V BSP (software/firmware/bsp/microblaze_v: crt0, system.h,
+irq.h, stdio on the UART Lite) as the CPU directory; picolibc and compiler-rt built by LiteX's
+own Makefiles for ``-march=rv32im_zicsr -mabi=ilp32`` (once, cached under
+build/arty_a7/bsp-toolchain-*), libbase from LiteX's sources that need no LiteX core. Then
+``make -C software/firmware/apps/demo BUILD_DIR=<build>/mbv`` as for the simulated SoC, and the
+ELF is checked (rv32, no compressed instructions, linked at the DDR base, inside the memory
+map). ``vivado/arty_a7_run_demo.tcl`` (xsdb) programs the bitstream and runs it on the board.
+Without the board, the same demo firmware runs on the simulated SoC that has this build's
+SHA-256 engine, the peripheral the demo drives (``--sim-demo``; socdemo.run_sha256_app), the
+stand-in for the board.
+
+Engines: ``DEFAULT_ENGINES``, every family once (the simulated main SoC's without its HMAC
+engine, which would leave too little of the xc7a100t for the MicroBlaze V, the MIG and the
+interconnect), or ``--hash-engine a,b,c``.
+
+`litedigest build arty_a7` writes all of this, runs Vivado when it is on PATH, and otherwise
+checks what can be checked here: Verilator lint, Yosys ``synth_xilinx`` utilization against the
+xc7a100t, the TCL run in tclsh with Vivado's commands stubbed, the firmware cross-build.
+"""
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from litedigest.soc import buildcache
+from litedigest.soc.flows import xc7 as flow_xc7
+from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets.vivado_subsystem import TargetError  # noqa: F401  (API)
+
+BOARD = "arty_a7"
+DEVICE = "xc7a100tcsg324-1"
+BOARD_PART = "digilentinc.com:arty-a7-100:part0:1.1"
+SUBSYSTEM_TOP = vs.SUBSYSTEM_TOP
+SUBSYSTEM_VLNV = vs.SUBSYSTEM_VLNV
+SUBSYSTEM_CELL = vs.SUBSYSTEM_CELL
+AXIL_ADDRESS_WIDTH = vs.AXIL_ADDRESS_WIDTH
+DMA_DATA_WIDTH = vs.DMA_DATA_WIDTH
+BD_NAME = "litedigest"
+BITSTREAM = "litedigest.bit"
+XSA = "litedigest.xsa"                 # the hardware handoff for Vitis/xsdb
+TCL_NAME = "arty_a7_mbv.tcl"
+RUN_TCL_NAME = "arty_a7_run_demo.tcl"  # xsdb: program, load the demo, run it
+CLOCK_HZ = vs.CLOCK_HZ                 # clk_wiz_0/clk_out3: CPU, subsystem, peripherals
+MIG_SYS_CLK_MHZ = "166.667"            # clk_out1 -> mig sys_clk_i (the board preset's input)
+MIG_REF_CLK_MHZ = "200.000"            # clk_out2 -> mig clk_ref_i (IDELAYCTRL)
+
+# The MicroBlaze V's address map (and the subsystem DMA's: DDR at the same address)
+LMB_BASE = 0x00000000                  # local memory (BRAM): the reset vector, the linker's sram
+LMB_SIZE = 64 * 1024
+UARTLITE_BASE = 0x40600000
+INTC_BASE = 0x41200000
+CSR_WINDOW_BASE = 0x44A00000           # the subsystem's s_axi (64 KiB)
+DDR_BASE = 0x80000000                  # 256 MiB DDR3L (MT41K128M16JT-125)
+DDR_SIZE = 256 * 1024 * 1024
+PERIPH_RANGE = 64 * 1024
+UART_BAUD = 115200
+ICACHE_BYTES = 8192
+
+# The CPU configuration: rv32im, as the C library's rv32 build (software/firmware/Makefile)
+MBV_CONFIG = {
+    "C_USE_MULDIV": "1",               # M (standard)
+    "C_USE_COMPRESSION": "0",          # no C: rv32im
+    "C_USE_ATOMIC": "0",
+    "C_USE_FPU": "0",
+    "C_D_AXI": "1",                    # M_AXI_DP: peripherals and DDR data
+    "C_D_LMB": "1",
+    "C_I_LMB": "1",
+    "C_DEBUG_ENABLED": "1",
+    "C_USE_DCACHE": "0",               # DDR data uncached: coherent with the DMA
+    "C_USE_ICACHE": "1",               # M_AXI_IC: code in DDR
+    "C_CACHE_BYTE_SIZE": str(ICACHE_BYTES),
+    "C_ICACHE_BASEADDR": f"0x{DDR_BASE:016X}",
+    "C_ICACHE_HIGHADDR": f"0x{DDR_BASE + DDR_SIZE - 1:016X}",
+}
+MARCH = "rv32im_zicsr"                 # -march of the firmware (Zicsr: the start-up's csrw)
+MABI = "ilp32"
+BSP_DIR = os.path.join(buildcache.repo_root(), "software", "firmware", "bsp", "microblaze_v")
+FIRMWARE_APP = "demo"
+# The default engines: the simulated main SoC's (sim.MAIN_SOC) without its HMAC engine, i.e. every
+# hash family once (the PYNQ-Z2 manifest's set). With hmac-sha256:opt as well, Yosys maps the
+# subsystem alone to 47,876 LUTs, 75.5 % of the xc7a100t, before the MicroBlaze V, the MIG and
+# the SmartConnects (roughly 10,000 to 15,000 more): too close to full to place and route at
+# 100 MHz. These four take 35,502 LUTs, 56.0 % (Yosys 0.70, bitstreams/arty_a7/manifest.json);
+# add the HMAC engine with --hash-engine for a design that leaves it room.
+DEFAULT_ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8")
+XC7A100T_CAPACITY_NOTE = "xc7a100t capacity from litedigest.soc.flows.xc7.XC7A100T (DS180)"
+
+
+# --- the block design ----------------------------------------------------------------------------
+
+def _size(n):
+    return f"{n // (1024 * 1024)}M" if n >= 1024 * 1024 else f"{n // 1024}K"
+
+
+def address_map():
+    """[(address space, segment, offset, range)] the TCL assigns: the MicroBlaze V's Data and
+    Instruction spaces and the subsystem's DMA master."""
+    data, instr, dma = ("microblaze_riscv_0/Data", "microblaze_riscv_0/Instruction",
+                        f"{SUBSYSTEM_CELL}/m_axi")
+    return [
+        (data, "dlmb_bram_if_cntlr/SLMB/Mem", LMB_BASE, LMB_SIZE),
+        (instr, "ilmb_bram_if_cntlr/SLMB/Mem", LMB_BASE, LMB_SIZE),
+        (data, "axi_uartlite_0/S_AXI/Reg", UARTLITE_BASE, PERIPH_RANGE),
+        (data, "axi_intc_0/S_AXI/Reg", INTC_BASE, PERIPH_RANGE),
+        (data, f"{SUBSYSTEM_CELL}/s_axi/reg0", CSR_WINDOW_BASE, 1 << AXIL_ADDRESS_WIDTH),
+        (data, "mig_7series_0/memmap/memaddr", DDR_BASE, DDR_SIZE),
+        (instr, "mig_7series_0/memmap/memaddr", DDR_BASE, DDR_SIZE),
+        (dma, "mig_7series_0/memmap/memaddr", DDR_BASE, DDR_SIZE),
+    ]
+
+
+def vivado_tcl(facts, jobs=2):
+    """The Vivado batch script: project (Digilent's Arty A7-100 board files), block design
+    (MicroBlaze V, MIG, UART Lite, interrupt controller, SmartConnects, the subsystem),
+    synthesis, implementation, bitstream; copies litedigest.bit and the .xsa next to the build."""
+    irqs = list(facts["interrupts"])
+    inits = " ".join(f'"$gw_dir/{os.path.basename(p)}"' for p in facts["init_files"])
+    clk, rst_p, rst_mig = "clk_wiz_0/clk_out3", "rst_sys", "rst_mig"
+    mbv_cfg = vs.tcl_list(MBV_CONFIG)
+    lines = [
+        f"# Generated by `litedigest build {BOARD}`: Arty A7-100T, MicroBlaze V + the LiteDigest subsystem.",
+        f"# Run: vivado -mode batch -source {TCL_NAME}   (from this directory or any)",
+        f"# Needs Digilent's board files ({BOARD_PART}) and a Vivado with MicroBlaze V (2024.1 or later).",
+        f"# Engines: {', '.join(facts['peripherals'].values())}",
+        "set here [file dirname [file normalize [info script]]]",
+        "set out_dir [file normalize \"$here/..\"]",
+        "set gw_dir \"$out_dir/gateware\"",
+        f"set board_part {BOARD_PART}",
+        "if {[llength [get_board_parts -quiet $board_part]] == 0} {",
+        "  error \"Digilent's board files for the Arty A7-100 ($board_part) are not installed: "
+        "https://github.com/Digilent/vivado-boards (set_param board.repoPaths ...)\"",
+        "}",
+        f"create_project -force litedigest_{BOARD} \"$here/project\" -part {DEVICE}",
+        "set_property board_part $board_part [current_project]",
+        f"add_files -norecurse \"$gw_dir/{SUBSYSTEM_TOP}.v\"" + (f" {inits}" if inits else ""),
+        "update_compile_order -fileset sources_1",
+        f"create_bd_design {BD_NAME}",
+        "",
+        "# Clocks: the board's 100 MHz sys_clock -> clk_wiz_0: 166.667 MHz (MIG sys_clk_i), 200 MHz",
+        "# (MIG clk_ref_i), 100 MHz (CPU, subsystem, peripherals); reset: the board's reset button",
+        "set clk_wiz [create_bd_cell -type ip -vlnv xilinx.com:ip:clk_wiz:6.0 clk_wiz_0]",
+        "set_property -dict [list " + vs.tcl_list({
+            "CLK_IN1_BOARD_INTERFACE": "sys_clock", "RESET_BOARD_INTERFACE": "reset",
+            "USE_BOARD_FLOW": "true", "RESET_TYPE": "ACTIVE_LOW", "RESET_PORT": "resetn",
+            "NUM_OUT_CLKS": "3",
+            "CLKOUT1_REQUESTED_OUT_FREQ": MIG_SYS_CLK_MHZ,
+            "CLKOUT2_USED": "true", "CLKOUT2_REQUESTED_OUT_FREQ": MIG_REF_CLK_MHZ,
+            "CLKOUT3_USED": "true", "CLKOUT3_REQUESTED_OUT_FREQ": f"{CLOCK_HZ / 1e6:.3f}",
+        }) + "] $clk_wiz",
+        "apply_bd_automation -rule xilinx.com:bd_rule:board -config {Board_Interface {sys_clock} Manual_Source {Auto}} [get_bd_pins clk_wiz_0/clk_in1]",
+        "apply_bd_automation -rule xilinx.com:bd_rule:board -config {Board_Interface {reset} Manual_Source {Auto}} [get_bd_pins clk_wiz_0/resetn]",
+        "",
+        "# DDR3L: the MIG with the board's preset (Digilent board files: ddr3_sdram)",
+        "set mig [create_bd_cell -type ip -vlnv xilinx.com:ip:mig_7series:4.2 mig_7series_0]",
+        f"apply_board_connection -board_interface ddr3_sdram -ip_intf mig_7series_0/mig_ddr_interface -diagram {BD_NAME}",
+        "connect_bd_net [get_bd_pins clk_wiz_0/clk_out1] [get_bd_pins mig_7series_0/sys_clk_i]",
+        "connect_bd_net [get_bd_pins clk_wiz_0/clk_out2] [get_bd_pins mig_7series_0/clk_ref_i]",
+        "apply_bd_automation -rule xilinx.com:bd_rule:board -config {Board_Interface {reset} Manual_Source {Auto}} [get_bd_pins mig_7series_0/sys_rst]",
+        f"set rst_mig [create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset:5.0 {rst_mig}]",
+        "set_property -dict [list CONFIG.C_EXT_RESET_HIGH {1}] $rst_mig",
+        f"connect_bd_net [get_bd_pins mig_7series_0/ui_clk] [get_bd_pins {rst_mig}/slowest_sync_clk]",
+        f"connect_bd_net [get_bd_pins mig_7series_0/ui_clk_sync_rst] [get_bd_pins {rst_mig}/ext_reset_in]",
+        f"connect_bd_net [get_bd_pins mig_7series_0/mmcm_locked] [get_bd_pins {rst_mig}/dcm_locked]",
+        f"connect_bd_net [get_bd_pins {rst_mig}/peripheral_aresetn] [get_bd_pins mig_7series_0/aresetn]",
+        "",
+        "# System reset (100 MHz domain): the board's reset, clk_wiz_0 locked, the debugger's reset",
+        f"set rst_sys [create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset:5.0 {rst_p}]",
+        "set_property -dict [list CONFIG.RESET_BOARD_INTERFACE {reset} CONFIG.USE_BOARD_FLOW {true}] $rst_sys",
+        f"apply_bd_automation -rule xilinx.com:bd_rule:board -config {{Board_Interface {{reset}} Manual_Source {{Auto}}}} [get_bd_pins {rst_p}/ext_reset_in]",
+        f"connect_bd_net [get_bd_pins clk_wiz_0/locked] [get_bd_pins {rst_p}/dcm_locked]",
+        "",
+        "# MicroBlaze V: rv32im (the C library's rv32 build), LMB local memory, I-cache on DDR, no",
+        "# D-cache (DDR data uncached: coherent with the subsystem's DMA), debug module",
+        "set mbv [create_bd_cell -type ip -vlnv xilinx.com:ip:microblaze_riscv:1.0 microblaze_riscv_0]",
+        f"set_property -dict [list {mbv_cfg}] $mbv",
+        "set mdm [create_bd_cell -type ip -vlnv xilinx.com:ip:mdm_riscv:1.0 mdm_1]",
+        "connect_bd_intf_net [get_bd_intf_pins mdm_1/MBDEBUG_0] [get_bd_intf_pins microblaze_riscv_0/DEBUG]",
+        f"connect_bd_net [get_bd_pins mdm_1/Debug_SYS_Rst] [get_bd_pins {rst_p}/mb_debug_sys_rst]",
+        f"connect_bd_net [get_bd_pins {rst_p}/mb_reset] [get_bd_pins microblaze_riscv_0/Reset]",
+        "# local memory: one true dual-port BRAM behind the data and instruction LMBs",
+        "foreach bus {dlmb ilmb} {",
+        "  create_bd_cell -type ip -vlnv xilinx.com:ip:lmb_v10:3.0 ${bus}_v10",
+        "  create_bd_cell -type ip -vlnv xilinx.com:ip:lmb_bram_if_cntlr:4.0 ${bus}_bram_if_cntlr",
+        "  set_property -dict [list CONFIG.C_ECC {0}] [get_bd_cells ${bus}_bram_if_cntlr]",
+        "  connect_bd_intf_net [get_bd_intf_pins ${bus}_v10/LMB_Sl_0] [get_bd_intf_pins ${bus}_bram_if_cntlr/SLMB]",
+        f"  connect_bd_net [get_bd_pins {clk}] [get_bd_pins ${{bus}}_v10/LMB_Clk] [get_bd_pins ${{bus}}_bram_if_cntlr/LMB_Clk]",
+        f"  connect_bd_net [get_bd_pins {rst_p}/bus_struct_reset] [get_bd_pins ${{bus}}_v10/SYS_Rst] [get_bd_pins ${{bus}}_bram_if_cntlr/LMB_Rst]",
+        "}",
+        "connect_bd_intf_net [get_bd_intf_pins microblaze_riscv_0/DLMB] [get_bd_intf_pins dlmb_v10/LMB_M]",
+        "connect_bd_intf_net [get_bd_intf_pins microblaze_riscv_0/ILMB] [get_bd_intf_pins ilmb_v10/LMB_M]",
+        "set lmb_bram [create_bd_cell -type ip -vlnv xilinx.com:ip:blk_mem_gen:8.4 lmb_bram]",
+        "set_property -dict [list CONFIG.Memory_Type {True_Dual_Port_RAM} CONFIG.use_bram_block {BRAM_Controller}] $lmb_bram",
+        "connect_bd_intf_net [get_bd_intf_pins dlmb_bram_if_cntlr/BRAM_PORT] [get_bd_intf_pins lmb_bram/BRAM_PORTA]",
+        "connect_bd_intf_net [get_bd_intf_pins ilmb_bram_if_cntlr/BRAM_PORT] [get_bd_intf_pins lmb_bram/BRAM_PORTB]",
+        "",
+        "# The LiteDigest subsystem (module reference: VLNV " + SUBSYSTEM_VLNV + ")",
+        f"set sub [create_bd_cell -type module -reference {SUBSYSTEM_TOP} {SUBSYSTEM_CELL}]",
+        "",
+        "# UART: 115200 8N1 on the board's USB-UART",
+        "set uart [create_bd_cell -type ip -vlnv xilinx.com:ip:axi_uartlite:2.0 axi_uartlite_0]",
+        f"set_property -dict [list CONFIG.C_BAUDRATE {{{UART_BAUD}}} CONFIG.UARTLITE_BOARD_INTERFACE {{usb_uart}} CONFIG.USE_BOARD_FLOW {{true}}] $uart",
+        f"apply_board_connection -board_interface usb_uart -ip_intf axi_uartlite_0/UART -diagram {BD_NAME}",
+        "",
+        "# Interrupt controller (its inputs are wired below)",
+        "set intc [create_bd_cell -type ip -vlnv xilinx.com:ip:axi_intc:4.1 axi_intc_0]",
+        "set_property -dict [list CONFIG.C_HAS_FAST {0}] $intc",
+        "set concat [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconcat:2.1 irq_concat]",
+        "",
+        "# Buses: the CPU's data port -> axi_periph -> CSR window, UART, interrupt controller, and DDR",
+        "# through axi_mem; axi_mem: CPU data, CPU instruction cache, the subsystem's DMA -> the MIG",
+        "set periph [create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect:1.0 axi_periph]",
+        "set_property -dict [list CONFIG.NUM_SI {1} CONFIG.NUM_MI {4}] $periph",
+        "set mem [create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect:1.0 axi_mem]",
+        "set_property -dict [list CONFIG.NUM_SI {3} CONFIG.NUM_MI {1} CONFIG.NUM_CLKS {2}] $mem",
+        "connect_bd_intf_net [get_bd_intf_pins microblaze_riscv_0/M_AXI_DP] [get_bd_intf_pins axi_periph/S00_AXI]",
+        f"connect_bd_intf_net [get_bd_intf_pins axi_periph/M00_AXI] [get_bd_intf_pins {SUBSYSTEM_CELL}/s_axi]",
+        "connect_bd_intf_net [get_bd_intf_pins axi_periph/M01_AXI] [get_bd_intf_pins axi_uartlite_0/S_AXI]",
+        "connect_bd_intf_net [get_bd_intf_pins axi_periph/M02_AXI] [get_bd_intf_pins axi_intc_0/s_axi]",
+        "connect_bd_intf_net [get_bd_intf_pins axi_periph/M03_AXI] [get_bd_intf_pins axi_mem/S00_AXI]",
+        "connect_bd_intf_net [get_bd_intf_pins microblaze_riscv_0/M_AXI_IC] [get_bd_intf_pins axi_mem/S01_AXI]",
+        f"connect_bd_intf_net [get_bd_intf_pins {SUBSYSTEM_CELL}/m_axi] [get_bd_intf_pins axi_mem/S02_AXI]",
+        "connect_bd_intf_net [get_bd_intf_pins axi_mem/M00_AXI] [get_bd_intf_pins mig_7series_0/S_AXI]",
+        "",
+        "# Interrupts: one per peripheral -> irq_concat (input = csr.json <instance>_interrupt)",
+        "# -> axi_intc_0 -> the MicroBlaze V's INTERRUPT (normal mode: the handler reads the controller)",
+        f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat",
+    ]
+    for i, name in enumerate(irqs):
+        lines.append(f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]")
+    if len(irqs) == 1:  # xlconcat needs two inputs: the second one is tied low
+        lines += ["set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
+                  "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
+                  "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]"]
+    lines += [
+        "connect_bd_net [get_bd_pins irq_concat/dout] [get_bd_pins axi_intc_0/intr]",
+        "connect_bd_intf_net [get_bd_intf_pins axi_intc_0/interrupt] [get_bd_intf_pins microblaze_riscv_0/INTERRUPT]",
+        "",
+        "# Clocks and resets of the 100 MHz domain; axi_mem's second clock is the MIG's ui_clk",
+        f"connect_bd_net [get_bd_pins {clk}] [get_bd_pins {rst_p}/slowest_sync_clk] "
+        f"[get_bd_pins microblaze_riscv_0/Clk] [get_bd_pins {SUBSYSTEM_CELL}/clk] "
+        "[get_bd_pins axi_periph/aclk] [get_bd_pins axi_mem/aclk] [get_bd_pins axi_uartlite_0/s_axi_aclk] "
+        "[get_bd_pins axi_intc_0/s_axi_aclk]",
+        "connect_bd_net [get_bd_pins mig_7series_0/ui_clk] [get_bd_pins axi_mem/aclk1]",
+        f"connect_bd_net [get_bd_pins {rst_p}/interconnect_aresetn] [get_bd_pins axi_periph/aresetn] [get_bd_pins axi_mem/aresetn]",
+        f"connect_bd_net [get_bd_pins {rst_p}/peripheral_aresetn] [get_bd_pins {SUBSYSTEM_CELL}/rst_n] "
+        "[get_bd_pins axi_uartlite_0/s_axi_aresetn] [get_bd_pins axi_intc_0/s_axi_aresetn]",
+        "",
+        "# Addresses: fixed, the ones csr.json and the firmware's memory map (mem.h) assume",
+    ]
+    for space, seg, offset, size in address_map():
+        lines.append(f"assign_bd_address -offset 0x{offset:08X} -range {_size(size)} "
+                     f"-target_address_space [get_bd_addr_spaces {space}] [get_bd_addr_segs {seg}] -force")
+    lines += [
+        "validate_bd_design",
+        "save_bd_design",
+        "",
+        f"set bd_file [get_files {BD_NAME}.bd]",
+        "generate_target all $bd_file",
+        "set wrapper [make_wrapper -files $bd_file -top]",
+        "add_files -norecurse $wrapper",
+        f"set_property top {BD_NAME}_wrapper [current_fileset]",
+        "update_compile_order -fileset sources_1",
+        f"launch_runs impl_1 -to_step write_bitstream -jobs {jobs}",
+        "wait_on_run impl_1",
+        "if {[get_property PROGRESS [get_runs impl_1]] != \"100%\"} {",
+        "  error \"implementation or bitstream failed: see $here/project\"",
+        "}",
+        "open_run impl_1",
+        "report_utilization -file \"$out_dir/vivado_utilization.rpt\"",
+        "report_timing_summary -file \"$out_dir/vivado_timing.rpt\"",
+        f"file copy -force [get_property DIRECTORY [get_runs impl_1]]/{BD_NAME}_wrapper.bit \"$out_dir/{BITSTREAM}\"",
+        "# The hardware handoff for Vitis/xsdb (the memory map, the MicroBlaze V's configuration)",
+        f"write_hw_platform -fixed -include_bit -force -file \"$out_dir/{XSA}\"",
+        f"puts \"LITEDIGEST: wrote $out_dir/{BITSTREAM} and $out_dir/{XSA}\"",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def xsdb_tcl(elf_rel):
+    """The xsdb script that runs the firmware on the board: program the FPGA, wait for the DDR
+    calibration, load the ELF into DDR through the debug module, run it. `elf_rel`: the ELF's
+    path relative to the build directory. The console is the USB-UART at 115200 8N1."""
+    return "\n".join([
+        f"# Generated by `litedigest build {BOARD}`: run the firmware on the Arty A7-100T.",
+        f"# Run: xsdb {RUN_TCL_NAME}   (Vitis' xsdb; board on USB; open the USB-UART at {UART_BAUD} 8N1 first)",
+        "set here [file dirname [file normalize [info script]]]",
+        "set out_dir [file normalize \"$here/..\"]",
+        "connect",
+        f"fpga -file \"$out_dir/{BITSTREAM}\"",
+        "after 1000",
+        "targets -set -nocase -filter {name =~ \"*microblaze*\" || name =~ \"*hart*\"}",
+        "rst -processor",
+        f"dow \"$out_dir/{elf_rel}\"",
+        "con",
+        "disconnect",
+    ]) + "\n"
+
+
+# --- the firmware -------------------------------------------------------------------------------
+
+def firmware_memory_map():
+    """The MicroBlaze V's memory map as the firmware sees it: {name: (base, size)}; sram and
+    main_ram are the linker's regions (apps/linker.ld), the rest are mem.h entries."""
+    return {
+        "sram": (LMB_BASE, LMB_SIZE),
+        "main_ram": (DDR_BASE, DDR_SIZE),
+        "csr": (CSR_WINDOW_BASE, 1 << AXIL_ADDRESS_WIDTH),
+        "uartlite": (UARTLITE_BASE, PERIPH_RANGE),
+        "intc": (INTC_BASE, PERIPH_RANGE),
+    }
+
+
+def _triple():
+    from litex.soc.cores.cpu import CPU_GCC_TRIPLE_RISCV32
+    for t in CPU_GCC_TRIPLE_RISCV32:
+        if shutil.which(t + "-gcc"):
+            return t
+    return None
+
+
+def _cpuflags():
+    return f"-march={MARCH} -mabi={MABI} -D__microblaze_v__"
+
+
+_BANNER = re.compile(r"^// Auto-generated by LiteX.*$", re.M)
+
+
+def _write_if_changed(path, text):
+    """Write `text` unless the file already holds it (keeps make's timestamps: an unchanged
+    header rebuilds nothing)."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return True
+
+
+def _variables_mak(build_dir, triple):
+    """variables.mak of the BSP build directory: LiteX's keys (Builder._get_variables_contents)
+    for a CPU LiteX does not know: the MicroBlaze V BSP as CPU_DIRECTORY."""
+    from litex import get_data_mod
+    from litex.soc.integration.builder import soc_directory
+    sw = os.path.join(soc_directory, "software")
+    pkgs = ["libc", "libcompiler_rt", "libbase"]
+    v = [
+        ("PACKAGES", " ".join(pkgs)),
+        ("PACKAGE_DIRS", " ".join(os.path.join(sw, p) for p in pkgs)),
+        ("LIBS", " ".join(pkgs)),
+        ("TRIPLE", triple),
+        ("CPU", "microblaze_v"),
+        ("CPUFAMILY", "riscv"),
+        ("CPUFLAGS", _cpuflags()),
+        ("CPUENDIANNESS", "little"),
+        ("CLANG", "0"),
+        ("CPU_DIRECTORY", BSP_DIR),
+        ("SOC_DIRECTORY", soc_directory),
+        ("PICOLIBC_DIRECTORY", get_data_mod("software", "picolibc").data_location),
+        ("PICOLIBC_FORMAT", "integer"),
+        ("COMPILER_RT_DIRECTORY", get_data_mod("software", "compiler_rt").data_location),
+    ]
+    lines = [f"{k}={val}" for k, val in v]
+    lines += ["export BUILDINC_DIRECTORY",
+              f"BUILDINC_DIRECTORY={os.path.join(build_dir, 'software', 'include')}"]
+    lines += [f"{p.upper()}_DIRECTORY={os.path.join(sw, p)}" for p in pkgs]
+    lines += ["LTO=0"]
+    return "\n".join(lines) + "\n"
+
+
+def _fix_banner(text):
+    return _BANNER.sub(f"// Generated by `litedigest build {BOARD}` for the MicroBlaze V's view of the "
+                       "design (LiteX's export)", text)
+
+
+_CSR_BASE_DEFAULT = "#ifndef CSR_BASE\n#define CSR_BASE 0x0L\n#endif"
+
+
+def rebase_csr_header(text, base):
+    """The subsystem's csr.h (LiteX's, every address `(CSR_BASE + offset)`, CSR_BASE 0 by
+    default: offsets in the AXI-Lite window) with CSR_BASE = `base`, the window's address in
+    the CPU's map. Raises TargetError if the header is not of that form."""
+    if text.count(_CSR_BASE_DEFAULT) != 1:
+        raise TargetError("the subsystem's csr.h does not define CSR_BASE 0 the way LiteX does")
+    addrs = re.findall(r"^#define CSR_\w+_ADDR (.*)$", text, re.M)
+    if not addrs or any(not a.startswith("(CSR_BASE + ") for a in addrs):
+        raise TargetError("the subsystem's csr.h has register addresses not relative to CSR_BASE")
+    return text.replace(_CSR_BASE_DEFAULT, f"#ifndef CSR_BASE\n#define CSR_BASE 0x{base:x}L\n#endif")
+
+
+def write_bsp(build_dir, facts, triple):
+    """Write the LiteX-style build directory of the MicroBlaze V firmware into build_dir:
+    software/include/generated/{csr.h, mem.h, soc.h, regions.ld, output_format.ld,
+    variables.mak}. csr.h is the subsystem's (its registers, fields and accessors) with
+    CSR_BASE = the window's address in the MicroBlaze V's map; soc.h holds csr.json's constants
+    (LiteX's load_csr_json, as Builder.add_json imports another SoC's map) with the CPU's in
+    place of the subsystem's (it has none); mem.h and regions.ld the MicroBlaze V's memory map.
+    All with LiteX's export functions. Returns {name: path}."""
+    from litex.soc.integration import export
+    from litex.soc.integration.soc import SoCRegion
+    gen = os.path.join(build_dir, "software", "include", "generated")
+    with open(facts["csr_h"]) as f:
+        csr_h = rebase_csr_header(f.read(), CSR_WINDOW_BASE)
+    _, constants, _ = export.load_csr_json(facts["csr_json"])
+    constants = {k: v for k, v in constants.items() if not k.startswith("CONFIG_CPU_")}
+    n_irq = sum(1 for k in constants if k.endswith("_INTERRUPT"))
+    constants.update({
+        "CONFIG_CPU_TYPE_MICROBLAZE_V": None,
+        "CONFIG_CPU_FAMILY": "riscv",
+        "CONFIG_CPU_NAME": "microblaze_v",
+        "CONFIG_CPU_HUMAN_NAME": "MicroBlaze V",
+        "CONFIG_CPU_NOP": "nop",
+        "CONFIG_CPU_HAS_INTERRUPT": None,
+        "CONFIG_CPU_INTERRUPTS": max(n_irq, 1),
+        "MBV_UARTLITE_BASE": UARTLITE_BASE,
+        "MBV_INTC_BASE": INTC_BASE,
+        "MBV_UART_BAUD": UART_BAUD,
+    })
+    mem = {n: SoCRegion(origin=b, size=s, mode="rwx" if n in ("sram", "main_ram") else "rw")
+           for n, (b, s) in firmware_memory_map().items()}
+    linker = {n: mem[n] for n in ("sram", "main_ram")}
+    files = {
+        "csr.h": csr_h,
+        "mem.h": export.get_mem_header(mem),
+        "soc.h": export.get_soc_header(constants),
+        "regions.ld": export.get_linker_regions(linker),
+        "output_format.ld": 'OUTPUT_FORMAT("elf32-littleriscv")\n',
+        "variables.mak": _variables_mak(build_dir, triple),
+    }
+    out = {}
+    for name, text in files.items():
+        path = os.path.join(gen, name)
+        _write_if_changed(path, _fix_banner(text))
+        out[name] = path
+    return out
+
+
+def _toolchain_key(triple):
+    gcc = subprocess.run([triple + "-gcc", "--version"], capture_output=True, text=True).stdout
+    with open(os.path.join(BSP_DIR, "Makefile"), "rb") as f:
+        mk = f.read()
+    blob = json.dumps({"flags": _cpuflags(), "triple": triple, "gcc": gcc.splitlines()[:1],
+                       "versions": buildcache.package_versions("litex", "pythondata-software-picolibc",
+                                                               "pythondata-software-compiler-rt"),
+                       "makefile": hashlib.sha256(mk).hexdigest()}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def _make(args, cwd=None, timeout=1800):
+    r = subprocess.run(["make", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=timeout)
+    if r.returncode != 0:
+        raise TargetError(f"make {' '.join(args)} failed:\n" + r.stdout.decode(errors="replace")[-4000:])
+    return r.stdout.decode(errors="replace")
+
+
+def build_toolchain_libs(triple, log=print):
+    """picolibc and compiler-rt for the MicroBlaze V's flags, built once per flags/versions
+    (LiteX's own recipes: meson for picolibc) under build/arty_a7/bsp-toolchain-<key>. Returns
+    that directory."""
+    d = os.path.join(buildcache.build_root(), BOARD, f"bsp-toolchain-{_toolchain_key(triple)}")
+    os.makedirs(d, exist_ok=True)
+    with buildcache.locked(d):
+        done = os.path.join(d, "software", "libc", "__libc.a")
+        rt = os.path.join(d, "software", "libcompiler_rt", "libcompiler_rt.a")
+        if os.path.exists(done) and os.path.exists(rt):
+            return d
+        _write_if_changed(os.path.join(d, "software", "include", "generated", "variables.mak"),
+                          _variables_mak(d, triple))
+        log(f"{BOARD}: building picolibc and compiler-rt for {_cpuflags()} (once; LiteX's recipes) ...")
+        t0 = time.monotonic()
+        _make(["-f", os.path.join(BSP_DIR, "Makefile"), f"BUILD_DIR={d}", f"-j{os.cpu_count() or 1}",
+               "toolchain"])
+        log(f"{BOARD}: picolibc and compiler-rt built ({time.monotonic() - t0:.0f} s)")
+    return d
+
+
+def _tool(triple, name):
+    return triple + "-" + name
+
+
+def check_elf(elf, triple):
+    """What the board needs of the ELF: 32-bit RISC-V, soft-float ABI, no compressed
+    instructions (EF_RISCV_RVC clear, and every instruction 4 bytes), entry at the DDR base,
+    every loaded section inside the MicroBlaze V's RAM (LMB or DDR), no instruction the core
+    lacks (no word objdump cannot decode as rv32im + Zicsr). Returns a dict (ok, and why)."""
+    import struct
+    with open(elf, "rb") as f:
+        hdr = f.read(52)
+    ei_class, e_machine = hdr[4], struct.unpack_from("<H", hdr, 18)[0]
+    entry, e_flags = struct.unpack_from("<I", hdr, 24)[0], struct.unpack_from("<I", hdr, 36)[0]
+    res = {"elf32": ei_class == 1, "riscv": e_machine == 243, "rvc": bool(e_flags & 0x1),
+           "float_abi": (e_flags >> 1) & 0x3, "entry": f"0x{entry:08X}"}
+    # sections: name, address, size (readelf -S -W)
+    sec = subprocess.run([_tool(triple, "readelf"), "-S", "-W", elf], capture_output=True,
+                         text=True, check=True).stdout
+    loaded, outside = {}, []
+    ram = [(LMB_BASE, LMB_SIZE), (DDR_BASE, DDR_SIZE)]
+    for m in re.finditer(r"\]\s+(\S+)\s+(PROGBITS|NOBITS)\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S+)", sec):
+        name, addr, size, flags = m.group(1), int(m.group(3), 16), int(m.group(4), 16), m.group(5)
+        if "A" not in flags or size == 0:
+            continue
+        loaded[name] = {"addr": f"0x{addr:08X}", "size": size}
+        if not any(b <= addr and addr + size <= b + s for b, s in ram):
+            outside.append(name)
+    res["sections"] = loaded
+    res["outside_ram"] = outside
+    # instructions: objdump of the code; a 2-byte instruction or an undecodable word is fatal
+    dis = subprocess.run([_tool(triple, "objdump"), "-d", "-Mno-aliases", elf], capture_output=True,
+                         text=True, check=True).stdout
+    short, unknown, count = [], [], 0
+    for line in dis.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+([0-9a-f]+)\s+(\S+)", line)
+        if not m:
+            continue
+        count += 1
+        if len(m.group(2)) != 8:
+            short.append(line.strip())
+        if m.group(3) in (".word", ".short", ".insn", "unimp", ".2byte", ".4byte"):
+            unknown.append(line.strip())
+    res["instructions"] = count
+    res["compressed_instructions"] = short[:5]
+    res["undecodable"] = unknown[:5]
+    res["ok"] = (res["elf32"] and res["riscv"] and not res["rvc"] and res["float_abi"] == 0
+                 and entry == DDR_BASE and not outside and not short and not unknown and count > 0)
+    return res
+
+
+def build_firmware(out, facts, app=FIRMWARE_APP, log=print):
+    """Cross-build `app` (software/firmware/apps/<app>) for the MicroBlaze V: the BSP build
+    directory <out>/mbv (write_bsp), the toolchain libraries (cached), libc/libbase, then the
+    app's own Makefile exactly as for the simulated SoC (soc.sim.firmware.build_firmware).
+    Returns a report dict."""
+    from litedigest.soc.sim.errors import SimError
+    from litedigest.soc.sim.firmware import APPS_DIR, build_firmware as make_app
+    if app == FIRMWARE_APP and "sha256" not in facts["peripherals"]:
+        return {"ok": None, "skipped": "the demo firmware drives the sha256 peripheral; this "
+                                       "engine set has none"}
+    triple = _triple()
+    if triple is None:
+        return {"ok": None, "skipped": "no RISC-V cross-compiler (riscv64-unknown-elf-gcc ...) on PATH"}
+    if shutil.which("meson") is None or shutil.which("ninja") is None:
+        return {"ok": None, "skipped": "meson/ninja not on PATH (picolibc's build)"}
+    t0 = time.monotonic()
+    bdir = os.path.join(out, "mbv")
+    headers = write_bsp(bdir, facts, triple)
+    tdir = build_toolchain_libs(triple, log)
+    with buildcache.locked(os.path.join(bdir, "software")):
+        _make(["-f", os.path.join(BSP_DIR, "Makefile"), f"BUILD_DIR={bdir}", f"TOOLCHAIN_DIR={tdir}",
+               f"-j{os.cpu_count() or 1}", "all"])
+    try:
+        binary = make_app(bdir, os.path.join(APPS_DIR, app))
+    except SimError as e:
+        raise TargetError(f"the {app} firmware does not build for the MicroBlaze V: {e}") from None
+    elf = os.path.splitext(binary)[0] + ".elf"
+    checks = check_elf(elf, triple)
+    rep = {"ok": checks["ok"], "app": app, "elf": elf, "bin": binary,
+           "elf_sha256": buildcache.file_sha256(elf), "bin_bytes": os.path.getsize(binary),
+           "march": MARCH, "mabi": MABI, "triple": triple, "build_dir": bdir,
+           "headers": headers, "toolchain_dir": tdir, "checks": checks,
+           "seconds": round(time.monotonic() - t0, 1)}
+    return rep
+
+
+def run_sim_demo(peripherals, log=print):
+    """The stand-in for the board: the same demo firmware (software/firmware/apps/demo, the same
+    C library) on the simulated SoC (VexRiscv, rv32im). The demo drives the sha256 peripheral
+    alone, so it runs on the standard simulated SoC that has this build's SHA-256 engine
+    (socdemo.run_sha256_app: sim.soc_engines_for, the SoC the other tests build and cache), and
+    the engine spec it reports must be this build's. `peripherals`: {instance: engine spec} of
+    the build. Returns a report dict: ok, the engine, the SoC's engines, the records and checks
+    the firmware printed."""
+    from litedigest import socdemo
+    from litedigest.soc.targets.sim import soc_engines_for
+    if "sha256" not in peripherals:
+        return {"ok": None, "skipped": "the demo firmware drives the sha256 peripheral; this "
+                                       "engine set has none"}
+    spec = peripherals["sha256"]
+    t0 = time.monotonic()
+    _, text, _ = socdemo.run_sha256_app(spec, "demo", log=lambda m: log(f"{BOARD}: {m}"))
+    records, checks = socdemo.parse_console(text)
+    same_engine = bool(records) and all(r.get("engine") == spec for r in records)
+    ok = same_engine and all(r["ok"] for r in records) and all(c["ok"] for c in checks)
+    return {"ok": ok, "engine": spec, "soc_engines": soc_engines_for(spec),
+            "records": [{k: r[k] for k in ("path", "bytes", "cycles", "ok")} for r in records],
+            "checks": {c["name"]: c["ok"] for c in checks}, "seconds": round(time.monotonic() - t0, 1),
+            "note": "the demo firmware (same source, same C library) on the simulated SoC (VexRiscv, "
+                    "LiteX UART, its own memory map) that has this build's sha256 engine, the "
+                    "peripheral the demo drives: the stand-in for the board; the board's build of "
+                    "the same sources is `firmware`"}
+
+
+# --- `litedigest build arty_a7` ----------------------------------------------------------------
+
+def add_arguments(p):
+    p.add_argument("--hash-engine", default=None, metavar="SPECS",
+                   help="engine specs, comma-separated (default: every family once, "
+                        + ",".join(DEFAULT_ENGINES) + ")")
+    p.add_argument("--output-dir", default=None,
+                   help="build directory (default: build/arty_a7/<engines>)")
+    p.add_argument("--no-synth", action="store_true",
+                   help="skip Yosys synth_xilinx (the full engine set takes minutes)")
+    p.add_argument("--no-lint", action="store_true", help="skip the Verilator lint")
+    p.add_argument("--no-vivado", action="store_true",
+                   help="do not run Vivado even when it is on PATH (write the TCL only)")
+    p.add_argument("--no-firmware", action="store_true",
+                   help="do not cross-build the demo firmware for the MicroBlaze V")
+    p.add_argument("--sim-demo", action="store_true",
+                   help="also run the demo firmware on the simulated SoC with these engines "
+                        "(the stand-in for the board; builds that SoC with Verilator if not cached)")
+    p.add_argument("--jobs", type=int, default=2, help="Vivado implementation jobs")
+    p.add_argument("--nice", type=int, default=10, help="niceness of the Yosys run (default 10)")
+    p.add_argument("--force", action="store_true", help="regenerate and resynthesize even if cached")
+    p.add_argument("--manifest", default=None, metavar="PATH",
+                   help="also write the manifest here (bitstreams/arty_a7/manifest.json)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def engine_list(hash_engines):
+    """Engine specs (checked) from None (DEFAULT_ENGINES), a list, or a comma-separated string."""
+    return vs.engine_list(DEFAULT_ENGINES if hash_engines is None else hash_engines)
+
+
+def default_output_dir(engines):
+    return vs.default_output_dir(TARGET, engine_list(engines))
+
+
+def _extra_steps(firmware, sim_demo):
+    def steps(out, facts, report, force, log):
+        if firmware:
+            fw = build_firmware(out, facts, log=log)
+            report["firmware"] = fw
+            if fw.get("ok") is None:
+                log(f"{BOARD}: firmware NOT built ({fw['skipped']})")
+            else:
+                rel = os.path.relpath(fw["elf"], out)
+                with open(os.path.join(out, "vivado", RUN_TCL_NAME), "w") as f:
+                    f.write(xsdb_tcl(rel))
+                c = fw["checks"]
+                log(f"{BOARD}: {fw['app']} firmware for the MicroBlaze V ({MARCH}): {fw['elf']} "
+                    f"({fw['bin_bytes']} bytes, entry {c['entry']}, {c['instructions']} instructions, "
+                    f"{'checks passed' if fw['ok'] else 'CHECKS FAILED'}; {fw['seconds']} s)")
+                if not fw["ok"]:
+                    raise TargetError(f"the firmware ELF fails the MicroBlaze V checks: {json.dumps(c)}")
+        if sim_demo:
+            log(f"{BOARD}: the demo firmware on the simulated SoC (the stand-in for the board) ...")
+            sd = run_sim_demo(report["peripherals"], log=log)
+            report["sim_demo"] = sd
+            if sd["ok"] is None:
+                log(f"{BOARD}: simulated-SoC demo NOT run ({sd['skipped']})")
+            else:
+                log(f"{BOARD}: simulated-SoC demo {'passed' if sd['ok'] else 'FAILED'} on {sd['engine']} "
+                    f"({len(sd['records'])} measurements, {len(sd['checks'])} checks; {sd['seconds']} s)")
+    return steps
+
+
+def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, firmware=True,
+        sim_demo=False, jobs=2, niceness=10, force=False, manifest_path=None, command=None,
+        log=print):
+    """Generate, write the Vivado TCL (and check it in tclsh), run Vivado if present,
+    cross-build the firmware, lint and synthesize; `sim_demo` also runs the demo on the
+    simulated SoC. Returns the report dict (also <output_dir>/report.json). Raises TargetError
+    on bad input."""
+    target = dataclasses.replace(TARGET, extra_steps=_extra_steps(firmware, sim_demo))
+    return vs.run(target, engine_list(engines), output_dir, synth=synth, lint=lint, vivado=vivado, jobs=jobs,
+                  niceness=niceness, force=force, manifest_path=manifest_path, command=command,
+                  log=log)
+
+
+def make_manifest(report, facts, command):
+    """The per-board manifest (bitstreams/arty_a7/manifest.json): what was built and checked
+    here, with what, and what it measured; the bitstream's sha256 when Vivado built one."""
+    bit = os.path.join(report["output_dir"], BITSTREAM)
+    has_bit = os.path.exists(bit) and report["vivado"].get("ran")
+    tools, checks, util = vs.manifest_checks(report)
+    fw = report.get("firmware")
+    sd = report.get("sim_demo")
+    dry = report.get("tcl_dry_run")
+    checks["tcl_dry_run"] = dry
+    if fw and fw.get("ok") is not None:
+        tools["cross_gcc"] = subprocess.run([fw["triple"] + "-gcc", "--version"], capture_output=True,
+                                            text=True).stdout.splitlines()[0]
+    return {
+        "board": BOARD,
+        "device": DEVICE,
+        "board_part": BOARD_PART,
+        "outputs": {"bit": BITSTREAM, "xsa": XSA, "firmware": f"mbv/firmware/{FIRMWARE_APP}/{FIRMWARE_APP}.elf",
+                    "run_script": f"vivado/{RUN_TCL_NAME}"},
+        "cpu": {"ip": "xilinx.com:ip:microblaze_riscv:1.0", "isa": "rv32im (Zicsr), machine mode",
+                "config": MBV_CONFIG, "clock_hz": CLOCK_HZ,
+                "local_memory": f"LMB BRAM 0x{LMB_BASE:08X}+0x{LMB_SIZE:X}"},
+        "memory_map": {n: f"0x{b:08X}+0x{s:X}" for n, (b, s) in firmware_memory_map().items()},
+        "subsystem": {"top": SUBSYSTEM_TOP, "vlnv": SUBSYSTEM_VLNV, "cell": SUBSYSTEM_CELL,
+                      "csr_window": f"0x{CSR_WINDOW_BASE:08X}", "csr_window_bytes": 1 << AXIL_ADDRESS_WIDTH,
+                      "dma": f"AXI4 {DMA_DATA_WIDTH}-bit master -> axi_mem -> mig_7series_0, DDR "
+                             f"0x{DDR_BASE:08X}+0x{DDR_SIZE:08X}",
+                      "clock_hz": CLOCK_HZ,
+                      "interrupts": "irq_<instance> -> irq_concat -> axi_intc_0 -> microblaze_riscv_0/INTERRUPT; "
+                                    "index = csr.json constant <instance>_interrupt"},
+        "engines": report["engines"],
+        "peripherals": report["peripherals"],
+        "tools": tools,
+        "checks": checks,
+        "firmware": ({"app": fw["app"], "march": fw["march"], "mabi": fw["mabi"],
+                      "elf_sha256": fw["elf_sha256"], "bin_bytes": fw["bin_bytes"],
+                      "entry": fw["checks"]["entry"], "instructions": fw["checks"]["instructions"],
+                      "checks_ok": fw["ok"],
+                      "run_on_board": False,
+                      "note": "cross-built here for the MicroBlaze V's memory map; not run (no board, "
+                              "no MicroBlaze V simulation model here)"}
+                     if fw and fw.get("ok") is not None else fw),
+        "sim_demo": ({k: sd[k] for k in ("ok", "engine", "soc_engines", "records", "checks", "note")}
+                     if sd and sd.get("ok") is not None else sd),
+        "utilization_yosys_xc7": util,
+        "fmax_mhz": None,
+        "fmax_note": "not measured: no Xilinx place and route here (Vivado absent); the "
+                     "subsystem runs at clk_wiz_0's 100 MHz, and Vivado's timing summary "
+                     "(vivado_timing.rpt) says whether it meets it.",
+        "bitstream": {"file": BITSTREAM,
+                      "sha256": buildcache.file_sha256(bit) if has_bit else None,
+                      "reason": None if has_bit else
+                      "not built: the Arty A7 bitstream needs Vivado (with MicroBlaze V and "
+                      "Digilent's board files), which is not available here"},
+        "recipe": command,
+    }
+
+
+TARGET = vs.Target(
+    name=BOARD, device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE, csr_base=CSR_WINDOW_BASE,
+    capacity=flow_xc7.XC7A100T, tcl_name=TCL_NAME, vivado_tcl=vivado_tcl,
+    make_manifest=make_manifest, vivado_outputs=(BITSTREAM, XSA),
+    synth_note="Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no MicroBlaze V, "
+               "MIG, SmartConnects, UART or axi_intc), before placement: logic only; Vivado's "
+               "own counts differ.",
+    module_file=__file__, clock_hz=CLOCK_HZ, tcl_dry_run=True)
+
+
+def build(args):
+    """`litedigest build arty_a7` entry point (litedigest.cmd_build)."""
+    cmd = vs.build_command(args, BOARD) + (" --no-firmware" if args.no_firmware else "") + \
+        (" --sim-demo" if args.sim_demo else "")
+    try:
+        report = run(args.hash_engine, args.output_dir, synth=not args.no_synth,
+                     lint=not args.no_lint, vivado=not args.no_vivado, firmware=not args.no_firmware,
+                     sim_demo=args.sim_demo, jobs=args.jobs, niceness=args.nice, force=args.force,
+                     manifest_path=args.manifest, command=cmd,
+                     log=(lambda *a: print(*a, file=sys.stderr)) if args.json else print)
+    except TargetError as e:
+        print(f"litedigest build arty_a7: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # flows.xc7.Xc7SynthError and the like: the message says what failed
+        from litedigest.soc.flows.xc7 import Xc7SynthError
+        from litedigest.soc.sim.errors import SimError
+        if isinstance(e, (Xc7SynthError, SimError)):
+            print(f"litedigest build arty_a7: error: {e}", file=sys.stderr)
+            return 1
+        raise
+    if args.json:
+        print(json.dumps(report, indent=2))
+    lint = report.get("lint") or {}
+    sd = report.get("sim_demo") or {}
+    return 1 if lint.get("ok") is False or sd.get("ok") is False else 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Build the LiteDigest Arty A7-100T MicroBlaze V design")
+    add_arguments(p)
+    return build(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
