@@ -3,9 +3,12 @@ the source of chaining values, one stored chaining value per slot, the starting 
 accepted block (IV of its variant, a loaded cv, or the slot's), and the result register.
 
 Round architectures plug in on top:
-- `iterate(...)` is the conventional sequencer: the first group of rounds runs in the accept
-  cycle (the multiplexer in front of the round selects the starting value, Michail et al. 2016, fig. 3),
-  the remaining groups follow, then one cycle adds the chaining value. Latency = cycles + 1.
+- `iterate(...)` is the conventional sequencer: the accept cycle loads the starting value and
+  the block into the round registers, the groups of rounds follow (one per cycle, from
+  registers only), and the chaining value is added on the way out, in the cycle the result
+  appears. Latency = cycles + 1, as with the paper's datapath (Michail et al. 2016, fig. 3: the
+  first group in the accept cycle behind a multiplexer, then one cycle for the addition), whose
+  multiplexer in front of the round was its critical path here.
 - `iterate_pipelined(...)` is the p-stage version of it (Michail et al. 2016): p stages of R/p cycles
   each, all handing over together every R/p cycles; stage s runs round groups
   s*R/p .. (s+1)*R/p - 1 with its own state, message window and round constants, and carries
@@ -77,6 +80,17 @@ class RoundGroup:
         if self.start is not None:
             return Mux(self.start, Constant(int(g == self.offset), 1), here)
         return here
+
+    def select_plus(self, table, width, word, first_word, next_word):
+        """select(table) + `word` (a round constant plus its message word). Ahead, a register:
+        table[0] + `first_word` after `load`, the next group's entry + `next_word` after `step`
+        (the adder also keeps Yosys from merging the register into the table, which made a
+        large table a block-RAM ROM whose 5.6 ns clock-to-out led the round)."""
+        if self.ahead is None:
+            return self.select(table, width) + word
+        vals = list(table[self.offset:self.offset + self.count])
+        following = rom(vals + vals[-1:], width)[self.phase + 1]
+        return self._register(width, (vals[0] + first_word)[:width], (following + next_word)[:width])
 
     def select(self, table, width):
         vals = list(table[self.offset:self.offset + self.count])
@@ -174,7 +188,7 @@ class HashEngine(Module):
             self.out_free.eq(~res_valid | source.ready),
             accept.eq(sink.valid & sink.ready),
             source.valid.eq(res_valid),
-            source.digest.eq(res_digest),
+            source.digest.eq(res_digest),   # (iterate overrides it)
             source.slot.eq(res_slot),
             source.last.eq(res_last),
         ]
@@ -211,34 +225,55 @@ class HashEngine(Module):
         self.result = result
         self.complete = complete
         self.finish = finish
+        self._res = dict(valid=res_valid, digest=res_digest, slot=res_slot, last=res_last,
+                         cur_slot=cur_slot, cur_last=cur_last)
 
     def iterate(self, step):
         """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
-        one clock's group of rounds, `group` a RoundGroup (index 0 in the accept cycle)."""
+        one clock's group of rounds, `group` a RoundGroup.
+
+        Every round starts from registers: the accept cycle only loads the starting value and
+        the block (the multiplexer of starting values ends in the registers), groups 0..R-1 run
+        in the next R cycles, and the last one raises the result with the final state in the
+        round registers. The source's digest is that state plus the chaining value (adders fed
+        by registers), so the result appears R + 1 cycles after the accept, as when the first
+        group ran in the accept cycle and a cycle was spent on the addition; the registers hold
+        it until it is taken (the next block is accepted in that cycle at the earliest, as
+        before), and then the slot's chaining value is written."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        final = Signal(name="final_add")
-        # the round's inputs: the new block's while the engine is idle, else the registers.
-        # Selected by `busy` (a register) rather than `accept` (busy and the sink's valid): the
-        # same whenever the result is stored (an idle cycle without a block stores nothing),
-        # and two LUT levels shorter in front of the round's adders
-        idle = Signal(name="idle")     # (a signal: Migen's simulator takes ~busy, unsized, as true)
-        self.comb += idle.eq(~busy)
-        rin = [Mux(idle, i, s) for i, s in zip(self.init_st, st)]
-        win = [Mux(idle, d, x) for d, x in zip(self.data_w, w)]
-        idx = Signal(max=self.round_cycles + 1)
-        self.comb += idx.eq(Mux(accept, 0, count))
-        st_next, w_next = step(rin, win, RoundGroup(count, 0, self.round_cycles, start=idle))
+        sink, source, r = self.sink, self.source, self._res
+        res_sum = Signal(self.digest_bits, name="res_sum")
+        taken = Signal(name="res_taken")
+        # (later comb statements win: these override setup's source.digest, sink.ready, init_cv)
+        self.comb += [
+            res_sum.eq(Cat(*[add_mod(s, c, width=self.word_bits) for s, c in zip(st, self.cv_words)])),
+            taken.eq(r["valid"] & source.ready),
+            source.digest.eq(res_sum),
+            sink.ready.eq(~busy & self.out_free),
+            # the slot's chaining value reaches cv_mem at the end of the cycle its result is
+            # taken: the same message's next block, accepted in that cycle, starts from the sum
+            If(taken & ~sink.first & ~sink.load_cv & (sink.slot == r["slot"]),
+                self.init_cv.eq(res_sum)),
+        ]
+        last = Signal(name="last_group")
+        self.comb += last.eq(count == self.round_cycles - 1)
+        group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
+        st_next, w_next = step(st, w, group)
         self.sync += [
-            If(accept | (busy & ~final),
-                [dst.eq(src) for dst, src in zip(st, st_next)],
-                [dst.eq(src) for dst, src in zip(w, w_next)],
-                count.eq(idx + 1),
-                If(~accept & (count == self.round_cycles - 1), final.eq(1)),
+            If(accept,
+                [d.eq(v) for d, v in zip(st, self.init_st)],
+                [d.eq(v) for d, v in zip(w, self.data_w)],
+                count.eq(0),
+            ).Elif(busy & ~last,
+                count.eq(count + 1),
+                [d.eq(v) for d, v in zip(st, st_next)],
+                [d.eq(v) for d, v in zip(w, w_next)],
+            ).Elif(busy & last & self.out_free,
+                [d.eq(v) for d, v in zip(st, st_next)],
+                busy.eq(0),
+                r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
             ),
-            If(final & self.out_free,
-                final.eq(0),
-                self.finish(Cat(*[add_mod(s, c, width=self.word_bits) for s, c in zip(st, self.cv_words)])),
-            ),
+            If(taken, self.cv_mem[r["slot"]].eq(res_sum)),
         ]
 
     def iterate_precomputed(self, step, pre_init, npre):

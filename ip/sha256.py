@@ -124,11 +124,13 @@ class SHA2Engine(HashEngine):
         """One round (conventional adder chain, Michail et al. 2016, fig. 2: no carry-save, no
         pre-computation) and the one-word shift of the message schedule."""
         a, b, c, d, e, f, g, h = rin
-        k = idx.select(self.K, self.WORD)
+        # K + W: on the conventional sequencer a register formed a cycle ahead (from the next
+        # window word), so the round adds four operands
+        kw = idx.select_plus(self.K, self.WORD, win[0], self.data_w[0], win[1])
         t1 = Signal(self.WORD)
         t2 = Signal(self.WORD)
         self.comb += [
-            t1.eq(h + self._big_sigma(1, e) + ch(e, f, g) + k + win[0]),
+            t1.eq(h + self._big_sigma(1, e) + ch(e, f, g) + kw),
             t2.eq(self._big_sigma(0, a) + maj(a, b, c)),
         ]
         return [t1 + t2, a, b, c, d + t1, e, f, g], self.schedule(win, 1)

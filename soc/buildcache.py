@@ -92,6 +92,11 @@ def package_versions(*dists):
     return out
 
 
+def text_sha256(text):
+    """Hex SHA-256 of a text (UTF-8)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def file_sha256(path):
     """Hex SHA-256 of a file's contents."""
     h = hashlib.sha256()

@@ -14,9 +14,9 @@ For one spec:
   flight, block bits; throughput = block bits x fmax / interval (Mbit/s, Michail et al. 2016, eq. 3), per LUT4,
   and the improvement over the same architecture's 1-stage engine (Michail et al. 2016, eq. 4) when measured.
 
-Results are cached per spec under build/dse/<spec>/ (a stamp of the engine sources, the seeds'
-runs and the tools), so a rerun is instant. `measure()` returns the records; `write()` the
-engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
+Results are cached per spec under build/dse/<spec>/ (stamped with the engine's and the shell's
+Verilog and the tools; each seed's run kept in the record), so a rerun is instant. `measure()`
+returns the records; `write()` the engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
 """
 import json
 import os
@@ -87,11 +87,14 @@ def shell(engine):
     return m, {m.din, m.shift, m.go, m.dout, m.rdy}
 
 
-def _stamp(engine_name, tools=None):
-    """What a spec's cached record depends on: the spec, the device and target, the tools, the
-    engine sources and this file."""
-    config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ)
-    return buildcache.stamp(config, [buildcache.engine_sources(), os.path.abspath(__file__)], tools)
+def _stamp(engine_name, tools=None, verilog=None):
+    """What a spec's cached record depends on: the spec, the device and target, the tools, this
+    file, and the Verilog of the bare engine and of its register shell (`verilog`: the two
+    texts). Keyed by the Verilog rather than by the Python it is made of, an edit of one family's
+    engine leaves the other families' records (hours of place and route) valid."""
+    config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ,
+                  verilog=[buildcache.text_sha256(t) for t in verilog])
+    return buildcache.stamp(config, [os.path.abspath(__file__)], tools)
 
 
 def _xc7(verilog, top, workdir, log=None):
@@ -103,22 +106,34 @@ def _xc7(verilog, top, workdir, log=None):
     return flow_xc7.synth_xilinx([verilog], top, workdir, log=log)
 
 
-def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False):
-    """The record of one engine spec (see module doc), cached under build/dse/."""
+def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False,
+                cached_only=False):
+    """The record of one engine spec (see module doc), cached under build/dse/. With
+    `cached_only`, None unless the cache already holds everything asked for."""
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir):
-        return _measure_one(s, name, seeds, workdir, xc7, log, force)
+        return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only)
 
 
-def _measure_one(s, name, seeds, workdir, xc7, log, force):
+def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
     cache = os.path.join(workdir, "result.json")
-    stamp = _stamp(name, flow_ecp5.tool_versions())
+    tools = flow_ecp5.tool_versions()
+    _, engine_text = engine_verilog(name)
+    m, ios = shell(make_engine(name))
+    shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell"))
+    stamp = _stamp(name, tools, (engine_text, shell_text))
     rec = None if force else buildcache.cached(cache, stamp)
     if rec is None:
+        if cached_only:
+            return None
         rec = dict(stamp=stamp)
+    if cached_only and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
+                        or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {})
+                                                              for sd in seeds))):
+        return None
     eng = make_engine(name)
     interval = Fraction(eng.interval)
     rec.update(spec=name, family=s.family, arch=s.arch, stages=s.stages, modules=s.modules,
@@ -128,10 +143,9 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force):
     t0 = time.monotonic()
     # area of the bare engine
     if "ecp5_area" not in rec:
-        _, text = engine_verilog(name)
         v = os.path.join(workdir, "engine.v")
         with open(v, "w") as f:
-            f.write(text)
+            f.write(engine_text)
         log(f"dse {name}: synth_ecp5 (bare engine) ...")
         area = flow_ecp5.synth_ecp5([v], "ld_engine", os.path.join(workdir, "area_ecp5"))
         area.pop("netlist")
@@ -141,7 +155,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force):
         v = os.path.join(workdir, "engine.v")
         if not os.path.exists(v):
             with open(v, "w") as f:
-                f.write(engine_verilog(name)[1])
+                f.write(engine_text)
         log(f"dse {name}: synth_xilinx (bare engine) ...")
         rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
         if rec["xc7"] is not None:
@@ -154,14 +168,20 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force):
         sw = os.path.join(workdir, "shell")
         net = os.path.join(sw, "netlist.json")
         if not os.path.exists(net) or "shell_synth" not in rec:
-            m, ios = shell(make_engine(name))
             os.makedirs(sw, exist_ok=True)
             v = os.path.join(sw, "shell.v")
             with open(v, "w") as f:
-                f.write(str(mverilog.convert(m, ios=ios, name="ld_shell")))
+                f.write(shell_text)
             log(f"dse {name}: synth_ecp5 (register shell) ...")
             sh = flow_ecp5.synth_ecp5([v], "ld_shell", sw)
             rec["shell_synth"] = {k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")}
+        cap = flow_ecp5.DEVICES[DEVICE]["luts"]
+        need = rec["shell_synth"]["lut4"] + 2 * rec["shell_synth"]["ccu2c"]
+        if need > cap:
+            # synthesis area only: the shell's LUT4s (with carry) exceed the device's
+            log(f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route")
+            rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
+            todo = []
         for sd in todo:
             log(f"dse {name}: nextpnr-ecp5 seed {sd} ...")
             r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
@@ -191,9 +211,10 @@ def _save(path, rec):
 def _record(rec, seeds):
     """The engines.json entry of a cached result, for `seeds`."""
     a = rec["ecp5_area"]
-    fm = [round(rec["pnr"][str(sd)]["fmax_mhz"], 2) for sd in seeds]
-    med = round(statistics.median(fm), 2)
-    tp = rec["block_bits"] * med / rec["interval"]
+    fits = "does_not_fit" not in rec
+    fm = [round(rec["pnr"][str(sd)]["fmax_mhz"], 2) for sd in seeds] if fits else []
+    med = round(statistics.median(fm), 2) if fm else None
+    tp = rec["block_bits"] * med / rec["interval"] if fm else None
     xc7 = rec.get("xc7")
     return {
         "spec": rec["spec"], "family": rec["family"], "arch": rec["arch"],
@@ -202,11 +223,12 @@ def _record(rec, seeds):
         "in_flight": rec["in_flight"], "block_bits": rec["block_bits"],
         "ecp5": {"lut4": a["lut4"], "lut4_with_carry": a["lut4_with_carry"], "ff": a["ff"],
                  "ccu2c": a["ccu2c"], "dpram16": a["dpram16"], "ebr": a["ebr"], "dsp": a["dsp"],
-                 "seeds": list(seeds), "fmax_mhz": fm, "fmax_median": med},
+                 "seeds": list(seeds) if fits else [], "fmax_mhz": fm, "fmax_median": med,
+                 **({} if fits else {"does_not_fit": rec["does_not_fit"]})},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
-        "throughput_mbps": round(tp, 1),
-        "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4),
+        "throughput_mbps": round(tp, 1) if fm else None,
+        "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4) if fm else None,
     }
 
 
@@ -215,29 +237,44 @@ def _improvement(records):
     base = {(r["family"], r["arch"]): r for r in records if r["stages"] == 1 and r["modules"] == 1}
     for r in records:
         b = base.get((r["family"], r["arch"]))
-        r["improvement"] = round(r["throughput_mbps"] / b["throughput_mbps"], 3) if b else None
+        ok = b and r["throughput_mbps"] is not None and b["throughput_mbps"] is not None
+        r["improvement"] = round(r["throughput_mbps"] / b["throughput_mbps"], 3) if ok else None
     return records
 
 
-def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False):
-    """Records of the specs (engines.json's `engines`), measured or from the cache."""
+def seeds_for(spec, seeds, pipeline_seeds=None):
+    """The seeds a spec is routed with: `seeds` for a 1-stage engine and a MAC engine,
+    `pipeline_seeds` (default: `seeds`) for the other pipelines (hours each for the big ones)."""
+    s = _norm(spec)[0]
+    if pipeline_seeds is None or s.stages == 1 or s.family in specmod.MAC_FAMILIES:
+        return list(seeds)
+    return list(pipeline_seeds)
+
+
+def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False,
+            pipeline_seeds=None, cached_only=False):
+    """Records of the specs (engines.json's `engines`), measured or from the cache (with
+    `cached_only`, only the specs the cache holds completely)."""
     seeds = [int(x) for x in seeds]
-    if not seeds:
+    if not seeds or (pipeline_seeds is not None and not list(pipeline_seeds)):
         raise ValueError("at least one seed")
     names = []
     for sp in specs:
         n = _norm(sp)[1]  # SpecError for a bad spec, before any run
         if n not in names:
             names.append(n)
-    return _improvement([measure_one(n, seeds, xc7=xc7, log=log, force=force) for n in names])
+    recs = [measure_one(n, seeds_for(n, seeds, pipeline_seeds), xc7=xc7, log=log, force=force,
+                        cached_only=cached_only) for n in names]
+    return _improvement([r for r in recs if r is not None])
 
 
-def document(records, seeds, generated_by):
+def document(records, seeds, generated_by, pipeline_seeds=None):
     return {
         "generated_by": generated_by,
         "tools": flow_ecp5.tool_versions(),
         "device": {"ecp5": {"device": DEVICE, "package": PACKAGE, "speed_grade": SPEED,
                             "nextpnr_target_mhz": DSE_FREQ_MHZ, "seeds": list(seeds),
+                            "pipeline_seeds": list(pipeline_seeds or seeds),
                             "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
                             "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
                                     "the 2 LUT4s of each CCU2C (lut4_with_carry)",

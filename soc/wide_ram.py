@@ -11,7 +11,7 @@ Both ports see one memory of `row_bits`-wide rows; row r holds 32-bit words
 r*row_words .. r*row_words + row_words - 1, word j at bits [32j, 32j+32), so the byte order
 in a row is the byte order in memory.
 """
-from migen import Module, Signal, Memory, If, Array, Cat, Mux, READ_FIRST, WRITE_FIRST
+from migen import Module, Signal, Memory, If, Array, Cat, Mux, WRITE_FIRST
 from migen.fhdl.bitcontainer import log2_int
 
 from litex.soc.interconnect import wishbone
@@ -61,8 +61,11 @@ class WideRAM(Module):
         ]
 
         # wide port: a row per transaction; writes enable the bytes of `sel` (the batch walker
-        # writes chaining values)
-        pb = self.mem.get_port(write_capable=True, we_granularity=8, mode=READ_FIRST)
+        # writes chaining values). WRITE_FIRST like the narrow port: with READ_FIRST on this
+        # write-capable port Yosys (0.70) cannot map the memory to DP16KD block RAM and builds
+        # it from flip-flops (2 million cells for 64 KiB; the four-engine ECP5 SoC did not
+        # synthesize). Nothing reads this port in a cycle it writes.
+        pb = self.mem.get_port(write_capable=True, we_granularity=8, mode=WRITE_FIRST)
         self.comb += [
             pb.adr.eq(wide.adr[:rbits]),
             wide.dat_r.eq(pb.dat_r),

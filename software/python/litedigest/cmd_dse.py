@@ -27,10 +27,16 @@ def add_parser(subparsers):
                         "default: " + ",".join(dse.DEFAULT_SPECS))
     p.add_argument("--seeds", default=",".join(map(str, dse.DEFAULT_SEEDS)),
                    help="nextpnr seeds, comma-separated (default %(default)s)")
+    p.add_argument("--pipeline-seeds", default=None,
+                   help="seeds for the pipelined engines other than the MAC engines (default: "
+                        "--seeds); 1-stage and MAC engines always get --seeds")
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
     p.add_argument("--force", action="store_true", help="ignore the cache")
+    p.add_argument("--cached-only", action="store_true",
+                   help="run nothing: only the specs whose every run is cached (to write the "
+                        "document while a long run goes on)")
     p.set_defaults(func=run)
 
 
@@ -39,8 +45,12 @@ def _cmdline(args):
     if args.engine:
         parts += ["--engine", args.engine]
     parts += ["--seeds", args.seeds]
+    if args.pipeline_seeds:
+        parts += ["--pipeline-seeds", args.pipeline_seeds]
     if args.no_xc7:
         parts.append("--no-xc7")
+    if args.cached_only:
+        parts.append("--cached-only")
     if args.out:
         parts += ["--out", args.out]
     return " ".join(parts)
@@ -62,12 +72,18 @@ def run(args):
         seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
         if not seeds:
             raise ValueError("--seeds needs at least one seed")
+        pseeds = None
+        if args.pipeline_seeds is not None:
+            pseeds = [int(x) for x in args.pipeline_seeds.split(",") if x.strip()]
+            if not pseeds:
+                raise ValueError("--pipeline-seeds needs at least one seed")
     except ValueError as e:  # SpecError is a ValueError
         print(f"litedigest dse: {e}", file=sys.stderr)
         return 2
     log = (lambda m: print(m, file=sys.stderr, flush=True))
-    records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force)
-    doc = dse.document(records, seeds, _cmdline(args))
+    records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force,
+                          pipeline_seeds=pseeds, cached_only=args.cached_only)
+    doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)
         print(f"litedigest dse: wrote {args.out}", file=sys.stderr)
@@ -79,6 +95,16 @@ def run(args):
     return 0
 
 
+def _or_dash(v):
+    return "-" if v is None else v
+
+
+def _fmax(e):
+    if "does_not_fit" in e:
+        return f"does not fit the {e['does_not_fit']['device']}"
+    return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])})"
+
+
 def table(records):
     head = ("| spec | latency | interval | in flight | LUT4 (+carry) | FF | fmax MHz (median) | "
             "xc7 LUT/FF/CARRY4 | Mbit/s | Mbit/s/LUT4 | x 1-stage |")
@@ -88,7 +114,7 @@ def table(records):
         xs = f"{x['lut']}/{x['ff']}/{x.get('carry4')}" if x else "-"
         lines.append(
             f"| {r['spec']} | {r['latency']} | {r['interval_exact']} | {r['in_flight']} | "
-            f"{e['lut4']} ({e['lut4_with_carry']}) | {e['ff']} | {e['fmax_median']} "
-            f"({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])}) | {xs} | {r['throughput_mbps']} | "
-            f"{r['throughput_per_lut4']} | {r['improvement'] if r['improvement'] is not None else '-'} |")
+            f"{e['lut4']} ({e['lut4_with_carry']}) | {e['ff']} | {_fmax(e)} | {xs} | "
+            f"{_or_dash(r['throughput_mbps'])} | {_or_dash(r['throughput_per_lut4'])} | "
+            f"{_or_dash(r['improvement'])} |")
     return "\n".join(lines)
