@@ -45,15 +45,11 @@ class RoundGroup:
     just its own constants, and a table that is constant over them becomes a constant (so a
     SHA-1 stage carries only the non-linear functions of its own rounds).
 
-    `start` (a signal, optional): in a cycle where it is set the group is the first one
-    whatever `phase` says -- the conventional sequencer's accept cycle. The tables are then
-    read at `phase` (a register) and the first group's entry is chosen after the read, so the
-    table lookup runs in parallel with the accept logic instead of after it (it was the
-    critical path of the base engines: accept -> group index -> round-constant ROM -> adder)."""
+    When the sequencer says how the phase moves (`ahead`), every table read and group test is a
+    register loaded a cycle ahead (see __init__), so the round starts from registers."""
 
-    def __init__(self, phase, offset=0, count=1, start=None, ahead=None):
+    def __init__(self, phase, offset=0, count=1, ahead=None):
         self.phase, self.offset, self.count = phase, offset, count
-        self.start = start
         # ahead = (module, load, step): the sequencer's phase becomes 0 after a cycle with
         # `load` and phase + 1 after one with `step` (and holds otherwise); then every table
         # read and group test is a register loaded a cycle ahead, so the round's logic starts
@@ -76,10 +72,7 @@ class RoundGroup:
             return Constant(1, 1)
         if self.ahead is not None:
             return self._register(1, int(g == self.offset), self.phase + 1 == g - self.offset)
-        here = self.phase == g - self.offset
-        if self.start is not None:
-            return Mux(self.start, Constant(int(g == self.offset), 1), here)
-        return here
+        return self.phase == g - self.offset
 
     def select_plus(self, table, width, word, first_word, next_word):
         """select(table) + `word` (a round constant plus its message word). Ahead, a register:
@@ -99,10 +92,7 @@ class RoundGroup:
         if self.ahead is not None:
             # (the step after the last group reads past the table: any value will do)
             return self._register(width, vals[0], rom(vals + vals[-1:], width)[self.phase + 1])
-        read = rom(vals, width)[self.phase]
-        if self.start is not None:
-            return Mux(self.start, Constant(vals[0], width), read)
-        return read
+        return rom(vals, width)[self.phase]
 
 
 class HashEngine(Module):

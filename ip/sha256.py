@@ -1,7 +1,8 @@
 """SHA-256 / SHA-224 engines (FIPS 180-4), two round architectures behind one engine contract.
 
 - ``base``: one round per clock, the conventional datapath (Michail et al. 2016, figs. 2/3): T1 is a chain
-  of adders; round 0 runs in the accept cycle, then 63 rounds and 1 final-addition cycle.
+  of adders (K + W formed a cycle ahead); the accept cycle loads the block, 64 rounds follow,
+  the chaining value is added as the result leaves: latency 65.
 - ``opt``: the optimized operation block of Michail et al. 2012, sec. 7 (also their IPsec module paper): two rounds per
   clock (partial unrolling by 2), spatial pre-computation with resource reordering, W+K
   prefetch, carry-save adders and temporal pre-computation. The accept cycle runs the
