@@ -116,11 +116,16 @@ def stamp(config, sources=(), tools=None):
 
 
 @contextlib.contextmanager
-def locked(build_dir):
-    """Hold the exclusive lock of ``build_dir`` (created when missing)."""
+def locked(build_dir, wait=True):
+    """Hold the exclusive lock of ``build_dir`` (created when missing). With ``wait=False``,
+    yield None at once when another process holds it."""
     os.makedirs(build_dir, exist_ok=True)
     with open(os.path.join(build_dir, LOCK_NAME), "w") as lf:
-        fcntl.flock(lf, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lf, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield None
+            return
         try:
             yield build_dir
         finally:

@@ -118,7 +118,9 @@ def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, fo
     `cached_only`, None unless the cache already holds everything asked for."""
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
-    with buildcache.locked(workdir):
+    with buildcache.locked(workdir, wait=not cached_only) as held:
+        if held is None:   # being measured by another process: not in the cache yet
+            return None
         return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only)
 
 

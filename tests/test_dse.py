@@ -117,6 +117,11 @@ def test_cached_only_runs_nothing(tmp_path):
     assert dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False,
                            cached_only=True, log=lambda m: None) is None
     assert not os.path.exists(tmp_path / "result.json")
+    # a spec another run is measuring (its lock held) is skipped, not waited for
+    from litedigest.soc import buildcache
+    with buildcache.locked(str(tmp_path)):
+        assert dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False,
+                               cached_only=True, log=lambda m: None) is None
 
 
 def test_improvement_ratio():

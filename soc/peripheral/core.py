@@ -31,7 +31,7 @@ from .axi_reader import AXIBurstReader
 from .batch import BatchWalker
 from .csr_block import CSRBlock
 from .dma_reader import DMAReader, row_geometry
-from .layouts import block_layout, slot_event_layout
+from .layouts import block_layout, data_reset_less, slot_event_layout
 from .skein_tweak import SkeinTweak
 from .slots import SlotControl
 
@@ -79,6 +79,7 @@ class BlockRegister(Module):
         self.csr = csr = stream.Endpoint(block_layout(block_bits, nslots))
         self.dma = dma = stream.Endpoint(block_layout(block_bits, nslots))
         self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
+        data_reset_less(source)
         self.wipe = Signal()     # (in) zero the held block (a MAC peripheral's wipe, when idle)
         free = Signal()
         self.comb += [
@@ -103,7 +104,7 @@ class DigestMemory(Module):
     def __init__(self, digest_bits, nslots):
         self.write = write = Record(slot_event_layout(nslots) + [("digest", digest_bits)])
         self.sel = Signal(8)
-        self.value = Signal(digest_bits)
+        self.value = Signal(digest_bits, reset_less=True)
         self.sel2 = Signal(8)               # a second reader (the batch walker)
         self.value2 = Signal(digest_bits)
         if nslots == 1:

@@ -11,7 +11,7 @@ from migen.genlib.record import Record
 
 from litex.soc.interconnect import stream
 
-from .layouts import TWEAK_BITS, block_layout, engine_block, job_layout
+from .layouts import TWEAK_BITS, block_layout, data_reset_less, engine_block, job_layout
 
 
 def _bswap32(x):
@@ -41,7 +41,8 @@ class CSRBlock(Module):
         self.overflow = Signal()
         self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
 
-        buf = Array(Signal(32, name=f"din{i}") for i in range(nbw))
+        data_reset_less(source)   # (data registers: `words` and `valid` say what they hold)
+        buf = Array(Signal(32, name=f"din{i}", reset_less=True) for i in range(nbw))
         load = Signal()
         store = Signal()
         self.comb += [

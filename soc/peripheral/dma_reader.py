@@ -237,7 +237,7 @@ class DMAReader(Module):
         last_row_of_block = fill_cnt == rows_per_block - 1
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
-        fill_le = Signal(block_bits)          # the buffer's bytes in memory order
+        fill_le = Signal(block_bits, reset_less=True)   # the buffer's bytes in memory order
         block_bytes = block_bits // 8
         # the block on `source` of a pad job: `p_cnt` message bytes, then 0x80 when `p_mark`,
         # zeros, and the bit length in the last bytes when `p_last`

@@ -85,3 +85,12 @@ def engine_block(block_le, word_bits):
     nbytes = len(block_le) // 8
     byte = lambda k: block_le[8 * k:8 * (k + 1)]
     return Cat(*[byte(i * nb + nb - 1 - j) for i in range(nbytes // nb) for j in range(nb)])
+
+
+def data_reset_less(endpoint):
+    """The data fields of a block endpoint need no reset (`valid` says when they hold a
+    block): on the ECP5 the reset net to every data flip-flop of four peripherals did not
+    route. Fields of more than 32 bits are data (the block, its tweak)."""
+    for sig in endpoint.payload.flatten():
+        if len(sig) > 32:
+            sig.reset_less = True
