@@ -233,16 +233,16 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
     msg = os.urandom(96 * 1024)          # about 100,000 engine cycles: the reset comes first
     if where == "job":
         dev, fired = _resetting_device(backend, "slots_done")
-        t = time.monotonic()
         with pytest.raises(native.HardwareError):
             dev.md("sha256", msg, native.PATH_DMA)
     else:
         dev, fired = _resetting_device(backend, "batch_status")
-        t = time.monotonic()
         with pytest.raises(native.HardwareError):
             dev.hash_many("sha256", [msg[:50000], msg[50000:]], backend.sim.bus.read_bytes)
     assert fired, "the reset was not injected"
-    assert time.monotonic() - t < 10
+    # from the reset to the report (the time before it stages the message through the
+    # bridge, seconds on a loaded machine); the driver's own bound is 20 s
+    assert time.monotonic() - fired[0] < 10
     backend.sim.read_console_until("LDIDLE", timeout=60)    # the CPU booted again
     assert backend.hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
     assert backend.hw.md("sha256", b"abc", native.PATH_CSR) == hashlib.sha256(b"abc").digest()
