@@ -77,7 +77,9 @@ def test_committed_engines_json_format():
             assert e["ecp5"]["seeds"] == [1, 2, 3], e["spec"]
         assert e["throughput_mbps"] == pytest.approx(
             e["block_bits"] * e["ecp5"]["fmax_median"] / e["interval"], rel=1e-3)
-        assert e["interval"] == pytest.approx(e["latency"] / e["in_flight"])
+        # the catalogue's timing (a pipeline's interval is R/p, its latency R + 1)
+        assert (e["latency"], e["in_flight"]) == (s.latency, s.in_flight), e["spec"]
+        assert e["interval"] == pytest.approx(float(s.interval)), e["spec"]
 
 
 def test_load_round_trip(tmp_path):
