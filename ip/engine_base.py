@@ -12,11 +12,15 @@ Round architectures plug in on top:
 - `iterate_pipelined(...)` is the p-stage version of it (Michail et al. 2016): p stages of R/p cycles
   each, all handing over together every R/p cycles; stage s runs round groups
   s*R/p .. (s+1)*R/p - 1 with its own state, message window and round constants, and carries
-  its block's starting chaining value, slot and last flag. The last stage's last round group
-  also adds the chaining value (Lien, Grembowski and Gaj 2004: HA' of step 79), so at a handover the finished
-  chaining value sits in registers and the same message's next block can enter stage 0 in
-  that very cycle (through a multiplexer, not an adder): p messages keep all p stages busy.
-  Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
+  its block's starting chaining value, slot and last flag. Blocks move on the output side: in
+  the handover cycle (the last of a period) each stage's last round group is written into the
+  next stage's registers and stage 0's registers take the accepted block, so every round starts
+  from registers (a multiplexer of starting values and handover in front of stage 0's first
+  round was the pipelines' critical path). The last stage's last round group also adds the
+  chaining value (Lien, Grembowski and Gaj 2004: HA' of step 79), folded into its sums, so the
+  finished chaining value is that group's output and the same message's next block can enter
+  stage 0 in that very cycle (through a multiplexer, not an adder): p messages keep all p
+  stages busy. Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
 - optimized architectures with an initialization unit drive `busy`, `count` and `finish`
   themselves (see sha256.SHA256Engine._opt_datapath).
 """
@@ -293,21 +297,35 @@ class HashEngine(Module):
         )
 
     def pipeline_timing(self):
-        """The p-stage pipeline's clock: `phase` counts the cycles of a stage period, stages
-        hand over (`handover`) when it is 0, and the whole pipeline moves (`advance`) unless the
+        """The p-stage pipeline's clock: `phase` counts the cycles of a stage period (stage s
+        runs its round group s * period + phase), blocks move to the next stage (`handover`) at
+        the end of the period's last cycle, and the whole pipeline moves (`advance`) unless the
         finished block cannot leave. Returns (phase, handover, advance, period)."""
         period = self.round_cycles // self.stages
         phase = Signal(max=max(2, period), name="phase")
         advance = Signal()  # the pipeline moves this cycle (it stalls for a full output only)
-        self.sync += If(advance, phase.eq(Mux(phase == period - 1, 0, phase + 1)))
-        return phase, phase == 0, advance, period
+        if period == 1:
+            handover = Constant(1, 1)
+        else:
+            # a register set a cycle ahead: it selects every stage's register inputs and the
+            # final addition, so it should not be a comparison on the phase
+            handover = Signal(name="handover", reset=int(period == 1))
+            self.sync += If(advance, handover.eq(phase == period - 2))
+        self.sync += If(advance, phase.eq(Mux(handover, 0, phase + 1)))
+        return phase, handover, advance, period
 
     def stage_chain(self, step, pre_init, npre, prev, count, timing, name="s", tags=()):
         """`count` pipeline stages after `prev` (a dict: valid, st, w, cv, slot, last, pre and
-        the `tags`: the block a stage takes at a handover), each running its own share of the
-        round groups (`step`, `pre_init` as for iterate_pipelined), the last one folding in the
-        final addition. `tags` are extra fields carried with the block. Returns the stages'
-        registers (dicts like `prev`)."""
+        the `tags`: the block offered to the first stage in a handover cycle), each running its
+        own share of the round groups (`step`, `pre_init` as for iterate_pipelined), the last
+        one folding in the final addition. `tags` are extra fields carried with the block.
+
+        Every round starts from the stage's registers; a block moves on the output side: in
+        the handover cycle a stage's last round group is written into the next stage's
+        registers (and the first stage's registers take the offered block), so no multiplexer
+        or starting-value logic sits in front of a round. Returns the stages' registers (dicts
+        like `prev`), each with `out`: the block it hands over (its round outputs, the last
+        stage's being the finished chaining value in a handover cycle)."""
         wb, ncv = self.word_bits, len(self.st)
         phase, handover, advance, period = timing
         chain = []
@@ -322,38 +340,43 @@ class HashEngine(Module):
                 last=Signal(name=f"{name}{s}_last"),
                 **{t: Signal(len(prev[t]), name=f"{name}{s}_{t}") for t in tags},
             )
-            # at a handover a stage takes the previous stage's block, otherwise its own
-            pick = lambda a, b: Mux(handover, a, b)
-            rin = [pick(a, b) for a, b in zip(prev["st"], regs["st"])]
-            win = [pick(a, b) for a, b in zip(prev["w"], regs["w"])]
             group = RoundGroup(phase, s * period, period)
-            cv_in = pick(prev["cv"], regs["cv"])
-            cv_words = [cv_in[wb * i:wb * (i + 1)] for i in range(ncv)]
-            final = phase == period - 1
+            cv_words = [regs["cv"][wb * i:wb * (i + 1)] for i in range(ncv)]
+            final = handover   # the stage's last round group
+            is_last = s == count - 1
             if pre_init is None:
-                st_next, w_next = step(rin, win, group)
+                if is_last:  # the final addition, folded into the last round group's sums
+                    fold = [Mux(final, c, 0) for c in cv_words]
+                    st_next, w_next = step(regs["st"], regs["w"], group, fold=fold)
+                else:
+                    st_next, w_next = step(regs["st"], regs["w"], group)
                 pre_next = []
-                if s == count - 1:  # fold the final addition into the last round group
-                    st_next = [add_mod(x, Mux(final, c, 0), width=wb) for x, c in zip(st_next, cv_words)]
             else:
-                pin = [pick(a, b) for a, b in zip(prev["pre"], regs["pre"])]
-                st_next, w_next, pre_next, st_final = step(rin, win, pin, group, cv_words)
-                if s == count - 1:
+                st_next, w_next, pre_next, st_final = step(regs["st"], regs["w"], regs["pre"],
+                                                           group, cv_words)
+                if is_last:
                     st_next = [Mux(final, f, x) for f, x in zip(st_final, st_next)]
             self.sync += If(advance,
-                [d.eq(v) for d, v in zip(regs["st"], st_next)],
-                [d.eq(v) for d, v in zip(regs["w"], w_next)],
-                [d.eq(v) for d, v in zip(regs["pre"], pre_next)],
                 If(handover,
+                    [d.eq(v) for d, v in zip(regs["st"], prev["st"])],
+                    [d.eq(v) for d, v in zip(regs["w"], prev["w"])],
+                    [d.eq(v) for d, v in zip(regs["pre"], prev["pre"])],
                     regs["valid"].eq(prev["valid"]),
                     regs["cv"].eq(prev["cv"]),
                     regs["slot"].eq(prev["slot"]),
                     regs["last"].eq(prev["last"]),
                     [regs[t].eq(prev[t]) for t in tags],
+                ).Else(
+                    [d.eq(v) for d, v in zip(regs["st"], st_next)],
+                    [d.eq(v) for d, v in zip(regs["w"], w_next)],
+                    [d.eq(v) for d, v in zip(regs["pre"], pre_next)],
                 ),
             )
+            out = dict(valid=regs["valid"], st=st_next, w=w_next, pre=pre_next, cv=regs["cv"],
+                       slot=regs["slot"], last=regs["last"], **{t: regs[t] for t in tags})
+            regs["out"] = out
             chain.append(regs)
-            prev = regs
+            prev = out
         return chain
 
     def iterate_pipelined(self, step, pre_init=None, npre=0):
@@ -385,7 +408,7 @@ class HashEngine(Module):
         self.comb += [
             fin_valid.eq(regs["valid"]),
             fin_slot.eq(regs["slot"]),
-            fin_cv.eq(Cat(*regs["st"])),
+            fin_cv.eq(Cat(*regs["out"]["st"])),
             done.eq(advance & handover & regs["valid"]),
         ]
         one = lambda slot: Constant(1, self.slots) << slot

@@ -12,8 +12,9 @@ together every 32/p cycles (engine_base.stage_chain, the same stages as `sha256:
 - when a message's last block leaves the inner core, the outer core (stages o0..o{p-1}) takes
   the inner digest in that same handover cycle, padded in hardware (its length is always
   64 + 32 bytes), starting from the key's stored outer state H(K0 ^ opad); the paper's REG_b
-  is the inner core's last stage register. A block that is not its message's last one rides
-  through the outer core as a passenger, so that every block has one result, in order, 65
+  is the inner core's last stage's output in the handover cycle. A block that is not its
+  message's last one rides through the outer core as a passenger, so that every block has
+  one result, in order, 65
   cycles after it was accepted (p = 4: a block every 8 cycles, 8 in flight);
 - key initialization (`key_init`: the block is K0, the key zero-padded or hashed to 64 bytes,
   RFC 2104) runs K0 ^ ipad into the inner core and K0 ^ opad into the outer core in the same
@@ -113,7 +114,7 @@ class HMACSHA256Engine(SHA256Engine):
         inner = self.stage_chain(step, pre_init, npre, entry, self.stages, timing, name="i",
                                  tags=("key", "key_init"))[-1]
         self.comb += [
-            inner_last.eq(inner["valid"]), inner_cv.eq(Cat(*inner["st"])),
+            inner_last.eq(inner["valid"]), inner_cv.eq(Cat(*inner["out"]["st"])),
             inner_slot.eq(inner["slot"]), inner_init.eq(inner["key_init"]),
             leaving.eq(advance & handover & inner["valid"]),
         ]
@@ -123,7 +124,7 @@ class HMACSHA256Engine(SHA256Engine):
         out_st_cv = Signal(self.digest_bits, name="outer_init_cv")
         self.comb += out_st_cv.eq(Mux(opad_now, iv, outer_key[inner["key"]]))
         o_st = [out_st_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
-        pad_w = outer_block(inner["st"])
+        pad_w = outer_block(inner["out"]["st"])
         o_w = [Mux(opad_now, d ^ OPAD, q) for d, q in zip(self.data_w, pad_w)]
         pick = lambda a, b: Mux(opad_now, a, b)
         o_entry = dict(
@@ -134,7 +135,7 @@ class HMACSHA256Engine(SHA256Engine):
             mac=~opad_now & inner["last"])     # 0: a passenger (its result is zero)
         outer = self.stage_chain(step, pre_init, npre, o_entry, self.stages, timing, name="o",
                                  tags=("key", "key_init", "mac"))[-1]
-        mac_value = Cat(*outer["st"])
+        mac_value = Cat(*outer["out"]["st"])
         done = Signal()
         self.comb += [
             advance.eq(~(handover & outer["valid"] & ~self.out_free)),

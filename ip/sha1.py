@@ -74,7 +74,10 @@ class SHA1Engine(HashEngine):
         return region
 
 
-    def _steps(self, rin, win, idx):
+    def _steps(self, rin, win, idx, fold=None):
+        """`fold` (a pipeline's last stage, k = 1): words added to the new state, the chaining
+        value in the last group; the new a takes its word through e + cv_a, formed from
+        registers beside the round, so the final addition adds no adder after the round's."""
         k = self.steps_per_cycle
         region = self._region(idx)
         kt = Signal(32)
@@ -82,8 +85,14 @@ class SHA1Engine(HashEngine):
         a, b, c, d, e = rin
         if k == 1:
             t = Signal(32)
-            self.comb += t.eq(rotl(a, 5) + f_t(region, b, c, d) + e + kt + win[0])
-            return [t, a, rotl(b, 30), c, d], schedule(win, 1)
+            if fold is None:
+                self.comb += t.eq(rotl(a, 5) + f_t(region, b, c, d) + e + kt + win[0])
+                return [t, a, rotl(b, 30), c, d], schedule(win, 1)
+            ef = Signal(32, name="e_fold")
+            self.comb += [ef.eq(add_mod(e, fold[0])),
+                          t.eq(rotl(a, 5) + f_t(region, b, c, d) + ef + kt + win[0])]
+            return ([t, add_mod(a, fold[1]), add_mod(rotl(b, 30), fold[2]), add_mod(c, fold[3]),
+                     add_mod(d, fold[4])], schedule(win, 1))
         # k5: pre-calculated sums of each step's E operand with K + W (Lien, Grembowski and Gaj 2004, fig. 7)
         e_terms = [e, d, c, rotl(b, 30), rotl(a, 30)]
         sums = []

@@ -121,9 +121,12 @@ class SHA2Engine(HashEngine):
             ext.append(nw)
         return ext[n:n + 16]
 
-    def _base_round(self, rin, win, idx):
+    def _base_round(self, rin, win, idx, fold=None):
         """One round (conventional adder chain, Michail et al. 2016, fig. 2: no carry-save, no
-        pre-computation) and the one-word shift of the message schedule."""
+        pre-computation) and the one-word shift of the message schedule. `fold` (a pipeline's
+        last stage): words added to the new state, the chaining value in the last group; a and
+        e take theirs through sums formed from registers beside T1 (T2 + cv_a, d + cv_e), so
+        the final addition adds no adder after the round's."""
         a, b, c, d, e, f, g, h = rin
         # K + W: on the conventional sequencer a register formed a cycle ahead (from the next
         # window word), so the round adds four operands
@@ -134,7 +137,15 @@ class SHA2Engine(HashEngine):
             t1.eq(h + self._big_sigma(1, e) + ch(e, f, g) + kw),
             t2.eq(self._big_sigma(0, a) + maj(a, b, c)),
         ]
-        return [t1 + t2, a, b, c, d + t1, e, f, g], self.schedule(win, 1)
+        if fold is None:
+            return [t1 + t2, a, b, c, d + t1, e, f, g], self.schedule(win, 1)
+        wb = self.WORD
+        t2f, df = Signal(wb, name="t2_fold"), Signal(wb, name="d_fold")
+        self.comb += [t2f.eq(add_mod(t2, fold[0], width=wb)), df.eq(add_mod(d, fold[4], width=wb))]
+        st = [add_mod(t1, t2f, width=wb), add_mod(a, fold[1], width=wb), add_mod(b, fold[2], width=wb),
+              add_mod(c, fold[3], width=wb), add_mod(t1, df, width=wb), add_mod(e, fold[5], width=wb),
+              add_mod(f, fold[6], width=wb), add_mod(g, fold[7], width=wb)]
+        return st, self.schedule(win, 1)
 
     def _unrolled_rounds(self, rin, win, idx):
         k, wb = self.steps_per_cycle, self.WORD

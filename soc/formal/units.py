@@ -255,7 +255,8 @@ def _mac_engine_unit(spec, s, engine, fault=None):
     registers of both cores (`i`: inner, `o`: outer; each a vector, stage 0 first): valid,
     key_init, slot, key, last; `mac_slot_busy` and `mac_key_busy` the engine's record of the
     slots with a block in the inner core and of the key slots being initialized, `mac_phase`
-    the cycle of the stage period. The harness derives the blocks inside from them (a key
+    the cycle of the stage period, `mac_handover` the register that says it is the last (the
+    harness asserts that they agree). The harness derives the blocks inside from them (a key
     initialization is one block: its outer half; its inner half runs beside it and yields no
     result). The datapath is abstracted as for every engine (`engine_unit`). Fault
     `passenger`: a passenger's result is dropped."""
@@ -275,7 +276,7 @@ def _mac_engine_unit(spec, s, engine, fault=None):
         port = Signal(sum(len(r) for r in regs), name=f"mac_{c}_{f}")
         frag.comb.append(port.eq(Cat(*regs)))
         ports.add(port)
-    for name in ("slot_busy", "key_busy", "phase"):
+    for name in ("slot_busy", "key_busy", "phase", "handover"):
         port = Signal(len(names[name]), name=f"mac_{name}")
         frag.comb.append(port.eq(names[name]))
         ports.add(port)

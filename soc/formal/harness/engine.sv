@@ -230,6 +230,7 @@ module engine_mac_formal #(
     wire [KEYS-1:0] keys_valid, key_busy;
     wire [SLOTS-1:0] slot_busy;
     wire [PB-1:0] phase;
+    wire handover;                    // the engine's handover register (set a cycle ahead)
     wire [P-1:0] i_valid, i_kinit, i_last, o_valid, o_kinit, o_last;
     wire [P*SB-1:0] i_slot, o_slot;
     wire [P*KB-1:0] i_key, o_key;
@@ -247,7 +248,7 @@ module engine_mac_formal #(
         .mac_i_last(i_last),
         .mac_o_valid(o_valid), .mac_o_key_init(o_kinit), .mac_o_slot(o_slot), .mac_o_key(o_key),
         .mac_o_last(o_last),
-        .mac_slot_busy(slot_busy), .mac_key_busy(key_busy), .mac_phase(phase)
+        .mac_slot_busy(slot_busy), .mac_key_busy(key_busy), .mac_phase(phase), .mac_handover(handover)
     );
 
     wire acc = past_valid && in_valid && in_ready;
@@ -270,7 +271,9 @@ module engine_mac_formal #(
     wire t_shown = tracking && ahead == 0 && out_valid && out_slot == t_slot;
 
     // the blocks inside, from the engine's stage registers
-    wire [AW-1:0] ph = phase == 0 ? PER : phase;
+    // a block enters stage 0 at the end of a handover cycle (phase PER - 1), so in stage j
+    // at phase k it has progressed j * PER + k + 1 cycles
+    wire [AW-1:0] ph = phase + 1;
     reg [CW*SLOTS-1:0] inside;        // per slot
     reg [CW-1:0] occupancy;           // in all
     reg [SLOTS-1:0] inner_mask;       // the slots of the inner stages
@@ -388,6 +391,7 @@ module engine_mac_formal #(
 
     always @(*) if (past_valid && AUX) begin                                      // (auxiliary)
         assert(halves && order);
+        assert(handover == (phase == PER - 1));
         if (count != 0 && !out_valid) assert(wait_ <= m_max);
         if (tracking) assert(ahead < cnt_t && f_found);
         if (tracking && !f_res) assert(f_last == t_last && f_kinit == t_kinit && age <= f_m && f_m <= real_age);
