@@ -200,6 +200,9 @@ def test_dma_bus_error_on_the_soc_is_reported_then_fine(backend):
     assert backend.hash_many(spec.parse("sha256"), many) == [hashlib.sha256(m).digest() for m in many]
 
 
+DRIVER_BOUND_S = 120.0
+
+
 def _resetting_device(backend, on_reg):
     """A HwDevice on the backend's peripheral whose register reads reset the whole SoC
     (ctrl_reset's soc_rst, soc/fault_inject.py SoftReset) at the first read of `on_reg`:
@@ -220,7 +223,10 @@ def _resetting_device(backend, on_reg):
                           family="sha256", ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
                           dma_write=sim.bus.write_bytes, stage=(stage, ram["main_ram_size"] // 2),
                           shared=True)
-    dev.set_timeout(20.0)
+    # a bound far above the detection time, so that a report after the bound cannot be
+    # mistaken for the detection however slow the machine (the detection took up to 10 s
+    # through the bridge with the suite's other simulators running)
+    dev.set_timeout(DRIVER_BOUND_S)
     return dev, fired
 
 
@@ -228,7 +234,8 @@ def _resetting_device(backend, on_reg):
 def test_soc_reset_in_the_middle_of_a_job(backend, where):
     """A soft reset of the whole SoC while the driver waits for a job (or a batch): the job is
     gone, the driver sees it neither running nor done and reports LD_ERR_HW (HardwareError)
-    at once, not after its 20 s bound; the peripheral is usable after it."""
+    when it polls next, not after its bound (DRIVER_BOUND_S); the peripheral is usable after
+    it."""
     lib = native.lib
     msg = os.urandom(96 * 1024)          # about 100,000 engine cycles: the reset comes first
     if where == "job":
@@ -240,9 +247,9 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
         with pytest.raises(native.HardwareError):
             dev.hash_many("sha256", [msg[:50000], msg[50000:]], backend.sim.bus.read_bytes)
     assert fired, "the reset was not injected"
-    # from the reset to the report (the time before it stages the message through the
-    # bridge, seconds on a loaded machine); the driver's own bound is 20 s
-    assert time.monotonic() - fired[0] < 10
+    # from the reset to the report (not from the call: it stages the message through the
+    # bridge first, seconds on a loaded machine), well under the driver's own bound
+    assert time.monotonic() - fired[0] < DRIVER_BOUND_S / 3
     backend.sim.read_console_until("LDIDLE", timeout=60)    # the CPU booted again
     assert backend.hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
     assert backend.hw.md("sha256", b"abc", native.PATH_CSR) == hashlib.sha256(b"abc").digest()
