@@ -62,6 +62,9 @@ def test_committed_engines_json_format():
     assert len(specs) == len(set(specs)) and "sha1:base:p1" in specs
     for e in doc["engines"]:
         specmod.parse(e["spec"])
+        # the stamp of the sources it was measured from (dse._stamp; a fresh checkout reuses it)
+        assert len(e["stamp"]) == 64 and int(e["stamp"], 16) >= 0, e["spec"]
+        assert e["ecp5"]["router"] == dse.router_of(e["family"]), e["spec"]
         for k in ("family", "latency", "interval", "in_flight", "block_bits", "ecp5", "xc7",
                   "throughput_mbps"):
             assert k in e, (e["spec"], k)
@@ -116,14 +119,33 @@ def test_seeds_per_spec():
 
 
 def test_cached_only_runs_nothing(tmp_path):
-    assert dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False,
-                           cached_only=True, log=lambda m: None) is None
+    kw = dict(workdir=str(tmp_path), xc7=False, cached_only=True, log=lambda m: None, committed=False)
+    assert dse.measure_one("sha1:base", seeds=[1], **kw) is None
     assert not os.path.exists(tmp_path / "result.json")
     # a spec another run is measuring (its lock held) is skipped, not waited for
     from litedigest.soc import buildcache
     with buildcache.locked(str(tmp_path)):
-        assert dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False,
-                               cached_only=True, log=lambda m: None) is None
+        assert dse.measure_one("sha1:base", seeds=[1], **dict(kw, committed=True)) is None
+
+
+def test_committed_records_stand_in_for_the_cache(tmp_path):
+    """A fresh checkout has no build/dse/: a committed record whose stamp is what the current
+    sources give is the cache entry (the same record back, nothing run); a record with another
+    stamp (sources changed since it was measured) is not."""
+    doc = dse.load()
+    committed = {e["spec"]: e for e in doc["engines"]}["sha1:base:p1"]
+    kw = dict(xc7=True, cached_only=True, log=lambda m: None)
+    rec = dse.measure_one("sha1:base", seeds=[1, 2, 3], workdir=str(tmp_path / "a"), **kw)
+    assert rec == {k: v for k, v in committed.items() if k != "improvement"}
+    assert json.load(open(tmp_path / "a" / "result.json"))["from_document"] is True
+    # more seeds than were committed: not cached
+    assert dse.measure_one("sha1:base", seeds=[1, 4], workdir=str(tmp_path / "b"), **kw) is None
+    # a document whose record has another stamp
+    for e in doc["engines"]:
+        e["stamp"] = "0" * 64
+    dse.write(doc, str(tmp_path / "old.json"))
+    assert dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "c"),
+                           committed=str(tmp_path / "old.json"), **kw) is None
 
 
 def test_improvement_ratio():
@@ -165,7 +187,8 @@ def test_dse_one_small_spec_matches_committed(workdir):
     as the committed engines.json entry, within tool noise."""
     tmp_path = workdir
     committed = {e["spec"]: e for e in dse.load()["engines"]}["sha1:base:p1"]
-    rec = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False, log=lambda m: None)
+    rec = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path), xc7=False, log=lambda m: None,
+                          committed=False)
     assert rec["latency"] == 81 and rec["interval"] == 81 and rec["in_flight"] == 1
     assert rec["block_bits"] == 512
     e = rec["ecp5"]
