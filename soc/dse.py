@@ -90,17 +90,6 @@ def shell(engine):
     return m, {m.din, m.shift, m.go, m.dout, m.rdy}
 
 
-# nextpnr's router per engine family (default router1). Skein-512's unrolled datapaths are
-# routed with router2: router1 had not routed skein512:r4 in the shell after 85 minutes (9,400
-# arcs left); every Skein spec uses the same router, so the Skein table's ratios compare like
-# with like. Not in METHOD: a router1 family's stamps stay as they were.
-ROUTERS = {"skein512": "router2"}
-
-
-def router_of(family):
-    return ROUTERS.get(family, "router1")
-
-
 # the measuring method's version: raise it when a change here alters what a record measures
 # (this file is not in the stamp, so that editing its reporting keeps hours of runs)
 METHOD = 2
@@ -114,9 +103,6 @@ def _stamp(engine_name, tools=None, verilog=None):
     (hours of place and route) valid."""
     config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ,
                   method=METHOD, verilog=[buildcache.text_sha256(t) for t in verilog])
-    router = router_of(specmod.parse(engine_name).family)
-    if router != "router1":
-        config["router"] = router
     return buildcache.stamp(config, [flow_ecp5.__file__], tools)
 
 
@@ -217,7 +203,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         for sd in todo:
             log(f"dse {name}: nextpnr-ecp5 seed {sd} ...")
             r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
-                                       freq_mhz=DSE_FREQ_MHZ, extra=("--router", router_of(s.family)))
+                                       freq_mhz=DSE_FREQ_MHZ)
             clk = _clock(r["fmax"])
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"))
@@ -281,7 +267,6 @@ def _record(rec, seeds):
         "ecp5": {"lut4": a["lut4"], "lut4_with_carry": a["lut4_with_carry"], "ff": a["ff"],
                  "ccu2c": a["ccu2c"], "dpram16": a["dpram16"], "ebr": a["ebr"], "dsp": a["dsp"],
                  "seeds": list(seeds) if fits else [], "fmax_mhz": fm, "fmax_median": med,
-                 "router": router_of(rec["family"]),
                  **({} if fits else {"does_not_fit": rec["does_not_fit"]})},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
@@ -338,7 +323,7 @@ def document(records, seeds, generated_by, pipeline_seeds=None):
                             "nextpnr_target_mhz": DSE_FREQ_MHZ, "seeds": list(seeds),
                             "pipeline_seeds": list(pipeline_seeds or seeds),
                             "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
-                            "routers": dict(ROUTERS, default="router1"),
+                            "router": "router1",
                             "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
                                     "the 2 LUT4s of each CCU2C (lut4_with_carry)",
                             "wrapper": WRAPPER},

@@ -64,7 +64,6 @@ def test_committed_engines_json_format():
         specmod.parse(e["spec"])
         # the stamp of the sources it was measured from (dse._stamp; a fresh checkout reuses it)
         assert len(e["stamp"]) == 64 and int(e["stamp"], 16) >= 0, e["spec"]
-        assert e["ecp5"]["router"] == dse.router_of(e["family"]), e["spec"]
         for k in ("family", "latency", "interval", "in_flight", "block_bits", "ecp5", "xc7",
                   "throughput_mbps"):
             assert k in e, (e["spec"], k)
