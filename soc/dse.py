@@ -23,7 +23,9 @@ returns the records; `write()` the engines.json document; `load()` reads it back
 """
 import json
 import os
+import re
 import statistics
+import subprocess
 import time
 from fractions import Fraction
 
@@ -116,20 +118,24 @@ def _xc7(verilog, top, workdir, log=None):
 
 
 def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False,
-                cached_only=False, committed=True):
+                cached_only=False, committed=True, route_timeout=None):
     """The record of one engine spec (see module doc), cached under build/dse/. With
     `cached_only`, None unless the cache already holds everything asked for. `committed`: a
     record of the committed engines.json with the current stamp counts as cached (False: only
-    build/dse/ does; a path: that document)."""
+    build/dse/ does; a path: that document). `route_timeout` (seconds): a place and route still
+    running after it is stopped and the seed recorded as not routed, with nextpnr's placement
+    estimate; a later run with a longer limit (or none) tries that seed again."""
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir, wait=not cached_only) as held:
         if held is None:   # being measured by another process: not in the cache yet
             return None
-        return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed)
+        return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed,
+                            route_timeout)
 
 
-def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True):
+def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True,
+                 route_timeout=None):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
     cache = os.path.join(workdir, "result.json")
@@ -181,7 +187,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         _save(cache, rec)
     # routed fmax of the shell, per seed
     runs = rec.setdefault("pnr", {})
-    todo = [sd for sd in seeds if str(sd) not in runs]
+    todo = [sd for sd in seeds if str(sd) not in runs or (not cached_only and _retry(runs[str(sd)], route_timeout))]
     if todo:
         sw = os.path.join(workdir, "shell")
         net = os.path.join(sw, "netlist.json")
@@ -201,9 +207,19 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
             rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
             todo = []
         for sd in todo:
-            log(f"dse {name}: nextpnr-ecp5 seed {sd} ...")
-            r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
-                                       freq_mhz=DSE_FREQ_MHZ)
+            log(f"dse {name}: nextpnr-ecp5 seed {sd} ..."
+                + (f" (routing stopped after {route_timeout} s)" if route_timeout else ""))
+            t_run = time.monotonic()
+            try:
+                r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
+                                           freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout)
+            except subprocess.TimeoutExpired:
+                runs[str(sd)] = _unrouted(os.path.join(sw, f"nextpnr_seed{sd}.log"), route_timeout,
+                                          time.monotonic() - t_run)
+                log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
+                    f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
+                _save(cache, rec)
+                continue
             clk = _clock(r["fmax"])
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"))
@@ -234,8 +250,38 @@ def _from_document(name, stamp, path=None):
             rec["does_not_fit"] = e["does_not_fit"]
         rec["pnr"] = {str(sd): dict(fmax_mhz=f, seconds=t) for sd, f, t in
                       zip(e["seeds"], e["fmax_mhz"], secs.get("nextpnr") or [None] * len(e["seeds"]))}
+        for u in e.get("unrouted", []):
+            rec["pnr"][str(u["seed"])] = dict(routed=False, **{k: v for k, v in u.items() if k != "seed"})
         return rec
     return None
+
+
+# router1's progress line: iterations | (re-)routed | delta | remaining | time
+_ROUTER1_PROGRESS = re.compile(r"^Info:\s+\d+ \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|", re.M)
+
+
+def _unrouted(log_path, timeout, seconds):
+    """The run entry of a seed whose routing was stopped at `timeout` seconds: nextpnr's
+    post-placement fmax estimate (not a routed figure: on the routed specs it is 0.7-0.8 of the
+    routed clock) and how far the router got (arcs, arcs still unrouted)."""
+    try:
+        with open(log_path) as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    est = re.findall(r"Max frequency for clock '[^']+': ([0-9.]+) MHz", text)
+    arcs = re.search(r"Routing (\d+) arcs", text)
+    left = _ROUTER1_PROGRESS.findall(text)
+    return dict(routed=False, route_timeout_s=timeout, seconds=round(seconds, 1),
+                estimate_mhz=float(est[0]) if est else None,
+                arcs=int(arcs.group(1)) if arcs else None, arcs_left=int(left[-1]) if left else None)
+
+
+def _retry(run, route_timeout):
+    """Run a seed again: never routed, and now allowed longer (or without a limit)."""
+    if run.get("routed", True):
+        return False
+    return route_timeout is None or route_timeout > (run.get("route_timeout_s") or 0)
 
 
 def _clock(fmax):
@@ -255,7 +301,11 @@ def _record(rec, seeds):
     """The engines.json entry of a cached result, for `seeds`."""
     a = rec["ecp5_area"]
     fits = "does_not_fit" not in rec
-    fm = [round(rec["pnr"][str(sd)]["fmax_mhz"], 2) for sd in seeds] if fits else []
+    runs = {sd: rec["pnr"][str(sd)] for sd in seeds} if fits else {}
+    routed = [sd for sd in seeds if fits and runs[sd].get("routed", True)]
+    unrouted = [dict(seed=sd, **{k: v for k, v in runs[sd].items() if k != "routed"})
+                for sd in seeds if fits and sd not in routed]
+    fm = [round(runs[sd]["fmax_mhz"], 2) for sd in routed]
     med = round(statistics.median(fm), 2) if fm else None
     tp = rec["block_bits"] * med / rec["interval"] if fm else None
     xc7 = rec.get("xc7")
@@ -266,14 +316,16 @@ def _record(rec, seeds):
         "in_flight": rec["in_flight"], "block_bits": rec["block_bits"],
         "ecp5": {"lut4": a["lut4"], "lut4_with_carry": a["lut4_with_carry"], "ff": a["ff"],
                  "ccu2c": a["ccu2c"], "dpram16": a["dpram16"], "ebr": a["ebr"], "dsp": a["dsp"],
-                 "seeds": list(seeds) if fits else [], "fmax_mhz": fm, "fmax_median": med,
-                 **({} if fits else {"does_not_fit": rec["does_not_fit"]})},
+                 "seeds": routed, "fmax_mhz": fm, "fmax_median": med,
+                 **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
+                 # seeds whose routing was stopped at the time limit: placement estimate only
+                 **({"unrouted": unrouted} if unrouted else {})},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
         # wall-clock seconds of each run (on a shared machine: how long, not how fast)
         "run_seconds": {"synth_engine": a.get("seconds"),
                         "synth_shell": rec.get("shell_synth", {}).get("seconds"),
-                        "nextpnr": [rec["pnr"][str(sd)].get("seconds") for sd in seeds] if fits else []},
+                        "nextpnr": [runs[sd].get("seconds") for sd in routed]},
         "throughput_mbps": round(tp, 1) if fm else None,
         "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4) if fm else None,
     }
@@ -299,7 +351,7 @@ def seeds_for(spec, seeds, pipeline_seeds=None):
 
 
 def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False,
-            pipeline_seeds=None, cached_only=False):
+            pipeline_seeds=None, cached_only=False, route_timeout=None):
     """Records of the specs (engines.json's `engines`), measured or from the cache (with
     `cached_only`, only the specs the cache holds completely)."""
     seeds = [int(x) for x in seeds]
@@ -311,6 +363,7 @@ def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force
         if n not in names:
             names.append(n)
     recs = [measure_one(n, seeds_for(n, seeds, pipeline_seeds), xc7=xc7, log=log, force=force,
+                        route_timeout=route_timeout,
                         cached_only=cached_only) for n in names]
     return _improvement([r for r in recs if r is not None])
 

@@ -30,6 +30,10 @@ def add_parser(subparsers):
     p.add_argument("--pipeline-seeds", default=None,
                    help="seeds for the pipelined engines other than the MAC engines (default: "
                         "--seeds); 1-stage and MAC engines always get --seeds")
+    p.add_argument("--route-timeout", type=float, default=None, metavar="SECONDS",
+                   help="stop a place and route after this long and record the seed as not "
+                        "routed, with nextpnr's placement estimate (default: no limit); a later "
+                        "run with a longer limit tries it again")
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
@@ -47,6 +51,8 @@ def _cmdline(args):
     parts += ["--seeds", args.seeds]
     if args.pipeline_seeds:
         parts += ["--pipeline-seeds", args.pipeline_seeds]
+    if args.route_timeout:
+        parts += ["--route-timeout", f"{args.route_timeout:g}"]
     if args.no_xc7:
         parts.append("--no-xc7")
     if args.cached_only:
@@ -73,6 +79,8 @@ def run(args):
         if not seeds:
             raise ValueError("--seeds needs at least one seed")
         pseeds = None
+        if args.route_timeout is not None and args.route_timeout <= 0:
+            raise ValueError("--route-timeout must be positive")
         if args.pipeline_seeds is not None:
             pseeds = [int(x) for x in args.pipeline_seeds.split(",") if x.strip()]
             if not pseeds:
@@ -82,7 +90,8 @@ def run(args):
         return 2
     log = (lambda m: print(m, file=sys.stderr, flush=True))
     records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force,
-                          pipeline_seeds=pseeds, cached_only=args.cached_only)
+                          pipeline_seeds=pseeds, cached_only=args.cached_only,
+                          route_timeout=args.route_timeout)
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)
@@ -102,6 +111,9 @@ def _or_dash(v):
 def _fmax(e):
     if "does_not_fit" in e:
         return f"does not fit the {e['does_not_fit']['device']}"
+    if not e["fmax_mhz"] and e.get("unrouted"):
+        est = ", ".join(f"{u['estimate_mhz']}" for u in e["unrouted"] if u.get("estimate_mhz"))
+        return f"not routed in the time limit (placement estimate {est or '-'})"
     return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])})"
 
 

@@ -118,6 +118,20 @@ def unfit(doc):
     return [engine_name(r["spec"]) for r in doc["engines"] if "does_not_fit" in r["ecp5"]]
 
 
+def unrouted(doc):
+    """{engine name: its unrouted seeds} of the records that no seed routed within the dse's
+    time limit (nextpnr's placement estimate and the arcs left; no fmax to compare)."""
+    return {engine_name(r["spec"]): r["ecp5"]["unrouted"] for r in doc["engines"]
+            if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")}
+
+
+def _unrouted_line(name, runs):
+    u = runs[0]
+    est = ", ".join(f"{x['estimate_mhz']:.1f}" for x in runs if x.get("estimate_mhz"))
+    return (f"`{name}` (placement estimate {est or '-'} MHz; {u.get('arcs_left', '?'):,} of "
+            f"{u.get('arcs', '?'):,} arcs unrouted when stopped after {u['route_timeout_s']:g} s)")
+
+
 def _ours_abs(rec):
     e = rec["ecp5"]
     return {"f": e["fmax_median"], "T": rec["throughput_mbps"],
@@ -486,7 +500,10 @@ def provenance_markdown(doc, comps):
         f"- The comparisons need {len(needed)} specs; {len(have)} are measured: "
         + (", ".join(f"`{s}`" for s in have) or "none") + ".",
     ] + ([f"- Synthesis area only (they do not fit the {e5.get('device', 'device')}): "
-          + ", ".join(f"`{s}`" for s in unfit(doc)) + "."] if unfit(doc) else []))
+          + ", ".join(f"`{s}`" for s in unfit(doc)) + "."] if unfit(doc) else [])
+      + ([f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
+          f"only, no ratio): " + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
+          + "."] if unrouted(doc) else []))
 
 
 def blocks(doc=None):
