@@ -217,7 +217,7 @@ def test_absent_specs_are_not_measured_yet(doc, comps):
     text = ds.comparison_markdown(pipes)
     line = next(ln for ln in text.splitlines() if ln.startswith("| SHA256base-p4 |"))
     assert line.count(ds.NOT_MEASURED) == 5
-    assert "`sha256:base:p4`" in text.split("Not measured yet (not in engines.json):")[1]
+    assert "`sha256:base:p4`" in text.split("Not measured yet (no routed record in engines.json):")[1]
     # the baseline absent, the spec present
     doc2 = copy.deepcopy(doc)
     doc2["engines"] = [r for r in doc2["engines"] if r["spec"] != "sha1:base:p1"]
@@ -266,3 +266,23 @@ def test_doc_blocks_and_markdown(doc):
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0
     assert r.stdout.count("| paper design |") >= len(blocks) - 1 and ds.NOT_MEASURED in r.stdout
+
+
+def test_unrouted_specs_are_listed_with_their_estimate(doc):
+    """A record that no seed routed within dse's time limit (area, placement estimate) gives
+    no ratio, and its comparison and the provenance say so with the estimate and the arcs left."""
+    doc1 = copy.deepcopy(doc)
+    doc1["engines"] = [r for r in doc1["engines"] if r["spec"] != "sha1:k5:p1"] + [{
+        "spec": "sha1:k5:p1", "family": "sha1", "throughput_mbps": None,
+        "ecp5": {"lut4": 2662, "lut4_with_carry": 2988, "ff": 1005, "seeds": [], "fmax_mhz": [],
+                 "fmax_median": None, "unrouted": [{"seed": 1, "estimate_mhz": 21.5, "arcs": 9000,
+                                                     "arcs_left": 1234, "route_timeout_s": 300.0}]}}]
+    assert "sha1:k5:p1" in ds.unrouted(doc1) and "sha1:k5:p1" not in ds.records(doc1)
+    c = next(c for c in ds.comparisons(doc1) if c.key == "unrolling")
+    assert "sha1:k5:p1" in c.missing and "sha1:k5:p1" in c.unrouted
+    text = ds.comparison_markdown(c)
+    assert "`sha1:k5:p1` (placement estimate 21.5 MHz; 1,234 of 9,000 arcs unrouted when stopped after 300 s)" in text
+    assert "Not routed within the time limit" in ds.blocks(doc1)["provenance"]
+    # the committed document's own unrouted records are listed the same way
+    for name, runs in ds.unrouted(doc).items():
+        assert all(u["estimate_mhz"] and u["arcs_left"] for u in runs), name
