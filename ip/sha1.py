@@ -12,7 +12,9 @@
 - ``opt``: two steps per clock with pre-computation (Michail et al. 2016, sec. 4.2): the e+(W+K) and
   d+(W+K) sums of the next mega-step are registered one cycle ahead from the current registers
   (temporal pre-computation), the (W+K) pair is prefetched, and the step-2 term
-  f(a, b<<<30, c) + P1 is formed from registers in parallel with step 1. The accept cycle runs
+  f(a, b<<<30, c) + P1 is formed from registers in parallel with step 1. Step 1's f(b, c, d) is
+  registered a cycle ahead too (from the previous mega-step's first result), so the mega-step's
+  path starts at an adder. The accept cycle runs
   the initialization unit, then 40 mega-steps; the last one also adds the chaining value (its
   A word through the pre-computed P1): latency 41.
 """
@@ -111,14 +113,15 @@ class SHA1Engine(HashEngine):
             A, B, C, D, E = a_new, A, rotl(B, 30), C, D
         return [A, B, C, D, E], schedule(win, k)
 
-    OPT_PRE = 4  # pre-computed registers: P0, P1, (W+K)[2j+2], (W+K)[2j+3]
+    OPT_PRE = 5  # pre-computed registers: P0, P1, (W+K)[2j+2], (W+K)[2j+3], F = f(b, c, d)
 
     def _opt_init(self, st, data_w):
-        """The initialization unit: e + (W+K)[0], d + (W+K)[1] and the (W+K) pair of the
-        second mega-step, from the starting chaining value and the block's first words."""
+        """The initialization unit: e + (W+K)[0], d + (W+K)[1], the (W+K) pair of the second
+        mega-step and step 0's f(b, c, d) (Ch), from the starting chaining value and the
+        block's first words."""
         a, b, c, d, e = st
         return [add_mod(e, data_w[0], K1[0]), add_mod(d, data_w[1], K1[0]),
-                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0])]
+                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0]), (b & c) | (~b & d)]
 
     def _opt_step(self, st, w, pre, group, cv_words):
         """One mega-step (two steps). P0 = e + (W+K)[2j] and P1 = d + (W+K)[2j+1] were
@@ -126,13 +129,16 @@ class SHA1Engine(HashEngine):
         operand f(a, b<<<30, c) + P1 is formed from registers in parallel with step 1. In the
         group before the last, the chaining value's A word is folded into P1."""
         a, b, c, d, e = st
-        p0, p1, wk2, wk3 = pre
+        p0, p1, wk2, wk3, f_bcd = pre
         region = self._region(group)
+        # the next mega-step's quarter (its f of step 1 is formed here, from a1)
+        k = self.steps_per_cycle
+        region_next = group.select([min(k * (j + 1), 79) // 20 for j in range(self.round_cycles)], 2)
         a1 = Signal(32)
         a2 = Signal(32)
         q1 = Signal(32)
         self.comb += [
-            a1.eq(add_mod(rotl(a, 5), f_t(region, b, c, d), p0)),
+            a1.eq(add_mod(rotl(a, 5), f_bcd, p0)),
             q1.eq(add_mod(f_t(region, a, rotl(b, 30), c), p1)),
             a2.eq(add_mod(rotl(a1, 5), q1)),
         ]
@@ -141,7 +147,8 @@ class SHA1Engine(HashEngine):
         cv_a = Mux(group.at(self.round_cycles - 2), cv_words[0], 0)
         st_next = [a2, a1, rotl(a, 30), rotl(b, 30), c]
         pre_next = [add_mod(c, wk2), add_mod(rotl(b, 30), wk3, cv_a),
-                    add_mod(w[4], k_pre), add_mod(w[5], k_pre)]
+                    add_mod(w[4], k_pre), add_mod(w[5], k_pre),
+                    f_t(region_next, a1, rotl(a, 30), rotl(b, 30))]
         st_final = [a2, add_mod(a1, cv_words[1]), add_mod(rotl(a, 30), cv_words[2]),
                     add_mod(rotl(b, 30), cv_words[3]), add_mod(c, cv_words[4])]
         return st_next, schedule(w, 2), pre_next, st_final

@@ -481,9 +481,13 @@ if os.path.exists(path):
         print(f"xc7: {x7.get('area', '')}")
     for e in doc["engines"]:
         x = e.get("xc7") or {}
-        if e["throughput_mbps"] is None:   # synthesis area only
-            print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF "
-                  f"does not fit the {e['ecp5']['does_not_fit']['device']}")
+        if e["throughput_mbps"] is None:   # synthesis area only: too big, or not routed in time
+            if "does_not_fit" in e["ecp5"]:
+                why = f"does not fit the {e['ecp5']['does_not_fit']['device']}"
+            else:
+                est = ", ".join(str(u.get("estimate_mhz")) for u in e["ecp5"].get("unrouted", []))
+                why = f"not routed in the time limit (placement estimate {est} MHz)"
+            print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF {why}")
             continue
         print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF "
               f"{e['ecp5']['fmax_median']:7.2f} MHz | xc7 {x.get('lut', '-'):>6} LUT | "
