@@ -201,7 +201,9 @@ class DMAReader(Module):
         self.comb += self.more.eq(jobs.more)
 
         # --- the choice ---------------------------------------------------------------------
-        fill = Array(Signal(dma_width, name=f"fill{i}") for i in range(rows_per_block))
+        # the row buffer has no reset: every row is written (or zeroed, for a made block) before
+        # the block is shown, and on the reset net its bits were a third of the ECP5 SoC's LSR sinks
+        fill = Array(Signal(dma_width, name=f"fill{i}", reset_less=True) for i in range(rows_per_block))
         fill_cnt = Signal(max=rows_per_block + 1)
         filling = Signal()
         fs = Signal(len(source.slot))         # the slot being fetched
