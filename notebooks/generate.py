@@ -485,8 +485,10 @@ if os.path.exists(path):
             if "does_not_fit" in e["ecp5"]:
                 why = f"does not fit the {e['ecp5']['does_not_fit']['device']}"
             else:
-                est = ", ".join(str(u.get("estimate_mhz")) for u in e["ecp5"].get("unrouted", []))
-                why = f"not routed in the time limit (placement estimate {est} MHz)"
+                est = ", ".join(str(u["estimate_mhz"]) for u in e["ecp5"].get("unrouted", [])
+                                if u.get("estimate_mhz"))
+                why = ("not routed in the time limit"
+                       + (f" (placement estimate {est} MHz)" if est else " (stopped while placing)"))
             print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF {why}")
             continue
         print(f"{e['spec']:22s} ECP5 {e['ecp5']['lut4']:6d} LUT4 {e['ecp5']['ff']:6d} FF "

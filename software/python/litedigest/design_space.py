@@ -129,8 +129,10 @@ def unrouted(doc):
 def _unrouted_line(name, runs):
     u = runs[0]
     est = ", ".join(f"{x['estimate_mhz']:.1f}" for x in runs if x.get("estimate_mhz"))
-    return (f"`{name}` (placement estimate {est or '-'} MHz; {u.get('arcs_left', '?'):,} of "
-            f"{u.get('arcs', '?'):,} arcs unrouted when stopped after {u['route_timeout_s']:g} s)")
+    if not est:   # stopped while placing: nothing routed, no estimate
+        return f"`{name}` (still placing when stopped after {u['route_timeout_s']:g} s)"
+    return (f"`{name}` (placement estimate {est} MHz; {u['arcs_left']:,} of "
+            f"{u['arcs']:,} arcs unrouted when stopped after {u['route_timeout_s']:g} s)")
 
 
 def _ours_abs(rec):
