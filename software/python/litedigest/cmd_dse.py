@@ -23,7 +23,7 @@ def add_parser(subparsers):
     p = subparsers.add_parser("dse", help="area, routed fmax and throughput per engine (open flow)",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--engine", default=None,
-                   help="engine specs, comma-separated, or 'all' (every implemented spec); "
+                   help="engine specs, comma-separated, or 'all' (every implemented hash and MAC spec); "
                         "default: " + ",".join(dse.DEFAULT_SPECS))
     p.add_argument("--seeds", default=",".join(map(str, dse.DEFAULT_SEEDS)),
                    help="nextpnr seeds, comma-separated (default %(default)s)")
@@ -67,8 +67,8 @@ def run(args):
     try:
         if args.engine is None:
             specs = list(dse.DEFAULT_SPECS)
-        elif args.engine == "all":
-            specs = specmod.all_specs()
+        elif args.engine == "all":   # every hash engine spec and the MAC engines
+            specs = specmod.all_specs() + specmod.mac_specs()
         else:
             specs = [e.strip() for e in args.engine.split(",") if e.strip()]
             if not specs:
