@@ -31,12 +31,15 @@ def rotl(x, n):
     return rotr(x, 32 - n)
 
 
+def ch(b, c, d):
+    return (b & c) | (~b & d)
+
+
 def f_t(region, b, c, d):
     """The step function of steps 20*region .. 20*region+19: Ch, Parity, Maj, Parity."""
-    ch = (b & c) | (~b & d)
     parity = b ^ c ^ d
     maj = (b & c) | (b & d) | (c & d)
-    return Mux(region == 0, ch, Mux(region == 2, maj, parity))
+    return Mux(region == 0, ch(b, c, d), Mux(region == 2, maj, parity))
 
 
 def schedule(win, n):
@@ -68,11 +71,16 @@ class SHA1Engine(HashEngine):
         else:
             self.iterate_pipelined(self._steps)
 
-    def _region(self, group):
-        """Which 20-step quarter a round group is in (k divides 20, so one per cycle)."""
+    def _quarters(self, ahead=0):
+        """Per round group: the 20-step quarter of the group `ahead` groups on (k divides 20,
+        so one per group; past the last step, the last quarter)."""
         k = self.steps_per_cycle
+        return [min(k * (j + ahead), 79) // 20 for j in range(self.round_cycles)]
+
+    def _region(self, group):
+        """Which 20-step quarter a round group is in."""
         region = Signal(2)
-        self.comb += region.eq(group.select([(k * j) // 20 for j in range(self.round_cycles)], 2))
+        self.comb += region.eq(group.select(self._quarters(), 2))
         return region
 
 
@@ -121,7 +129,7 @@ class SHA1Engine(HashEngine):
         block's first words."""
         a, b, c, d, e = st
         return [add_mod(e, data_w[0], K1[0]), add_mod(d, data_w[1], K1[0]),
-                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0]), (b & c) | (~b & d)]
+                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0]), ch(b, c, d)]
 
     def _opt_step(self, st, w, pre, group, cv_words):
         """One mega-step (two steps). P0 = e + (W+K)[2j] and P1 = d + (W+K)[2j+1] were
@@ -132,8 +140,7 @@ class SHA1Engine(HashEngine):
         p0, p1, wk2, wk3, f_bcd = pre
         region = self._region(group)
         # the next mega-step's quarter (its f of step 1 is formed here, from a1)
-        k = self.steps_per_cycle
-        region_next = group.select([min(k * (j + 1), 79) // 20 for j in range(self.round_cycles)], 2)
+        region_next = group.select(self._quarters(ahead=1), 2)
         a1 = Signal(32)
         a2 = Signal(32)
         q1 = Signal(32)

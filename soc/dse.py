@@ -302,9 +302,9 @@ def _record(rec, seeds):
     a = rec["ecp5_area"]
     fits = "does_not_fit" not in rec
     runs = {sd: rec["pnr"][str(sd)] for sd in seeds} if fits else {}
-    routed = [sd for sd in seeds if fits and runs[sd].get("routed", True)]
-    unrouted = [dict(seed=sd, **{k: v for k, v in runs[sd].items() if k != "routed"})
-                for sd in seeds if fits and sd not in routed]
+    routed = [sd for sd, run in runs.items() if run.get("routed", True)]
+    unrouted = [dict(seed=sd, **{k: v for k, v in run.items() if k != "routed"})
+                for sd, run in runs.items() if sd not in routed]
     fm = [round(runs[sd]["fmax_mhz"], 2) for sd in routed]
     med = round(statistics.median(fm), 2) if fm else None
     tp = rec["block_bits"] * med / rec["interval"] if fm else None
