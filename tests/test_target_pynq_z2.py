@@ -11,12 +11,11 @@ import sys
 import pytest
 
 from litedigest.soc.targets.sim import MAIN_SOC
-from litedigest import hw_regs
 from litedigest import spec as specmod
 from litedigest.soc.targets import pynq_z2
+from litedigest.soc.targets import vivado_subsystem as vs
 
-# (csr, access) every peripheral has (soc/REGISTERS.md)
-PERIPHERAL_REGS = list(hw_regs.REGISTERS) + list(hw_regs.EVENT_REGISTERS)  # the generated map
+import vivado_checks
 
 
 @pytest.fixture(scope="module")
@@ -36,34 +35,14 @@ def test_default_engines_are_the_main_soc(default_build):
 def test_csr_map_at_axi_lite_offsets(default_build):
     with open(default_build["csr_json"]) as f:
         csr = json.load(f)
-    regs, consts = csr["csr_registers"], csr["constants"]
-    window = 1 << pynq_z2.AXIL_ADDRESS_WIDTH
-    for name in default_build["peripherals"]:
-        for r in PERIPHERAL_REGS:
-            reg = regs[f"{name}_{r}"]
-            # offsets from the AXI-Lite base: inside the 64 KiB window, word aligned
-            assert 0 <= reg["addr"] < window and reg["addr"] % 4 == 0, (name, r, reg)
-            assert reg["addr"] + 4 * reg["size"] <= window
-        assert consts[f"{name}_interrupt"] == list(default_build["peripherals"]).index(name)
-        assert consts[f"{name}_dma_align"] == pynq_z2.DMA_DATA_WIDTH // 8
-    assert min(csr["csr_bases"].values()) == 0
-    ram = csr["memories"]["main_ram"]
-    assert (ram["base"], ram["size"]) == (pynq_z2.DDR_BASE, pynq_z2.DDR_SIZE)
+    vivado_checks.check_csr_map(default_build, csr, pynq_z2)
     with open(default_build["csr_h"]) as f:
         h = f.read()
     assert "#define CSR_SHA256_CTRL_ADDR" in h and "sha256_ctrl_write" in h
 
 
 def test_verilog_ports(default_build):
-    with open(default_build["verilog"]) as f:
-        v = f.read()
-    assert f"module {pynq_z2.SUBSYSTEM_TOP}" in v
-    assert "input  wire   [15:0] s_axi_awaddr" in v
-    assert "input  wire   [63:0] m_axi_rdata" in v
-    assert "output wire   [31:0] m_axi_araddr" in v
-    for name in default_build["peripherals"]:
-        assert f"output wire          irq_{name}" in v
-    assert "ASSOCIATED_BUSIF s_axi:m_axi" in v
+    vivado_checks.check_subsystem_ports(default_build, pynq_z2)
 
 
 def test_vivado_tcl(default_build):
@@ -82,48 +61,15 @@ def test_vivado_tcl(default_build):
         assert f"litedigest_0/irq_{name}] [get_bd_pins irq_concat/In{i}]" in tcl
 
 
-# Tcl run by a real Tcl interpreter (tclsh) with Vivado's commands replaced: every command Tcl
-# does not know is recorded with its arguments as substituted and returns "" (`unknown`), and
-# `file` keeps its path operations but records copies instead of making them.
-TCL_HARNESS = r"""
-set ::calls {}
-proc unknown {args} { lappend ::calls $args; return "" }
-# Vivado's object getters give back what they were asked for, so the calls show the objects
-foreach getter {get_bd_pins get_bd_intf_pins get_bd_cells get_bd_nets get_bd_ports
-                get_bd_intf_ports get_bd_addr_segs get_bd_addr_spaces} {
-    proc $getter {args} { return [lindex $args end] }
-}
-proc get_property {args} {
-    lappend ::calls [list get_property {*}$args]
-    if {[lindex $args 0] eq "PROGRESS"} { return "100%" }   ;# a run that completed
-    return ""
-}
-rename file _file
-proc file {op args} {
-    if {$op in {copy delete mkdir rename}} { lappend ::calls [list file $op {*}$args]; return "" }
-    return [_file $op {*}$args]
-}
-source [lindex $argv 0]
-foreach c $::calls { puts "CALL\x1f[join $c \x1f]" }
-"""
-
-
-def test_vivado_tcl_runs_and_agrees_without_vivado(default_build, tmp_path):
+def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     """The block-design TCL checked as far as it can be without Vivado: it runs in tclsh (so it
     parses and its control flow and substitutions work) with Vivado's commands recorded; every
     file it adds exists; the address it gives the subsystem's AXI-Lite port and the window's
     range are the ones the register map (csr.json) and the drivers assume; one interrupt line
     per peripheral, in csr.json's order."""
-    import shutil
-    tclsh = shutil.which("tclsh")
-    if tclsh is None:
+    calls = vs.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
+    if calls is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
-    harness = tmp_path / "harness.tcl"
-    harness.write_text(TCL_HARNESS)
-    r = subprocess.run([tclsh, str(harness), default_build["vivado_tcl"]], capture_output=True,
-                       text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    calls = [line.split("\x1f")[1:] for line in r.stdout.splitlines() if line.startswith("CALL\x1f")]
     names = [c[0] for c in calls]
     for cmd in ("create_project", "create_bd_design", "create_bd_cell", "assign_bd_address",
                 "launch_runs"):
