@@ -235,16 +235,14 @@ def _from_document(name, stamp, path=None):
     else None. Only what `_record` reads is rebuilt: the area, the fit, each seed's fmax and
     the run seconds (a later run with more seeds synthesizes the shell again)."""
     try:
-        doc = load(path)
+        r = _committed_records(os.path.abspath(path or default_path())).get((name, stamp))
     except (OSError, ValueError):
         return None
-    for r in doc["engines"]:
-        if r.get("spec") != name or r.get("stamp") != stamp:
-            continue
+    if r is not None:
         e, secs = r["ecp5"], r.get("run_seconds") or {}
         area = {k: e[k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c", "dpram16", "ebr", "dsp")}
         area["seconds"] = secs.get("synth_engine")
-        rec = dict(stamp=stamp, ecp5_area=area, xc7=r.get("xc7"),
+        rec = dict(stamp=stamp, ecp5_area=area, xc7=dict(r["xc7"]) if r.get("xc7") else r.get("xc7"),
                    shell_synth=dict(seconds=secs.get("synth_shell")), from_document=True)
         if "does_not_fit" in e:
             rec["does_not_fit"] = e["does_not_fit"]
@@ -254,6 +252,20 @@ def _from_document(name, stamp, path=None):
             rec["pnr"][str(u["seed"])] = dict(routed=False, **{k: v for k, v in u.items() if k != "seed"})
         return rec
     return None
+
+
+_COMMITTED = {}
+
+
+def _committed_records(path):
+    """{(spec, stamp): record} of the engines.json at `path`, read once per version of the file
+    (`dse --engine all` asks for every spec)."""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key not in _COMMITTED:
+        _COMMITTED.clear()
+        _COMMITTED[key] = {(r.get("spec"), r.get("stamp")): r for r in load(path)["engines"]}
+    return _COMMITTED[key]
 
 
 # router1's progress line: iterations | (re-)routed | delta | remaining | time
