@@ -15,6 +15,7 @@ import json
 import sys
 
 from litedigest.soc import dse
+from . import design_space
 from . import extras
 from . import spec as specmod
 
@@ -112,8 +113,7 @@ def _fmax(e):
     if "does_not_fit" in e:
         return f"does not fit the {e['does_not_fit']['device']}"
     if not e["fmax_mhz"] and e.get("unrouted"):
-        est = ", ".join(f"{u['estimate_mhz']}" for u in e["unrouted"] if u.get("estimate_mhz"))
-        return f"not routed in the time limit (placement estimate {est or '-'})"
+        return f"not routed in the time limit ({design_space.unrouted_text(e['unrouted'])})"
     return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])})"
 
 

@@ -126,13 +126,24 @@ def unrouted(doc):
             if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")}
 
 
-def _unrouted_line(name, runs):
+def unrouted_text(runs, arcs=False):
+    """How the seeds of a record that did not route ended (its `ecp5.unrouted` list): nextpnr's
+    post-placement estimate per seed, or still placing when stopped; with `arcs`, the first
+    seed's arcs left. The one wording of `litedigest dse`, this page and the 03 notebook."""
+    if not runs:
+        return "no seed routed"
     u = runs[0]
     est = ", ".join(f"{x['estimate_mhz']:.1f}" for x in runs if x.get("estimate_mhz"))
     if not est:   # stopped while placing: nothing routed, no estimate
-        return f"`{name}` (still placing when stopped after {u['route_timeout_s']:g} s)"
-    return (f"`{name}` (placement estimate {est} MHz; {u['arcs_left']:,} of "
-            f"{u['arcs']:,} arcs unrouted when stopped after {u['route_timeout_s']:g} s)")
+        return f"still placing when stopped after {u['route_timeout_s']:g} s"
+    if not arcs or u.get("arcs_left") is None:
+        return f"placement estimate {est} MHz"
+    return (f"placement estimate {est} MHz; {u['arcs_left']:,} of "
+            f"{u['arcs']:,} arcs unrouted when stopped after {u['route_timeout_s']:g} s")
+
+
+def _unrouted_line(name, runs):
+    return f"`{name}` ({unrouted_text(runs, arcs=True)})"
 
 
 def _ours_abs(rec):
