@@ -21,6 +21,7 @@ the one the current sources give stands in for a missing cache entry (`_from_doc
 fresh checkout keeps the committed measurements and runs only what changed or is new. `measure()`
 returns the records; `write()` the engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
 """
+import copy
 import json
 import os
 import re
@@ -239,10 +240,11 @@ def _from_document(name, stamp, path=None):
     except (OSError, ValueError):
         return None
     if r is not None:
+        r = copy.deepcopy(r)   # the cache entry is built from it and written: not the shared copy
         e, secs = r["ecp5"], r.get("run_seconds") or {}
         area = {k: e[k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c", "dpram16", "ebr", "dsp")}
         area["seconds"] = secs.get("synth_engine")
-        rec = dict(stamp=stamp, ecp5_area=area, xc7=dict(r["xc7"]) if r.get("xc7") else r.get("xc7"),
+        rec = dict(stamp=stamp, ecp5_area=area, xc7=r.get("xc7"),
                    shell_synth=dict(seconds=secs.get("synth_shell")), from_document=True)
         if "does_not_fit" in e:
             rec["does_not_fit"] = e["does_not_fit"]
