@@ -31,7 +31,7 @@ from .axi_reader import AXIBurstReader
 from .batch import BatchWalker
 from .csr_block import CSRBlock
 from .dma_reader import DMAReader, row_geometry
-from .layouts import block_layout, data_reset_less, slot_event_layout
+from .layouts import block_layout, data_reset_less, job_layout, slot_event_layout
 from .skein_tweak import SkeinTweak
 from .slots import SlotControl
 
@@ -183,6 +183,7 @@ class HashPeripheral(CycleCounter):
         self.submodules.digests = digests = DigestMemory(engine.digest_bits, nslots)
         f = self.ctrl.fields
         sink, source = engine.sink, engine.source
+        fetch_job, fetch_segments, start_pending = self._job_register(slots, nslots)
         # what the batch walker adds: the slots_done bits it acknowledges, its pause of the
         # reader while it uses the bus
         self.walker_ack = Signal(nslots)
@@ -200,7 +201,7 @@ class HashPeripheral(CycleCounter):
             slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | self.walker_ack),
             reader.pause.eq(slots.status.err_bus | f.hold | (0 if axi else self.walker_pause)),
             slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
-            slots.more.eq(reader.more),
+            slots.more.eq(reader.more | start_pending),
             slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
             slots.retire.valid.eq(source.valid), slots.retire.slot.eq(source.slot),
             slots.cv_taken.eq(sink.valid & sink.ready & sink.load_cv),
@@ -211,7 +212,7 @@ class HashPeripheral(CycleCounter):
             csr_block.din.eq(self.din.storage), csr_block.din_we.eq(self.din.re),
             csr_block.clear.eq(f.ack),
 
-            reader.job.eq(slots.job), reader.segments.eq(slots.segments),
+            reader.job.eq(fetch_job), reader.segments.eq(fetch_segments),
             # a slot is fetched for while its job runs and (one fill buffer) no block of it waits
             # for the engine; the burst reader keeps waiting blocks in its buffer
             reader.allow.eq(slots.active if axi else
@@ -245,7 +246,7 @@ class HashPeripheral(CycleCounter):
         if has_tweak:
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
-                tweaks.job.eq(slots.job), tweaks.pad_bytes.eq(slots.segments.bytes),
+                tweaks.job.eq(fetch_job), tweaks.pad_bytes.eq(fetch_segments.bytes),
                 tweaks.tweak.eq(self.tweak.storage), tweaks.final_bytes.eq(self.final_bytes.storage),
                 csr_block.tweak.eq(tweaks.csr_tweak),
                 reader.tweak.connect(tweaks.port),
@@ -267,6 +268,24 @@ class HashPeripheral(CycleCounter):
             self.ev.done.trigger.eq(slots.event & ~self.walker_busy),
         ]
         self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
+
+    def _job_register(self, slots, nslots):
+        """The admitted job start, a cycle late, for the DMA reader and the Skein tweak stage
+        (the CSR block and the slot state take it at once). In one cycle, the admission
+        checks (the walker's or ctrl's request, the range adders, the slot state) and the
+        reader's per-slot start statements (row counters, padding counters) were the three-SHA
+        ECP5 SoC's critical path (24.3 ns, mostly routing across the device, at 41 MHz). While
+        the start is in the register its slot counts as having work (`start_pending`), so the
+        job cannot finish before the reader has it. Cost: a DMA job's first fetch is one cycle
+        later. Returns (job, segments, start_pending)."""
+        job_q = Record(job_layout(nslots))
+        seg_q = Record(slots.segments.layout)
+        for sig in seg_q.flatten():      # (data: read only in the cycle job_q.start says so)
+            sig.reset_less = True
+        pending = Signal(nslots)
+        self.sync += [job_q.eq(slots.job), seg_q.eq(slots.segments)]
+        self.comb += pending.eq(Mux(job_q.start & ~job_q.csr, 1 << job_q.slot, 0))
+        return job_q, seg_q, pending
 
     def _add_batch(self, engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
                    has_tweak):
