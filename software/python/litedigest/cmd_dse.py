@@ -35,6 +35,10 @@ def add_parser(subparsers):
                    help="stop a place and route after this long and record the seed as not "
                         "routed, with nextpnr's placement estimate (default: no limit); a later "
                         "run with a longer limit tries it again")
+    p.add_argument("--placer", default=dse.DEFAULT_PLACER, choices=dse.PLACERS,
+                   help="nextpnr's placer (default %(default)s; static routes the Skein engines "
+                        "HeAP's placement does not); a cached seed placed by another placer is "
+                        "run again")
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
@@ -54,6 +58,8 @@ def _cmdline(args):
         parts += ["--pipeline-seeds", args.pipeline_seeds]
     if args.route_timeout:
         parts += ["--route-timeout", f"{args.route_timeout:g}"]
+    if args.placer != dse.DEFAULT_PLACER:
+        parts += ["--placer", args.placer]
     if args.no_xc7:
         parts.append("--no-xc7")
     if args.cached_only:
@@ -92,7 +98,7 @@ def run(args):
     log = (lambda m: print(m, file=sys.stderr, flush=True))
     records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force,
                           pipeline_seeds=pseeds, cached_only=args.cached_only,
-                          route_timeout=args.route_timeout)
+                          route_timeout=args.route_timeout, placer=args.placer)
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)
@@ -114,7 +120,10 @@ def _fmax(e):
         return f"does not fit the {e['does_not_fit']['device']}"
     if not e["fmax_mhz"] and e.get("unrouted"):
         return f"not routed in the time limit ({design_space.unrouted_text(e['unrouted'])})"
-    return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])})"
+    placer = e.get("placer")
+    note = "" if not placer else f", placer {placer}" if isinstance(placer, str) else \
+        ", placers " + ", ".join(f"{sd} {p}" for sd, p in sorted(placer.items()))
+    return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])}{note})"
 
 
 def table(records):

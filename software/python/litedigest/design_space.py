@@ -126,6 +126,18 @@ def unrouted(doc):
             if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")}
 
 
+def other_placer(doc):
+    """{engine name: placer} of the records placed (some seeds or all) by another placer than
+    nextpnr's default HeAP (`ecp5.placer`: one name, or {seed: name})."""
+    out = {}
+    for r in doc["engines"]:
+        p = r["ecp5"].get("placer")
+        if p:
+            out[engine_name(r["spec"])] = p if isinstance(p, str) else \
+                ", ".join(f"seed {sd} {v}" for sd, v in sorted(p.items()))
+    return out
+
+
 def unrouted_text(runs, arcs=False):
     """How the seeds of a record that did not route ended (its `ecp5.unrouted` list): nextpnr's
     post-placement estimate per seed, or still placing when stopped; with `arcs`, the first
@@ -523,7 +535,10 @@ def provenance_markdown(doc, comps):
           + ", ".join(f"`{s}`" for s in unfit(doc)) + "."] if unfit(doc) else [])
       + ([f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
           f"only, no ratio): " + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
-          + "."] if unrouted(doc) else []))
+          + "."] if unrouted(doc) else [])
+      + ([f"- Placed by nextpnr's electrostatic placer (`--placer static`; HeAP's placement of "
+          f"these did not route): " + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
+          + "; every other record: HeAP."] if other_placer(doc) else []))
 
 
 def blocks(doc=None):
