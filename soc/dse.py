@@ -39,13 +39,15 @@ PACKAGE = "CABGA381"
 SPEED = 6
 DSE_FREQ_MHZ = 125.0
 DEFAULT_SEEDS = (1, 2, 3)
-# nextpnr's placers: HeAP (nextpnr's default, every record until the Skein pipelines) and the
-# electrostatic `static` placer, whose placement router1 routes where HeAP's does not converge
-# (skein512:r4: 30,280 arcs in 81 s, against 9,400 arcs still unrouted after 85 minutes)
+# nextpnr's placers (`--placer`, here and in `litedigest build ecp5`): HeAP, nextpnr's default,
+# for the SHA records, and the electrostatic `static` placer, whose placement router1 routes
+# where HeAP's does not converge: the Skein records (skein512:r4: 30,280 arcs in 81 s, against
+# 9,400 still unrouted after 85 minutes of HeAP's), the four-algorithm ECP5 SoC. (Not in
+# flows.ecp5: that file is in every record's stamp.)
 PLACERS = ("heap", "static")
+DEFAULT_PLACER = "heap"
 # nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
 NO_PLACEMENT = "Unable to find legal placement for all cells"
-DEFAULT_PLACER = "heap"
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
 # some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and structural Skein pipelines)
 DEFAULT_SPECS = (

@@ -32,6 +32,7 @@ import sys
 import time
 
 from litedigest.soc import buildcache
+from litedigest.soc.dse import DEFAULT_PLACER, PLACERS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -45,7 +46,6 @@ DEFAULT_MAIN_RAM_SIZE = 64 * 1024
 # (8,843 vs 10,249 LUT4).
 DEFAULT_DMA_ROW_BITS = 128
 DEFAULT_SYS_CLK_MHZ = 50.0
-DEFAULT_PLACER = "heap"
 # The default engines: the SHA-256 engine the demo firmware drives, the set that places and
 # routes here (bitstreams/ecp5/manifest.json: about 15 minutes of nextpnr). The simulated main
 # SoC's four engines (sim.MAIN_SOC, `--hash-engine sha256:opt,sha1:opt,sha512:k5,skein512:r8`)
@@ -483,7 +483,7 @@ def add_arguments(p):
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
                    help="nextpnr's router (default router1, which routed the SoC with 128-bit DMA "
                         "rows; router2 stopped converging on the 512-bit-row SoC)")
-    p.add_argument("--placer", default=DEFAULT_PLACER, choices=("heap", "static"),
+    p.add_argument("--placer", default=DEFAULT_PLACER, choices=PLACERS,
                    help=f"nextpnr's placer (default {DEFAULT_PLACER}; static: the electrostatic "
                         "placer, whose placement router1 routes where HeAP's does not converge)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")

@@ -536,8 +536,7 @@ def provenance_markdown(doc, comps):
       + ([f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
           f"only, no ratio): " + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
           + "."] if unrouted(doc) else [])
-      + ([f"- Placed by nextpnr's electrostatic placer (`--placer static`; HeAP's placement of "
-          f"these did not route): " + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
+      + ([f"- Placed by nextpnr's electrostatic placer (`--placer static`): " + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
           + "; every other record: HeAP."] if other_placer(doc) else []))
 
 
