@@ -334,10 +334,10 @@ def _placers_of(runs):
     """engines.json's `ecp5.placer` of a record's runs ({seed: run}): absent when every run used
     HeAP (the records before the option read the same), else one name or {seed: name}."""
     used = {str(sd): _placer(run) for sd, run in runs.items()}
-    if set(used.values()) <= {DEFAULT_PLACER}:
+    names = set(used.values())
+    if names <= {DEFAULT_PLACER}:
         return {}
-    one = set(used.values())
-    return {"placer": one.pop() if len(one) == 1 else used}
+    return {"placer": next(iter(names)) if len(names) == 1 else used}
 
 
 def _retry(run, route_timeout):
