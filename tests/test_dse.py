@@ -8,7 +8,7 @@ import pytest
 from litedigest.soc import dse
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest import spec as specmod
-from litedigest import cmd_dse
+from litedigest import cmd_dse, design_space
 
 
 def cli_main(argv):
@@ -311,6 +311,11 @@ def test_placer_choice(tmp_path, monkeypatch):
     mixed = dse.measure_one("sha1:base", seeds=[1], **kw)
     full = dse.measure_one("sha1:base", seeds=[1, 2], cached_only=True, **kw)
     assert mixed["ecp5"].get("placer") is None and full["ecp5"]["placer"] == {"1": "heap", "2": "static"}
+    # one wording of the placers for the dse table and DESIGN_SPACE's provenance
+    assert "placer seed 1 heap, seed 2 static" in cmd_dse.table(dse._improvement([full]))
+    assert "placer static)" in cmd_dse.table(dse._improvement([rec]))
+    doc = dse.document([full, mixed], [1, 2], "test")
+    assert design_space.other_placer(doc) == {"sha1:base:p1": "seed 1 heap, seed 2 static"}
     # the committed-document path rebuilds the placer
     doc = dse.document([rec], [1, 2], "test")
     dse.write(doc, str(tmp_path / "doc.json"))

@@ -111,8 +111,12 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
     from litex.soc.cores.clock import ECP5PLL
     from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
+    from litedigest.soc.csr_bridge import RegisteredCSRBridge
     from litedigest.soc.wide_ram import WideRAM
     from litedigest.soc.peripheral import add_hash_subsystem
+
+    class ECP5SoC(RegisteredCSRBridge, SoCCore):
+        pass
 
     if board not in BOARDS:
         raise ValueError(f"unknown board {board!r} (known: {', '.join(BOARDS)})")
@@ -143,7 +147,7 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
         main_ram_init = [0x0000006F]  # "j ." until the firmware is written into the .init file
     main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
 
-    soc = SoCCore(platform, sys_clk_freq,
+    soc = ECP5SoC(platform, sys_clk_freq,
         ident                    = f"LiteDigest on {b['name']}",
         cpu_type                 = "vexriscv",
         cpu_variant              = "standard",

@@ -41,6 +41,8 @@ from litex.soc.integration.builder import Builder
 from litex.soc.integration.soc_core import SoCCore
 from litex.tools.litex_sim import SimSoC
 
+from litedigest.soc.csr_bridge import RegisteredCSRBridge
+
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
 DEFAULT_MAIN_RAM_SIZE = 256 * 1024
@@ -99,7 +101,7 @@ def engine_list(hash_engines):
     return parse_list(hash_engines)
 
 
-class LiteDigestSimSoC(SimSoC):
+class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
     def __init__(self, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
                  sram_size=0x2000, **kwargs):
         from litex.soc.integration.soc import SoCRegion

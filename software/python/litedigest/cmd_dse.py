@@ -120,9 +120,8 @@ def _fmax(e):
         return f"does not fit the {e['does_not_fit']['device']}"
     if not e["fmax_mhz"] and e.get("unrouted"):
         return f"not routed in the time limit ({design_space.unrouted_text(e['unrouted'])})"
-    placer = e.get("placer")
-    note = "" if not placer else f", placer {placer}" if isinstance(placer, str) else \
-        ", placers " + ", ".join(f"{sd} {p}" for sd, p in sorted(placer.items()))
+    placer = design_space.placer_text(e.get("placer"))
+    note = f", placer {placer}" if placer else ""
     return f"{e['fmax_median']} ({', '.join(f'{v:.1f}' for v in e['fmax_mhz'])}{note})"
 
 

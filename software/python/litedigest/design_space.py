@@ -126,16 +126,21 @@ def unrouted(doc):
             if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")}
 
 
+def placer_text(placer):
+    """A record's `ecp5.placer` in words ("static", or "seed 1 static, seed 2 heap"), "" for
+    nextpnr's default HeAP (no entry). The one wording of `litedigest dse` and this page."""
+    if not placer:
+        return ""
+    if isinstance(placer, str):
+        return placer
+    return ", ".join(f"seed {sd} {v}" for sd, v in sorted(placer.items()))
+
+
 def other_placer(doc):
-    """{engine name: placer} of the records placed (some seeds or all) by another placer than
-    nextpnr's default HeAP (`ecp5.placer`: one name, or {seed: name})."""
-    out = {}
-    for r in doc["engines"]:
-        p = r["ecp5"].get("placer")
-        if p:
-            out[engine_name(r["spec"])] = p if isinstance(p, str) else \
-                ", ".join(f"seed {sd} {v}" for sd, v in sorted(p.items()))
-    return out
+    """{engine name: placer in words} of the records placed (some seeds or all) by another
+    placer than nextpnr's default HeAP (`ecp5.placer`: one name, or {seed: name})."""
+    return {engine_name(r["spec"]): placer_text(r["ecp5"]["placer"]) for r in doc["engines"]
+            if r["ecp5"].get("placer")}
 
 
 def unrouted_text(runs, arcs=False):
