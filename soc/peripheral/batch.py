@@ -148,9 +148,18 @@ class BatchWalker(Module):
         kept = Signal()
         self.comb += kept.eq(drow_ok & (drow_adr == ptr[rb:]) if row_bytes >= 2 * DESC_BYTES else 0)
 
+        # The walker's own checks of a descriptor (output address aligned and in RAM, flags),
+        # made on the value as it is loaded into `desc` and kept in `desc_ok`: in ISSUE they
+        # would sit in one cycle with SlotControl's admission of the request (the ECP5 SoC's
+        # critical path, 21.6 ns, with the walker's reaction to a refusal).
         ram_end = ram_base + ram_size
-        out_ok = Signal()
-        self.comb += out_ok.eq((d_out[:ab] == 0) & (d_out >= ram_base) & (d_out + A <= ram_end))
+        desc_ok = Signal()
+
+        def checks(d):
+            out, flags = d[64:96], d[96:128]
+            return ((out[:ab] == 0) & (out >= ram_base) & (out <= ram_end - A)
+                    & (flags[VARIANT_BITS:] == 0))
+        desc_read = desc_in if desc_in is not None else Cat(desc[8 * row_bytes:], bus.dat_r)
 
         self.comb += [
             req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1), req.out.eq(out_block),
@@ -182,7 +191,7 @@ class BatchWalker(Module):
             ).Elif(~stop & (idx == self.count),
                 NextValue(stop, 1),
             ).Elif(~stop & (free != 0) & kept,
-                NextValue(desc, desc_kept), NextState("ISSUE"),
+                NextValue(desc, desc_kept), NextValue(desc_ok, checks(desc_kept)), NextState("ISSUE"),
             ).Elif(~stop & (free != 0),
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("READ")),
@@ -196,26 +205,34 @@ class BatchWalker(Module):
             bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(0),
             bus.adr.eq(ptr[rb:] + beat), bus.sel.eq(Replicate(1, row_bytes)),
             If(bus.ack,
-                (NextValue(desc, desc_in) if desc_in is not None else
-                 NextValue(desc, Cat(desc[8 * row_bytes:], bus.dat_r))),
+                NextValue(desc, desc_read), NextValue(desc_ok, checks(desc_read)),
                 NextValue(drow, bus.dat_r), NextValue(drow_adr, ptr[rb:]), NextValue(drow_ok, 1),
                 NextValue(beat, beat + 1),
                 If(beat == desc_rows - 1, NextState("ISSUE")),
             ),
             If(bus.err, NextValue(self.err_bus, 1), NextValue(stop, 1), NextState("PICK")),
         )
+        # ISSUE requests the start; ISSUED acts on SlotControl's answer, registered (a cycle
+        # per message: the answer's adders and the walker's counters in one cycle were a
+        # critical path too)
+        refused_q = Signal()
+        slot_q = Signal(max=max(2, nslots))
         fsm.act("ISSUE",
-            If(~out_ok | (d_flags[VARIANT_BITS:] != 0),
+            If(~desc_ok,
                 NextValue(self.err_desc, 1), NextValue(stop, 1), NextState("PICK"),
             ).Elif(~self.csr_write,    # a ctrl write this cycle is SlotControl's request
                 self.request_valid.eq(1),
-                If(self.refused,
-                    NextValue(self.err_desc, 1), NextValue(stop, 1),
-                ).Else(
-                    NextValue(idx, idx + 1), NextValue(ptr, ptr + DESC_BYTES),
-                ),
-                NextState("PICK"),
+                NextValue(refused_q, self.refused), NextValue(slot_q, free_slot),
+                NextState("ISSUED"),
             ),
+        )
+        fsm.act("ISSUED",
+            If(refused_q,
+                NextValue(self.err_desc, 1), NextValue(stop, 1),
+            ).Else(
+                NextValue(idx, idx + 1), NextValue(ptr, ptr + DESC_BYTES),
+            ),
+            NextState("PICK"),
         )
         fsm.act("WRITE",
             bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(1), NextValue(drow_ok, 0),
@@ -241,10 +258,10 @@ class BatchWalker(Module):
 
         # --- per-slot bookkeeping -----------------------------------------------------------------
         accepted = Signal()
-        self.comb += accepted.eq(self.request_valid & ~self.refused)
+        self.comb += accepted.eq(fsm.ongoing("ISSUED") & ~refused_q)
         for s in range(nslots):
             self.sync += [
-                If(accepted & (free_slot == s), out_of[s].eq(d_out), mine[s].eq(1)),
+                If(accepted & (slot_q == s), out_of[s].eq(d_out), mine[s].eq(1)),
                 If(self.finish[s] & mine[s], wb[s].eq(1)),
                 If(self.ack_slots[s] & wb[s], wb[s].eq(0), mine[s].eq(0)),
             ]

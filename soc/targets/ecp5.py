@@ -53,7 +53,9 @@ DEFAULT_SYS_CLK_MHZ = 50.0
 # arcs, 175,000 still unrouted after 100,000 iterations); --hash-engine picks any set.
 DEFAULT_ENGINES = ("sha256:opt",)
 DEFAULT_SEEDS = (1, 2, 3)
-BITSTREAM_COMMIT_LIMIT = 1024 * 1024  # the bitstream goes into bitstreams/ only below this size
+# the bitstream goes into bitstreams/ only up to this size (ecppack --compress: the one-engine
+# SoC's is about 0.6 MB, the four algorithms' SoC's about 1.1 MB)
+BITSTREAM_COMMIT_LIMIT = 2 * 1024 * 1024
 
 # Boards: litex-boards platform module, device, clock input, reset, how to load.
 BOARDS = {
