@@ -57,10 +57,11 @@ class AXIBurstReader(Module):
     byte addresses; only its read channels AR and R are used) in place of `bus`.
 
     `depth`: blocks in the ring buffer (a power of two); `per_slot`: blocks of one slot in it
-    at most; `with_tweak`: keep each block's tweak (Skein)."""
+    at most; `with_tweak`: keep each block's tweak (Skein); `boundary`: the address boundary no
+    burst crosses (AXI's 4 KiB; the formal harness plants a wrong one)."""
 
     def __init__(self, nslots, block_bits, word_bits, dma_width, depth=None, per_slot=None,
-                 with_tweak=False, zero_pad=False, pad_offset=0):
+                 with_tweak=False, zero_pad=False, pad_offset=0, boundary=AXI_4K):
         _, rpb, rb = row_geometry(block_bits, dma_width)
         depth = depth or default_depth(block_bits)
         per_slot = per_slot or max(1, depth // 2)
@@ -164,7 +165,7 @@ class AXIBurstReader(Module):
         )
 
         # --- the address channel: the block's rows as one INCR burst, two at a 4 KiB boundary --
-        row_4k = AXI_4K // (dma_width // 8)   # rows per 4 KiB
+        row_4k = boundary // (dma_width // 8)   # rows per 4 KiB
         ar_row = Signal(row_bits)
         ar_rows = Signal(nl_bits)
         to_4k = Signal(bits_for(row_4k))
