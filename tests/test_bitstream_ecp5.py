@@ -1,18 +1,27 @@
-"""The committed ECP5 build record: bitstreams/ecp5/manifest.json (written by `litedigest build
-ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run) and the bitstream it names."""
+"""The committed ECP5 build records: bitstreams/ecp5/manifest.json (written by `litedigest build
+ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run), the four-engine SoC's in
+bitstreams/ecp5/four_engines/ (its recipe.sh), and the bitstreams they name."""
 import hashlib
 import json
 import os
 
+import pytest
+
 from litedigest.paths import repo_root
+from litedigest.soc.targets.ecp5 import BITSTREAM_COMMIT_LIMIT
 
-BITDIR = os.path.join(repo_root(), "bitstreams", "ecp5")
+BITDIRS = [os.path.join(repo_root(), "bitstreams", "ecp5", d) for d in ("", "four_engines")]
 
 
-def test_committed_manifest_and_bitstream():
-    with open(os.path.join(BITDIR, "manifest.json")) as f:
+@pytest.mark.parametrize("bitdir", BITDIRS, ids=["default", "four_engines"])
+def test_committed_manifest_and_bitstream(bitdir):
+    with open(os.path.join(bitdir, "manifest.json")) as f:
         man = json.load(f)
     assert man["generated_by"].startswith("litedigest build ecp5")
+    # the recipe next to the manifest runs the command that wrote it
+    with open(os.path.join(bitdir, "recipe.sh")) as f:
+        recipe = f.read()
+    assert man["generated_by"].split(" ", 1)[1] + " " in recipe
     assert man["device"] == "LFE5U-85F" and man["package"] == "CABGA381" and man["speed_grade"] == 6
     # any engine set may be committed (bitstreams/ecp5/README.md says which one is)
     from litedigest import spec
@@ -29,11 +38,27 @@ def test_committed_manifest_and_bitstream():
     for tool in ("yosys", "nextpnr", "ecppack", "litex"):
         assert man["tools"].get(tool)
     bit = man["bitstream"]
-    path = os.path.join(BITDIR, bit["file"])
+    path = os.path.join(bitdir, bit["file"])
     if not bit["in_repository"]:
-        assert bit["size"] > 1024 * 1024 and not os.path.exists(path)
+        assert bit["size"] > BITSTREAM_COMMIT_LIMIT and not os.path.exists(path)
         return
     with open(path, "rb") as f:
         data = f.read()
     assert len(data) == bit["size"]
     assert hashlib.sha256(data).hexdigest() == bit["sha256"]
+
+
+def test_four_engine_image():
+    """The board image with an engine of each algorithm family, at its target clock, and the
+    firmware it boots named."""
+    from litedigest import spec
+    with open(os.path.join(BITDIRS[1], "manifest.json")) as f:
+        man = json.load(f)
+    assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
+    assert sorted(man["peripherals"].values()) == sorted(spec.parse(e).engine_name for e in man["engines"])
+    # the committed bitstream is from the fastest seed: its own routed clock meets the PLL's
+    fm = man["fmax"]
+    assert man["sys_clk_target_mhz"] >= 50
+    assert fm["per_seed_mhz"][str(man["bitstream"]["from_seed"])] >= man["sys_clk_target_mhz"]
+    assert fm["per_seed_mhz"][str(man["bitstream"]["from_seed"])] == max(fm["per_seed_mhz"].values())
+    assert man["firmware"]["app"] and man["bitstream"]["in_repository"]
