@@ -89,6 +89,17 @@ class RoundGroup:
         following = rom(vals + vals[-1:], width)[self.phase + 1]
         return self._register(width, (vals[0] + first_word)[:width], (following + next_word)[:width])
 
+    def select_sum(self, table, width, terms, first_terms, next_terms):
+        """select(table) plus the words `terms`. Ahead, a register: table[0] + `first_terms`
+        after `load`, the next group's entry + `next_terms` after `step`, so the sum is formed
+        beside the previous group's rounds (from the accepted block's words at the accept)."""
+        if self.ahead is None:
+            return add_mod(self.select(table, width), *terms, width=width)
+        vals = list(table[self.offset:self.offset + self.count])
+        following = rom(vals + vals[-1:], width)[self.phase + 1]
+        return self._register(width, add_mod(vals[0], *first_terms, width=width),
+                              add_mod(following, *next_terms, width=width))
+
     def select(self, table, width):
         vals = list(table[self.offset:self.offset + self.count])
         if len(set(vals)) == 1:

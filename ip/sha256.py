@@ -74,9 +74,11 @@ class SHA2Engine(HashEngine):
     word width, round constants and rotation amounts (FIPS 180-4 4.1.2 / 4.1.3), and two
     round architectures on the conventional sequencer:
     - ``base``: one round per clock (the conventional adder chain, Michail et al. 2016, fig. 2);
-    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj 2004): the h operand
-      of the first four rounds of a clock is a register (h, g, f, e), so its sum with K + W is
-      pre-calculated off the round chain; the multi-operand sums use carry-save trees."""
+    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj 2004): the h and d
+      operands of the first four rounds of a clock are registers (h, g, f, e; d, c, b, a), so
+      h + K + W and d + h + K + W are pre-calculated off the round chain (the first round's
+      in registers formed during the previous clock); each round's new e is one carry-save
+      level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level."""
 
     ROUNDS = 64
     K = K256
@@ -149,21 +151,39 @@ class SHA2Engine(HashEngine):
 
     def _unrolled_rounds(self, rin, win, idx):
         k, wb = self.steps_per_cycle, self.WORD
+        na_s = [Signal(wb, name=f"a{i + 1}") for i in range(k)]
+        ne_s = [Signal(wb, name=f"e{i + 1}") for i in range(k)]
         st = list(rin)
         for i in range(k):
             a, b, c, d, e, f, g, h = st
-            kt = idx.select([self.K[k * j + i] for j in range(self.round_cycles)], wb)
-            # h + K + W: from registers for rounds 0..3 (h, g, f, e), so pre-calculated in
-            # parallel with the round chain; round 4's h is round 0's new e
-            khw = Signal(wb, name=f"khw{i}")
+            table = [self.K[k * j + i] for j in range(self.round_cycles)]
+            # h + K + W and d + h + K + W. Round 0's are registers formed beside the previous
+            # group's rounds: its h and d are the previous group's round-1 e and a (e2, a2),
+            # its word the window's word k (from the block's first word and the starting
+            # value at the accept). Rounds 1..3 take theirs from registers (g, f, e; c, b, a)
+            # and round 4's from round 0's new e and a: all off the round chain.
+            if i == 0:
+                init = self.init_st
+                khw = idx.select_sum(table, wb, [h, win[0]], [init[7], self.data_w[0]],
+                                     [ne_s[1], win[k]])
+                dkhw = idx.select_sum(table, wb, [d, h, win[0]], [init[3], init[7], self.data_w[0]],
+                                      [na_s[1], ne_s[1], win[k]])
+            else:
+                khw, dkhw = Signal(wb, name=f"khw{i}"), Signal(wb, name=f"dkhw{i}")
+                kt = idx.select(table, wb)
+                self.comb += [khw.eq(add_mod(h, kt, win[i], width=wb)),
+                              dkhw.eq(add_mod(d, khw, width=wb))]
+            s1, che = Signal(wb, name=f"s1_{i}"), Signal(wb, name=f"ch{i}")
             t1 = Signal(wb, name=f"t1_{i}")
-            na = Signal(wb, name=f"a{i + 1}")
-            ne = Signal(wb, name=f"e{i + 1}")
+            na, ne = na_s[i], ne_s[i]
             self.comb += [
-                khw.eq(add_mod(h, kt, win[i], width=wb)),
-                t1.eq(add_mod(khw, self._big_sigma(1, e), ch(e, f, g), width=wb)),
+                s1.eq(self._big_sigma(1, e)),
+                che.eq(ch(e, f, g)),
+                t1.eq(add_mod(khw, s1, che, width=wb)),
                 na.eq(add_mod(t1, self._big_sigma(0, a), maj(a, b, c), width=wb)),
-                ne.eq(add_mod(d, t1, width=wb)),
+                # the new e as its own carry-save level and adder (not d + T1): one 64-bit
+                # carry chain a round on the e chain instead of two
+                ne.eq(add_mod(dkhw, s1, che, width=wb)),
             ]
             st = [na, a, b, c, ne, e, f, g]
         return st, self.schedule(win, k)
