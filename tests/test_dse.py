@@ -344,6 +344,13 @@ def test_no_legal_placement_is_does_not_fit(tmp_path, monkeypatch):
     nf = rec["ecp5"]["does_not_fit"]
     assert nf["ff"] == 50 and "legal placement" in nf["reason"] and rec["throughput_mbps"] is None
     assert "does not fit" in cmd_dse.table([dict(rec, improvement=None)])
+    # cached: nextpnr does not run again, with or without --cached-only, for any seeds
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", lambda *a, **k: pytest.fail("nextpnr ran again"))
+    for cached_only in (True, False):
+        again = dse.measure_one("sha1:base", seeds=[1, 2, 3], workdir=str(tmp_path / "a"),
+                                cached_only=cached_only, **kw)
+        assert again["ecp5"]["does_not_fit"] == nf
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
     message[0] = "ERROR: something else"
     with pytest.raises(flow_ecp5.FlowError):
         dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "b"), **kw)
