@@ -410,9 +410,11 @@ def _improvement(records):
 
 def seeds_for(spec, seeds, pipeline_seeds=None):
     """The seeds a spec is routed with: `seeds` for a 1-stage engine and a MAC engine,
-    `pipeline_seeds` (default: `seeds`) for the other pipelines (hours each for the big ones)."""
+    `pipeline_seeds` (default: `seeds`) for the other pipelines (hours each for the big ones),
+    functional (stages) or structural (modules: skein512:r8:sp3 is three 1-stage engines)."""
     s = _norm(spec)[0]
-    if pipeline_seeds is None or s.stages == 1 or s.family in specmod.MAC_FAMILIES:
+    if (pipeline_seeds is None or (s.stages == 1 and s.modules == 1)
+            or s.family in specmod.MAC_FAMILIES):
         return list(seeds)
     return list(pipeline_seeds)
 

@@ -122,6 +122,7 @@ def test_seeds_per_spec():
     assert dse.seeds_for("sha256:opt", [1, 2, 3], [1]) == [1, 2, 3]
     assert dse.seeds_for("sha256:opt:p4", [1, 2, 3], [1]) == [1]
     assert dse.seeds_for("skein512:r8:fp2", [1, 2, 3], [1]) == [1]
+    assert dse.seeds_for("skein512:r8:sp3", [1, 2, 3], [1]) == [1]     # structural: a pipeline
     assert dse.seeds_for("hmac-sha256:opt:p4", [1, 2, 3], [1]) == [1, 2, 3]
     assert dse.seeds_for("sha256:opt:p4", [1, 2, 3]) == [1, 2, 3]
     with pytest.raises(ValueError):
