@@ -153,21 +153,25 @@ class SHA2Engine(HashEngine):
         k, wb = self.steps_per_cycle, self.WORD
         na_s = [Signal(wb, name=f"a{i + 1}") for i in range(k)]
         ne_s = [Signal(wb, name=f"e{i + 1}") for i in range(k)]
+        # the next group's d and h: the a and e words 3 rounds before this group's end
+        d_next = (na_s[::-1] + list(rin[:4]))[3]
+        h_next = (ne_s[::-1] + list(rin[4:]))[3]
         st = list(rin)
         for i in range(k):
             a, b, c, d, e, f, g, h = st
             table = [self.K[k * j + i] for j in range(self.round_cycles)]
             # h + K + W and d + h + K + W. Round 0's are registers formed beside the previous
-            # group's rounds: its h and d are the previous group's round-1 e and a (e2, a2),
-            # its word the window's word k (from the block's first word and the starting
-            # value at the accept). Rounds 1..3 take theirs from registers (g, f, e; c, b, a)
-            # and round 4's from round 0's new e and a: all off the round chain.
+            # group's rounds: its h and d are the previous group's e and a of 3 rounds before
+            # its end (k5: round 1's, e2 and a2), its word the window's word k (from the
+            # block's first word and the starting value at the accept). Rounds 1..3 take
+            # theirs from registers (g, f, e; c, b, a) and round 4's from round 0's new e and
+            # a: all off the round chain.
             if i == 0:
                 init = self.init_st
                 khw = idx.select_sum(table, wb, [h, win[0]], [init[7], self.data_w[0]],
-                                     [ne_s[1], win[k]])
+                                     [h_next, win[k]])
                 dkhw = idx.select_sum(table, wb, [d, h, win[0]], [init[3], init[7], self.data_w[0]],
-                                      [na_s[1], ne_s[1], win[k]])
+                                      [d_next, h_next, win[k]])
             else:
                 khw, dkhw = Signal(wb, name=f"khw{i}"), Signal(wb, name=f"dkhw{i}")
                 kt = idx.select(table, wb)
