@@ -233,9 +233,14 @@ class HashEngine(Module):
         self._res = dict(valid=res_valid, digest=res_digest, slot=res_slot, last=res_last,
                          cur_slot=cur_slot, cur_last=cur_last)
 
-    def iterate(self, step):
+    def iterate(self, step, carry_save=()):
         """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
         one clock's group of rounds, `group` a RoundGroup.
+
+        `carry_save`: indices of state words the step returns as a pair (sum, carry), a
+        carry-save form without the adder at the end of the clock. A second register holds the
+        carry word; the rounds read the word as sum + carry (an adder at the start of the next
+        clock), and the result adds both to the chaining value.
 
         Every round starts from registers: the accept cycle only loads the starting value and
         the block (the multiplexer of starting values ends in the registers), groups 0..R-1 run
@@ -247,11 +252,18 @@ class HashEngine(Module):
         before), and then the slot's chaining value is written."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         sink, source, r = self.sink, self.source, self._res
+        wb = self.word_bits
+        carry = {i: Signal(wb, name=f"st{i}_carry", reset_less=True) for i in carry_save}
+        rin = list(st)
+        for i, c in carry.items():
+            rin[i] = Signal(wb, name=f"st{i}_sum")
+            self.comb += rin[i].eq(add_mod(st[i], c, width=wb))
         res_sum = Signal(self.digest_bits, name="res_sum")
         taken = Signal(name="res_taken")
         # (later comb statements win: these override setup's source.digest, sink.ready, init_cv)
         self.comb += [
-            res_sum.eq(Cat(*[add_mod(s, c, width=self.word_bits) for s, c in zip(st, self.cv_words)])),
+            res_sum.eq(Cat(*[add_mod(s, *([carry[i]] if i in carry else []), c, width=wb)
+                             for i, (s, c) in enumerate(zip(st, self.cv_words))])),
             taken.eq(r["valid"] & source.ready),
             source.digest.eq(res_sum),
             sink.ready.eq(~busy & self.out_free),
@@ -263,18 +275,24 @@ class HashEngine(Module):
         last = Signal(name="last_group")
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
-        st_next, w_next = step(st, w, group)
+        st_next, w_next = step(rin, w, group)
+        st_next = list(st_next)
+        for i, c in carry.items():  # a carry-save word: (sum, carry) into its two registers
+            st_next[i], carry_next = st_next[i]
+            st_next.append(carry_next)
+        st_regs = st + list(carry.values())
+        init_regs = list(self.init_st) + [0] * len(carry)
         self.sync += [
             If(accept,
-                [d.eq(v) for d, v in zip(st, self.init_st)],
+                [d.eq(v) for d, v in zip(st_regs, init_regs)],
                 [d.eq(v) for d, v in zip(w, self.data_w)],
                 count.eq(0),
             ).Elif(busy & ~last,
                 count.eq(count + 1),
-                [d.eq(v) for d, v in zip(st, st_next)],
+                [d.eq(v) for d, v in zip(st_regs, st_next)],
                 [d.eq(v) for d, v in zip(w, w_next)],
             ).Elif(busy & last & self.out_free,
-                [d.eq(v) for d, v in zip(st, st_next)],
+                [d.eq(v) for d, v in zip(st_regs, st_next)],
                 busy.eq(0),
                 r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
             ),

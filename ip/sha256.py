@@ -33,7 +33,7 @@ full occupancy interval == latency.
 """
 from migen import Signal, Mux
 
-from .common import rotr, shr, add_mod
+from .common import rotr, shr, add_mod, csa
 from .engine_base import HashEngine
 
 K256 = [
@@ -78,7 +78,9 @@ class SHA2Engine(HashEngine):
       operands of the first four rounds of a clock are registers (h, g, f, e; d, c, b, a), so
       h + K + W and d + h + K + W are pre-calculated off the round chain (the first round's
       in registers formed during the previous clock); each round's new e is one carry-save
-      level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level."""
+      level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level; the
+      last round's new a leaves the clock in carry-save form, its adder at the start of the
+      next clock (the sequencer's `carry_save`)."""
 
     ROUNDS = 64
     K = K256
@@ -99,8 +101,10 @@ class SHA2Engine(HashEngine):
             else:
                 self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
             return
-        sequencer = self.iterate if stages == 1 else self.iterate_pipelined
-        sequencer(self._base_round if arch == "base" else self._unrolled_rounds)
+        if arch == "base":
+            (self.iterate if stages == 1 else self.iterate_pipelined)(self._base_round)
+        else:  # kN: the last round's new a in carry-save form (see _unrolled_rounds)
+            self.iterate(self._unrolled_rounds, carry_save=(0,))
 
     def _big_sigma(self, i, x):
         w = self.WORD
@@ -184,12 +188,23 @@ class SHA2Engine(HashEngine):
                 s1.eq(self._big_sigma(1, e)),
                 che.eq(ch(e, f, g)),
                 t1.eq(add_mod(khw, s1, che, width=wb)),
-                na.eq(add_mod(t1, self._big_sigma(0, a), maj(a, b, c), width=wb)),
                 # the new e as its own carry-save level and adder (not d + T1): one 64-bit
                 # carry chain a round on the e chain instead of two
                 ne.eq(add_mod(dkhw, s1, che, width=wb)),
             ]
-            st = [na, a, b, c, ne, e, f, g]
+            t2 = (self._big_sigma(0, a), maj(a, b, c))
+            if i < k - 1:
+                self.comb += na.eq(add_mod(t1, *t2, width=wb))
+                new_a = na
+            else:
+                # the last new a lags the last new e by a carry-save level and an adder; it
+                # leaves the clock in carry-save form (the sequencer's carry_save) and its adder
+                # runs at the start of the next clock, beside round 0's T1
+                na_carry = Signal(wb, name=f"a{k}_carry")
+                a_sum, a_carry = csa(t1, *t2, width=wb)
+                self.comb += [na.eq(a_sum), na_carry.eq(a_carry)]
+                new_a = (na, na_carry)
+            st = [new_a, a, b, c, ne, e, f, g]
         return st, self.schedule(win, k)
 
 
