@@ -19,7 +19,7 @@ import random
 
 import pytest
 import skein
-from migen import Module
+from migen import ClockDomain, Module
 from migen.sim import passive, run_simulation
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 
@@ -27,6 +27,7 @@ from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.batch import DESC_BYTES, out_align
 from litedigest.soc.peripheral.core import HashPeripheral
+from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 
 RAM_BASE, RAM_SIZE = 0x40000000, 0x8000
 HASHES = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha224": hashlib.sha224,
@@ -75,9 +76,16 @@ class Ram:
 
 
 class Bench:
-    def __init__(self, spec, dma_width, seed):
+    """`engine_period`: the engine in a clock domain of its own (EngineInClockDomain) with this
+    clock period (sys: 10)."""
+
+    def __init__(self, spec, dma_width, seed, engine_period=None):
         self.spec = specmod.parse(spec)
         self.engine = make_engine(self.spec)
+        self.clocks = {"sys": 10}
+        if engine_period is not None:
+            self.engine = EngineInClockDomain(self.engine, "engine")
+            self.clocks["engine"] = engine_period
         self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
         self.rng = random.Random(seed)
         self.ram = Ram(dma_width // 8, self.rng)
@@ -136,10 +144,13 @@ class Bench:
         # peripheral's fragment: add it, and drive storage/re as the bank would
         top = Module()
         top.submodules.p = self.p
+        for name in self.clocks:
+            if name != "sys":
+                setattr(top.clock_domains, f"cd_{name}", ClockDomain(name))
         for csr in self.p.get_csrs():
             if isinstance(csr, (CSRStorage, CSRStatus)):
                 top.comb += csr._fragment.comb
-        run_simulation(top, [gen(), *self.memories(), self.count_events()])
+        run_simulation(top, [gen(), *self.memories(), self.count_events()], clocks=self.clocks)
 
 
 def usable_variants(b):

@@ -108,3 +108,49 @@ def test_full_bitstream_build(tmp_path):
     assert man["firmware"]["app"] == "demo"
     bit = tmp_path / "b" / "gateware" / "radiona_ulx3s.bit"
     assert hashlib.sha256(bit.read_bytes()).hexdigest() == man["bitstream"]["sha256"]
+
+
+def test_engine_clocks(tmp_path, capsys):
+    """`--engine-clock`: the engines named run in a domain of that frequency (a PLL output, one
+    per frequency), their constant says so; bad values are refused before anything is built."""
+    from litex.soc.integration.builder import Builder
+    engines = ["sha256:base", "sha512:k5", "skein512:r8"]
+    assert ecp5.parse_engine_clocks("sha512:k5=25, skein512:r8=20", engines) == \
+        {"sha512:k5:p1": 25.0, "skein512:r8": 20.0}
+    assert ecp5.parse_engine_clocks(None) == {}
+    assert ecp5.engine_domain_name(12.5) == "eng12p5"
+    for bad, msg in [("sha1:base=25", "not one of the engines"), ("sha512:k5=fast", "spec=MHz"),
+                     ("sha512:k5", "spec=MHz"), ("sha512:k5=0.5", "outside"),
+                     ("sha512:k5=25,sha512:k5:p1=20", "twice")]:
+        with pytest.raises(ValueError, match=msg):
+            ecp5.parse_engine_clocks(bad, engines)
+    with pytest.raises(ValueError, match="at most 3"):
+        ecp5.parse_engine_clocks("sha256:base=10,sha512:k5=20,skein512:r8=30,sha1:base=40",
+                                 engines + ["sha1:base"])
+    assert run_ecp5(["--hash-engine", "sha256:base", "--engine-clock", "sha256:base=50"]) == 2
+    assert "equal to the sys clock" in capsys.readouterr().err
+
+    soc = ecp5.make_soc(hash_engines=",".join(engines), main_ram_size=16 * 1024,
+                        engine_clocks="sha512:k5=25,skein512:r8=20")
+    builder = Builder(soc, output_dir=str(tmp_path), compile_software=False, compile_gateware=False,
+                      csr_json=str(tmp_path / "csr.json"))
+    builder.build(run=False)
+    v = (tmp_path / "gateware" / "radiona_ulx3s.v").read_text()
+    assert "posedge eng25_clk" in v and "posedge eng20_clk" in v
+    assert {n: p.engine_domain for n, p in soc.hash_peripherals.items()} == \
+        {"sha256": "sys", "sha512": "eng25", "skein512": "eng20"}
+    csr = json.loads((tmp_path / "csr.json").read_text())
+    assert csr["constants"]["sha512_engine_clk_freq"] == 25_000_000
+    assert "sha256_engine_clk_freq" not in csr["constants"]
+    # the PLL makes the three clocks (besides its feedback output)
+    assert sorted(c[1] for c in soc.crg.pll.clkouts.values() if c[1]) == [20e6, 25e6, 50e6]
+    # nextpnr names clock nets after a sink: the domains are told apart by their constraints
+    fmax = {"$glbnet$a": 52.0, "$glbnet$b": 27.5, "$glbnet$c": 21.0}
+    constraint = {"$glbnet$a": 50.0, "$glbnet$b": 25.0, "$glbnet$c": 20.0}
+    assert ecp5._clock_nets(fmax, constraint, 50.0, {"sha512:k5:p1": 25.0, "skein512:r8": 20.0}) == \
+        {"sys": "$glbnet$a", "eng25": "$glbnet$b", "eng20": "$glbnet$c"}
+    args = __import__("argparse").ArgumentParser()
+    ecp5.add_arguments(args)
+    a = args.parse_args(["--hash-engine", "sha512:k5", "--engine-clock", "sha512:k5=25"])
+    assert ecp5._cmdline(a) == "litedigest build ecp5 --hash-engine sha512:k5 --engine-clock sha512:k5=25"
+    assert not ecp5._is_default(a, ecp5.engine_list("sha256:opt"), "LFE5U-85F")

@@ -8,7 +8,10 @@
 - `add_hash_subsystem(soc, engines, axi_port=...)`: the same peripherals with AXI burst readers
   (axi_reader.py) on one AXI4 master port (axi_read_arbiter.py: many bursts in flight); the
   batch walkers' single accesses share one Wishbone bus bridged to the same port (LiteX's
-  Wishbone2AXI: their reads join the read arbiter, their writes own the write channels).
+  Wishbone2AXI: their reads join the read arbiter, their writes own the write channels);
+- `engine_domains={spec: domain}`: those engines clocked by a clock domain of their own (the
+  SoC's CRG makes it), behind asynchronous FIFOs (engine_domain.py); the rest of the peripheral
+  stays in `sys`.
 """
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.axi import AXIInterface, Wishbone2AXI
@@ -18,19 +21,23 @@ from litedigest.ip.engines import make_engine
 
 from .axi_read_arbiter import AXIReadArbiter
 from .core import HashPeripheral
+from .engine_domain import EngineInClockDomain
 
 
-def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False):
+def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False, engine_domain=None):
     """Add the hash peripheral for engine spec `hash_engine` to a LiteX SoC: CSRs, DMA bus
     master, interrupt, and the engine facts as constants (csr.h / csr.json).
 
     `dma_port`: None to master the SoC bus (32-bit rows), or (data_width, add_master) for a
     wider port of main RAM (the sim target's WideRAM). `axi`: the DMA reads through the
     peripheral's `axi` port (AXIBurstReader), which the caller connects; `dma_port` then takes
-    the batch walker's bus."""
+    the batch walker's bus. `engine_domain`: the name of a clock domain (made by the SoC) that
+    clocks the engine itself (EngineInClockDomain); None: `sys`."""
     spec = specmod.parse(hash_engine) if isinstance(hash_engine, str) else hash_engine
     name = name or spec.family
     engine = make_engine(spec)
+    if engine_domain is not None:
+        engine = EngineInClockDomain(engine, engine_domain)
     ram = soc.bus.regions["main_ram"]
     width = 32 if dma_port is None else dma_port[0]
     if width > engine.block_bits:
@@ -40,6 +47,7 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False):
                          f"{engine.block_bits}-bit block")
     periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width, axi=axi)
     periph.engine_spec = spec.engine_name
+    periph.engine_domain = engine_domain or "sys"
     setattr(soc.submodules, name, periph)
     if dma_port is None:
         soc.bus.add_master(name=f"{name}_dma", master=periph.bus)
@@ -59,7 +67,7 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False):
     return periph
 
 
-def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None):
+def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None, engine_domains=None):
     """Add one hash peripheral per engine spec of `engines` (add_hash_peripheral), named by
     litedigest.spec.instance_name (its family, or the whole spec when a family appears twice);
     a spec listed twice is a ValueError. Returns {instance: peripheral}, in the order given.
@@ -73,12 +81,22 @@ def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None
     with the walkers' bridge (`soc.walker_bridge`).
     `irq_pads`: for a SoC without an interrupt controller, {instance: pad}: each peripheral's
     interrupt drives its pad and the constant `<instance>_interrupt` is the pad's index in
-    `engines` order."""
+    `engines` order.
+    `engine_domains`: {engine spec: clock domain name} for engines clocked by a domain of their
+    own (add_hash_peripheral's `engine_domain`); a spec that is not in `engines` is a ValueError."""
     engines = [str(e) for e in engines]
     names = [specmod.instance_name(e, engines) for e in engines]
     for i, name in enumerate(names):
         if name in names[:i]:
             raise ValueError(f"engine {engines[i]} is listed twice")
+    full = [specmod.parse(e).engine_name for e in engines]
+    domains = {}
+    for spec, domain in (engine_domains or {}).items():
+        key = specmod.parse(spec).engine_name
+        if key not in full:
+            raise ValueError(f"engine {spec} has a clock domain but is not one of the engines "
+                             f"({', '.join(engines)})")
+        domains[key] = domain
     masters = []
     axi = axi_port is not None
     if axi:
@@ -87,7 +105,8 @@ def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None
         port = None if dma_port is None else (len(dma_port.dat_r), masters.append)
     peripherals = {}
     for index, (spec, name) in enumerate(zip(engines, names)):
-        periph = add_hash_peripheral(soc, spec, name=name, dma_port=port, axi=axi)
+        periph = add_hash_peripheral(soc, spec, name=name, dma_port=port, axi=axi,
+                                     engine_domain=domains.get(specmod.parse(spec).engine_name))
         peripherals[name] = periph
         if irq_pads is not None:
             soc.comb += irq_pads[name].eq(periph.ev.irq)

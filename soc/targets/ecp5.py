@@ -52,6 +52,8 @@ DEFAULT_SYS_CLK_MHZ = 50.0
 # fit the 85F after synthesis, but nextpnr 0.11.1's router1 did not converge on them (190,768
 # arcs, 175,000 still unrouted after 100,000 iterations); --hash-engine picks any set.
 DEFAULT_ENGINES = ("sha256:opt",)
+# ECP5PLL has four outputs: sys and up to three engine clocks (--engine-clock)
+ENGINE_CLOCKS_MAX = 3
 DEFAULT_SEEDS = (1, 2, 3)
 # the bitstream goes into bitstreams/ only up to this size (ecppack --compress: the one-engine
 # SoC's is about 0.6 MB, the four algorithms' SoC's about 1.1 MB)
@@ -105,9 +107,49 @@ def _platform(board, device):
     return mod.Platform(device=device, toolchain="trellis")
 
 
+def parse_engine_clocks(text, engines=()):
+    """`--engine-clock` ("spec=MHz,spec=MHz", a dict, or None) -> {engine name: MHz}: engines
+    clocked by a domain of their own (soc.peripheral.engine_domain). Each spec must be one of
+    `engines` (when given), each frequency a number of MHz from 1 to 400, and there can be at
+    most ENGINE_CLOCKS_MAX different ones (the PLL's outputs besides sys)."""
+    from litedigest import spec as specmod
+    if not text:
+        return {}
+    items = text.items() if isinstance(text, dict) else \
+        [part.split("=", 1) if "=" in part else (part, None) for part in str(text).split(",") if part.strip()]
+    full = [specmod.parse(e).engine_name for e in engines]
+    out = {}
+    for spec, mhz in items:
+        name = specmod.parse(spec.strip()).engine_name
+        try:
+            mhz = float(mhz)
+        except (TypeError, ValueError):
+            raise ValueError(f"--engine-clock wants spec=MHz, got {spec}={mhz}") from None
+        if not 1 <= mhz <= 400:
+            raise ValueError(f"engine clock of {name}: {mhz:g} MHz is outside 1-400 MHz")
+        if engines and name not in full:
+            raise ValueError(f"--engine-clock names {name}, which is not one of the engines "
+                             f"({', '.join(engines)})")
+        if name in out:
+            raise ValueError(f"--engine-clock names {name} twice")
+        out[name] = mhz
+    if len(set(out.values())) > ENGINE_CLOCKS_MAX:
+        raise ValueError(f"at most {ENGINE_CLOCKS_MAX} different engine clocks (the PLL's outputs "
+                         f"besides sys), got {len(set(out.values()))}")
+    return out
+
+
+def engine_domain_name(mhz):
+    """The clock domain of the engines clocked at `mhz`: eng25, eng12p5, ..."""
+    return "eng" + f"{mhz:g}".replace(".", "p")
+
+
 def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT_SYS_CLK_MHZ * 1e6,
-             main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None, dma_row_bits=DEFAULT_DMA_ROW_BITS):
-    """The LiteX SoC (not built)."""
+             main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None, dma_row_bits=DEFAULT_DMA_ROW_BITS,
+             engine_clocks=None):
+    """The LiteX SoC (not built). `engine_clocks`: {spec: MHz} (parse_engine_clocks): those
+    engines run in a clock domain of that frequency from the PLL (one domain per frequency),
+    behind asynchronous FIFOs; the rest of their peripheral and the SoC stay in sys."""
     from migen import ClockDomain, Signal
     from litex.gen import LiteXModule
     from litex.soc.cores.clock import ECP5PLL
@@ -128,6 +170,7 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
         raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
     engines = engine_list(hash_engines)
     check_dma_row_bits(dma_row_bits, engines)
+    engine_clocks = parse_engine_clocks(engine_clocks, engines)
     if main_ram_size % (dma_row_bits // 8):
         raise ValueError(f"main RAM size must be a multiple of {dma_row_bits // 8} bytes")
     platform = _platform(board, device)
@@ -142,6 +185,11 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
             self.comb += pll.reset.eq((~rst if b["rst_active_low"] else rst) | self.rst)
             pll.register_clkin(clk, b["clk_freq"])
             pll.create_clkout(self.cd_sys, sys_clk_freq)
+            # the engines' own domains (engine_domain_name), one PLL output each
+            for mhz in sorted(set(engine_clocks.values()), reverse=True):
+                cd = ClockDomain(engine_domain_name(mhz))
+                setattr(self, f"cd_{cd.name}", cd)
+                pll.create_clkout(cd, mhz * 1e6)
             for name, value in b["extra_outputs"].items():
                 self.comb += platform.request(name).eq(value)
 
@@ -165,7 +213,13 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
                       SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
     soc.integrated_main_ram_size = main_ram_size
     soc.hash_engines = engines
-    soc.hash_peripherals = add_hash_subsystem(soc, engines, dma_port=soc.main_ram.wide)
+    soc.engine_clocks = engine_clocks
+    soc.hash_peripherals = add_hash_subsystem(
+        soc, engines, dma_port=soc.main_ram.wide,
+        engine_domains={e: engine_domain_name(mhz) for e, mhz in engine_clocks.items()})
+    for name, periph in soc.hash_peripherals.items():
+        if periph.engine_spec in engine_clocks:     # the engine's clock, for software's timing
+            soc.add_constant(f"{name.upper()}_ENGINE_CLK_FREQ", int(engine_clocks[periph.engine_spec] * 1e6))
     soc.board, soc.device = board, device
     return soc
 
@@ -240,18 +294,25 @@ def build(args):
         if device not in b["devices"]:
             raise ValueError(f"{b['name']} has no {device} version (known: {', '.join(b['devices'])})")
         check_dma_row_bits(args.dma_row_bits, engines)
+        engine_clocks = parse_engine_clocks(getattr(args, "engine_clock", None), engines)
+        if any(abs(mhz - args.sys_clk_freq) < 0.5 for mhz in engine_clocks.values()):
+            raise ValueError("an engine clock equal to the sys clock: leave that engine in sys")
     except (SpecError, ValueError) as e:
         print(f"litedigest build ecp5: {e}", file=sys.stderr)
         return 2
     tag = engines_tag(engines)
     if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
         tag += f"-row{args.dma_row_bits}"
+    if engine_clocks:
+        tag += "-clk-" + "+".join(f"{e.replace(':', '-')}={mhz:g}" for e, mhz in engine_clocks.items())
     build_dir = os.path.abspath(args.build_dir or os.path.join(
         buildcache.build_root(), "ecp5", f"{args.board}-{device.split('-')[1].lower()}", tag))
     cfg = dict(board=args.board, device=device, engines=engines,
                sys_clk_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
                dma_row_bits=args.dma_row_bits, freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
                tools=flow_ecp5.tool_versions())
+    if engine_clocks:   # (absent otherwise: the stamps of the builds before the option stay valid)
+        cfg["engine_clocks"] = engine_clocks
     stamp = buildcache.stamp(cfg, _sources())
     summary_path = os.path.join(build_dir, "summary.json")
     with buildcache.locked(build_dir):
@@ -261,7 +322,7 @@ def build(args):
             summary = old
             print(f"ecp5: up to date ({build_dir})")
         else:
-            summary = _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args)
+            summary = _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks)
             buildcache.write(summary_path, summary)
     _print_summary(summary)
     out_dir = args.bitstreams_dir
@@ -276,7 +337,7 @@ def _is_default(args, engines, device):
     return (list(engines) == list(DEFAULT_ENGINES) and args.board == "ulx3s"
             and device == BOARDS["ulx3s"]["default_device"] and args.sys_clk_freq == DEFAULT_SYS_CLK_MHZ
             and args.main_ram_size == DEFAULT_MAIN_RAM_SIZE and args.dma_row_bits == DEFAULT_DMA_ROW_BITS
-            and args.build_dir is None)
+            and args.build_dir is None and not getattr(args, "engine_clock", None))
 
 
 def _cmdline(args):
@@ -293,6 +354,8 @@ def _cmdline(args):
         parts += ["--sys-clk-freq", str(args.sys_clk_freq)]
     if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
         parts += ["--dma-row-bits", str(args.dma_row_bits)]
+    if getattr(args, "engine_clock", None):
+        parts += ["--engine-clock", args.engine_clock]
     if args.router != "router1":
         parts += ["--router", args.router]
     if args.placer != DEFAULT_PLACER:
@@ -300,7 +363,7 @@ def _cmdline(args):
     return " ".join(parts)
 
 
-def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
+def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks=None):
     """Generate + firmware + synthesis (cached by the stamp in synth.json), then nextpnr per seed
     (cached per seed in pnr_seed<N>.json), then ecppack."""
     from litedigest.soc.flows import ecp5 as flow_ecp5
@@ -316,7 +379,8 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
             if fn.startswith("pnr_seed"):
                 os.remove(os.path.join(build_dir, fn))
         soc = make_soc(args.board, device, engines, sys_clk_freq=args.sys_clk_freq * 1e6,
-                       main_ram_size=args.main_ram_size, dma_row_bits=args.dma_row_bits)
+                       main_ram_size=args.main_ram_size, dma_row_bits=args.dma_row_bits,
+                       engine_clocks=engine_clocks)
         print(f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}", flush=True)
         builder = generate(build_dir, soc)
         gw = builder.gateware_dir
@@ -355,28 +419,28 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         if old and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config")) and _same_pnr(old, args):
             runs.append(old)
             continue
-        print(f"ecp5: nextpnr-ecp5 seed {seed} (placer {args.placer}, {args.router}) ...", flush=True)
-        r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
-                                   package=b["package"], speed=b["speed"], seed=seed,
-                                   lpf=os.path.join(gw, f"{top}.lpf"),
-                                   textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
-                                   extra=("--router", args.router, "--placer", args.placer))
-        sysclk = _sys_clock(r["fmax"])
-        print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
-              f"(target {args.sys_clk_freq} MHz), {r['seconds']} s", flush=True)
-        run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
-                   seconds=r["seconds"], utilization=r["utilization"], router=args.router,
-                   placer=args.placer)
-        buildcache.write(cache, run)
-        runs.append(run)
+        runs.append(pnr_seed(build_dir, gw, top, seed, device, b, args.router, args.placer,
+                             args.sys_clk_freq, engine_clocks))
     times["nextpnr"] = [r["seconds"] for r in runs]
 
-    # the bitstream: the seed with the best sys fmax
-    best = max(runs, key=lambda r: r["sys_fmax_mhz"] or 0)
+    # the bitstream: the seed whose worst clock is the least below (or most above) its target
+    targets = {engine_domain_name(mhz): mhz for mhz in (engine_clocks or {}).values()}
+    best = max(runs, key=lambda r: min([(r["sys_fmax_mhz"] or 0) / args.sys_clk_freq]
+                                       + [(r.get("domain_fmax_mhz", {}).get(d) or 0) / mhz
+                                          for d, mhz in targets.items()]))
     bit = os.path.join(gw, f"{top}.bit")
     times["ecppack"] = round(flow_ecp5.ecppack(os.path.join(gw, f"{top}_seed{best['seed']}.config"), bit), 1)
     times["total_this_run"] = round(time.monotonic() - t0, 1)
     fmaxes = [r["sys_fmax_mhz"] for r in runs]
+    domains = {}
+    for mhz in sorted(set((engine_clocks or {}).values()), reverse=True):
+        d = engine_domain_name(mhz)
+        per_seed = [r.get("domain_fmax_mhz", {}).get(d) for r in runs]
+        routed = [f for f in per_seed if f]
+        domains[d] = dict(target_mhz=mhz, engines=[e for e, f in engine_clocks.items() if f == mhz],
+                          per_seed_mhz=per_seed,
+                          median_mhz=round(statistics.median(routed), 2) if routed else None,
+                          meets_target=bool(routed) and statistics.median(routed) >= mhz)
     info = dict(
         stamp=stamp,
         board=args.board, board_name=b["name"], platform=b["platform"], device=device,
@@ -387,10 +451,12 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         tools=cfg["tools"],
         synth=dict((k, v) for k, v in synth.items()),
         pnr=[dict(seed=r["seed"], sys_fmax_mhz=r["sys_fmax_mhz"], fmax=r["fmax"], seconds=r["seconds"],
+                 domain_fmax_mhz=r.get("domain_fmax_mhz", {}),
                  router=r.get("router", "router1"), placer=r.get("placer", "heap"))
              for r in runs],
         sys_fmax_median_mhz=round(statistics.median(fmaxes), 2),
-        meets_target=statistics.median(fmaxes) >= args.sys_clk_freq,
+        meets_target=statistics.median(fmaxes) >= args.sys_clk_freq and all(d["meets_target"] for d in domains.values()),
+        engine_domains=domains,
         utilization=utilization_summary(best["utilization"]),
         utilization_raw=best["utilization"],
         bitstream=dict(file=os.path.relpath(bit, build_dir), seed=best["seed"], compressed=True,
@@ -399,6 +465,30 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args):
         build_dir=build_dir,
     )
     return info
+
+
+def pnr_seed(build_dir, gw, top, seed, device, b, router, placer, sys_mhz, engine_clocks=None):
+    """nextpnr on the synthesized SoC with `seed`; writes and returns the seed's record
+    (pnr_seed<N>.json: the build's cache, so a seed can also be run on its own, beside
+    another)."""
+    from litedigest.soc.flows import ecp5 as flow_ecp5
+    print(f"ecp5: nextpnr-ecp5 seed {seed} (placer {placer}, {router}) ...", flush=True)
+    r = flow_ecp5.nextpnr_ecp5(os.path.join(gw, f"{top}.json"), gw, device=device,
+                               package=b["package"], speed=b["speed"], seed=seed,
+                               lpf=os.path.join(gw, f"{top}.lpf"),
+                               textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
+                               extra=("--router", router, "--placer", placer))
+    clocks = _clock_nets(r["fmax"], r.get("constraint", {}), sys_mhz, engine_clocks or {})
+    sysclk = clocks["sys"]
+    print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
+          f"(target {sys_mhz} MHz), {r['seconds']} s"
+          + "".join(f"; {d} {r['fmax'].get(net)} MHz routed" for d, net in clocks.items() if d != "sys"),
+          flush=True)
+    run = dict(seed=seed, fmax=r["fmax"], sys_clock=sysclk, sys_fmax_mhz=r["fmax"].get(sysclk),
+               domain_fmax_mhz={d: r["fmax"].get(net) for d, net in clocks.items() if d != "sys"},
+               seconds=r["seconds"], utilization=r["utilization"], router=router, placer=placer)
+    buildcache.write(os.path.join(build_dir, f"pnr_seed{seed}.json"), run)
+    return run
 
 
 def _same_pnr(run, args):
@@ -413,11 +503,28 @@ def _sys_clock(fmax):
     return next(iter(fmax), None)
 
 
+def _clock_nets(fmax, constraint, sys_mhz, engine_clocks):
+    """{domain: nextpnr clock net}: nextpnr names a PLL output's net after one of its sinks
+    (e.g. `$glbnet$VexRiscv.IBusCachedPlugin_cache.clk`), so with engine clocks each domain is
+    the clock whose derived constraint is its frequency (they differ: build() refuses an engine
+    clock equal to sys); without, the one clock (or the one named sys)."""
+    if not engine_clocks or not constraint:
+        return {"sys": _sys_clock(fmax)}
+    want = {"sys": sys_mhz}
+    want.update({engine_domain_name(mhz): mhz for mhz in engine_clocks.values()})
+    return {d: min(constraint, key=lambda net: abs(constraint[net] - mhz)) for d, mhz in want.items()}
+
+
 def _print_summary(s):
     print(f"ecp5: {s['board_name']} {s['part']}: engines {', '.join(s['engines']) or '-'}")
     print(f"  routed sys fmax (nextpnr, speed {s['speed_grade']}): "
           + ", ".join(f"seed {r['seed']} {r['sys_fmax_mhz']:.2f} MHz" for r in s["pnr"])
           + f"; median {s['sys_fmax_median_mhz']} MHz (target {s['sys_clk_target_mhz']} MHz)")
+    for d, v in s.get("engine_domains", {}).items():
+        print(f"  routed {d} fmax ({', '.join(v['engines'])}): "
+              + ", ".join(f"seed {r['seed']} {f:.2f} MHz" if f else f"seed {r['seed']} -"
+                          for r, f in zip(s["pnr"], v["per_seed_mhz"]))
+              + f"; median {v['median_mhz']} MHz (target {v['target_mhz']:g} MHz)")
     print("  utilization: " + ", ".join(f"{k} {v['used']}/{v['available']}" for k, v in s["utilization"].items()))
     print(f"  bitstream: {os.path.join(s['build_dir'], s['bitstream']['file'])} "
           f"({s['bitstream']['size']} bytes, sha256 {s['bitstream']['sha256']})")
@@ -453,6 +560,10 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
                  "placer": {str(r["seed"]): r["placer"] for r in summary["pnr"]},
                  "median_mhz": summary["sys_fmax_median_mhz"],
                  "meets_target": summary["meets_target"]},
+        # engines clocked by a domain of their own (--engine-clock): each domain's routed fmax
+        "engine_domains": {d: dict(v, per_seed_mhz={str(r["seed"]): (round(f, 2) if f else None)
+                                                    for r, f in zip(summary["pnr"], v["per_seed_mhz"])})
+                           for d, v in summary.get("engine_domains", {}).items()},
         "utilization": summary["utilization"],
         "synth_cells": {k: summary["synth"][k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c",
                                                          "dpram16", "ebr", "dsp")},
@@ -482,6 +593,11 @@ def add_arguments(p):
                    help="width of the main RAM's DMA read port in bits (power of two, 32 up to the "
                         "smallest block of the engines: 512, or 1024 with only SHA-512 engines; "
                         f"default {DEFAULT_DMA_ROW_BITS})")
+    p.add_argument("--engine-clock", default=None, metavar="SPEC=MHZ[,SPEC=MHZ]",
+                   help="run these engines in a clock domain of that frequency (a PLL output; at "
+                        f"most {ENGINE_CLOCKS_MAX} different ones), behind asynchronous FIFOs: an "
+                        "engine that routes below the sys clock (sha512:k5, skein512:r8) then "
+                        "does not set the SoC's clock")
     p.add_argument("--build-dir", default=None, help="default: build/ecp5/<board>-<size>/<engines>")
     p.add_argument("--bitstreams-dir", default=None,
                    help="where the manifest (and a small bitstream) go (default: bitstreams/ecp5 "
