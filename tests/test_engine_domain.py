@@ -11,7 +11,7 @@ import pytest
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import add_hash_subsystem
-from litedigest.soc.peripheral.engine_domain import EngineInClockDomain, FIFO_DEPTH
+from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 
 from test_axi_reader import _random_jobs, _run_jobs
 from test_peripheral_batch import RAM_BASE, HASHES, Bench, run_pad_jobs, usable_variants, write_batch
@@ -94,7 +94,7 @@ def _job_cycles(period, nblocks=6):
 def test_the_engine_runs_at_its_own_clock():
     """A job's time follows the engine's clock: with the engine's period 4 times sys's, its 6
     blocks of 65 engine cycles take about 4 times as many sys cycles (the crossing adds a few
-    cycles per job, not per block: the next block waits in the FIFO while one is hashed)."""
+    cycles per job, not per block: the next block's handshake runs while one is hashed)."""
     sys_cycles, slow = _job_cycles(None), _job_cycles(40)
     assert sys_cycles >= 6 * 65
     assert 3.8 < slow / sys_cycles < 4.3, (sys_cycles, slow)
@@ -109,8 +109,8 @@ def test_refusals_and_facts():
     wrapped = EngineInClockDomain(engine, "eng")
     for name in ("slots", "block_bits", "digest_bits", "latency", "interval", "variants", "arch"):
         assert getattr(wrapped, name) == getattr(engine, name)
-    # both FIFOs can hold blocks of one slot besides the engine (the peripheral's count)
-    assert wrapped.blocks_per_slot == 1 + 2 * FIFO_DEPTH
+    # the result register holds a block's result besides the engine (the peripheral's count)
+    assert wrapped.blocks_per_slot == 2
     assert wrapped.sink.description.payload_layout == engine.sink.description.payload_layout
 
 
