@@ -10,6 +10,8 @@ made of stream stages (soc/REGISTERS.md for the registers):
 - skein_tweak.SkeinTweak: the per-block tweak of a Skein job, the output block of `ctrl.out`;
 - core.HashPeripheral: the CSR bank and the composition (block register, digest memory,
   cycle counter, event);
+- engine_domain.EngineInClockDomain: an engine clocked by a domain of its own, its streams
+  crossed by a request/acknowledge handshake (HeldCrossing);
 - integration: add_hash_peripheral / add_hash_subsystem for LiteX SoCs.
 """
 from .axi_read_arbiter import AXIReadArbiter
@@ -17,6 +19,7 @@ from .axi_reader import AXIBurstReader
 from .core import ARCH_CODES, BlockRegister, CycleCounter, DigestMemory, HashPeripheral
 from .csr_block import CSRBlock
 from .dma_reader import DMAReader, round_robin_choice, round_robin_pick, row_geometry
+from .engine_domain import EngineInClockDomain, HeldCrossing
 from .integration import add_hash_peripheral, add_hash_subsystem
 from .layouts import engine_block
 from .skein_tweak import (OUTPUT_TWEAK, TWEAK_BITPAD, TWEAK_FINAL, TWEAK_FIRST, SkeinTweak,
@@ -25,7 +28,7 @@ from .slots import SlotControl
 
 __all__ = [
     "ARCH_CODES", "AXIBurstReader", "AXIReadArbiter", "BlockRegister", "CSRBlock", "CycleCounter", "DMAReader", "DigestMemory",
-    "HashPeripheral", "OUTPUT_TWEAK", "SkeinTweak", "SlotControl", "TWEAK_BITPAD", "TWEAK_FINAL",
+    "EngineInClockDomain", "HashPeripheral", "HeldCrossing", "OUTPUT_TWEAK", "SkeinTweak", "SlotControl", "TWEAK_BITPAD", "TWEAK_FINAL",
     "TWEAK_FIRST", "add_hash_peripheral", "add_hash_subsystem", "engine_block",
     "round_robin_choice", "round_robin_pick", "row_geometry", "tweak_of_block",
 ]
