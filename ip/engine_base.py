@@ -251,35 +251,17 @@ class HashEngine(Module):
         it until it is taken (the next block is accepted in that cycle at the earliest, as
         before), and then the slot's chaining value is written."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        sink, source, r = self.sink, self.source, self._res
+        r = self._res
         wb = self.word_bits
-        carry = {i: Signal(wb, name=f"st{i}_carry", reset_less=True) for i in carry_save}
-        rin = list(st)
-        for i, c in carry.items():
-            rin[i] = Signal(wb, name=f"st{i}_sum")
-            self.comb += rin[i].eq(add_mod(st[i], c, width=wb))
-        res_sum = Signal(self.digest_bits, name="res_sum")
-        taken = Signal(name="res_taken")
-        # (later comb statements win: these override setup's source.digest, sink.ready, init_cv)
-        self.comb += [
-            res_sum.eq(Cat(*[add_mod(s, *([carry[i]] if i in carry else []), c, width=wb)
-                             for i, (s, c) in enumerate(zip(st, self.cv_words))])),
-            taken.eq(r["valid"] & source.ready),
-            source.digest.eq(res_sum),
-            sink.ready.eq(~busy & self.out_free),
-            # the slot's chaining value reaches cv_mem at the end of the cycle its result is
-            # taken: the same message's next block, accepted in that cycle, starts from the sum
-            If(taken & ~sink.first & ~sink.load_cv & (sink.slot == r["slot"]),
-                self.init_cv.eq(res_sum)),
-        ]
+        carry, rin = self._carry_save_registers(carry_save)
+        store_cv = self._result_from_registers(
+            Cat(*[add_mod(s, *([carry[i]] if i in carry else []), c, width=wb)
+                  for i, (s, c) in enumerate(zip(st, self.cv_words))]))
         last = Signal(name="last_group")
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
         st_next, w_next = step(rin, w, group)
-        st_next = list(st_next)
-        for i, c in carry.items():  # a carry-save word: (sum, carry) into its two registers
-            st_next[i], carry_next = st_next[i]
-            st_next.append(carry_next)
+        st_next = self._split_pairs(st_next, carry)
         st_regs = st + list(carry.values())
         init_regs = list(self.init_st) + [0] * len(carry)
         self.sync += [
@@ -296,15 +278,66 @@ class HashEngine(Module):
                 busy.eq(0),
                 r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
             ),
-            If(taken, self.cv_mem[r["slot"]].eq(res_sum)),
+            store_cv,
         ]
 
-    def iterate_precomputed(self, step, pre_init, npre):
+    def _carry_save_registers(self, carry_save):
+        """The carry registers of the state words `carry_save` (see `iterate`) and the words
+        the rounds read: the state, those words summed with their carry at the clock's start."""
+        wb = self.word_bits
+        carry = {i: Signal(wb, name=f"st{i}_carry", reset_less=True) for i in carry_save}
+        rin = list(self.st)
+        for i, c in carry.items():
+            rin[i] = Signal(wb, name=f"st{i}_sum")
+            self.comb += rin[i].eq(add_mod(self.st[i], c, width=wb))
+        return carry, rin
+
+    @staticmethod
+    def _split_pairs(state, carry):
+        """A state with (sum, carry) pairs at `carry`'s indices as the values of the state
+        registers followed by the carry registers."""
+        state = list(state)
+        for i in carry:  # a carry-save word: (sum, carry) into its two registers
+            state[i], carry_next = state[i]
+            state.append(carry_next)
+        return state
+
+    def _result_from_registers(self, value):
+        """The result read on the output side: the source's digest is `value` (formed from the
+        round registers, which hold the finished state until the result is taken). Returns
+        the statement that stores it as the slot's chaining value when taken."""
+        sink, source, r = self.sink, self.source, self._res
+        res_sum = Signal(self.digest_bits, name="res_sum")
+        taken = Signal(name="res_taken")
+        # (later comb statements win: these override setup's source.digest, sink.ready, init_cv)
+        self.comb += [
+            res_sum.eq(value),
+            taken.eq(r["valid"] & source.ready),
+            source.digest.eq(res_sum),
+            sink.ready.eq(~self.busy & self.out_free),
+            # the slot's chaining value reaches cv_mem at the end of the cycle its result is
+            # taken: the same message's next block, accepted in that cycle, starts from the sum
+            If(taken & ~sink.first & ~sink.load_cv & (sink.slot == r["slot"]),
+                self.init_cv.eq(res_sum)),
+        ]
+        return If(taken, self.cv_mem[r["slot"]].eq(res_sum))
+
+    def iterate_precomputed(self, step, pre_init, npre, carry_save=()):
         """The sequencer of optimized rounds with pre-computed registers: the accept cycle
         runs the initialization unit `pre_init(state, block words) -> pre values`, then one
         mega-round per cycle; `step(state, window, pre, group, cv words)` returns
         (state', window', pre', final state), the final state (chaining value added) being
-        used in the last group. Latency round_cycles + 1."""
+        used in the last group. Latency round_cycles + 1.
+
+        `carry_save`: as for `iterate`, state words the step returns as (sum, carry) pairs, in
+        state' and in the final state; the rounds read them through an adder at the start of
+        the clock. Then the finished state stays in the round registers and the result is
+        read from them on the output side (the pair added there), as in `iterate`: an adder
+        behind the last mega-round would put the carry-save form's saving back on its path.
+        A word the step's final state leaves None is state' 's word, its chaining value word
+        added on the output side too."""
+        if carry_save:
+            return self._iterate_precomputed_carry_save(step, pre_init, npre, carry_save)
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         wb = self.word_bits
         pre = [Signal(wb, name=f"pre{i}", reset_less=True) for i in range(npre)]
@@ -324,6 +357,44 @@ class HashEngine(Module):
         ).Elif(busy & last & self.out_free,
             self.finish(Cat(*st_final)),
         )
+
+    def _iterate_precomputed_carry_save(self, step, pre_init, npre, carry_save):
+        st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
+        r = self._res
+        wb = self.word_bits
+        pre = [Signal(wb, name=f"pre{i}", reset_less=True) for i in range(npre)]
+        carry, rin = self._carry_save_registers(carry_save)
+        last = Signal(name="last_group")
+        self.comb += last.eq(count == self.round_cycles - 1)
+        group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
+        st_next, w_next, pre_next, step_final = step(rin, w, pre, group, self.cv_words)
+        # a final word the step gives holds the chaining value already, one it leaves None is
+        # the round's and takes its chaining value word on the output side; the carry-save
+        # words are summed by the adders the rounds read them through
+        st_final = [n if f is None else f for f, n in zip(step_final, st_next)]
+        res = Signal(self.digest_bits, name="res_state")
+        self.comb += res.eq(Cat(*[r_ if f is not None else add_mod(r_, c, width=wb)
+                                  for r_, f, c in zip(rin, step_final, self.cv_words)]))
+        store_cv = self._result_from_registers(res)
+        st_regs = st + list(carry.values())
+        self.sync += [
+            If(accept,
+                [d.eq(v) for d, v in zip(st_regs, list(self.init_st) + [0] * len(carry))],
+                [d.eq(v) for d, v in zip(w, self.data_w)],
+                [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
+                count.eq(0),
+            ).Elif(busy & ~last,
+                count.eq(count + 1),
+                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_next, carry))],
+                [d.eq(v) for d, v in zip(w, w_next)],
+                [d.eq(v) for d, v in zip(pre, pre_next)],
+            ).Elif(busy & last & self.out_free,
+                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_final, carry))],
+                busy.eq(0),
+                r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
+            ),
+            store_cv,
+        ]
 
     def pipeline_timing(self):
         """The p-stage pipeline's clock: `phase` counts the cycles of a stage period (stage s

@@ -33,7 +33,7 @@ full occupancy interval == latency.
 """
 from migen import Signal, Mux
 
-from .common import rotr, shr, add_mod, csa
+from .common import rotr, shr, add_mod, add_tree, csa
 from .engine_base import HashEngine
 
 K256 = [
@@ -96,8 +96,10 @@ class SHA2Engine(HashEngine):
                    stages=stages)
         self.rounds_per_cycle = self.steps_per_cycle
         if arch == "opt":
-            if stages == 1:
-                self.iterate_precomputed(self._opt_step, self._opt_init, self.OPT_PRE)
+            if stages == 1:  # the second new a in carry-save form (see _opt_step)
+                self.iterate_precomputed(lambda *a: self._opt_step(*a, a_carry_save=True),
+                                         lambda *a: self._opt_init(*a, area=True),
+                                         self.OPT_PRE, carry_save=(0,))
             else:
                 self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
             return
@@ -115,15 +117,17 @@ class SHA2Engine(HashEngine):
         r = self.ROT[2 + i]
         return rotr(x, r[0], w) ^ rotr(x, r[1], w) ^ shr(x, r[2], w)
 
-    def schedule(self, win, n):
-        """Shift the 16-word window by n, appending W[t+16..t+15+n]."""
+    def schedule(self, win, n, add=add_mod):
+        """Shift the 16-word window by n, appending W[t+16..t+15+n]. `add`: how the four
+        terms of a new word are summed (add_tree where the schedule is off the critical path
+        and area counts)."""
         ext = list(win)
         for i in range(n):
             # a named signal, not an expression: later new words take sigma() of earlier ones,
             # and carry-save trees reference operands twice, so expressions would blow up
             nw = Signal(self.WORD, name=f"w_new{i}")
-            self.comb += nw.eq(add_mod(self._small_sigma(1, ext[i + 14]), ext[i + 9],
-                                       self._small_sigma(0, ext[i + 1]), ext[i], width=self.WORD))
+            self.comb += nw.eq(add(self._small_sigma(1, ext[i + 14]), ext[i + 9],
+                                   self._small_sigma(0, ext[i + 1]), ext[i], width=self.WORD))
             ext.append(nw)
         return ext[n:n + 16]
 
@@ -220,20 +224,34 @@ class SHA256Engine(SHA2Engine):
 
     OPT_PRE = 6  # pre-computed registers: H, X, P4, P4c, (W+K)[2j+2], (W+K)[2j+3]
 
-    def _opt_init(self, st, data_w):
+    def _opt_init(self, st, data_w, area=False):
         """The initialization unit (Michail et al. 2012, eqs. 12-17, fig. 13): the pre-computed values of
-        the first mega-round from the starting chaining value and the block's first words."""
+        the first mega-round from the starting chaining value and the block's first words.
+        `area`: two-operand adders (add_tree) instead of carry-save trees."""
         a, b, c, d, e, f, g, h = st
+        if area:  # the block's words first: they are registers, the state words come later
+            return [add_tree(data_w[0], h, K256[0]), add_tree(data_w[0], h, d, K256[0]),
+                    add_tree(data_w[1], g, K256[1]), add_tree(data_w[1], g, c, K256[1]),
+                    add_tree(data_w[2], K256[2]), add_tree(data_w[3], K256[3])]
         return [add_mod(h, data_w[0], K256[0]), add_mod(h, d, data_w[0], K256[0]),
                 add_mod(g, data_w[1], K256[1]), add_mod(g, c, data_w[1], K256[1]),
                 add_mod(data_w[2], K256[2]), add_mod(data_w[3], K256[3])]
 
-    def _opt_step(self, st, w, pre, group, cv_words):
+    def _opt_step(self, st, w, pre, group, cv_words, a_carry_save=False):
         """One mega-round (two rounds) on pre-computed sums, the temporal pre-computation of
         the next one's (X*, H*, P4*), the W+K prefetch and the two-word schedule step. In the
         group before the last, the chaining value's a/e words are folded into P4/P4c (so the
         last mega-round's a2/e2 are final without an extra adder); the final state adds the
-        other words through adders fed by registers or by the first round's outputs."""
+        other words through adders fed by registers or by the first round's outputs.
+
+        `a_carry_save` (the 1-stage engine): each round's T1 is a word of its own (an adder
+        beside the new e's, both on the e chain), so a new a is T1 + Sigma0 + Maj, one
+        carry-save level behind Sigma0 of the a before, instead of a five-operand tree whose
+        last two levels follow it; the second new a leaves the clock in carry-save form (a
+        (sum, carry) pair: its adder runs at the start of the next clock, beside the first
+        round's T1). The two rounds' a chain is then one carry-save level longer than their
+        e chain, where the trees made it three. The final state's words other than a and e
+        are None: the sequencer adds their chaining value words on the output side."""
         a, b, c, d, e, f, g, h = st
         pre_h, pre_x, pre_p4, pre_p4c, wk2, wk3 = pre
         s1e, che = Signal(32), Signal(32)
@@ -242,28 +260,59 @@ class SHA256Engine(SHA2Engine):
         e2 = Signal(32)
         a2 = Signal(32)
         s1e1, ch1 = Signal(32), Signal(32)
-        self.comb += [
-            s1e.eq(big_sigma1(e)),
-            che.eq(ch(e, f, g)),
-            e1.eq(add_mod(pre_x, s1e, che)),
-            a1.eq(add_mod(pre_h, s1e, che, big_sigma0(a), maj(a, b, c))),
-            s1e1.eq(big_sigma1(e1)),
-            ch1.eq(ch(e1, e, f)),
-            e2.eq(add_mod(pre_p4c, s1e1, ch1)),
-            a2.eq(add_mod(pre_p4, s1e1, ch1, big_sigma0(a1), maj(a1, a, b))),
-        ]
+        if a_carry_save:
+            t1_0, t1_1, a2_carry = Signal(32), Signal(32), Signal(32)
+            a2_sum, a2_carry_w = csa(t1_1, big_sigma0(a1), maj(a1, a, b))
+            self.comb += [
+                s1e.eq(big_sigma1(e)),
+                che.eq(ch(e, f, g)),
+                e1.eq(add_mod(pre_x, s1e, che)),
+                t1_0.eq(add_mod(pre_h, s1e, che)),
+                a1.eq(add_mod(t1_0, big_sigma0(a), maj(a, b, c))),
+                s1e1.eq(big_sigma1(e1)),
+                ch1.eq(ch(e1, e, f)),
+                e2.eq(add_mod(pre_p4c, s1e1, ch1)),
+                t1_1.eq(add_mod(pre_p4, s1e1, ch1)),
+                a2.eq(a2_sum),
+                a2_carry.eq(a2_carry_w),
+            ]
+            new_a = (a2, a2_carry)
+        else:
+            self.comb += [
+                s1e.eq(big_sigma1(e)),
+                che.eq(ch(e, f, g)),
+                e1.eq(add_mod(pre_x, s1e, che)),
+                a1.eq(add_mod(pre_h, s1e, che, big_sigma0(a), maj(a, b, c))),
+                s1e1.eq(big_sigma1(e1)),
+                ch1.eq(ch(e1, e, f)),
+                e2.eq(add_mod(pre_p4c, s1e1, ch1)),
+                a2.eq(add_mod(pre_p4, s1e1, ch1, big_sigma0(a1), maj(a1, a, b))),
+            ]
+            new_a = a2
         # K for the (W+K) pair prefetched during mega-round j: K[2j+4], K[2j+5] (0 past the end)
         k_even = group.select([K256[2 * j + 4] if 2 * j + 4 < 64 else 0 for j in range(32)], 32)
         k_odd = group.select([K256[2 * j + 5] if 2 * j + 5 < 64 else 0 for j in range(32)], 32)
         next_last = group.at(self.round_cycles - 2)
         cv_a = Mux(next_last, cv_words[0], 0)
         cv_e = Mux(next_last, cv_words[4], 0)
-        st_next = [a2, a1, a, b, e2, e1, e, f]
+        st_next = [new_a, a1, a, b, e2, e1, e, f]
         pre_next = [
             add_mod(f, wk2), add_mod(f, b, wk2),                # H*, X*
             add_mod(e, wk3, cv_a), add_mod(e, a, wk3, cv_e),    # P4*, P4c*
             add_mod(w[4], k_even), add_mod(w[5], k_odd),        # W+K prefetch
         ]
-        st_final = [a2, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
+        if a_carry_save:
+            # the sums of the next mega-round and the schedule are off the round's path: adders
+            # instead of carry-save trees (less area, see add_tree). The words other than a
+            # and e are final but for the chaining value, which the sequencer adds on the
+            # output side (an adder behind a1's in the last group was this engine's path)
+            pre_next = [
+                add_tree(f, wk2, width=32), add_tree(f, b, wk2, width=32),
+                add_tree(e, wk3, cv_a, width=32), add_tree(e, a, wk3, cv_e, width=32),
+                pre_next[4], pre_next[5],
+            ]
+            return (st_next, self.schedule(w, 2, add=add_tree), pre_next,
+                    [new_a, None, None, None, e2, None, None, None])
+        st_final = [new_a, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
                     e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7])]
         return st_next, self.schedule(w, 2), pre_next, st_final

@@ -37,6 +37,7 @@ class AXIBench(Bench):
         self.rng = random.Random(seed)
         self.ram = Ram(8, self.rng)
         self.events = self.done_events = self.cycles = 0
+        self.clocks = {"sys": 10}  # (Bench.run's clock domains: the engine in sys)
         self.ddr = AXIDDR(self.p.axi, self.ram.mem, RAM_BASE, seed=seed, **ddr)
 
     def memories(self):

@@ -595,7 +595,8 @@ def add_arguments(p):
                         f"default {DEFAULT_DMA_ROW_BITS})")
     p.add_argument("--engine-clock", default=None, metavar="SPEC=MHZ[,SPEC=MHZ]",
                    help="run these engines in a clock domain of that frequency (a PLL output; at "
-                        f"most {ENGINE_CLOCKS_MAX} different ones), behind asynchronous FIFOs: an "
+                        f"most {ENGINE_CLOCKS_MAX} different ones), behind a request/acknowledge "
+                        "handshake on its block and result streams: an "
                         "engine that routes below the sys clock (sha512:k5, skein512:r8) then "
                         "does not set the SoC's clock")
     p.add_argument("--build-dir", default=None, help="default: build/ecp5/<board>-<size>/<engines>")
