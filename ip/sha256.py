@@ -24,7 +24,11 @@
   The (W+K) pair two rounds ahead is itself registered one cycle early (system-level data
   prefetching, Michail et al. 2012, sec. 7.3). When a block is accepted the initialization unit computes
   H, X, P4, P4c from the starting chaining value and the block's first words in the accept
-  cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13).
+  cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13). The 1-stage engine
+  reorders the a side for the ECP5's carry chains: each round's T1 is a word of its own, the
+  second new a leaves the clock in carry-save form, the final addition of the words other
+  than a and e is on the output side, and the sums off the round's path are plain adders
+  (`_opt_step`'s `a_carry_save`, docs/MEASUREMENTS.md); the pipelines keep the trees above.
 
 Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
 interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (accept to result valid) is
