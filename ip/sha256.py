@@ -26,8 +26,8 @@
   H, X, P4, P4c from the starting chaining value and the block's first words in the accept
   cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13). The 1-stage engine
   reorders the a side for the ECP5's carry chains: each round's T1 is a word of its own, the
-  second new a leaves the clock in carry-save form, the final addition of the words other
-  than a and e is on the output side, and the sums off the round's path are plain adders
+  second new a leaves the clock in carry-save form, the final addition is on the output side,
+  and the sums off the round's path are plain adders
   (`_opt_step`'s `a_carry_save`, docs/MEASUREMENTS.md); the pipelines keep the trees above.
 
 Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
@@ -254,8 +254,8 @@ class SHA256Engine(SHA2Engine):
         last two levels follow it; the second new a leaves the clock in carry-save form (a
         (sum, carry) pair: its adder runs at the start of the next clock, beside the first
         round's T1). The two rounds' a chain is then one carry-save level longer than their
-        e chain, where the trees made it three. The final state's words other than a and e
-        are None: the sequencer adds their chaining value words on the output side."""
+        e chain, where the trees made it three. The final state's words are None: the
+        sequencer adds the chaining value on the output side."""
         a, b, c, d, e, f, g, h = st
         pre_h, pre_x, pre_p4, pre_p4c, wk2, wk3 = pre
         s1e, che = Signal(32), Signal(32)
@@ -307,16 +307,16 @@ class SHA256Engine(SHA2Engine):
         ]
         if a_carry_save:
             # the sums of the next mega-round and the schedule are off the round's path: adders
-            # instead of carry-save trees (less area, see add_tree). The words other than a
-            # and e are final but for the chaining value, which the sequencer adds on the
-            # output side (an adder behind a1's in the last group was this engine's path)
+            # instead of carry-save trees (less area, see add_tree). The final state is the
+            # round's, the sequencer adds the chaining value on the output side (an adder
+            # behind a1's in the last group was this engine's path; folding a's and e's into
+            # P4/P4c took two adders and their gating more than adding them there)
             pre_next = [
                 add_tree(f, wk2, width=32), add_tree(f, b, wk2, width=32),
-                add_tree(e, wk3, cv_a, width=32), add_tree(e, a, wk3, cv_e, width=32),
+                add_tree(e, wk3, width=32), add_tree(e, a, wk3, width=32),
                 pre_next[4], pre_next[5],
             ]
-            return (st_next, self.schedule(w, 2, add=add_tree), pre_next,
-                    [new_a, None, None, None, e2, None, None, None])
+            return st_next, self.schedule(w, 2, add=add_tree), pre_next, [None] * 8
         st_final = [new_a, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
                     e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7])]
         return st_next, self.schedule(w, 2), pre_next, st_final
