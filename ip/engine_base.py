@@ -334,8 +334,7 @@ class HashEngine(Module):
         the clock. Then the finished state stays in the round registers and the result is
         read from them on the output side (the pair added there), as in `iterate`: an adder
         behind the last mega-round would put the carry-save form's saving back on its path.
-        A word the step's final state leaves None is state' 's word, its chaining value word
-        added on the output side too."""
+        The step's final state is not used: the whole chaining value is added there."""
         if carry_save:
             return self._iterate_precomputed_carry_save(step, pre_init, npre, carry_save)
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
@@ -367,14 +366,11 @@ class HashEngine(Module):
         last = Signal(name="last_group")
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
-        st_next, w_next, pre_next, step_final = step(rin, w, pre, group, self.cv_words)
-        # a final word the step gives holds the chaining value already, one it leaves None is
-        # the round's and takes its chaining value word on the output side; the carry-save
-        # words are summed by the adders the rounds read them through
-        st_final = [n if f is None else f for f, n in zip(step_final, st_next)]
+        # the step's final state is unused: the last group writes state' and the chaining value
+        # is added on the output side (the carry-save words through the rounds' adders)
+        st_next, w_next, pre_next, _ = step(rin, w, pre, group, self.cv_words)
         res = Signal(self.digest_bits, name="res_state")
-        self.comb += res.eq(Cat(*[r_ if f is not None else add_mod(r_, c, width=wb)
-                                  for r_, f, c in zip(rin, step_final, self.cv_words)]))
+        self.comb += res.eq(Cat(*[add_mod(r_, c, width=wb) for r_, c in zip(rin, self.cv_words)]))
         store_cv = self._result_from_registers(res)
         st_regs = st + list(carry.values())
         self.sync += [
@@ -389,7 +385,7 @@ class HashEngine(Module):
                 [d.eq(v) for d, v in zip(w, w_next)],
                 [d.eq(v) for d, v in zip(pre, pre_next)],
             ).Elif(busy & last & self.out_free,
-                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_final, carry))],
+                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_next, carry))],
                 busy.eq(0),
                 r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
             ),

@@ -254,8 +254,8 @@ class SHA256Engine(SHA2Engine):
         last two levels follow it; the second new a leaves the clock in carry-save form (a
         (sum, carry) pair: its adder runs at the start of the next clock, beside the first
         round's T1). The two rounds' a chain is then one carry-save level longer than their
-        e chain, where the trees made it three. The final state's words are None: the
-        sequencer adds the chaining value on the output side."""
+        e chain, where the trees made it three. No final state (None): the sequencer adds the
+        chaining value on the output side."""
         a, b, c, d, e, f, g, h = st
         pre_h, pre_x, pre_p4, pre_p4c, wk2, wk3 = pre
         s1e, che = Signal(32), Signal(32)
@@ -316,7 +316,7 @@ class SHA256Engine(SHA2Engine):
                 add_tree(e, wk3, width=32), add_tree(e, a, wk3, width=32),
                 pre_next[4], pre_next[5],
             ]
-            return st_next, self.schedule(w, 2, add=add_tree), pre_next, [None] * 8
+            return st_next, self.schedule(w, 2, add=add_tree), pre_next, None
         st_final = [new_a, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
                     e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7])]
         return st_next, self.schedule(w, 2), pre_next, st_final
