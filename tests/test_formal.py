@@ -99,3 +99,38 @@ def test_cache_is_keyed_by_the_design_harness_and_script(results):
     assert proofs_mod.cache_key(other, unit) != key
     again = run_one(proof)
     assert again["cached"] and again["key"] == key and again["status"] == "PASS"
+
+
+def test_output_sums_become_xor_of_words_only():
+    """`cheap_output_sums` turns the additions of words in front of an output into exclusive
+    ors (the output-side digest of sha256:opt and sha512:k5) and leaves a narrow addition (an
+    index, a counter) and everything outside the output's cone alone."""
+    from migen import Module, Signal
+    from migen.fhdl.structure import _Operator
+    from migen.fhdl.visit import NodeVisitor
+    from litedigest.soc.formal.units import cheap_output_sums
+
+    m = Module()
+    a, b, other = Signal(32), Signal(32), Signal(32)
+    idx, out, mid, elsewhere = Signal(4), Signal(32), Signal(32), Signal(32)
+    m.comb += [mid.eq((a + b)[:32]), out.eq(mid + idx), elsewhere.eq(a + other)]
+    frag = m.get_fragment()
+    cone = cheap_output_sums(frag, out, 32)
+    assert {out, mid, a, b, idx} <= cone and other not in cone
+
+    class Ops(NodeVisitor):
+        def __init__(self):
+            self.ops = []
+
+        def visit_Operator(self, node):
+            self.ops.append(node.op)
+            super().visit_Operator(node)
+
+    def ops(target):
+        (st,) = [s for s in frag.comb if s.l is target]
+        v = Ops()
+        v.visit(st.r)
+        return v.ops
+    assert ops(mid) == ["^"]          # words: the sum abstracted
+    assert ops(out) == ["+"]          # a word plus a 4-bit index: kept
+    assert ops(elsewhere) == ["+"]    # not in the output's cone
