@@ -237,10 +237,13 @@ class HashEngine(Module):
         """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
         one clock's group of rounds, `group` a RoundGroup.
 
-        `carry_save`: indices of state words the step returns as a pair (sum, carry), a
-        carry-save form without the adder at the end of the clock. A second register holds the
-        carry word; the rounds read the word as sum + carry (an adder at the start of the next
-        clock), and the result adds both to the chaining value.
+        `carry_save`: state words the step returns in redundant form, as a tuple of words
+        whose sum is the word, without the adder at the end of the clock: indices (a pair
+        (sum, carry) each) or {index: number of words} (e.g. a tree's last operands left
+        unsummed). Registers of their own hold the other words (the accept cycle clears them:
+        a synchronous reset, no multiplexer); the rounds read the word as their sum (a
+        carry-save tree and an adder at the start of the next clock), and the result adds
+        them all to the chaining value.
 
         Every round starts from registers: the accept cycle only loads the starting value and
         the block (the multiplexer of starting values ends in the registers), groups 0..R-1 run
@@ -255,15 +258,15 @@ class HashEngine(Module):
         wb = self.word_bits
         carry, rin = self._carry_save_registers(carry_save)
         store_cv = self._result_from_registers(
-            Cat(*[add_mod(s, *([carry[i]] if i in carry else []), c, width=wb)
+            Cat(*[add_mod(s, *carry.get(i, []), c, width=wb)
                   for i, (s, c) in enumerate(zip(st, self.cv_words))]))
         last = Signal(name="last_group")
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
         st_next, w_next = step(rin, w, group)
         st_next = self._split_pairs(st_next, carry)
-        st_regs = st + list(carry.values())
-        init_regs = list(self.init_st) + [0] * len(carry)
+        st_regs = st + self._carry_registers(carry)
+        init_regs = list(self.init_st) + [0] * (len(st_regs) - len(st))
         self.sync += [
             If(accept,
                 [d.eq(v) for d, v in zip(st_regs, init_regs)],
@@ -282,24 +285,33 @@ class HashEngine(Module):
         ]
 
     def _carry_save_registers(self, carry_save):
-        """The carry registers of the state words `carry_save` (see `iterate`) and the words
-        the rounds read: the state, those words summed with their carry at the clock's start."""
+        """The registers of the other words of the state words in redundant form
+        (`carry_save`, see `iterate`): {index: [registers]}, and the words the rounds read:
+        the state, those words summed at the clock's start."""
         wb = self.word_bits
-        carry = {i: Signal(wb, name=f"st{i}_carry", reset_less=True) for i in carry_save}
+        words = carry_save if isinstance(carry_save, dict) else {i: 2 for i in carry_save}
+        carry = {i: [Signal(wb, name=f"st{i}_carry" + (str(j) if j > 1 else ""), reset_less=True)
+                     for j in range(1, n)] for i, n in words.items()}
         rin = list(self.st)
-        for i, c in carry.items():
+        for i, regs in carry.items():
             rin[i] = Signal(wb, name=f"st{i}_sum")
-            self.comb += rin[i].eq(add_mod(self.st[i], c, width=wb))
+            self.comb += rin[i].eq(add_mod(self.st[i], *regs, width=wb))
         return carry, rin
 
     @staticmethod
+    def _carry_registers(carry):
+        return [r for regs in carry.values() for r in regs]
+
+    @staticmethod
     def _split_pairs(state, carry):
-        """A state with (sum, carry) pairs at `carry`'s indices as the values of the state
-        registers followed by the carry registers."""
+        """A state with tuples (redundant form) at `carry`'s indices as the values of the
+        state registers followed by the other words' registers (`_carry_registers`' order)."""
         state = list(state)
-        for i in carry:  # a carry-save word: (sum, carry) into its two registers
-            state[i], carry_next = state[i]
-            state.append(carry_next)
+        for i, regs in carry.items():
+            if len(state[i]) != len(regs) + 1:
+                raise ValueError(f"state word {i}: {len(state[i])} words for {len(regs) + 1} registers")
+            state[i], *rest = state[i]
+            state.extend(rest)
         return state
 
     def _result_from_registers(self, value):
@@ -329,11 +341,11 @@ class HashEngine(Module):
         (state', window', pre', final state), the final state (chaining value added) being
         used in the last group. Latency round_cycles + 1.
 
-        `carry_save`: as for `iterate`, state words the step returns as (sum, carry) pairs, in
-        state' and in the final state; the rounds read them through an adder at the start of
-        the clock. Then the finished state stays in the round registers and the result is
-        read from them on the output side (the pair added there), as in `iterate`: an adder
-        behind the last mega-round would put the carry-save form's saving back on its path.
+        `carry_save`: as for `iterate`, state words the step returns in redundant form (tuples
+        of words) in state'; the rounds read them through a carry-save tree and an adder at the
+        start of the clock. Then the finished state stays in the round registers and the result
+        is read from them on the output side (the words added there), as in `iterate`: an adder
+        behind the last mega-round would put the redundant form's saving back on its path.
         The step's final state is not used: the whole chaining value is added there."""
         if carry_save:
             return self._iterate_precomputed_carry_save(step, pre_init, npre, carry_save)
@@ -372,10 +384,10 @@ class HashEngine(Module):
         res = Signal(self.digest_bits, name="res_state")
         self.comb += res.eq(Cat(*[add_mod(r_, c, width=wb) for r_, c in zip(rin, self.cv_words)]))
         store_cv = self._result_from_registers(res)
-        st_regs = st + list(carry.values())
+        st_regs = st + self._carry_registers(carry)
         self.sync += [
             If(accept,
-                [d.eq(v) for d, v in zip(st_regs, list(self.init_st) + [0] * len(carry))],
+                [d.eq(v) for d, v in zip(st_regs, list(self.init_st) + [0] * (len(st_regs) - len(st)))],
                 [d.eq(v) for d, v in zip(w, self.data_w)],
                 [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
                 count.eq(0),

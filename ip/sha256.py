@@ -26,7 +26,8 @@
   H, X, P4, P4c from the starting chaining value and the block's first words in the accept
   cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13). The 1-stage engine
   reorders the a side for the ECP5's carry chains: each round's T1 is a word of its own, the
-  second new a leaves the clock in carry-save form, the final addition is on the output side,
+  second new a leaves the clock as its three operands (T1, Sigma0, Maj: summed at the start of
+  the next clock), the final addition is on the output side,
   and the sums off the round's path are plain adders
   (`_opt_step`'s `a_carry_save`, docs/MEASUREMENTS.md); the pipelines keep the trees above.
 
@@ -103,7 +104,7 @@ class SHA2Engine(HashEngine):
             if stages == 1:  # the second new a in carry-save form (see _opt_step)
                 self.iterate_precomputed(lambda *a: self._opt_step(*a, a_carry_save=True),
                                          lambda *a: self._opt_init(*a, area=True),
-                                         self.OPT_PRE, carry_save=(0,))
+                                         self.OPT_PRE, carry_save={0: 3})
             else:
                 self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
             return
@@ -251,11 +252,14 @@ class SHA256Engine(SHA2Engine):
         `a_carry_save` (the 1-stage engine): each round's T1 is a word of its own (an adder
         beside the new e's, both on the e chain), so a new a is T1 + Sigma0 + Maj, one
         carry-save level behind Sigma0 of the a before, instead of a five-operand tree whose
-        last two levels follow it; the second new a leaves the clock in carry-save form (a
-        (sum, carry) pair: its adder runs at the start of the next clock, beside the first
-        round's T1). The two rounds' a chain is then one carry-save level longer than their
-        e chain, where the trees made it three. No final state (None): the sequencer adds the
-        chaining value on the output side."""
+        last two levels follow it; the second new a leaves the clock as its three operands
+        (T1 from the e chain's last adder, Sigma0 and Maj of the first new a, which arrive no
+        later): their carry-save level and adder run at the start of the next clock, beside
+        the first round's T1, which the first new a waits for anyway, and the extra words'
+        registers are cleared at the accept (a synchronous reset, no multiplexer). The two
+        rounds' a chain is then no longer than their e chain, where a (sum, carry) pair made it
+        one carry-save level longer and the trees three. No final state (None): the sequencer
+        adds the chaining value on the output side."""
         a, b, c, d, e, f, g, h = st
         pre_h, pre_x, pre_p4, pre_p4c, wk2, wk3 = pre
         s1e, che = Signal(32), Signal(32)
@@ -265,8 +269,8 @@ class SHA256Engine(SHA2Engine):
         a2 = Signal(32)
         s1e1, ch1 = Signal(32), Signal(32)
         if a_carry_save:
-            t1_0, t1_1, a2_carry = Signal(32), Signal(32), Signal(32)
-            a2_sum, a2_carry_w = csa(t1_1, big_sigma0(a1), maj(a1, a, b))
+            t1_0, t1_1 = Signal(32), Signal(32)
+            a2_s0, a2_maj = Signal(32, name="a2_s0"), Signal(32, name="a2_maj")
             self.comb += [
                 s1e.eq(big_sigma1(e)),
                 che.eq(ch(e, f, g)),
@@ -277,10 +281,11 @@ class SHA256Engine(SHA2Engine):
                 ch1.eq(ch(e1, e, f)),
                 e2.eq(add_mod(pre_p4c, s1e1, ch1)),
                 t1_1.eq(add_mod(pre_p4, s1e1, ch1)),
-                a2.eq(a2_sum),
-                a2_carry.eq(a2_carry_w),
+                a2.eq(t1_1),
+                a2_s0.eq(big_sigma0(a1)),
+                a2_maj.eq(maj(a1, a, b)),
             ]
-            new_a = (a2, a2_carry)
+            new_a = (a2, a2_s0, a2_maj)
         else:
             self.comb += [
                 s1e.eq(big_sigma1(e)),

@@ -142,17 +142,23 @@ def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, fo
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir, wait=not cached_only) as held:
-        if held is None:   # being measured by another process: not in the cache yet
-            return None
+        # being measured by another process (with other sources, maybe: a trial): what the
+        # cache or the committed document holds for the current sources, left as it is
         return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed,
-                            route_timeout, placer)
+                            route_timeout, placer, save=held is not None)
 
 
 def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True,
-                 route_timeout=None, placer=DEFAULT_PLACER):
+                 route_timeout=None, placer=DEFAULT_PLACER, save=True):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
     cache = os.path.join(workdir, "result.json")
+    if not save and not cached_only:
+        raise ValueError("only a cached-only read may leave the cache unwritten")
+
+    def store(rec):
+        if save:
+            _save(cache, rec)
     tools = flow_ecp5.tool_versions()
     _, engine_text = engine_verilog(name)
     m, ios = shell(make_engine(name))
@@ -163,7 +169,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         rec = _from_document(name, stamp, None if committed is True else committed)
         if rec is not None:
             log(f"dse {name}: from the committed engines.json (same stamp)")
-            _save(cache, rec)
+            store(rec)
     if rec is None:
         if cached_only:
             return None
@@ -188,7 +194,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         area = flow_ecp5.synth_ecp5([v], "ld_engine", os.path.join(workdir, "area_ecp5"))
         area.pop("netlist")
         rec["ecp5_area"] = area
-        _save(cache, rec)
+        store(rec)
     if xc7 and rec.get("xc7") is None:
         v = os.path.join(workdir, "engine.v")
         if not os.path.exists(v):
@@ -198,7 +204,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
         if rec["xc7"] is not None:
             rec["xc7"] = {k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))}
-        _save(cache, rec)
+        store(rec)
     # routed fmax of the shell, per seed
     runs = rec.setdefault("pnr", {})
     # a spec that does not fit has no seeds to run (nextpnr could not place it: running it again,
@@ -240,7 +246,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                     runs[str(sd)]["placer"] = placer
                 log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
                     f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
-                _save(cache, rec)
+                store(rec)
                 continue
             except flow_ecp5.FlowError as err:
                 if NO_PLACEMENT not in str(err):
@@ -250,15 +256,15 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 log(f"dse {name}: nextpnr found no legal placement ({ff} FF): does not fit")
                 rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "ff": ff,
                                        "available": cap, "reason": "nextpnr: " + NO_PLACEMENT}
-                _save(cache, rec)
+                store(rec)
                 break
             clk = _clock(r["fmax"])
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
                                  **({} if placer == DEFAULT_PLACER else {"placer": placer}))
-            _save(cache, rec)
+            store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
-    _save(cache, rec)
+    store(rec)
     return _record(rec, seeds)
 
 

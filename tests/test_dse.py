@@ -136,10 +136,15 @@ def test_cached_only_runs_nothing(tmp_path):
     kw = dict(workdir=str(tmp_path), xc7=False, cached_only=True, log=lambda m: None, committed=False)
     assert dse.measure_one("sha1:base", seeds=[1], **kw) is None
     assert not os.path.exists(tmp_path / "result.json")
-    # a spec another run is measuring (its lock held) is skipped, not waited for
+    # a spec another run is measuring (its lock held, maybe a trial of other sources) is not
+    # waited for: what the committed document holds for the current sources stands, and the
+    # other run's cache is left alone
     from litedigest.soc import buildcache
     with buildcache.locked(str(tmp_path)):
-        assert dse.measure_one("sha1:base", seeds=[1], **dict(kw, committed=True)) is None
+        assert dse.measure_one("sha1:base", seeds=[1], **kw) is None
+        rec = dse.measure_one("sha1:base", seeds=[1], **dict(kw, committed=True))
+        assert rec is not None and rec["spec"] == "sha1:base:p1" and rec["ecp5"]["fmax_mhz"]
+    assert not os.path.exists(tmp_path / "result.json")
 
 
 def test_committed_records_stand_in_for_the_cache(tmp_path):

@@ -45,7 +45,8 @@ def add_parser(subparsers):
     p.add_argument("--force", action="store_true", help="ignore the cache")
     p.add_argument("--cached-only", action="store_true",
                    help="run nothing: only the specs whose every run is cached (to write the "
-                        "document while a long run goes on)")
+                        "document while a long run goes on; a spec that run holds counts "
+                        "with the committed record of its current sources)")
     p.set_defaults(func=run)
 
 
