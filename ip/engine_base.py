@@ -264,7 +264,7 @@ class HashEngine(Module):
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
         st_next, w_next = step(rin, w, group)
-        st_next = self._split_pairs(st_next, carry)
+        st_next = self._split_redundant(st_next, carry)
         st_regs = st + self._carry_registers(carry)
         init_regs = list(self.init_st) + [0] * (len(st_regs) - len(st))
         self.sync += [
@@ -303,7 +303,7 @@ class HashEngine(Module):
         return [r for regs in carry.values() for r in regs]
 
     @staticmethod
-    def _split_pairs(state, carry):
+    def _split_redundant(state, carry):
         """A state with tuples (redundant form) at `carry`'s indices as the values of the
         state registers followed by the other words' registers (`_carry_registers`' order)."""
         state = list(state)
@@ -393,11 +393,11 @@ class HashEngine(Module):
                 count.eq(0),
             ).Elif(busy & ~last,
                 count.eq(count + 1),
-                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_next, carry))],
+                [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
                 [d.eq(v) for d, v in zip(w, w_next)],
                 [d.eq(v) for d, v in zip(pre, pre_next)],
             ).Elif(busy & last & self.out_free,
-                [d.eq(v) for d, v in zip(st_regs, self._split_pairs(st_next, carry))],
+                [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
                 busy.eq(0),
                 r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
             ),
