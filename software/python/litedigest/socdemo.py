@@ -3,10 +3,17 @@
 The firmware (software/firmware/apps/demo) prints one `LDRESULT key=value ...` line per
 measurement and one `LDCHECK name=... ok=0|1` line per bad-input check, then `LDDONE`.
 Used by `litedigest demo` and `litedigest bench --backend soc`.
+
+A firmware run on the simulated SoC is deterministic (Verilator, one clock, no input from the
+host), so `run_app` keeps each app's console beside the SoC build (`<build>/runs/<app>/`),
+stamped with the simulator binary and the firmware image: the benches, the notebooks and the
+tests that run the same firmware on the same SoC run it once. `LITEDIGEST_RUN_CACHE=0` (or
+`fresh=True`) runs it again.
 """
 import dataclasses
 import hashlib
 import hmac
+import os
 import struct
 import re
 
@@ -81,9 +88,26 @@ def parse_console(text):
     return records, console_lines(text, "LDCHECK")
 
 
-def run_app(engines, app, log=None, timeout=900):
+RUN_CACHE_ENV = "LITEDIGEST_RUN_CACHE"   # "0": run the firmware even when its run is cached
+RUN_CACHE_DIR = "runs"                   # under the SoC's build directory, one directory per app
+
+
+def _run_stamp(b, app, fw):
+    """What a firmware run's console depends on: the simulator binary (the SoC's gateware and
+    the Verilator harness), the firmware image and the code that starts and reads the run."""
+    from litedigest.soc import buildcache
+    from litedigest.soc.sim import process
+    return buildcache.stamp({"app": app, "vsim": buildcache.file_sha256(b.vsim),
+                             "firmware": buildcache.file_sha256(fw)}, [process.__file__, __file__])
+
+
+def run_app(engines, app, log=None, timeout=900, fresh=False):
     """Build the simulated SoC with `engines` (cached) and the firmware `app`
-    (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build)."""
+    (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build).
+    The console of an earlier run of the same firmware on the same simulator is reused unless
+    `fresh` or LITEDIGEST_RUN_CACHE=0 (see the module's docstring); concurrent callers of one
+    app on one SoC take turns, so the later ones reuse the first one's run."""
+    from litedigest.soc import buildcache
     from litedigest.soc.sim.firmware import build_firmware
     from litedigest.soc.sim.process import SimProcess
     from litedigest.backends.soc import build_soc, firmware_app
@@ -92,29 +116,41 @@ def run_app(engines, app, log=None, timeout=900):
     b = build_soc(engines)
     log(f"building the {app} firmware...")
     fw = build_firmware(b, firmware_app(app))
-    log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
-    with SimProcess(b, firmware=fw) as sim:
-        # the LiteX console UART ends lines with "\n\r"
-        text = sim.read_console_until("LDDONE", timeout=timeout).replace("\r", "")
+    runs = os.path.join(b.build_dir, RUN_CACHE_DIR, app)
+    reuse = not fresh and os.environ.get(RUN_CACHE_ENV, "1") != "0"
+    with buildcache.locked(runs):
+        record = os.path.join(runs, "console.json")
+        stamp = _run_stamp(b, app, fw)
+        done = buildcache.cached(record, stamp) if reuse else None
+        if done is not None:
+            log(f"{app}: this firmware's run on this simulator is cached ({record}; "
+                f"{RUN_CACHE_ENV}=0 runs it again)")
+            return done["console"], b
+        log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
+        with SimProcess(b, firmware=fw) as sim:
+            # the LiteX console UART ends lines with "\n\r"
+            text = sim.read_console_until("LDDONE", timeout=timeout).replace("\r", "")
+        buildcache.record(record, stamp, console=text)
     return text, b
 
 
-def run_sha256_app(engine, app, log=None, timeout=900, hint=""):
+def run_sha256_app(engine, app, log=None, timeout=900, hint="", fresh=False):
     """run_app for a firmware that drives the sha256 peripheral (demo, profile, irq): on the
     sim target's SoC that has `engine`, a SHA-256/SHA-224 engine (anything else is a
     ValueError, `hint` appended). Returns (spec, console, build)."""
     spec = specmod.parse(engine)
     if spec.family != "sha256":
         raise ValueError(f"the {app} firmware drives the sha256 peripheral, not {spec.engine_name}{hint}")
-    text, b = run_app(_standard().soc_engines_for(spec), app, log=log, timeout=timeout)
+    text, b = run_app(_standard().soc_engines_for(spec), app, log=log, timeout=timeout, fresh=fresh)
     return spec, text, b
 
 
-def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900):
-    """Build the SoC that has `engine` (cached) and the demo firmware, run it, parse its output."""
+def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900, fresh=False):
+    """Build the SoC that has `engine` (cached) and the demo firmware, run it (`fresh`: even
+    when its run is cached, see run_app), parse its output."""
     spec, text, b = run_sha256_app(engine, "demo", log, timeout,
                                    hint="; `litedigest bench --backend soc --sched --engine SPEC` "
-                                        "measures any engine")
+                                        "measures any engine", fresh=fresh)
     records, checks = parse_console(text)
     timer = console_lines(text, "LDTIMER")
     return DemoRun(str(spec), records, checks, text, b.build_seconds,
