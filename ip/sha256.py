@@ -38,7 +38,7 @@ full occupancy interval == latency.
 """
 from migen import Signal, Mux
 
-from .common import rotr, shr, add_mod, add_tree, csa
+from .common import rotr, shr, add_mod, add_tree
 from .engine_base import HashEngine
 
 K256 = [
@@ -84,8 +84,8 @@ class SHA2Engine(HashEngine):
       h + K + W and d + h + K + W are pre-calculated off the round chain (the first round's
       in registers formed during the previous clock); each round's new e is one carry-save
       level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level; the
-      last round's new a leaves the clock in carry-save form, its adder at the start of the
-      next clock (the sequencer's `carry_save`)."""
+      last round's new a leaves the clock as its three operands (T1, Sigma0, Maj), summed at
+      the start of the next clock (the sequencer's `carry_save`)."""
 
     ROUNDS = 64
     K = K256
@@ -101,7 +101,7 @@ class SHA2Engine(HashEngine):
                    stages=stages)
         self.rounds_per_cycle = self.steps_per_cycle
         if arch == "opt":
-            if stages == 1:  # the second new a in carry-save form (see _opt_step)
+            if stages == 1:  # the second new a as its three operands (see _opt_step)
                 self.iterate_precomputed(lambda *a: self._opt_step(*a, a_carry_save=True),
                                          lambda *a: self._opt_init(*a, area=True),
                                          self.OPT_PRE, carry_save={0: 3})
@@ -110,8 +110,8 @@ class SHA2Engine(HashEngine):
             return
         if arch == "base":
             (self.iterate if stages == 1 else self.iterate_pipelined)(self._base_round)
-        else:  # kN: the last round's new a in carry-save form (see _unrolled_rounds)
-            self.iterate(self._unrolled_rounds, carry_save=(0,))
+        else:  # kN: the last round's new a as its three operands (see _unrolled_rounds)
+            self.iterate(self._unrolled_rounds, carry_save={0: 3})
 
     def _big_sigma(self, i, x):
         w = self.WORD
@@ -206,13 +206,12 @@ class SHA2Engine(HashEngine):
                 self.comb += na.eq(add_mod(t1, *t2, width=wb))
                 new_a = na
             else:
-                # the last new a lags the last new e by a carry-save level and an adder; it
-                # leaves the clock in carry-save form (the sequencer's carry_save) and its adder
-                # runs at the start of the next clock, beside round 0's T1
-                na_carry = Signal(wb, name=f"a{k}_carry")
-                a_sum, a_carry = csa(t1, *t2, width=wb)
-                self.comb += [na.eq(a_sum), na_carry.eq(a_carry)]
-                new_a = (na, na_carry)
+                # the last new a would lag the last new e by a carry-save level and an adder;
+                # it leaves the clock as its three operands T1, Sigma0 and Maj (the sequencer's
+                # carry_save) and is summed at the start of the next clock, beside round 0's T1
+                na_s0, na_maj = Signal(wb, name=f"a{k}_s0"), Signal(wb, name=f"a{k}_maj")
+                self.comb += [na.eq(t1), na_s0.eq(t2[0]), na_maj.eq(t2[1])]
+                new_a = (na, na_s0, na_maj)
             st = [new_a, a, b, c, ne, e, f, g]
         return st, self.schedule(win, k)
 
