@@ -690,3 +690,42 @@ def test_block_register():
         got = [x for x in out if x >> 63 == tag]
         assert got == sent[k][:len(got)], k
     assert len(out) >= 200 and seen["both"] >= 20, (len(out), seen)
+
+
+@pytest.mark.parametrize("block_bytes,cnt_bits", [(64, 7), (128, 8), (64, 6), (128, 7), (48, 6)])
+def test_pad_masks_match_their_definition(block_bytes, cnt_bits):
+    """dma_reader.pad_masks (decoded by high part and low nibble, the DMA reader's registered
+    masks and the AXI reader's) against its definition, for every count: byte i is padding when
+    on and i >= the count, the marker when on, marked and i == the count. A count of
+    `cnt_bits` = log2(block_bytes) bits (the DMA reader's: a full block is not `on`) or one
+    more (the AXI reader's: block_bytes itself is a count)."""
+    from migen import Signal, Cat
+    from litedigest.soc.peripheral.dma_reader import pad_masks
+
+    class Bench(Module):
+        def __init__(self):
+            self.on, self.mark_on = Signal(), Signal()
+            self.cnt = Signal(cnt_bits)
+            pad, mark = pad_masks(self.on, self.cnt, self.mark_on, block_bytes)
+            self.pad, self.mark = Signal(block_bytes), Signal(block_bytes)
+            self.comb += [self.pad.eq(Cat(*pad)), self.mark.eq(Cat(*mark))]
+
+    dut = Bench()
+    seen = []
+
+    def gen():
+        for cnt in range(min(1 << cnt_bits, block_bytes + 1)):
+            for on in (0, 1):
+                for mk in (0, 1):
+                    yield dut.cnt.eq(cnt)
+                    yield dut.on.eq(on)
+                    yield dut.mark_on.eq(mk)
+                    yield
+                    want_pad = sum(1 << i for i in range(block_bytes) if on and i >= cnt)
+                    want_mark = (1 << cnt) if on and mk and cnt < block_bytes else 0
+                    assert (yield dut.pad) == want_pad, (cnt, on)
+                    assert (yield dut.mark) == want_mark, (cnt, on, mk)
+                    seen.append(cnt)
+
+    run_simulation(dut, gen())
+    assert len(seen) == 4 * min(1 << cnt_bits, block_bytes + 1)

@@ -44,24 +44,35 @@ class CSRBlock(Module):
         data_reset_less(source)   # (data registers: `words` and `valid` say what they hold)
         buf = Array(Signal(32, name=f"din{i}", reset_less=True) for i in range(nbw))
         load = Signal()
-        store = Signal()
+        room = Signal()
         self.comb += [
             load.eq(job.start & job.csr),
-            store.eq((words < nbw) & ~load),
-            self.overflow.eq(self.din_we & ~store),
+            room.eq(words < nbw),
+            # a write in the cycle of a start is dropped: the start takes the buffer and empties
+            # it (`words` 0, below); the CPU cannot do both in one cycle
+            self.overflow.eq(self.din_we & (~room | load)),
         ]
+        # The enables of the buffer words and of the block's data and tweak registers do not
+        # depend on `load`: it comes from SlotControl's admission (the request, the range
+        # checks), and on the four-engine ECP5 SoC that decision reaching 1,000 and more
+        # enables was among its longest sys paths. The data registers follow the buffer while
+        # no block is held, so at a start they hold the buffer as it was in the start's cycle,
+        # as a load on the start would (SlotControl admits no CSR start while a block is held).
         self.sync += [
             If(source.valid & source.ready, source.valid.eq(0)),
-            If(self.din_we & store,
+            If(self.din_we & room,
                 buf[words].eq(self.din),
                 words.eq(words + 1),
+            ),
+            If(~source.valid,
+                source.data.eq(engine_block(Cat(*[_bswap32(buf[i]) for i in range(nbw)]), word_bits)),
+                source.tweak.eq(self.tweak),
             ),
             If(self.clear, words.eq(0)),
             If(self.wipe, words.eq(0), [b.eq(0) for b in buf], source.data.eq(0)),
             If(load,
                 source.valid.eq(1), words.eq(0),
-                source.data.eq(engine_block(Cat(*[_bswap32(buf[i]) for i in range(nbw)]), word_bits)),
                 source.slot.eq(job.slot), source.first.eq(job.first), source.load_cv.eq(job.load_cv),
-                source.last.eq(job.last), source.variant.eq(job.variant), source.tweak.eq(self.tweak),
+                source.last.eq(job.last), source.variant.eq(job.variant),
             ),
         ]

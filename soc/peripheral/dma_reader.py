@@ -142,13 +142,35 @@ class SlotJobs:
         ) for s in range(self.nslots)]
 
 
-def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad=False):
-    """A pad job's block in memory order from its bytes `block_le`: `p_cnt` message bytes
-    (when `p_on`), then 0x80 when `p_mark`, zeros, and the bit length `p_bits` in the last
-    bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros only.
+def pad_masks(p_on, p_cnt, p_mark, block_bytes):
+    """Which bytes of a pad job's block are padding (`pad`, one bit a byte) and which one
+    holds the 0x80 marker (`mark`): when `p_on`, those after the `p_cnt` message bytes, the
+    marker the first of them when `p_mark`. Returns (pad, mark) as lists of one expression a
+    byte (no `~` in them: they are Mux selects, and Migen's simulator reads ~0 of a bit as
+    -1, true)."""
+    nb = log2_int(block_bytes, need_pow2=False)
+    if 1 << nb != block_bytes or nb < 5:
+        pad = [p_on & (p_cnt <= i) for i in range(block_bytes)]
+        mark = [p_on & p_mark & (p_cnt == i) for i in range(block_bytes)]
+        return pad, mark
+    # Byte i = 16 j + k compared as (high part, low nibble): a decoder each, and one LUT a byte
+    # (on, hi < j, hi == j, lo <= k). Compared whole, synthesis shared each comparison with
+    # the next byte's and the bytes' masks formed a chain of LUTs across the block.
+    on = p_on & ~p_cnt[nb] if len(p_cnt) > nb else p_on   # p_cnt == block_bytes: no padding
+    lo, hi = p_cnt[:4], p_cnt[4:nb]
+    pad = [on & ((hi < (i >> 4)) | ((hi == (i >> 4)) & (lo <= (i & 15)))) for i in range(block_bytes)]
+    mark = [on & p_mark & (hi == (i >> 4)) & (lo == (i & 15)) for i in range(block_bytes)]
+    return pad, mark
+
+
+def apply_pad(block_le, pad, mark, p_last, p_bits, zero_pad=False):
+    """A pad job's block in memory order from its bytes `block_le` and the byte masks of
+    pad_masks: the bytes not padding, then 0x80 where marked, zeros, and the bit length `p_bits` in
+    the last bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros only.
     Returns (the padded block, comb statements)."""
     if zero_pad:
-        p_mark = p_last = 0
+        p_last = 0
+        mark = [0] * len(mark)
     block_bytes = len(block_le) // 8
     padded_le = Signal(len(block_le), name="padded_le")
     comb = []
@@ -156,11 +178,18 @@ def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad=False):
         byte = block_le[8 * i:8 * i + 8]
         k = block_bytes - 1 - i           # the length's byte k (little-endian) sits at byte i
         length_byte = p_bits[8 * k:8 * k + 8] if 8 * k < len(p_bits) else 0
-        # (no `~` in a Mux select: Migen's simulator would read ~0 of a bit as -1, true)
         comb.append(padded_le[8 * i:8 * i + 8].eq(
-            Mux(p_on & (p_cnt <= i),
-                Mux(p_mark & (p_cnt == i), 0x80, 0) | Mux(p_last, length_byte, 0), byte)))
+            Mux(pad[i], Mux(mark[i], 0x80, 0) | Mux(p_last, length_byte, 0), byte)))
     return padded_le, comb
+
+
+def pad_block(block_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad=False):
+    """A pad job's block in memory order from its bytes `block_le`: `p_cnt` message bytes
+    (when `p_on`), then 0x80 when `p_mark`, zeros, and the bit length `p_bits` in the last
+    bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros only.
+    Returns (the padded block, comb statements)."""
+    pad, mark = pad_masks(p_on, p_cnt, p_mark, len(block_le) // 8)
+    return apply_pad(block_le, pad, mark, p_last, p_bits, zero_pad)
 
 
 def round_robin_pick(sync_ce, req, n):
@@ -250,7 +279,22 @@ class DMAReader(Module):
         lft = left[fs]
         full, pad_last, comb = jobs.pad_facts(fs, block_bytes)
         self.comb += comb
-        padded_le, comb = pad_block(fill_le, p_on, p_cnt, p_mark, p_last, p_bits, zero_pad)
+        # The byte masks are registers, set with p_cnt from its next value: formed from p_cnt
+        # on the way out, the comparisons (shared between bytes by synthesis) chained across
+        # the block register's bits, and with the block register next to an engine in a clock
+        # domain of its own that chain crossed the ECP5 die three times (the four-engine SoC's
+        # longest sys path, about 35 ns). Registered, a block byte is one LUT from its row.
+        n_on, n_cnt, n_mark = Signal(), Signal(max=block_bytes + 1), Signal()
+        self.comb += [n_on.eq(pmore[fs]), n_cnt.eq(Mux(full, block_bytes, lft)),
+                      n_mark.eq(~marked[fs] & ~full)]
+        pad = Signal(block_bytes, reset_less=True)     # (set before every block is shown)
+        mark = Signal(block_bytes, reset_less=True)
+        # (a full block has no padding: its masks from `left`'s low bits, not through n_cnt)
+        m_on = Signal()
+        self.comb += m_on.eq(n_on & ~full)
+        next_pad, next_mark = pad_masks(m_on, lft[:log2_int(block_bytes, need_pow2=False)],
+                                        n_mark, block_bytes)
+        padded_le, comb = apply_pad(fill_le, pad, mark, p_last, p_bits, zero_pad)
         self.comb += comb
         self.comb += [
             fill_le.eq(Cat(*fill)),
@@ -290,8 +334,9 @@ class DMAReader(Module):
                     source.last.eq(jlast[fs] & job_end & ~jout[fs]), source.variant.eq(jvar[fs]),
                     source.tweak.eq(tw.tweak),
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
-                    p_on.eq(pmore[fs]), p_cnt.eq(Mux(full, block_bytes, lft)),
-                    p_mark.eq(~marked[fs] & ~full), p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
+                    p_on.eq(n_on), p_cnt.eq(n_cnt), p_mark.eq(n_mark),
+                    pad.eq(Cat(*next_pad)), mark.eq(Cat(*next_mark)),
+                    p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
                     If(pmore[fs],
                         source.last.eq(jlast[fs] & pad_last & ~jout[fs]),
                         left[fs].eq(Mux(full, lft - block_bytes, 0)),
@@ -300,7 +345,7 @@ class DMAReader(Module):
                     ),
                 ),
             ),
-            If(choose & synth, p_on.eq(0)),
+            If(choose & synth, p_on.eq(0), pad.eq(0)),
             If(filling & row_live & bus.err,
                 # abandon the slot's job: nothing more is read, the partial block is dropped
                 filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),

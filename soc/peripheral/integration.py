@@ -10,8 +10,8 @@
   batch walkers' single accesses share one Wishbone bus bridged to the same port (LiteX's
   Wishbone2AXI: their reads join the read arbiter, their writes own the write channels);
 - `engine_domains={spec: domain}`: those engines clocked by a clock domain of their own (the
-  SoC's CRG makes it), behind asynchronous FIFOs (engine_domain.py); the rest of the peripheral
-  stays in `sys`.
+  SoC's CRG makes it), its blocks and results crossing by a request/acknowledge handshake
+  (engine_domain.py); the rest of the peripheral stays in `sys`.
 """
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.axi import AXIInterface, Wishbone2AXI
