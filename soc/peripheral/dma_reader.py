@@ -146,8 +146,8 @@ def pad_masks(p_on, p_cnt, p_mark, block_bytes):
     """Which bytes of a pad job's block are padding (`pad`, one bit a byte) and which one
     holds the 0x80 marker (`mark`): when `p_on`, those after the `p_cnt` message bytes, the
     marker the first of them when `p_mark`. Returns (pad, mark) as lists of one expression a
-    byte (no `~` in them: they are Mux selects, and Migen's simulator reads ~0 of a bit as
-    -1, true)."""
+    byte. They are Mux selects, and Migen's simulator reads ~0 of a bit as -1, true: a `~`
+    appears only under an `&` with a one-bit operand, which keeps bit 0."""
     nb = log2_int(block_bytes, need_pow2=False)
     if 1 << nb != block_bytes or nb < 5:
         pad = [p_on & (p_cnt <= i) for i in range(block_bytes)]
@@ -165,8 +165,9 @@ def pad_masks(p_on, p_cnt, p_mark, block_bytes):
 
 def apply_pad(block_le, pad, mark, p_last, p_bits, zero_pad=False):
     """A pad job's block in memory order from its bytes `block_le` and the byte masks of
-    pad_masks: the bytes not padding, then 0x80 where marked, zeros, and the bit length `p_bits` in
-    the last bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros only.
+    pad_masks: the bytes not padding, then 0x80 where marked, zeros, and the bit length
+    `p_bits` in the last bytes when `p_last` (FIPS 180-4 sec. 5.1); `zero_pad` (Skein): zeros
+    only.
     Returns (the padded block, comb statements)."""
     if zero_pad:
         p_last = 0
