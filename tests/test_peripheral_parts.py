@@ -285,6 +285,8 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
         for cyc in range(cycles):
             if cyc:
                 # --- this cycle's outputs
+                for s in range(nslots):     # the reader's own copy of "rows left" agrees
+                    assert (yield r.live[s]) == ((yield r.jobs.cur_rows[s]) != 0), (cyc, s)
                 more = yield r.more
                 want_more = sum((rows_left[s] > 0 or out_owed[s]) << s for s in range(nslots))
                 assert more == want_more, (cyc, bin(more), bin(want_more))

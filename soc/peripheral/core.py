@@ -265,8 +265,13 @@ class HashPeripheral(CycleCounter):
             self.slots_busy.status.eq(slots.active),
             self.slots_done.status.eq(slots.done_slots),
             self.finish_cycles.status.eq(slots.finish_cycles),
-            self.ev.done.trigger.eq(slots.event & ~self.walker_busy),
         ]
+        # the interrupt's pulse a cycle after the status bits: from the request through the
+        # admission checks to the event's pending bit, placed by the CSR bank, was a long sys
+        # path of the four-engine ECP5 SoC (the walker's requests, which raise no `done`, too)
+        done_event = Signal()
+        self.sync += done_event.eq(slots.event & ~self.walker_busy)
+        self.comb += self.ev.done.trigger.eq(done_event)
         self.sync += If(source.valid, self.blocks.status.eq(self.blocks.status + 1))
 
     def _job_register(self, slots, nslots):

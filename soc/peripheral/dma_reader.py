@@ -255,12 +255,19 @@ class DMAReader(Module):
         self.comb += synth.eq(jobs.output_due(pick))
 
         # --- the reads ----------------------------------------------------------------------
-        # a pad job's rows past its message are zeros made without a bus read
+        # a pad job's rows past its message are zeros made without a bus read. Whether the
+        # slot's segment has rows left is kept in a bit of its own (`live`, = cur_rows != 0),
+        # set with cur_rows: compared as it was read, the fetched slot's row count reached the
+        # enables of every bit of the row buffer through a wide comparison (the four-engine
+        # ECP5 SoC's next long sys path once the pad masks were registers).
+        live = Array(Signal(name=f"row_live{s}") for s in range(nslots))
+        self.live = live             # (the benches check it against cur_rows)
+        self.jobs = jobs
         got = Signal()
         row_live = Signal()
         self.filling = filling
         self.comb += [
-            row_live.eq(cur_rows[fs] != 0),
+            row_live.eq(live[fs]),
             bus.cyc.eq(filling & row_live), bus.stb.eq(filling & row_live), bus.we.eq(0),
             bus.sel.eq(Replicate(1, dma_width // 8)),
             bus.adr.eq(cur_row[fs]),
@@ -295,6 +302,19 @@ class DMAReader(Module):
         self.comb += m_on.eq(n_on & ~full)
         next_pad, next_mark = pad_masks(m_on, lft[:log2_int(block_bytes, need_pow2=False)],
                                         n_mark, block_bytes)
+        next_pad, next_mark = Cat(*next_pad), Cat(*next_mark)
+        if rows_per_block > 1:
+            # ... and formed a cycle ahead, from the slot being fetched (`fs`, set a cycle
+            # before its first row, so at least a cycle before its last one; its `left` moves
+            # only with a block's last row): the masks' comparisons then end in registers of
+            # their own beside them, and each mask bit loads from one register (the
+            # comparisons' fan-out to bits spread along the block was the next long sys path).
+            # With one row a block the last row can come the cycle after the choice; those
+            # readers (the simulated SoC's 512-bit port) form the masks as they load.
+            ahead_pad = Signal(block_bytes, reset_less=True)
+            ahead_mark = Signal(block_bytes, reset_less=True)
+            self.sync += ahead_pad.eq(next_pad), ahead_mark.eq(next_mark)
+            next_pad, next_mark = ahead_pad, ahead_mark
         padded_le, comb = apply_pad(fill_le, pad, mark, p_last, p_bits, zero_pad)
         self.comb += comb
         self.comb += [
@@ -327,6 +347,7 @@ class DMAReader(Module):
                         cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
                     ).Else(
                         cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                        live[fs].eq(~seg_end),
                     ),
                 ),
                 If(last_row_of_block,
@@ -336,7 +357,7 @@ class DMAReader(Module):
                     source.tweak.eq(tw.tweak),
                     nfirst[fs].eq(0), nlcv[fs].eq(0),
                     p_on.eq(n_on), p_cnt.eq(n_cnt), p_mark.eq(n_mark),
-                    pad.eq(Cat(*next_pad)), mark.eq(Cat(*next_mark)),
+                    pad.eq(next_pad), mark.eq(next_mark),
                     p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
                     If(pmore[fs],
                         source.last.eq(jlast[fs] & pad_last & ~jout[fs]),
@@ -349,7 +370,8 @@ class DMAReader(Module):
             If(choose & synth, p_on.eq(0), pad.eq(0)),
             If(filling & row_live & bus.err,
                 # abandon the slot's job: nothing more is read, the partial block is dropped
-                filling.eq(0), cur_rows[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),
+                filling.eq(0), cur_rows[fs].eq(0), live[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),
             ),
         ]
-        self.sync += jobs.start(job, seg)   # a start on a slot wins over the updates above
+        # a start on a slot wins over the updates above
+        self.sync += jobs.start(job, seg, lambda s: [live[s].eq(~job.csr & (seg.rows != 0))])
