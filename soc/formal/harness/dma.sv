@@ -67,6 +67,7 @@ module dma_formal #(
     wire filling;
     wire [7:0] aux_fill_cnt;
     wire [S-1:0] aux_pmore;
+    wire [S-1:0] aux_live;
 
     ld_dma dut (
         .sys_clk(clk), .sys_rst(rst),
@@ -87,7 +88,8 @@ module dma_formal #(
         .source_payload_data(src_data),
         .aux_cur_row(aux_cur_row), .aux_cur_rows(aux_cur_rows), .aux_tail_row(aux_tail_row),
         .aux_tail_rows(aux_tail_rows), .aux_fs(aux_fs),
-        .aux_jlast(aux_jlast), .filling(filling), .aux_fill_cnt(aux_fill_cnt), .aux_pmore(aux_pmore)
+        .aux_jlast(aux_jlast), .filling(filling), .aux_fill_cnt(aux_fill_cnt), .aux_pmore(aux_pmore),
+        .aux_live(aux_live)
     );
 
     // --- the model ------------------------------------------------------------------------
@@ -198,6 +200,7 @@ module dma_formal #(
         if (AUX) for (s = 0; s < S; s = s + 1) begin
             if (!h_act[s]) assert(h_rows[s] == 0 && h_trows[s] == 0);
             assert(aux_cur_rows[RB*s +: RB] == h_rows[s] && aux_tail_rows[RB*s +: RB] == h_trows[s]);
+            assert(aux_live[s] == (h_rows[s] != 0));    // the reader's own "rows left" bit
             if (h_rows[s] != 0) assert(aux_cur_row[RB*s +: RB] == h_row[s]);
             if (h_trows[s] != 0) assert(aux_tail_row[RB*s +: RB] == h_trow[s]);
         end
