@@ -1,6 +1,12 @@
 """Suite-wide fixtures."""
 import pytest
 
+from litedigest.soc.sim import migen_widths
+
+# the Migen simulations of the benches (about half of the suite's time) compute an
+# expression's width once instead of at every evaluation (soc/sim/migen_widths.py)
+migen_widths.install()
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _close_cached_backends():

@@ -28,6 +28,7 @@ import time
 from migen.sim import passive, run_simulation
 
 from litedigest import spec as specmod
+from litedigest.soc.sim import migen_widths
 from litedigest.soc.sim.axi_ddr import AXIDDR
 
 MEM_BASE = 0x1000_0000          # where the model's memory sits in the HP0 map (inside main_ram)
@@ -165,6 +166,7 @@ class SubsystemSim:
             self.cycle += 1
 
     def run(self, *generators):
+        migen_widths.install()
         run_simulation(self.soc, [self._count(), self.ddr.process(), *generators])
 
 
