@@ -31,8 +31,8 @@ STALL = 2          # the result sink's longest stall in the induction tasks (fai
 # runs those to the depth below, the full depth only with LITEDIGEST_FORMAL_LONG=1 (as
 # `engine-<spec>-bmc<depth>`). hmac-sha256:opt:p4: 132 cycles take about 400 s, 48 (six blocks
 # in, key initializations' results) about 20 s, and its induction holds at every depth for any
-# stalls. sha256:opt (68 cycles: 120-250 s on a free core, 507 s in a suite run) and sha512:k5
-# (36: 160-385 s): to their induction's depth, latency + 8, so every block's whole way through
+# stalls. sha256:opt (68 cycles: 92-250 s on free cores, 507 s in a suite run) and sha512:k5
+# (36: 92-385 s): to their induction's depth, latency + 8, so every block's whole way through
 # the engine, with any stalls (the induction covers every depth with stalls of at most STALL).
 INDUCTION_MARGIN = 8   # the engines' induction depth: latency + this
 BMC_DEPTH = {"hmac-sha256:opt:p4": 48}
