@@ -35,8 +35,8 @@ STALL = 2          # the result sink's longest stall in the induction tasks (fai
 # (36: 92-385 s): to their induction's depth, latency + 8, so every block's whole way through
 # the engine, with any stalls (the induction covers every depth with stalls of at most STALL).
 INDUCTION_MARGIN = 8   # the engines' induction depth: latency + this
-BMC_DEPTH = {"hmac-sha256:opt:p4": 48}
-BMC_TO_INDUCTION_DEPTH = ("sha256:opt", "sha512:k5")
+BMC_DEPTH = {"hmac-sha256:opt:p4": 48,
+             **{s: specmod.parse(s).latency + INDUCTION_MARGIN for s in ("sha256:opt", "sha512:k5")}}
 LONG = bool(os.environ.get("LITEDIGEST_FORMAL_LONG"))
 # seconds, each proof: a limit for a solver that no longer converges, not a budget. The
 # longest BMCs take 120-190 s on a free core, and CI's two cores run the suite's other worker
@@ -78,9 +78,15 @@ def _only(*groups):
 
 def _bmc_depth(spec, lat):
     """The suite's BMC depth of an engine: two latencies + 2 unless shorter above."""
-    if spec in BMC_TO_INDUCTION_DEPTH:
-        return lat + INDUCTION_MARGIN
     return BMC_DEPTH.get(spec, 2 * lat + 2)
+
+
+def _long_bmc(key, what, eng, depth, lat, **kw):
+    """With LITEDIGEST_FORMAL_LONG, the full-depth BMC of an engine the suite runs shorter."""
+    if not LONG or depth >= 2 * lat + 2:
+        return []
+    return [Proof(f"engine-{key}-bmc{2 * lat + 2}", "engine", f"{what} (long)", eng, "engine.sv",
+                  "bmc", 2 * lat + 2, timeout=900, **kw)]
 
 
 def all_proofs():
@@ -96,9 +102,7 @@ def all_proofs():
             Proof(f"engine-{key}-prove", "engine", f"{spec}: E1-E8, stalls of at most {STALL} cycles",
                   eng, "engine.sv", "prove", lat + INDUCTION_MARGIN, dict(STALL=STALL)),
         ]
-        if LONG and depth < 2 * lat + 2:
-            out.append(Proof(f"engine-{key}-bmc{2 * lat + 2}", "engine", f"{spec}: E1-E8, any stalls (long)",
-                             eng, "engine.sv", "bmc", 2 * lat + 2, timeout=900))
+        out += _long_bmc(key, f"{spec}: E1-E8, any stalls", eng, depth, lat)
     for spec in MAC_ENGINES:
         lat = specmod.parse(spec).latency
         key = spec.replace(":", "_")
@@ -111,10 +115,8 @@ def all_proofs():
                   f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
                   eng, "engine.sv", "prove", MAC_K, module="engine_mac_formal"),
         ]
-        if LONG and depth < 2 * lat + 2:
-            out.append(Proof(f"engine-{key}-bmc{2 * lat + 2}", "engine",
-                             f"{spec}: E1-E8, any stalls, keys, key inits, wipes (long)", eng,
-                             "engine.sv", "bmc", 2 * lat + 2, module="engine_mac_formal", timeout=900))
+        out += _long_bmc(key, f"{spec}: E1-E8, any stalls, keys, key inits, wipes", eng, depth, lat,
+                         module="engine_mac_formal")
     lat = specmod.parse(MAC_ENGINES[0]).latency
     # a pipeline accepts its first block in the first handover cycle, the last of the first
     # stage period: the faults show a period later than the latency alone says

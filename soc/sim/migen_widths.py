@@ -20,11 +20,11 @@ _installed = False
 
 
 def _memoized_len(self):
+    if isinstance(self, (structure.Signal, structure.Constant)):
+        return self.nbits
     n = self.__dict__.get(_KEY)
     if n is None:
-        n = value_bits_sign(self)[0]
-        if not isinstance(self, (structure.Signal, structure.Constant)):
-            self.__dict__[_KEY] = n
+        n = self.__dict__[_KEY] = value_bits_sign(self)[0]
     return n
 
 
