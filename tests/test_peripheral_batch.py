@@ -166,7 +166,10 @@ def place(ram, rng, addr, msg):
     ram.mem[addr - RAM_BASE:addr - RAM_BASE + len(msg)] = msg
 
 
-PAD_CASES = [("sha256:base", 512), ("sha256:base", 32), ("sha1:base", 64), ("sha512:base", 64),
+# DMA rows a block: 1 (the masks formed as they load), 2 (a cycle ahead), 4 or more (their
+# inputs registered first, then a cycle ahead)
+PAD_CASES = [("sha256:base", 512), ("sha256:base", 256), ("sha256:base", 32), ("sha1:base", 64),
+             ("sha512:base", 64),
              ("sha256:base:p2", 512), ("skein512:r8", 512), ("skein512:r8", 32),
              ("skein512:r8:fp2:sp3", 64)]
 

@@ -303,14 +303,22 @@ class HashPeripheral(CycleCounter):
                                                      dma_width, ram_base, ram_size, row_bytes,
                                                      out_block=has_tweak)
         wreq = walker.request
+        strobes = ("start", "dma_start")
         self.comb += [
-            # SlotControl's request: the walker's when it issues one, else the ctrl write
-            If(walker.request_valid,
-                [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout],
+            # SlotControl's request: the walker's when it issues one, else the ctrl write. The
+            # job's fields are the walker's for as long as a batch runs (`locked`), not only
+            # while it issues: a ctrl start then is refused with err_state whatever its fields
+            # (SlotControl's `locked`), and the fields' multiplexer does not wait for the
+            # walker's decision to issue (from its descriptor checks through the multiplexer,
+            # the range adders and the admission to the status bits was a long sys path of
+            # the four-engine ECP5 SoC)
+            If(walker.locked,
+                [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout if k not in strobes],
             ).Else(
                 req.pad.eq(f.pad),
                 [req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage)] if has_tweak else [],
             ),
+            If(walker.request_valid, [getattr(req, k).eq(getattr(wreq, k)) for k in strobes]),
             slots.owner.eq(walker.request_valid), slots.locked.eq(walker.locked),
             slots.stamp.eq(walker.stamp),
             walker.refused.eq(slots.refused), walker.finish.eq(slots.finish),

@@ -300,8 +300,20 @@ class DMAReader(Module):
         # (a full block has no padding: its masks from `left`'s low bits, not through n_cnt)
         m_on = Signal()
         self.comb += m_on.eq(n_on & ~full)
-        next_pad, next_mark = pad_masks(m_on, lft[:log2_int(block_bytes, need_pow2=False)],
-                                        n_mark, block_bytes)
+        m_cnt = lft[:log2_int(block_bytes, need_pow2=False)]
+        if rows_per_block > 2:
+            # With three rows or more a block there is a cycle more before the last row: the
+            # masks' inputs (read through the slot multiplexer and `full`'s wide comparison)
+            # are registered first, and the decoders fan out from those registers (in one
+            # cycle, slot multiplexer, comparison and the decoders' fan-out to the mask
+            # registers spread over the die were the four-engine ECP5 SoC's next sys path).
+            m_on_q, m_mark_q = Signal(), Signal()
+            m_cnt_q = Signal(len(m_cnt), reset_less=True)
+            self.sync += m_on_q.eq(m_on), m_mark_q.eq(n_mark), m_cnt_q.eq(m_cnt)
+            m_on, n_mark_in, m_cnt = m_on_q, m_mark_q, m_cnt_q
+        else:
+            n_mark_in = n_mark
+        next_pad, next_mark = pad_masks(m_on, m_cnt, n_mark_in, block_bytes)
         next_pad, next_mark = Cat(*next_pad), Cat(*next_mark)
         if rows_per_block > 1:
             # ... and formed a cycle ahead, from the slot being fetched (`fs`, set a cycle

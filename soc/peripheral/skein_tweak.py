@@ -39,8 +39,11 @@ def tweak_of_block(start, pos, first, is_final, final_bytes):
     new_pos = Signal(96)
     tw = Signal(TWEAK_BITS)
     final_on = start[TWEAK_FINAL] & is_final
+    # both sums, then the choice: the adder does not wait for `is_final` (with the DMA
+    # reader's final-block decision in front of a 96-bit carry chain, the Skein reader's
+    # tweak update was a long sys path of the four-engine ECP5 SoC)
     return tw, new_pos, [
-        new_pos.eq(pos + Mux(final_on, final_bytes, 64)),
+        new_pos.eq(Mux(final_on, pos + final_bytes, pos + 64)),
         tw.eq(Cat(new_pos, start[96:119], start[TWEAK_BITPAD] & final_on, start[120:126],
                   first, final_on)),
     ]
