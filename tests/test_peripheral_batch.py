@@ -87,6 +87,8 @@ class Bench:
             self.engine = EngineInClockDomain(self.engine, "engine")
             self.clocks["engine"] = engine_period
         self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
+        # the walker's `busy` is a flip-flop of its own: it must say what its FSM's state says
+        self.walker_idle = self.p.batch.fsm.ongoing("IDLE")
         self.rng = random.Random(seed)
         self.ram = Ram(dma_width // 8, self.rng)
         self.events = 0         # `batch` events
@@ -126,6 +128,7 @@ class Bench:
                 self.events += 1
             if (yield self.p.ev.done.trigger):
                 self.done_events += 1
+            assert (yield self.p.batch.busy) != (yield self.walker_idle), "walker busy != ~IDLE"
             yield
 
     def digest(self, slot, n):

@@ -101,6 +101,11 @@ class BatchWalker(Module):
         idx = Signal(32)                    # descriptors started
         ptr = Signal(32)                    # the next descriptor's byte address
         stop = Signal()                     # no more descriptors are started (end or error)
+        # a batch runs (the FSM is out of IDLE), a flip-flop of its own set and cleared with the
+        # FSM's two transitions: SlotControl's request multiplexer selects on it, and decoded
+        # from the FSM's state, placed with the bus logic, it sat at the start of the
+        # four-engine ECP5 SoC's long sys path through the admission checks
+        running = Signal()
         desc = Signal(8 * DESC_BYTES)
         d_addr, d_len, d_out, d_flags = (desc[32 * i:32 * i + 32] for i in range(4))
         out_of = Array(Signal(32, name=f"out{s}") for s in range(nslots))
@@ -165,7 +170,7 @@ class BatchWalker(Module):
             req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1), req.out.eq(out_block),
             req.slot.eq(free_slot), req.base.eq(d_addr), req.length.eq(d_len),
             req.variant.eq(d_flags[:VARIANT_BITS]),
-            self.locked.eq(self.busy),
+            self.locked.eq(running),
         ]
 
         self.submodules.fsm = fsm = FSM(reset_state="IDLE")
@@ -180,7 +185,7 @@ class BatchWalker(Module):
                     NextValue(idx, 0), NextValue(ptr, self.base), NextValue(self.progress, 0),
                     NextValue(stop, self.count == 0), NextValue(drow_ok, 0),
                     NextValue(self.err_desc, 0), NextValue(self.err_bus, 0), NextValue(self.err_state, 0),
-                    NextState("PICK"),
+                    NextValue(running, 1), NextState("PICK"),
                 ),
             ),
         )
@@ -198,7 +203,7 @@ class BatchWalker(Module):
             ).Elif(stop & (mine == 0),
                 NextValue(self.done, 1),
                 self.stamp.eq(1), self.event.eq(1),
-                NextState("IDLE"),
+                NextValue(running, 0), NextState("IDLE"),
             ),
         )
         fsm.act("READ",
@@ -251,7 +256,7 @@ class BatchWalker(Module):
 
         # --- the bus is the walker's while it reads or writes (the reader is paused) -------------
         self.comb += [
-            self.busy.eq(~fsm.ongoing("IDLE")),
+            self.busy.eq(running),
             self.owns_bus.eq(fsm.ongoing("READ") | fsm.ongoing("WRITE")),
             self.pause_reader.eq(self.want | self.owns_bus),
         ]
