@@ -172,20 +172,21 @@ def register_name(cname):
 
 
 def report(design, clock, paths=3, starts=20):
-    """Text: the worst `paths` paths of `clock` step by step, then the worst path of each of the
-    first `starts` launching registers."""
+    """Text: the worst `paths` paths of `clock` from different launching registers step by
+    step, then the worst path of each of the first `starts` launching registers."""
     ends = design.endpoints(clock)
     if not ends:
         return f"no flip-flop of a clock named like {clock!r}"
     lines = [f"{len(ends)} flip-flop inputs of {clock}; the latest path {ends[0][0]:.2f} ns "
              f"(estimate, see the module docstring)"]
-    shown = set()
+    shown = set()       # launching registers shown (one path each: the next ones name more)
     for t, cname, inp, drv in ends:
         if len(shown) >= paths:
             break
-        if drv in shown:
+        start = register_name(design.path(drv)[0][1])
+        if start in shown:
             continue
-        shown.add(drv)
+        shown.add(start)
         lines.append(f"\n{t:6.2f} ns -> {cname}.{inp} at {design.location(cname)}")
         run = 0
         for at, step_cell, port in design.path(drv):
