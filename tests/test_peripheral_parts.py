@@ -731,3 +731,45 @@ def test_pad_masks_match_their_definition(block_bytes, cnt_bits):
 
     run_simulation(dut, gen())
     assert len(seen) == 4 * min(1 << cnt_bits, block_bytes + 1)
+
+
+@pytest.mark.parametrize("block_bytes,cnt_bits", [(64, 6), (128, 7), (64, 7)])
+def test_pad_mask_groups_match_pad_masks(block_bytes, cnt_bits):
+    """dma_reader.pad_mask_groups (a register set a group of 16 bytes, the masks a cycle
+    later: the DMA reader's with four or more rows a block) against pad_masks, for every
+    count, `on` and marker, with the inputs changing every cycle."""
+    import random
+    from migen import Signal, Cat
+    from litedigest.soc.peripheral.dma_reader import pad_masks, pad_mask_groups
+
+    class Bench(Module):
+        def __init__(self):
+            self.on, self.mark_on = Signal(), Signal()
+            self.cnt = Signal(cnt_bits)
+            stage, pad, mark = pad_mask_groups(self.on, self.cnt, self.mark_on, block_bytes)
+            self.sync += stage
+            want_pad, want_mark = pad_masks(self.on, self.cnt, self.mark_on, block_bytes)
+            self.pad, self.mark = Signal(block_bytes), Signal(block_bytes)
+            self.want_pad, self.want_mark = Signal(block_bytes), Signal(block_bytes)
+            self.comb += [self.pad.eq(Cat(*pad)), self.mark.eq(Cat(*mark))]
+            self.sync += [self.want_pad.eq(Cat(*want_pad)), self.want_mark.eq(Cat(*want_mark))]
+
+    dut = Bench()
+    rng = random.Random(block_bytes + cnt_bits)
+    cases = [(c, on, mk) for c in range(1 << cnt_bits) for on in (0, 1) for mk in (0, 1)]
+    rng.shuffle(cases)
+    seen = []
+
+    def gen():
+        for cnt, on, mk in cases:
+            yield dut.cnt.eq(cnt)
+            yield dut.on.eq(on)
+            yield dut.mark_on.eq(mk)
+            yield
+            if seen:     # (the first cycle's masks are of the registers' reset values)
+                assert (yield dut.pad) == (yield dut.want_pad), seen[-1]
+                assert (yield dut.mark) == (yield dut.want_mark), seen[-1]
+            seen.append((cnt, on, mk))
+
+    run_simulation(dut, gen())
+    assert len(seen) == len(cases)

@@ -163,6 +163,29 @@ def pad_masks(p_on, p_cnt, p_mark, block_bytes):
     return pad, mark
 
 
+def pad_mask_groups(p_on, p_cnt, p_mark, block_bytes):
+    """pad_masks in two steps, for a power-of-two block of 32 bytes or more: registers a group
+    of 16 bytes (`sync`: on and the count's high part equal to the group, below it, the marker
+    in it, and the low nibble where it is equal, else 0: each group's registers differ, so
+    synthesis keeps them apart), from which each byte's masks are one LUT. Every group's
+    registers can sit beside its bytes, and one broadcast from a central decoder no longer
+    reaches masks spread along the block. Returns (sync statements, pad, mark), the masks
+    of the registered inputs, a cycle after them."""
+    nb = log2_int(block_bytes)
+    assert nb >= 5
+    on = p_on & ~p_cnt[nb] if len(p_cnt) > nb else p_on
+    lo, hi = p_cnt[:4], p_cnt[4:nb]
+    sync, pad, mark = [], [], []
+    for g in range(block_bytes // 16):
+        eq, below, marker = Signal(name=f"pad_eq{g}"), Signal(name=f"pad_below{g}"), Signal(name=f"pad_mark{g}")
+        nib = Signal(4, name=f"pad_lo{g}", reset_less=True)
+        sync += [eq.eq(on & (hi == g)), below.eq(on & (hi < g)), marker.eq(on & p_mark & (hi == g)),
+                 nib.eq(Mux(hi == g, lo, 0))]
+        pad += [below | (eq & (nib <= k)) for k in range(16)]
+        mark += [marker & (nib == k) for k in range(16)]
+    return sync, pad, mark
+
+
 def apply_pad(block_le, pad, mark, p_last, p_bits, zero_pad=False):
     """A pad job's block in memory order from its bytes `block_le` and the byte masks of
     pad_masks: the bytes not padding, then 0x80 where marked, zeros, and the bit length
@@ -301,19 +324,18 @@ class DMAReader(Module):
         m_on = Signal()
         self.comb += m_on.eq(n_on & ~full)
         m_cnt = lft[:log2_int(block_bytes, need_pow2=False)]
-        if rows_per_block > 2:
+        if rows_per_block > 2 and block_bytes in (64, 128):
             # With three rows or more a block there is a cycle more before the last row: the
             # masks' inputs (read through the slot multiplexer and `full`'s wide comparison)
-            # are registered first, and the decoders fan out from those registers (in one
-            # cycle, slot multiplexer, comparison and the decoders' fan-out to the mask
-            # registers spread over the die were the four-engine ECP5 SoC's next sys path).
-            m_on_q, m_mark_q = Signal(), Signal()
-            m_cnt_q = Signal(len(m_cnt), reset_less=True)
-            self.sync += m_on_q.eq(m_on), m_mark_q.eq(n_mark), m_cnt_q.eq(m_cnt)
-            m_on, n_mark_in, m_cnt = m_on_q, m_mark_q, m_cnt_q
+            # are registered first, a set a group of 16 bytes (pad_mask_groups), and each
+            # group's masks decoded from its own (in one cycle, slot multiplexer, comparison
+            # and a central decoder's fan-out to the mask registers spread over the die were
+            # the four-engine ECP5 SoC's next sys path; from one register set, the decoder's
+            # fan-out still was).
+            stage, next_pad, next_mark = pad_mask_groups(m_on, m_cnt, n_mark, block_bytes)
+            self.sync += stage
         else:
-            n_mark_in = n_mark
-        next_pad, next_mark = pad_masks(m_on, m_cnt, n_mark_in, block_bytes)
+            next_pad, next_mark = pad_masks(m_on, m_cnt, n_mark, block_bytes)
         next_pad, next_mark = Cat(*next_pad), Cat(*next_mark)
         if rows_per_block > 1:
             # ... and formed a cycle ahead, from the slot being fetched (`fs`, set a cycle
