@@ -87,8 +87,6 @@ class Bench:
             self.engine = EngineInClockDomain(self.engine, "engine")
             self.clocks["engine"] = engine_period
         self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
-        # the walker's `busy` is a flip-flop of its own: it must say what its FSM's state says
-        self.walker_idle = self.p.batch.fsm.ongoing("IDLE")
         self.rng = random.Random(seed)
         self.ram = Ram(dma_width // 8, self.rng)
         self.events = 0         # `batch` events
@@ -143,6 +141,9 @@ class Bench:
         return [self.ram.serve(self.p.bus)]
 
     def run(self, gen):
+        # the walker's `busy` is a flip-flop of its own: it must say what its FSM's state says
+        # (count_events checks it every cycle)
+        self.walker_idle = self.p.batch.fsm.ongoing("IDLE")
         # without a CSR bank the registers' own logic (their fields) is not part of the
         # peripheral's fragment: add it, and drive storage/re as the bank would
         top = Module()
