@@ -1,11 +1,13 @@
 """Suite-wide fixtures."""
 import pytest
 
-from litedigest.soc.sim import migen_widths
+from litedigest.soc.sim import migen_compiled, migen_widths
 
 # the Migen simulations of the benches (about half of the suite's time) compute an
-# expression's width once instead of at every evaluation (soc/sim/migen_widths.py)
+# expression's width once instead of at every evaluation (soc/sim/migen_widths.py) and run
+# the design's statements compiled to Python (soc/sim/migen_compiled.py)
 migen_widths.install()
+migen_compiled.install()
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -8,8 +8,9 @@
 - ``csrmap``: ``CSRMap``, the register map from csr.json;
 - ``errors``: ``SimError``, ``SimTimeout``;
 - ``bench``: boot/CSR/bulk rates and a small CLI (``python -m litedigest.soc.sim.bench``);
-- ``migen_widths``: Migen's simulator with expression widths computed once (installed by the
-  PYNQ subsystem model ``pynq_dma`` and by the tests).
+- ``migen_widths``, ``migen_compiled``: Migen's simulator with expression widths computed once
+  and the design's statements compiled to Python (installed by the PYNQ subsystem model
+  ``pynq_dma`` and by the tests).
 
     from litedigest.soc.sim.build import build_sim
     from litedigest.soc.sim.firmware import build_firmware

@@ -28,7 +28,7 @@ import time
 from migen.sim import passive, run_simulation
 
 from litedigest import spec as specmod
-from litedigest.soc.sim import migen_widths
+from litedigest.soc.sim import migen_compiled, migen_widths
 from litedigest.soc.sim.axi_ddr import AXIDDR
 
 MEM_BASE = 0x1000_0000          # where the model's memory sits in the HP0 map (inside main_ram)
@@ -167,6 +167,7 @@ class SubsystemSim:
 
     def run(self, *generators):
         migen_widths.install()
+        migen_compiled.install()
         run_simulation(self.soc, [self._count(), self.ddr.process(), *generators])
 
 
