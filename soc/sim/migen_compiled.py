@@ -11,9 +11,9 @@ domain's synchronous statements into one Python function each (generated source,
 that read and write the evaluator's own tables exactly as the interpreter does: reads of the
 committed values (`signal_values`), writes into `modifications`, the same truncation, the same
 passes and commits. So a simulation runs cycle for cycle as before, only each pass is a call of
-straight-line code instead of a tree walk. The generators' requests (reads and writes from the
-test benches) still go through the interpreter, on the same tables. Simulations that write a
-VCD keep the interpreter throughout.
+straight-line code instead of a tree walk. Migen's own loop runs the simulation; the
+generators' requests (reads and writes from the test benches) still go through the
+interpreter, on the same tables.
 
 Used with migen_widths by the Migen simulations (tests/conftest.py, the PYNQ subsystem model).
 tests/test_migen_compiled.py runs designs under both and compares every signal every cycle.
@@ -24,7 +24,6 @@ from migen.fhdl.structure import (Constant, Signal, Cat, Replicate, If, Case, Di
                                   _ArrayProxy, _Assign)
 from migen.fhdl.specials import _MemoryLocation
 from migen.sim import core
-from migen.sim.vcd import DummyVCDWriter
 
 _installed = False
 _MAX_DEPTH = 40          # nesting of a generated expression before it is split into temporaries
@@ -273,11 +272,14 @@ class _Compiler:
 
 
 def compile_simulator(sim):
-    """Compile `sim`'s (a migen.sim.Simulator) statements; sets `sim._compiled`."""
+    """Compile `sim`'s (a migen.sim.Simulator) statements and make its evaluator run them: the
+    simulator's own loop stays Migen's, its `execute` of the comb list or of a domain's sync
+    list calls the compiled function, of anything else (a generator's statement) interprets."""
     ev = sim.evaluator
     c = _Compiler(ev)
-    comb = c.function(sim.fragment.comb, "comb")
-    sync = {cd: c.function(stmts, f"sync_{cd}") for cd, stmts in sim.fragment.sync.items()}
+    compiled = {id(sim.fragment.comb): c.function(sim.fragment.comb, "comb")}
+    for cd, stmts in sim.fragment.sync.items():
+        compiled[id(stmts)] = c.function(stmts, f"sync_{cd}")
     # the generated code reads a table entry as the value: give every signal it touches its
     # reset value where the interpreter would have read None as the reset value
     sv = ev.signal_values
@@ -286,45 +288,28 @@ def compile_simulator(sim):
             sv.extend([None] * (duid + 1 - len(sv)))
         if sv[duid] is None:
             sv[duid] = s.reset.value
-    sim._compiled = (comb, sync)
+    interpret, m = ev.execute, ev.modifications
+
+    def execute(statements):
+        f = compiled.get(id(statements))
+        if f is None:
+            interpret(statements)
+        else:
+            f(sv, m)
+    ev.execute = execute
 
 
-def _run(self):
-    if type(self.vcd) is not DummyVCDWriter:
-        return _interpreted_run(self)
+def _init(self, *args, **kwargs):
+    _interpreted_init(self, *args, **kwargs)
     compile_simulator(self)
-    comb, sync = self._compiled
-    ev = self.evaluator
-    sv, m = ev.signal_values, ev.modifications
-    commit = ev.commit_changed
-
-    def propagate():
-        while commit():
-            comb(sv, m)
-
-    comb(sv, m)
-    propagate()
-    while True:
-        dt, rising, falling = self.time.tick()
-        for cd in rising:
-            ev.assign(self.fragment.clock_domains[cd].clk, 1)
-            if cd in sync:
-                sync[cd](sv, m)
-            if cd in self.generators:
-                self._process_generators(cd)
-        for cd in falling:
-            ev.assign(self.fragment.clock_domains[cd].clk, 0)
-        propagate()
-        if not self._continue_simulation():
-            break
 
 
-_interpreted_run = core.Simulator.run
+_interpreted_init = core.Simulator.__init__
 
 
 def install():
     """Make migen.sim.Simulator run compiled statements (idempotent)."""
     global _installed
     if not _installed:
-        core.Simulator.run = _run
+        core.Simulator.__init__ = _init
         _installed = True
