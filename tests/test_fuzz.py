@@ -8,6 +8,8 @@ clang is a test dependency (scripts/setup.sh installs it): without it these test
 import concurrent.futures
 import importlib.util
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -61,6 +63,21 @@ def test_fuzz_target(clang, target):
                     f"(rerun: {run.build(target, cc=clang)} <input>)\n{res.output[-10000:]}")
     assert int(res.stats.get("number_of_executed_units", 0)) > 100, res.output[-3000:]
     assert _corpus_state(target) == before, "a run without --update-corpus changed the corpus"
+
+
+def test_started_from_a_large_process(clang):
+    """A target started from a process that has grown past libFuzzer's 2 GB budget (a pytest
+    worker late in the suite) is not reported out of memory: Linux hands the parent's peak RSS
+    to the exec'd fuzzer, and CI failed every target so before run.memory_limits()."""
+    code = ("import importlib.util, sys\n"
+            "big = bytearray(2300 << 20)\n"
+            "for i in range(0, len(big), 4096): big[i] = 1\n"
+            f"spec = importlib.util.spec_from_file_location('r', {os.path.join(FUZZ_DIR, 'run.py')!r})\n"
+            "run = importlib.util.module_from_spec(spec); spec.loader.exec_module(run)\n"
+            f"res = run.fuzz('md_pad', 4, cc={clang!r})\n"
+            "print('RESULT', res.ok, res.summary()); print(res.output[-3000:])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert "RESULT True" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]
 
 
 def test_planted_bug_is_found(clang):

@@ -178,6 +178,28 @@ def _stats(output):
     return stats
 
 
+# the memory a target may use on top of what it starts with (libFuzzer's default limit)
+RSS_LIMIT_MB = 2048
+
+
+def memory_limits():
+    """libFuzzer's -rss_limit_mb and -malloc_limit_mb for a target started from this process.
+    libFuzzer checks the peak RSS that getrusage reports, and Linux folds the peak RSS of the
+    process that execs into it (exec keeps signal->maxrss): a fuzzer started from a pytest
+    worker that has grown to 2 GB starts "out of memory" with no input at fault (CI failed
+    so). The RSS limit is therefore this process's peak plus the budget; a single allocation
+    of more than the budget is still reported, whatever the start."""
+    peak_mb = 0
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    peak_mb = int(line.split()[1]) // 1024 + 1
+    except OSError:
+        pass
+    return [f"-rss_limit_mb={peak_mb + RSS_LIMIT_MB}", f"-malloc_limit_mb={RSS_LIMIT_MB}"]
+
+
 def fuzz(target, seconds, plant=False, update_corpus=False, seed=None, cc=None, log=None):
     """Run target for `seconds` on a copy of its corpus. Returns a Result: ok when the fuzzer
     ran its time and exited 0 with no crash input. update_corpus: merge the run's finds into
@@ -193,7 +215,7 @@ def fuzz(target, seconds, plant=False, update_corpus=False, seed=None, cc=None, 
         art = os.path.join(tmp, "artifacts") + os.sep
         os.makedirs(art)
         cmd = [exe, f"-max_total_time={seconds}", f"-max_len={TARGETS[target]}", "-timeout=20",
-               "-rss_limit_mb=2048", "-print_final_stats=1", "-print_pcs=0", f"-artifact_prefix={art}",
+               *memory_limits(), "-print_final_stats=1", "-print_pcs=0", f"-artifact_prefix={art}",
                work]
         if seed is not None:
             cmd.insert(1, f"-seed={seed}")
@@ -223,15 +245,16 @@ def replay(target, plant=False, cc=None):
     """Run target once on every input of its corpus, no fuzzing: (ok, output)."""
     exe = build(target, plant=plant, cc=cc)
     files = corpus_files(target)
-    r = subprocess.run([exe, "-runs=1", *files], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, errors="replace", env={**os.environ, **ENV}, timeout=600)
+    r = subprocess.run([exe, "-runs=1", *memory_limits(), *files], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace", env={**os.environ, **ENV}, timeout=600)
     return r.returncode == 0, r.stdout
 
 
 def _merge(exe, target, into, dirs, *opts):
     """libFuzzer -merge=1: the inputs of dirs that add coverage, copied into `into`"""
     os.makedirs(into)
-    r = subprocess.run([exe, "-merge=1", f"-max_len={TARGETS[target]}", *opts, into, *dirs],
+    r = subprocess.run([exe, "-merge=1", f"-max_len={TARGETS[target]}", *memory_limits(), *opts,
+                        into, *dirs],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                        env={**os.environ, **ENV})
     if r.returncode != 0:
