@@ -1,6 +1,6 @@
 """soc/flows/placed_paths.py on hand-made placed netlists: which path is the latest, its
 steps, the clock filter, carry chains."""
-from litedigest.soc.flows.placed_paths import PlacedDesign, report
+from litedigest.soc.flows.placed_paths import PlacedDesign, congestion, congestion_report, report
 
 FF_PORTS = {"Q": "output", "DI": "input", "CLK": "input", "CE": "input", "LSR": "input"}
 COMB_PORTS = {"A": "input", "B": "input", "C": "input", "D": "input", "FCI": "input",
@@ -62,3 +62,28 @@ def test_a_carry_chain_adds_its_steps_without_routing():
     net = lambda dx: 0.09 * (3 + 2 * dx)
     assert abs(t - (0.52 + net(4) + 0.45 + 0.05 + 0.44 + 0.1)) < 1e-9
     assert [s[2] for s in d.path(drv)] == ["Q", "FCO", "FCO", "F"]
+
+
+def test_congestion_finds_the_dense_part():
+    # soc_dense: 20 register-LUT loops (40 nets) each between (1,1) and (3,3), a 3 x 3 box;
+    # soc_long: one loop (2 nets) across the die from (0,0) to (15,15); the clock's global
+    # net counts for nothing
+    cells, names = {}, {"sys_clk": 100, "$glbnet$sys_clk": 101}
+    for i in range(20):
+        q, d = 200 + i, 300 + i
+        cells[f"a{i}_TRELLIS_FF_Q"] = ff(1, 1, 101, d, q)
+        cells[f"b{i}"] = lut(3, 3, q, d)
+        names[f"soc_dense_q{i}"], names[f"soc_dense_d{i}"] = q, d
+    cells["l0_TRELLIS_FF_Q"] = ff(0, 0, 101, 401, 400)
+    cells["l1"] = lut(15, 15, 400, 401)
+    names["soc_long_q"], names["soc_long_d"] = 400, 401
+    d = design(cells, names)
+    tiles, nets = congestion(d)
+    assert abs(tiles[(2, 2)] - (40 * 4 / 9 + 2 * 30 / 256)) < 1e-9
+    assert abs(tiles[(10, 10)] - 2 * 30 / 256) < 1e-9
+    assert sorted({part for part, _, _ in nets}) == ["soc_dense", "soc_long"] and len(nets) == 42
+    text = congestion_report(d, window=4, top=2)
+    lines = text.splitlines()
+    assert "x 0-3, y 0-3" in lines[1] and "soc_dense" in lines[-2] and "soc_long" in lines[-1]
+    share = float(lines[-2].split("%")[0])
+    assert share > 90

@@ -14,6 +14,14 @@ sys path came out at 1.09 times nextpnr's placement estimate (37.5 against 34.5 
 ranking and the cells' names and positions, not the nanoseconds.
 
     python -m litedigest.soc.flows.placed_paths placed.json --clock sys_clk [--paths 3]
+
+`--congestion` instead estimates where the placement asks most of the routing (RUDY: each
+net's half-perimeter spread evenly over its bounding box, summed per tile; global clocks and
+the dedicated carry and wide-mux wires left out) and which parts of the design ask it: a
+placement whose hottest window is several times the die's mean is one the router will fight
+over, whatever its paths.
+
+    python -m litedigest.soc.flows.placed_paths placed.json --congestion [--window 8]
 """
 import argparse
 import json
@@ -209,17 +217,100 @@ def report(design, clock, paths=3, starts=20):
     return "\n".join(lines)
 
 
+def design_part(net_name):
+    """The part of the design a net belongs to, from its name: LiteX names a submodule's
+    signals soc_<module>_... or builder_<module>_..., an instance's net <instance>.<port>."""
+    parts = net_name.split("_")
+    if parts[0] in ("soc", "builder") and len(parts) > 1:
+        return "_".join(parts[:2])
+    return net_name.split(".")[0].split("[")[0]
+
+
+def congestion(design, window=8):
+    """RUDY per tile: {(x, y): demand}, and per net (part, demand density, bounding box)."""
+    pins = defaultdict(list)
+    for cname, cell in design.cells.items():
+        loc = design.location(cname)
+        if loc is None:
+            continue
+        for port, bits in cell["connections"].items():
+            if port in _DEDICATED or port in ("CLK", "FCO", "OFX"):
+                continue
+            for bit in bits:
+                if isinstance(bit, int):
+                    pins[bit].append(loc)
+    tiles = defaultdict(float)
+    nets = []
+    for bit, locs in pins.items():
+        name = design.net_name.get(bit, "?")
+        if len(locs) < 2 or name.startswith("$glbnet$"):
+            continue
+        xs, ys = [p[0] for p in locs], [p[1] for p in locs]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        if w == h == 1:
+            continue
+        density = (w + h - 2) / (w * h)
+        for x in range(x0, x1 + 1):
+            for y in range(y0, y1 + 1):
+                tiles[(x, y)] += density
+        nets.append((design_part(name), density, (x0, x1, y0, y1)))
+    return tiles, nets
+
+
+def congestion_report(design, window=8, top=5, parts=8):
+    """Text: the die's mean demand, the hottest windows of window x window tiles (mean demand
+    and its ratio to the die's), and the parts of the design whose nets make the hottest one."""
+    tiles, nets = congestion(design, window)
+    if not tiles:
+        return "no placed nets"
+    xmax = max(x for x, _ in tiles) + 1
+    ymax = max(y for _, y in tiles) + 1
+    mean = sum(tiles.values()) / (xmax * ymax)
+    wins = []
+    for wx in range(0, xmax, window):
+        for wy in range(0, ymax, window):
+            tot = sum(tiles.get((x, y), 0.0) for x in range(wx, min(wx + window, xmax))
+                      for y in range(wy, min(wy + window, ymax)))
+            area = (min(wx + window, xmax) - wx) * (min(wy + window, ymax) - wy)
+            wins.append((tot / area, wx, wy))
+    wins.sort(reverse=True)
+    lines = [f"routing demand (RUDY, see the module docstring): die {xmax} x {ymax} tiles, "
+             f"mean {mean:.1f} a tile; hottest {window} x {window} windows:"]
+    lines += [f"  x {wx}-{wx + window - 1}, y {wy}-{wy + window - 1}: {d:.1f} ({d / mean:.2f} x the mean)"
+              for d, wx, wy in wins[:top]]
+    _, hx, hy = wins[0]
+    share = defaultdict(float)
+    for part, density, (x0, x1, y0, y1) in nets:
+        ox = min(x1, hx + window - 1) - max(x0, hx) + 1
+        oy = min(y1, hy + window - 1) - max(y0, hy) + 1
+        if ox > 0 and oy > 0:
+            share[part] += density * ox * oy
+    total = sum(share.values()) or 1.0
+    lines.append(f"parts of the design asking for the hottest window (share of its demand):")
+    lines += [f"  {v / total:6.1%}  {k}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])[:parts]]
+    return "\n".join(lines)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("placed", help="nextpnr-ecp5 --write JSON of a placed design")
-    p.add_argument("--clock", required=True, help="part of the clock net's name (e.g. sys_clk)")
+    p.add_argument("--clock", help="part of the clock net's name (e.g. sys_clk)")
+    p.add_argument("--congestion", action="store_true",
+                   help="the routing demand of the placement instead of its paths")
+    p.add_argument("--window", type=int, default=8, help="--congestion: window size in tiles")
     p.add_argument("--paths", type=int, default=3, help="paths shown step by step")
     p.add_argument("--starts", type=int, default=20, help="launching registers listed")
     p.add_argument("--k", type=float, default=0.09, help="ns per unit of nextpnr's distance")
     args = p.parse_args(argv)
+    if not args.congestion and not args.clock:
+        p.error("give --clock (the paths of that clock) or --congestion")
     with open(args.placed) as f:
         design = PlacedDesign(json.load(f), k=args.k)
-    print(report(design, args.clock, args.paths, args.starts))
+    if args.congestion:
+        print(congestion_report(design, args.window))
+    else:
+        print(report(design, args.clock, args.paths, args.starts))
     return 0
 
 
