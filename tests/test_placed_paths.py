@@ -1,6 +1,7 @@
 """soc/flows/placed_paths.py on hand-made placed netlists: which path is the latest, its
-steps, the clock filter, carry chains."""
-from litedigest.soc.flows.placed_paths import PlacedDesign, congestion, congestion_report, report
+steps, the clock filter, carry chains; the routing demand map (--congestion)."""
+from litedigest.soc.flows.placed_paths import (PlacedDesign, congestion, congestion_report,
+                                                 design_part, report)
 
 FF_PORTS = {"Q": "output", "DI": "input", "CLK": "input", "CE": "input", "LSR": "input"}
 COMB_PORTS = {"A": "input", "B": "input", "C": "input", "D": "input", "FCI": "input",
@@ -87,3 +88,10 @@ def test_congestion_finds_the_dense_part():
     assert "x 0-3, y 0-3" in lines[1] and "soc_dense" in lines[-2] and "soc_long" in lines[-1]
     share = float(lines[-2].split("%")[0])
     assert share > 90
+
+
+def test_design_part_names():
+    assert design_part("soc_sha512engine_kt_r0_TRELLIS_FF_Q_DI_LUT4_Z_D") == "soc_sha512engine"
+    assert design_part("builder_csr_bankarray_dat_r[3]") == "builder_csr"
+    assert design_part("VexRiscv.dataCache_1.io_cpu_memory_isStuck") == "VexRiscv"
+    assert design_part("m0s0_v7_TRELLIS_FF_Q_1_DI_LUT4_Z_C_CCU2C_S0_COUT") == "m0s0_v7"

@@ -219,7 +219,10 @@ def report(design, clock, paths=3, starts=20):
 
 def design_part(net_name):
     """The part of the design a net belongs to, from its name: LiteX names a submodule's
-    signals soc_<module>_... or builder_<module>_..., an instance's net <instance>.<port>."""
+    signals soc_<module>_... or builder_<module>_..., an instance's net <instance>.<port>;
+    a net Yosys named after the cells it passes (<signal>_TRELLIS_FF_Q_..._LUT4_Z...) is
+    its signal's."""
+    net_name = re.split(r"_(?:TRELLIS_FF|TRELLIS_COMB|LUT4|CCU2C|PFUMX|L6MUX21|DP16KD)_", net_name)[0]
     parts = net_name.split("_")
     if parts[0] in ("soc", "builder") and len(parts) > 1:
         return "_".join(parts[:2])
