@@ -229,7 +229,7 @@ def design_part(net_name):
     return net_name.split(".")[0].split("[")[0]
 
 
-def congestion(design, window=8):
+def congestion(design):
     """RUDY per tile: {(x, y): demand}, and per net (part, demand density, bounding box)."""
     pins = defaultdict(list)
     for cname, cell in design.cells.items():
@@ -262,9 +262,9 @@ def congestion(design, window=8):
 
 
 def congestion_report(design, window=8, top=5, parts=8):
-    """Text: the die's mean demand, the hottest windows of window x window tiles (mean demand
+    """Text: the mean demand over the tiles up to the last one used, the hottest windows of window x window tiles (mean demand
     and its ratio to the die's), and the parts of the design whose nets make the hottest one."""
-    tiles, nets = congestion(design, window)
+    tiles, nets = congestion(design)
     if not tiles:
         return "no placed nets"
     xmax = max(x for x, _ in tiles) + 1
@@ -278,8 +278,8 @@ def congestion_report(design, window=8, top=5, parts=8):
             area = (min(wx + window, xmax) - wx) * (min(wy + window, ymax) - wy)
             wins.append((tot / area, wx, wy))
     wins.sort(reverse=True)
-    lines = [f"routing demand (RUDY, see the module docstring): die {xmax} x {ymax} tiles, "
-             f"mean {mean:.1f} a tile; hottest {window} x {window} windows:"]
+    lines = [f"routing demand (RUDY, see the module docstring): tiles 0-{xmax - 1} x 0-{ymax - 1} "
+             f"(up to the last one used), mean {mean:.1f} a tile; hottest {window} x {window} windows:"]
     lines += [f"  x {wx}-{wx + window - 1}, y {wy}-{wy + window - 1}: {d:.1f} ({d / mean:.2f} x the mean)"
               for d, wx, wy in wins[:top]]
     _, hx, hy = wins[0]
@@ -290,7 +290,7 @@ def congestion_report(design, window=8, top=5, parts=8):
         if ox > 0 and oy > 0:
             share[part] += density * ox * oy
     total = sum(share.values()) or 1.0
-    lines.append(f"parts of the design asking for the hottest window (share of its demand):")
+    lines.append("parts of the design asking for the hottest window (share of its demand):")
     lines += [f"  {v / total:6.1%}  {k}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])[:parts]]
     return "\n".join(lines)
 
