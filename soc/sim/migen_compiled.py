@@ -46,9 +46,21 @@ class _Compiler:
         self.consts[name] = obj
         return name
 
+    @staticmethod
+    def _read(duid, post):
+        """Source reading a signal's value by its duid (a source expression): the committed one,
+        or (`post`) the one this pass has written if any."""
+        return f"m.get({duid}, sv[{duid}])" if post else f"sv[{duid}]"
+
     def _sig(self, s, post=False):
         self.signals[s.duid] = s
-        return f"m.get({s.duid}, sv[{s.duid}])" if post else f"sv[{s.duid}]"
+        return self._read(s.duid, post)
+
+    def _signal_table(self, signals):
+        """Name of a constant tuple of the signals' duids (an array or memory indexed at run time)."""
+        for c in signals:
+            self.signals[c.duid] = c
+        return self._const(tuple(c.duid for c in signals))
 
     def _temp(self, pre, expr):
         name = f"_t{self.ntemp}"
@@ -111,22 +123,15 @@ class _Compiler:
             k, d = self.expr(node.key, pre, post)
             last = len(node.choices) - 1
             if all(isinstance(c, Signal) for c in node.choices):
-                for c in node.choices:
-                    self.signals[c.duid] = c
-                table = self._const(tuple(c.duid for c in node.choices))
-                idx = f"{table}[min({last}, {k})]"
-                return (f"m.get({idx}, sv[{idx}])" if post else f"sv[{idx}]"), d + 1
+                table = self._signal_table(node.choices)
+                return self._read(f"{table}[min({last}, {k})]", post), d + 1
             # choices that are expressions: each a function of its own, only the chosen one runs
             table = self._const(tuple(self._function(c, post) for c in node.choices))
             return f"{table}[min({last}, {k})](sv, m)", d + 1
         if isinstance(node, _MemoryLocation):
-            array = self.ev.replaced_memories[node.memory]
-            for c in array:
-                self.signals[c.duid] = c
-            table = self._const(tuple(c.duid for c in array))
+            table = self._signal_table(self.ev.replaced_memories[node.memory])
             i, d = self.expr(node.index, pre, post)
-            idx = f"{table}[{i}]"
-            return (f"m.get({idx}, sv[{idx}])" if post else f"sv[{idx}]"), d + 1
+            return self._read(f"{table}[{i}]", post), d + 1
         if isinstance(node, ClockSignal):
             return self._expr(self.ev.clock_domains[node.cd].clk, pre, post)
         if isinstance(node, ResetSignal):
@@ -193,9 +198,7 @@ class _Compiler:
             out.extend(pad + line for line in pre)
             out.append(f"{pad}_i = {index}")
             if all(isinstance(c, Signal) and not c.signed and c.nbits == choices[0].nbits for c in choices):
-                for c in choices:
-                    self.signals[c.duid] = c
-                table = self._const(tuple(c.duid for c in choices))
+                table = self._signal_table(choices)
                 out.append(f"{pad}m[{table}[_i]] = {name} & {(1 << choices[0].nbits) - 1}")
                 return
             out.append(f"{pad}if _i < 0: _i += {len(choices)}")    # Python's indexing, as the interpreter's
