@@ -14,16 +14,16 @@ pytestmark = pytest.mark.skipif(shutil.which("sha256sum") is None, reason="coreu
 LD = [sys.executable, "-m", "litedigest.cli", "sum"]
 
 
-def run(cmd, cwd, stdin=b""):
-    r = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True)
+def run(cmd, cwd, stdin=b"", stdout=subprocess.PIPE):
+    r = subprocess.run(cmd, cwd=cwd, input=stdin, stdout=stdout, stderr=subprocess.PIPE)
     return r.returncode, r.stdout, r.stderr
 
 
-def compare(gnu_tool, args, cwd, stdin=b"", algo=None):
+def compare(gnu_tool, args, cwd, stdin=b"", algo=None, stdout=subprocess.PIPE):
     """Same exit status, identical stdout, same stderr up to the program name."""
     algo = algo or gnu_tool[:-3]
-    g = run([gnu_tool] + args, cwd, stdin)
-    m = run(LD + ["-a", algo] + args, cwd, stdin)
+    g = run([gnu_tool] + args, cwd, stdin, stdout)
+    m = run(LD + ["-a", algo] + args, cwd, stdin, stdout)
     assert m[0] == g[0], (args, g, m)
     assert m[1] == g[1], (args, g[1], m[1])
     ours = m[2].replace(b"litedigest:", b"X:").replace(b"'litedigest sum --help'", b"'X --help'")
@@ -71,6 +71,50 @@ def test_missing_file_and_directory(files):
     assert err == b"litedigest: missing: No such file or directory\n"
     (d / "sub").mkdir()
     compare("sha256sum", ["sub", "f0.bin"], d)
+    # a directory as the checksum file: coreutils opens it and reports its failed read
+    rc, _, err = compare("sha256sum", ["-c", "sub"], d)
+    assert rc == 1 and err == b"litedigest: sub: read error\n"
+
+
+@pytest.mark.parametrize("lang", ["C.UTF-8", "C"])
+def test_file_names_in_messages_quoted_as_coreutils(tmp_path, lang, monkeypatch):
+    """gnulib's quotef, which names a file in coreutils' messages: plain, double quotes,
+    single quotes with $'...' runs for unprintable bytes (octal in the C locale for every
+    non-ASCII byte), for every printable ASCII character at the start, in the middle and
+    beside a single quote, and for control characters around quotes."""
+    for var in ("LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    names = []
+    for c in (bytes([i]) for i in range(0x20, 0x7F)):
+        # (not "-" first: an option, or standard input alone)
+        names += [b"a" + c + b"b", b"it's" + c] + ([c, c + b"ab"] if c != b"-" else [])
+    names += [b"new\nline", b"a\n\nb", b"x\n'y", b"\x01z", b"q'\nr", b"it's\n", b"\nit's\n",
+              b"'a\tb'", b"x\x7fy", b"caf\xc3\xa9", b"it's\xc3\xa9", b"bad\xffbyte", b"a\rb\x1b"]
+    rc, _, err = compare("sha256sum", names, tmp_path)
+    assert rc == 1 and err.count(b"\n") == len(names)     # ".", "/": a directory
+
+
+def test_a_failed_write_is_a_write_error(files):
+    """A full disk under standard output: coreutils' `write error` and status 1, for the
+    sums and for a check's report, no traceback."""
+    d, names = files
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    sums = subprocess.run(["sha256sum"] + names[:3], cwd=d, capture_output=True, check=True).stdout
+    (d / "good.sum").write_bytes(sums)
+    for args in (names[:3], ["-c", "good.sum"]):
+        with open("/dev/full", "wb") as full:
+            rc, _, err = compare("sha256sum", args, d, stdout=full)
+        assert rc == 1 and err == b"litedigest: write error\n"
+
+
+def test_an_unknown_option_as_coreutils(files):
+    d, _ = files
+    for args in (["--bogus"], ["-q", "f0.bin"]):
+        rc, _, err = compare("sha256sum", args, d)
+        assert rc == 1 and err.startswith(b"litedigest: "), err
+    compare("sha256sum", ["--ta", "f0.bin"], d)     # getopt_long's abbreviation of --tag
 
 
 @pytest.mark.parametrize("tool", ["sha256sum", "sha224sum"])

@@ -172,8 +172,40 @@ def test_named_constructor_per_sha_algorithm(name):
         ("data", inspect.Parameter.POSITIONAL_OR_KEYWORD, b""),
         ("backend", inspect.Parameter.KEYWORD_ONLY, "sw"),
         ("engine", inspect.Parameter.KEYWORD_ONLY, None),
-        ("usedforsecurity", inspect.Parameter.KEYWORD_ONLY, True)]
+        ("usedforsecurity", inspect.Parameter.KEYWORD_ONLY, True),
+        ("string", inspect.Parameter.KEYWORD_ONLY, None)]
     assert ctor.__name__ == name
+
+
+def test_the_string_keyword_of_older_hashlib():
+    """hashlib before 3.12 named the first argument `string` (and still takes it); `data`
+    and `string` together are its TypeError."""
+    ref = hashlib.sha256(b"abc").digest()
+    assert litedigest.sha256(string=b"abc").digest() == ref
+    assert litedigest.new("sha256", string=b"abc").digest() == ref
+    with pytest.raises(TypeError, match="mutually exclusive"):
+        litedigest.sha256(b"abc", string=b"abc")
+
+
+def test_update_takes_its_data_by_position_only():
+    h = litedigest.sha256()
+    assert _hashlib_error(lambda: hashlib.sha256().update(data=b"a")) is TypeError
+    with pytest.raises(TypeError):
+        h.update(data=b"a")
+    assert h.digest() == hashlib.sha256().digest()
+
+
+def test_a_strided_buffer_is_the_exporters_error():
+    """hashlib asks for a simple buffer, so the exporter says what is wrong: numpy's
+    ValueError for a strided array, BufferError for a strided memoryview."""
+    np = pytest.importorskip("numpy")
+    for data in (np.arange(12, dtype=np.uint8).reshape(3, 4)[:, :2],
+                 np.asfortranarray(np.arange(12, dtype=np.uint8).reshape(3, 4)),
+                 memoryview(b"abcdef")[::2]):
+        expected = _hashlib_error(lambda: hashlib.sha256(data))
+        assert expected in (ValueError, BufferError)
+        with pytest.raises(expected):
+            litedigest.sha256(data)
 
 
 def test_all_names_exist():

@@ -2,6 +2,7 @@
 random keys of 0..300 bytes, random message lengths and update splits, every SHA algorithm;
 the standard library's API and errors."""
 import copy
+import types
 import hashlib
 import hmac as std_hmac
 import os
@@ -103,6 +104,9 @@ def test_api_as_the_standard_library():
     assert ld_hmac.new(b"k", b"m", litedigest.sha384).digest() == std_hmac.new(b"k", b"m", "sha384").digest()
     assert ld_hmac.new(bytearray(b"k"), b"m", "sha1").digest() == std_hmac.new(b"k", b"m", "sha1").digest()
     assert ld_hmac.compare_digest is std_hmac.compare_digest
+    # a module with new() (PEP 247), as the standard library takes it
+    module = types.SimpleNamespace(new=hashlib.sha512)
+    assert ld_hmac.new(b"k", b"m", module).digest() == std_hmac.new(b"k", b"m", module).digest()
 
 
 def test_skein512_as_the_hash():
@@ -129,5 +133,9 @@ def test_errors_as_the_standard_library():
         ld_hmac.new(b"key", "msg", "sha256")             # a str message
     with pytest.raises(TypeError):
         ld_hmac.new(b"key", b"msg", 5)
+    with pytest.raises(TypeError):
+        std_hmac.digest(b"key", None, "sha256")
+    with pytest.raises(TypeError):
+        ld_hmac.digest(b"key", None, "sha256")           # one-shot: the message is required
     # after an error the module still works
     assert ld_hmac.digest(b"key", b"msg", "sha256") == std_hmac.digest(b"key", b"msg", "sha256")

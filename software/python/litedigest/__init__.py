@@ -24,8 +24,9 @@ algorithms_guaranteed = algorithms_available
 
 def _constructor(name):
     """litedigest.<name>(data, backend=..., engine=...), as hashlib.<name>(data)."""
-    def construct(data=b"", *, backend="sw", engine=None, usedforsecurity=True):
-        return new(name, data, backend=backend, engine=engine, usedforsecurity=usedforsecurity)
+    def construct(data=b"", *, backend="sw", engine=None, usedforsecurity=True, string=None):
+        return new(name, data, backend=backend, engine=engine, usedforsecurity=usedforsecurity,
+                   string=string)
     construct.__name__ = construct.__qualname__ = name
     construct.__doc__ = f"new({name!r}, data, backend=..., engine=...): hashlib.{name}'s signature."
     return construct

@@ -2,10 +2,12 @@
 each providing `add_parser(subparsers)` that registers its parser and sets `func(args) -> int`."""
 import argparse
 import importlib
+import os
 import signal
 import sys
 
 from .extras import MissingExtra
+from .output import WriteError
 
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
@@ -37,9 +39,26 @@ def _terminate(signum, frame):
     raise Terminated(signum)
 
 
+def _drop_stdout():
+    """Point standard output at /dev/null, so that the interpreter's last flush of what is
+    still buffered neither fails again nor prints a second error."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # a command may answer an unknown option its own way (`sum`: as coreutils does)
+        unrecognized = getattr(args, "unrecognized", None)
+        if unrecognized is None:
+            parser.error("unrecognized arguments: " + " ".join(extras))
+        return unrecognized(extras)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
@@ -54,6 +73,10 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return 141
+    except WriteError:
+        _drop_stdout()
+        print(f"{PROG}: write error", file=sys.stderr)
+        return 1
     return int(rc or 0)
 
 

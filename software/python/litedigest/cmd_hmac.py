@@ -12,6 +12,7 @@ import os
 import sys
 
 from .backends import BACKENDS
+from .output import write_out
 
 PROG = "litedigest"
 
@@ -110,6 +111,6 @@ def run(args):
             line = f"{openssl_name(alg)}(stdin)= {h.hexdigest()}"
         else:
             line = f"{label}({name})= {h.hexdigest()}"
-        sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+        write_out(os.fsencode(line) + b"\n")
+    write_out(b"", flush=True)
     return rc

@@ -5,7 +5,8 @@ running on any backend.
     litedigest sum -a sha256 -c [--ignore-missing] [--quiet|--status|-w] [--strict] SUMSFILE...
 
 -c reads the standard lines (`hex  name`, `hex *name`), BSD-style tagged ones (`SHA256 (name) =
-hex`, what --tag writes) and OpenSSL's (`SHA256(name)= hex`); a tagged line of another algorithm
+hex`, what --tag writes) and OpenSSL 1.1's (`SHA256(name)= hex`; OpenSSL 3's `SHA2-256(name)=` is
+refused, as coreutils 9.1 refuses it); a tagged line of another algorithm
 is improperly formatted, as in coreutils.
 """
 import argparse
@@ -15,6 +16,7 @@ import re
 import sys
 
 from .backends import BACKENDS
+from .output import write_out
 
 PROG = "litedigest"
 READ_CHUNK = 64 * 1024
@@ -61,19 +63,40 @@ def add_parser(subparsers):
     p.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
                    help="check: warn about improperly formatted lines")
     p.add_argument("files", nargs="*", metavar="FILE")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, unrecognized=_unrecognized)
     return p
+
+
+def _unrecognized(extras):
+    """coreutils' getopt error for the first argument the parser did not know, status 1."""
+    arg = extras[0]
+    if arg.startswith("--"):
+        return _usage_error(f"unrecognized option '{arg}'".encode())
+    return _usage_error(f"invalid option -- '{arg[1:2]}'".encode())
 
 
 # --------------------------------------------------------------------------------------
 # output helpers (bytes throughout: file names are OS bytes, output must match GNU exactly)
 
+class _Out:
+    """Standard output's bytes through the CLI's write_out (a failed write is coreutils'
+    `write error`, not a traceback)."""
+
+    @staticmethod
+    def write(data):
+        write_out(data)
+
+    @staticmethod
+    def flush():
+        write_out(b"", flush=True)
+
+
 def _out():
-    return sys.stdout.buffer
+    return _Out
 
 
 def _err(msg):
-    sys.stdout.flush()
+    write_out(b"", flush=True)
     sys.stderr.buffer.write(f"{PROG}: ".encode() + msg + b"\n")
     sys.stderr.flush()
 
@@ -86,19 +109,98 @@ def _usage_error(msg):
     return 1
 
 
-_SAFE = re.compile(rb"^[A-Za-z0-9_./+,:@%=^-]+$")
+# gnulib quotearg's shell-escape style, as coreutils' quotef uses it for file names in
+# messages (measured against GNU sha256sum 9.1 for every printable ASCII character):
+# characters that need no quotes (":" does: quotef quotes colons; "#", "-" and "~" only
+# start a word), and those that may stand in double quotes, the form taken for a name whose
+# only quoting need is a single quote
+_PLAIN = frozenset(b"#%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz{}~")
+_PLAIN_FIRST = _PLAIN - frozenset(b"#-~")
+_DOUBLE_QUOTABLE = frozenset(b" %'+,-./0123456789:@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
+# C escapes of gnulib's quotearg; other unprintable bytes are three octal digits
+_C_ESCAPES = {7: b"a", 8: b"b", 9: b"t", 10: b"n", 11: b"v", 12: b"f", 13: b"r"}
+
+
+def _utf8_locale():
+    """Whether the user's locale (LC_ALL, LC_CTYPE, LANG: what coreutils' setlocale reads) is
+    UTF-8: there a printable non-ASCII character needs no quoting, in the C locale its bytes
+    are escaped. Read from the environment the process started with: Python coerces a C
+    locale to C.UTF-8 by setting LC_CTYPE in its own (PEP 538)."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            env = dict(kv.partition(b"=")[::2] for kv in f.read().split(b"\0") if kv)
+        env = {k.decode("latin-1"): v.decode("latin-1") for k, v in env.items()}
+    except OSError:
+        env = os.environ
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(var)
+        if value:
+            return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
+
+
+def _quote_units(name):
+    """name as (bytes, kind) units: kind "ascii" (one byte), "printable" (a printable non-ASCII
+    character of a UTF-8 locale) or "unprintable" (one byte to escape)."""
+    if all(c < 0x80 for c in name):
+        return [(bytes([c]), "ascii") for c in name]
+    units = []
+    text = name.decode("utf-8", "surrogateescape") if _utf8_locale() else None
+    if text is None:
+        return [(bytes([c]), "ascii" if c < 0x80 else "unprintable") for c in name]
+    for ch in text:
+        raw = ch.encode("utf-8", "surrogateescape")
+        if ord(ch) < 0x80:
+            units.append((raw, "ascii"))
+        elif not 0xDC80 <= ord(ch) <= 0xDCFF and ch.isprintable():
+            units.append((raw, "printable"))
+        else:
+            units += [(bytes([b]), "unprintable") for b in raw]
+    return units
+
+
+def _single_quoted(units, in_escape):
+    """One pass of quotearg's single-quote form over `units`, starting in or out of a $'...'
+    run; returns the text and whether it ended inside one."""
+    out = bytearray(b"'")
+    for raw, kind in units:
+        c = raw[0]
+        if kind == "unprintable" or (kind == "ascii" and (c < 0x20 or c == 0x7F)):
+            if not in_escape:
+                out += b"'$'"
+                in_escape = True
+            out += b"\\" + _C_ESCAPES.get(c, b"%03o" % c)
+            continue
+        if raw == b"'":
+            out += b"'\\''"    # closes the quotes or the $'...' run alike
+        else:
+            if in_escape:
+                out += b"''"
+            out += raw
+        in_escape = False
+    return bytes(out + b"'"), in_escape
 
 
 def _quotef(name):
-    """GNU quotef-like: plain when harmless, else shell single quotes."""
-    if _SAFE.match(name):
+    """GNU quotef: a file name as coreutils writes it in a message. Plain when harmless; in
+    double quotes when a single quote is all that needs quoting ("it's"); else in single
+    quotes, a single quote as '\\'' and each run of unprintable bytes as $'...' between them:
+    'new'$'\\n''line', ''$'\\001''z'."""
+    units = _quote_units(name)
+    force_quotes = not units or name in (b"{", b"}")
+    if not force_quotes and all(kind == "printable" or raw[0] in (_PLAIN_FIRST if i == 0 else _PLAIN)
+                         for i, (raw, kind) in enumerate(units)):
         return name
-    if b"\n" in name or b"\r" in name or b"\t" in name:
-        # $'...' form as GNU does for control characters
-        esc = name.replace(b"\\", b"\\\\").replace(b"'", b"\\'")
-        esc = esc.replace(b"\n", b"\\n").replace(b"\r", b"\\r").replace(b"\t", b"\\t")
-        return b"$'" + esc + b"'"
-    return b"'" + name.replace(b"'", b"'\\''") + b"'"
+    if b"'" in name and all(kind == "printable" or (kind == "ascii" and raw[0] in _DOUBLE_QUOTABLE)
+                            for raw, kind in units):
+        return b'"' + name + b'"'
+    text, ends_in_escape = _single_quoted(units, False)
+    if b"'" in name:
+        # gnulib quotes a name with a single quote twice (a scan for the double-quote form,
+        # then the output) and keeps the first pass's open $'...' state into the second: a
+        # leading '' or a $'...' run without its $' (coreutils 9.1 prints exactly this)
+        text, _ = _single_quoted(units, ends_in_escape)
+    return text
 
 
 def _escape(name):
@@ -321,9 +423,12 @@ def _check(files, algo, args):
         try:
             if sums == b"-":
                 data = sys.stdin.buffer.read()
+            elif os.path.isdir(sums):
+                # coreutils opens it, and its first read fails
+                _err(_quotef(sums) + b": read error")
+                rc = 1
+                continue
             else:
-                if os.path.isdir(sums):
-                    raise IsADirectoryError(21, "Is a directory")
                 with open(sums, "rb") as f:
                     data = f.read()
         except OSError as e:

@@ -19,8 +19,32 @@ def _as_bytes(data):
     except TypeError:
         raise TypeError(f"object supporting the buffer API required, not {type(data).__name__!r}") from None
     if not view.c_contiguous:
-        raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        _simple_buffer_error(data)
     return view.cast("B")
+
+
+def _simple_buffer_error(data):
+    """Raise the error data's exporter gives for a simple (contiguous) buffer request, as
+    hashlib does: numpy's ValueError for a strided array, BufferError for a strided memoryview
+    (cffi's from_buffer asks for exactly that kind of buffer)."""
+    try:
+        from ._native import ffi
+    except ImportError:
+        ffi = None
+    if ffi is not None:
+        ffi.from_buffer(data)
+    raise BufferError("memoryview: underlying buffer is not C-contiguous")
+
+
+def initial_data(data, string):
+    """hashlib's two keywords for a constructor's first data: `data` (Python 3.12 on) and
+    `string` (3.11 and before, still accepted); both at once is hashlib's TypeError."""
+    if string is None:
+        return data
+    if isinstance(data, (bytes, bytearray)) and not data:
+        return string
+    raise TypeError("'data' and 'string' are mutually exclusive and support for 'string' keyword "
+                    "parameter is slated for removal in a future version.")
 
 
 def _openssl_spellings(alg):
@@ -55,7 +79,7 @@ class ContextHash:
     """What every hash object is: a C library context (`_ctx`, from the backend) behind the
     hashlib methods. Subclasses set _ctx, name, digest_size and their own attributes."""
 
-    def update(self, data):
+    def update(self, data, /):
         self._ctx.update(_as_bytes(data))
 
     def digest(self):
@@ -113,13 +137,14 @@ class HashObject(ContextHash):
 
 
 def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"",
-        usedforsecurity=True):
+        usedforsecurity=True, string=None):
     """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc"|"pynq",
     engine=SPEC), the name in any spelling hashlib.new takes ("SHA-256", "sha512-224").
     Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits defaults to 512,
     or to the size a name such as "skein512-256" carries). usedforsecurity is hashlib's
     keyword, accepted and ignored (no algorithm here is blocked)."""
     lname = _algorithm(name)
+    data = initial_data(data, string)
     if _spec.ALGORITHMS[lname][0] == "skein512":
         from .skein import Skein512
         bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]

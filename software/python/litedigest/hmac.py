@@ -36,6 +36,9 @@ def _constructor(digestmod, backend, engine):
         return lambda: hashobj.new(digestmod, backend=backend, engine=engine)
     if digestmod is None:
         raise TypeError("Missing required parameter 'digestmod'.")
+    if callable(getattr(digestmod, "new", None)):
+        # a module with new(), as the standard library's hmac takes (PEP 247)
+        return lambda: digestmod.new(b"")
     raise TypeError(f"digestmod must be a name or a hash constructor, not {type(digestmod).__name__!r}")
 
 
@@ -162,5 +165,8 @@ def new(key, msg=None, digestmod="", *, backend="sw", engine=None):
 
 
 def digest(key, msg, digest, *, backend="sw", engine=None):
-    """hmac.digest: the MAC of one message at once."""
-    return new(key, msg, digest, backend=backend, engine=engine).digest()
+    """hmac.digest: the MAC of one message at once (msg is required: None is a TypeError, as in
+    the standard library, not an empty message)."""
+    mac = new(key, None, digest, backend=backend, engine=engine)
+    mac.update(msg)
+    return mac.digest()
