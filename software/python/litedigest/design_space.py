@@ -150,13 +150,15 @@ def unrouted_text(runs, arcs=False):
     if not runs:
         return "no seed routed"
     u = runs[0]
+    # when it was stopped: its limit, or later if the run was let go on past it
+    stopped = max(u["route_timeout_s"], round(u.get("seconds") or 0))
     est = ", ".join(f"{x['estimate_mhz']:.1f}" for x in runs if x.get("estimate_mhz"))
     if not est:   # stopped while placing: nothing routed, no estimate
-        return f"still placing when stopped after {u['route_timeout_s']:g} s"
+        return f"still placing when stopped after {stopped:g} s"
     if not arcs or u.get("arcs_left") is None:
         return f"placement estimate {est} MHz"
     return (f"placement estimate {est} MHz; {u['arcs_left']:,} of "
-            f"{u['arcs']:,} arcs unrouted when stopped after {u['route_timeout_s']:g} s")
+            f"{u['arcs']:,} arcs unrouted when stopped after {stopped:g} s")
 
 
 def _unrouted_line(name, runs):
