@@ -11,6 +11,7 @@ is improperly formatted, as in coreutils.
 """
 import argparse
 import errno
+import functools
 import os
 import re
 import sys
@@ -78,23 +79,6 @@ def _unrecognized(extras):
 # --------------------------------------------------------------------------------------
 # output helpers (bytes throughout: file names are OS bytes, output must match GNU exactly)
 
-class _Out:
-    """Standard output's bytes through the CLI's write_out (a failed write is coreutils'
-    `write error`, not a traceback)."""
-
-    @staticmethod
-    def write(data):
-        write_out(data)
-
-    @staticmethod
-    def flush():
-        write_out(b"", flush=True)
-
-
-def _out():
-    return _Out
-
-
 def _err(msg):
     write_out(b"", flush=True)
     sys.stderr.buffer.write(f"{PROG}: ".encode() + msg + b"\n")
@@ -121,6 +105,7 @@ _DOUBLE_QUOTABLE = frozenset(b" %'+,-./0123456789:@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_a
 _C_ESCAPES = {7: b"a", 8: b"b", 9: b"t", 10: b"n", 11: b"v", 12: b"f", 13: b"r"}
 
 
+@functools.lru_cache(maxsize=None)
 def _utf8_locale():
     """Whether the user's locale (LC_ALL, LC_CTYPE, LANG: what coreutils' setlocale reads) is
     UTF-8: there a printable non-ASCII character needs no quoting, in the C locale its bytes
@@ -144,11 +129,10 @@ def _quote_units(name):
     character of a UTF-8 locale) or "unprintable" (one byte to escape)."""
     if all(c < 0x80 for c in name):
         return [(bytes([c]), "ascii") for c in name]
-    units = []
-    text = name.decode("utf-8", "surrogateescape") if _utf8_locale() else None
-    if text is None:
+    if not _utf8_locale():
         return [(bytes([c]), "ascii" if c < 0x80 else "unprintable") for c in name]
-    for ch in text:
+    units = []
+    for ch in name.decode("utf-8", "surrogateescape"):
         raw = ch.encode("utf-8", "surrogateescape")
         if ord(ch) < 0x80:
             units.append((raw, "ascii"))
@@ -314,7 +298,6 @@ def _run(files, algo, args):
 
 def _print_sums(files, algo, args):
     ok = True
-    out = _out()
     for name in files:
         try:
             hexd = _hash_file(name, algo, args.backend, args.engine)
@@ -329,8 +312,8 @@ def _print_sums(files, algo, args):
             line = (b"\\" if esc else b"") + algo.upper().encode() + b" (" + shown + b") = " + hexd
         else:
             line = (b"\\" if esc else b"") + hexd + (b" *" if args.binary else b"  ") + shown
-        out.write(line + (b"\0" if args.zero else b"\n"))
-    out.flush()
+        write_out(line + (b"\0" if args.zero else b"\n"))
+    write_out(b"", flush=True)
     return 0 if ok else 1
 
 
@@ -417,7 +400,6 @@ def _check(files, algo, args):
     hexlen = 2 * spec.ALGORITHMS[algo][2]
     tags = _tag_names(algo)
     status, quiet, warn = (args.report == r for r in ("status", "quiet", "warn"))
-    out = _out()
     rc = 0
     for sums in files:
         try:
@@ -468,17 +450,17 @@ def _check(files, algo, args):
                 _err(_quotef(name) + b": " + _strerror(e))
                 n_unread += 1
                 if not status:
-                    out.write(shown + b": FAILED open or read\n")
+                    write_out(shown + b": FAILED open or read\n")
                 continue
             if got == want:
                 n_ok += 1
                 if not (quiet or status):
-                    out.write(shown + b": OK\n")
+                    write_out(shown + b": OK\n")
             else:
                 n_fail += 1
                 if not status:
-                    out.write(shown + b": FAILED\n")
-        out.flush()
+                    write_out(shown + b": FAILED\n")
+        write_out(b"", flush=True)
         if not formatted:
             _err(_quotef(shown_sums) + b": no properly formatted checksum lines found")
             rc = 1
