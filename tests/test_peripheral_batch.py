@@ -19,13 +19,13 @@ import random
 
 import pytest
 import skein
-from migen import ClockDomain, Module
+from migen import ClockDomain, Module, Signal
 from migen.sim import passive, run_simulation
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
-from litedigest.soc.peripheral.batch import DESC_BYTES, out_align
+from litedigest.soc.peripheral.batch import DESC_BYTES, out_address_ok, out_align
 from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 
@@ -350,6 +350,44 @@ def test_batch_rereads_a_rewritten_table():
     b.run(gen)
     assert got == [[hashlib.sha256(m).digest() for m in first],
                    [hashlib.sha256(m).digest() for m in second]]
+
+
+@pytest.mark.parametrize("ram_base,ram_size,align", [
+    (0x40000000, 0x10000, 64),      # the ECP5 SoC's main RAM, a SHA-512 output (the mask form)
+    (0x40000000, 0x10000, 32),
+    (0x00000000, 0x20000000, 32),   # RAM at 0, 512 MiB (the mask form)
+    (0x40001000, 0x3000, 32),       # not a power of two on a multiple of it: the comparisons
+    (0x10000000, 0x8000, 64),
+])
+def test_out_address_check_matches_its_definition(ram_base, ram_size, align):
+    """The walker's output-address check (aligned, the chaining value's bytes inside RAM),
+    simulated, against its definition: at the RAM's edges, off by one and by the alignment,
+    the high bits, and random addresses."""
+    class Dut(Module):
+        def __init__(self):
+            self.out, self.ok = Signal(32), Signal()
+            self.comb += self.ok.eq(out_address_ok(self.out, align, ram_base, ram_size))
+
+    end = ram_base + ram_size
+    rng = random.Random(ram_base ^ ram_size ^ align)
+    probes = {0, 0xFFFFFFFF, ram_base, end, end - align, end - align + 1, end - 1, end + align,
+              ram_base - align, ram_base + 1, ram_base + align // 2, (ram_base ^ 0x80000000)}
+    probes |= {(ram_base + rng.randrange(ram_size)) & ~(align - 1) for _ in range(64)}
+    probes |= {rng.getrandbits(32) & ~(align - 1) for _ in range(32)}
+    probes |= {rng.getrandbits(32) for _ in range(32)}
+    probes = sorted(p & 0xFFFFFFFF for p in probes)
+    dut, got = Dut(), []
+
+    def gen():
+        for a in probes:
+            yield dut.out.eq(a)
+            yield
+            got.append((yield dut.ok))
+
+    run_simulation(dut, gen())
+    want = [int(a % align == 0 and ram_base <= a and a + align <= end) for a in probes]
+    assert got == want
+    assert 0 < sum(want) < len(want)
 
 
 def test_batch_bad_descriptor_and_refusals():

@@ -45,6 +45,20 @@ def out_align(digest_bits):
     return 1 << (n - 1).bit_length()
 
 
+def out_address_ok(out, A, ram_base, ram_size):
+    """`out` is aligned to A and its A bytes lie in RAM at [ram_base, ram_base + ram_size).
+    With RAM a power of two in size on a multiple of its size (every SoC here) that is the
+    high bits equal to a constant: LUTs only, where the two 32-bit range comparisons were carry
+    chains on main RAM's read data (the walker checks a descriptor as it loads it, a long sys
+    path of the four-engine ECP5 SoC)."""
+    ab = log2_int(A)
+    aligned = out[:ab] == 0
+    if ram_size & (ram_size - 1) == 0 and ram_base % ram_size == 0 and A <= ram_size:
+        sb = log2_int(ram_size)
+        return aligned & (out[sb:] == ram_base >> sb)
+    return aligned & (out >= ram_base) & (out <= ram_base + ram_size - A)
+
+
 class BatchWalker(Module):
     """Ports:
     - `bus` (Wishbone master, `dma_width` data bits, row addresses): descriptor reads, output
@@ -157,13 +171,11 @@ class BatchWalker(Module):
         # made on the value as it is loaded into `desc` and kept in `desc_ok`: in ISSUE they
         # would sit in one cycle with SlotControl's admission of the request (the ECP5 SoC's
         # critical path, 21.6 ns, with the walker's reaction to a refusal).
-        ram_end = ram_base + ram_size
         desc_ok = Signal()
 
         def checks(d):
             out, flags = d[64:96], d[96:128]
-            return ((out[:ab] == 0) & (out >= ram_base) & (out <= ram_end - A)
-                    & (flags[VARIANT_BITS:] == 0))
+            return out_address_ok(out, A, ram_base, ram_size) & (flags[VARIANT_BITS:] == 0)
         desc_read = desc_in if desc_in is not None else Cat(desc[8 * row_bytes:], bus.dat_r)
 
         self.comb += [
