@@ -353,10 +353,10 @@ def test_batch_rereads_a_rewritten_table():
 
 
 @pytest.mark.parametrize("ram_base,ram_size,align", [
-    (0x40000000, 0x10000, 64),      # the ECP5 SoC's main RAM, a SHA-512 output (the mask form)
+    (0x40000000, 0x10000, 64),      # the ECP5 SoC's main RAM, a SHA-512 output
     (0x40000000, 0x10000, 32),
-    (0x00000000, 0x20000000, 32),   # RAM at 0, 512 MiB (the mask form)
-    (0x40001000, 0x3000, 32),       # not a power of two on a multiple of it: the comparisons
+    (0x00000000, 0x20000000, 32),   # RAM at 0, 512 MiB
+    (0x40001000, 0x3000, 32),       # not a power of two in size, nor on a multiple of it
     (0x10000000, 0x8000, 64),
 ])
 def test_out_address_check_matches_its_definition(ram_base, ram_size, align):
