@@ -263,3 +263,102 @@ def test_skein_odd_output_bits_zero_the_unused_bits(bits):
     backend, which copies whole bytes of the output chain."""
     want = pyskein.skein512(b"abc", digest_bits=bits).digest()
     assert litedigest.skein512(b"abc", digest_bits=bits).digest() == want
+
+
+# --- 6. file_digest: hashlib.file_digest's contract ------------------------------------------
+
+def _file_of(tmp_path, data):
+    p = tmp_path / "data.bin"
+    p.write_bytes(data)
+    return p
+
+
+@pytest.mark.parametrize("name", list(spec.ALGORITHMS))
+def test_file_digest_of_a_file_is_the_digest_of_its_bytes(tmp_path, name):
+    """Random lengths around the read buffer (small here, so a file takes many reads): the
+    digest of the whole file, as hashlib.file_digest gives (Skein-512: pyskein)."""
+    import random
+    rng = random.Random(name)
+    for n in (0, 1, 63, 64, 65, 1000, rng.randrange(2000, 5000)):
+        data = rng.randbytes(n)
+        p = _file_of(tmp_path, data)
+        with open(p, "rb") as f:
+            h = litedigest.file_digest(f, name, _bufsize=61)
+        assert h.name == litedigest.new(name).name
+        assert h.digest() == _reference(name)(data), (name, n)
+        if name in hashlib.algorithms_available:
+            with open(p, "rb") as f:
+                assert h.digest() == hashlib.file_digest(f, name).digest()
+
+
+def test_file_digest_reads_from_the_current_position_to_the_end(tmp_path):
+    p = _file_of(tmp_path, b"0123456789" * 100)
+    with open(p, "rb") as f, open(p, "rb") as g:
+        f.seek(123)
+        g.seek(123)
+        assert litedigest.file_digest(f, "sha384").digest() == hashlib.file_digest(g, "sha384").digest()
+        assert f.read() == b""
+
+
+def test_file_digest_of_a_bytesio_and_of_an_unbuffered_file(tmp_path):
+    import io
+    data = b"abc" * 1000
+    assert litedigest.file_digest(io.BytesIO(data), "sha1").digest() == hashlib.sha1(data).digest()
+    with open(_file_of(tmp_path, data), "rb", buffering=0) as f:
+        assert litedigest.file_digest(f, "sha224").digest() == hashlib.sha224(data).digest()
+
+
+@pytest.mark.parametrize("ctor", [litedigest.sha256, hashlib.sha256,
+                                  lambda: litedigest.new("sha512", backend="sw")],
+                         ids=["litedigest", "hashlib", "lambda"])
+def test_file_digest_takes_a_constructor(tmp_path, ctor):
+    data = bytes(range(256)) * 9
+    with open(_file_of(tmp_path, data), "rb") as f:
+        h = litedigest.file_digest(f, ctor)
+    assert type(h) is type(ctor())
+    assert h.digest() == hashlib.new(ctor().name, data).digest()
+
+
+def test_file_digest_backend_goes_with_a_name_only(tmp_path):
+    with open(_file_of(tmp_path, b"x"), "rb") as f:
+        with pytest.raises(TypeError, match="backend and engine"):
+            litedigest.file_digest(f, litedigest.sha256, backend="rtl")
+        with pytest.raises(ValueError, match="unsupported hash type"):
+            litedigest.file_digest(f, "md17")
+
+
+def test_file_digest_on_the_rtl_backend(tmp_path):
+    data = bytes(range(200)) * 3
+    with open(_file_of(tmp_path, data), "rb") as f:
+        h = litedigest.file_digest(f, "sha256", backend="rtl", engine="sha256:base")
+    assert h.engine == "sha256:base" and h.digest() == hashlib.sha256(data).digest()
+
+
+@pytest.mark.parametrize("opener", [lambda p: open(p, "r"), lambda p: open(p, "wb"), lambda p: object()],
+                         ids=["text", "write-only", "no-file"])
+def test_file_digest_refuses_what_is_not_a_binary_reader(tmp_path, opener):
+    """A text file, a file open for writing, an object that is no file: hashlib's ValueError."""
+    p = _file_of(tmp_path, b"abc")
+    f = opener(p)
+    try:
+        assert _hashlib_error(lambda: hashlib.file_digest(f, "sha256")) is ValueError
+        with pytest.raises(ValueError, match="binary reading mode"):
+            litedigest.file_digest(f, "sha256")
+    finally:
+        if hasattr(f, "close"):
+            f.close()
+
+
+def test_file_digest_of_a_non_blocking_pipe_without_data_is_a_blocking_io_error():
+    """readinto() answers None when a non-blocking file has nothing ready: BlockingIOError,
+    as hashlib.file_digest raises since Python 3.12 (3.11 hashed its whole buffer instead)."""
+    import os
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    try:
+        with open(r, "rb", buffering=0, closefd=False) as f:
+            with pytest.raises(BlockingIOError):
+                litedigest.file_digest(f, "sha256")
+    finally:
+        os.close(r)
+        os.close(w)

@@ -11,11 +11,11 @@ SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an
 string (litedigest.spec).
 """
 from . import spec
-from .hashobj import SHA_ALGORITHMS, HashObject, hash_many, new
+from .hashobj import SHA_ALGORITHMS, HashObject, file_digest, hash_many, new
 
 # hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
 # sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
-__all__ = ["new", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
+__all__ = ["new", "file_digest", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
            "algorithms_guaranteed", "native_sha256", "HashObject", "spec"]
 
 algorithms_available = frozenset(spec.ALGORITHMS)

@@ -154,6 +154,38 @@ def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"",
     return HashObject(name, data, backend=backend, engine=engine)
 
 
+def file_digest(fileobj, digest, /, *, backend=None, engine=None, _bufsize=2**18):
+    """hashlib.file_digest: the hash object of a file object's contents, read to its end.
+    `digest` is a name new() takes (hashed on `backend`, default "sw", with `engine`) or a
+    callable returning a fresh hash object (litedigest.sha256, hashlib.sha256; backend and
+    engine are then its own: passing them too is a TypeError). `fileobj` is a binary file
+    open for reading, or a BytesIO (hashed from its buffer, without a copy); anything else
+    is a ValueError, and a non-blocking file with no data ready a BlockingIOError, as hashlib."""
+    if isinstance(digest, str):
+        digestobj = new(digest, backend=backend or "sw", engine=engine)
+    elif backend is not None or engine is not None:
+        raise TypeError("backend and engine go with a digest name; a constructor carries its own")
+    else:
+        digestobj = digest()
+    if hasattr(fileobj, "getbuffer"):
+        # io.BytesIO: its buffer, not a copy (hashlib's shortcut)
+        digestobj.update(fileobj.getbuffer())
+        return digestobj
+    # only binary files have readinto()
+    if not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
+        raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
+    buf = bytearray(_bufsize)
+    view = memoryview(buf)
+    while True:
+        size = fileobj.readinto(buf)
+        if size is None:
+            raise BlockingIOError("I/O operation would block.")
+        if size == 0:
+            break
+        digestobj.update(view[:size])
+    return digestobj
+
+
 def _engine_spec(name, engine):
     """The engine spec hashing algorithm `name` (engine: a spec string, None for the default);
     _algorithm's errors for a bad name, ValueError for an engine of another algorithm."""
