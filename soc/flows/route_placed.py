@@ -71,9 +71,10 @@ def _common(device, package, speed, seed, lpf, freq_mhz, out_of_context):
 
 
 def place(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed=6, seed=1,
-          placer="static", lpf=None, freq_mhz=None, out_of_context=False, timeout=None):
+          placer="static", lpf=None, freq_mhz=None, out_of_context=False, timeout=None, extra=()):
     """Place `netlist` (a synth_ecp5 JSON) and write `workdir`/placed.json (kept: a second call
-    returns it without placing again). Returns dict(placed, estimate={clock: MHz}, seconds)."""
+    returns it without placing again). `extra`: more nextpnr arguments (the placer's options,
+    e.g. --placer-heap-beta 0.5). Returns dict(placed, estimate={clock: MHz}, seconds)."""
     workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     out = os.path.join(workdir, "placed.json")
@@ -83,7 +84,7 @@ def place(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed=6, see
         tmp = os.path.join(workdir, "placed.json.tmp")
         cmd = _common(device, package, speed, seed, lpf, freq_mhz, out_of_context) + [
             "--json", os.path.abspath(netlist), "--placer", placer, "--no-route",
-            "--write", tmp, "--log", log]
+            "--write", tmp, "--log", log] + list(extra)
         secs = flow_ecp5._run(cmd, workdir, timeout=timeout)
         os.replace(tmp, out)
     with open(log) as f:
@@ -166,6 +167,10 @@ def main(argv=None):
                        help="a design without I/O (route: implied by a placement made so)")
     sub.choices["place"].add_argument("--dir", required=True, help="where placed.json is written")
     sub.choices["place"].add_argument("--placer", default="static", choices=("static", "heap"))
+    sub.choices["place"].add_argument("--placer-heap-beta", type=float, metavar="DENSITY",
+                                      help="HeAP's maximum placement density (nextpnr's default 0.9)")
+    sub.choices["place"].add_argument("--no-tmdriv", action="store_true",
+                                      help="place for wirelength only (nextpnr --no-tmdriv)")
     r = sub.choices["route"]
     r.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
                    help="a nextpnr setting for this route (router=router2, timing_driven=false)")
@@ -176,7 +181,9 @@ def main(argv=None):
               freq_mhz=a.freq, out_of_context=a.out_of_context)
     try:
         if a.step == "place":
-            res = place(a.netlist, a.dir, placer=a.placer, timeout=a.timeout, **kw)
+            extra = ("--placer-heap-beta", str(a.placer_heap_beta)) if a.placer_heap_beta else ()
+            extra += ("--no-tmdriv",) if a.no_tmdriv else ()
+            res = place(a.netlist, a.dir, placer=a.placer, timeout=a.timeout, extra=extra, **kw)
         else:
             res = route(a.netlist, a.dir or os.path.dirname(os.path.abspath(a.netlist)),
                         settings=dict(a.set), tag=a.tag, timeout=a.timeout, **kw)
