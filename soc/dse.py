@@ -33,6 +33,7 @@ from fractions import Fraction
 from litedigest import spec as specmod
 from litedigest.soc import buildcache
 from litedigest.soc.flows import ecp5 as flow_ecp5
+from litedigest.soc.flows import route_placed
 
 DEVICE = "LFE5U-85F"
 PACKAGE = "CABGA381"
@@ -313,10 +314,6 @@ def _committed_records(path):
     return _COMMITTED[key]
 
 
-# router1's progress line: iterations | (re-)routed | delta | remaining | time
-_ROUTER1_PROGRESS = re.compile(r"^Info:\s+\d+ \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|", re.M)
-
-
 def _unrouted(log_path, timeout, seconds):
     """The run entry of a seed whose routing was stopped at `timeout` seconds: nextpnr's
     post-placement fmax estimate (not a routed figure: on the routed specs it is 0.7-0.8 of the
@@ -328,10 +325,10 @@ def _unrouted(log_path, timeout, seconds):
         text = ""
     est = re.findall(r"Max frequency for clock '[^']+': ([0-9.]+) MHz", text)
     arcs = re.search(r"Routing (\d+) arcs", text)
-    left = _ROUTER1_PROGRESS.findall(text)
+    left = route_placed.progress(text)["router1"]     # router1's (seconds, arcs left)
     return dict(routed=False, route_timeout_s=timeout, seconds=round(seconds, 1),
                 estimate_mhz=float(est[0]) if est else None,
-                arcs=int(arcs.group(1)) if arcs else None, arcs_left=int(left[-1]) if left else None)
+                arcs=int(arcs.group(1)) if arcs else None, arcs_left=left[-1][1] if left else None)
 
 
 def _placer(run):
