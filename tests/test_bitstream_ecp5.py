@@ -1,6 +1,7 @@
 """The committed ECP5 build records: bitstreams/ecp5/manifest.json (written by `litedigest build
-ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run), the four-engine SoC's in
-bitstreams/ecp5/four_engines/ (its recipe.sh), and the bitstreams they name."""
+ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run), every other image's in a
+directory of its own under bitstreams/ecp5/ (four_engines/, ...: each with its recipe.sh), and
+the bitstreams they name."""
 import hashlib
 import json
 import os
@@ -10,10 +11,18 @@ import pytest
 from litedigest.paths import repo_root
 from litedigest.soc.targets.ecp5 import BITSTREAM_COMMIT_LIMIT
 
-BITDIRS = [os.path.join(repo_root(), "bitstreams", "ecp5", d) for d in ("", "four_engines")]
+ECP5_DIR = os.path.join(repo_root(), "bitstreams", "ecp5")
+# the default image, then every directory beside it that holds a manifest
+IMAGES = [""] + sorted(d for d in os.listdir(ECP5_DIR)
+                       if os.path.isfile(os.path.join(ECP5_DIR, d, "manifest.json")))
+BITDIRS = [os.path.join(ECP5_DIR, d) for d in IMAGES]
 
 
-@pytest.mark.parametrize("bitdir", BITDIRS, ids=["default", "four_engines"])
+def test_images_found():
+    assert "four_engines" in IMAGES
+
+
+@pytest.mark.parametrize("bitdir", BITDIRS, ids=[d or "default" for d in IMAGES])
 def test_committed_manifest_and_bitstream(bitdir):
     with open(os.path.join(bitdir, "manifest.json")) as f:
         man = json.load(f)
@@ -59,7 +68,7 @@ def test_four_engine_image():
     """The board image with an engine of each algorithm family, at its target clock, and the
     firmware it boots named."""
     from litedigest import spec
-    with open(os.path.join(BITDIRS[1], "manifest.json")) as f:
+    with open(os.path.join(ECP5_DIR, "four_engines", "manifest.json")) as f:
         man = json.load(f)
     assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
     assert sorted(man["peripherals"].values()) == sorted(spec.parse(e).engine_name for e in man["engines"])
