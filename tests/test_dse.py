@@ -365,7 +365,6 @@ def test_no_legal_placement_is_does_not_fit(tmp_path, monkeypatch):
         dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "b"), **kw)
 
 
-
 def test_yowasp_tool_runs_once_before_it_is_used(tmp_path, monkeypatch):
     """On a fresh machine a yowasp tool first prints (on stderr) that it compiles itself; the
     version recorded in every build stamp must be the tool's own line, or the first build's stamp
