@@ -229,6 +229,43 @@ def tcl_list(d):
     return " ".join(f"CONFIG.{k} {{{v}}}" for k, v in d.items())
 
 
+# The directories every board script works in: its own (`here`, the Vivado project under it),
+# the build's (`out_dir`: the bitstream and the handoff go there) and the gateware's
+TCL_DIRS = [
+    "set here [file dirname [file normalize [info script]]]",
+    "set out_dir [file normalize \"$here/..\"]",
+    "set gw_dir \"$out_dir/gateware\"",
+]
+
+
+def tcl_implementation(bd_name, bitstream, jobs):
+    """The end of a board script, once its block design `bd_name` is complete: validated and
+    saved, wrapped as the top, implemented to a bitstream (`jobs` parallel runs; an incomplete
+    run is a Tcl error), the utilization and timing reports and the bitstream copied to
+    $out_dir as `bitstream`. The board's handoff file (.hwh, .xsa) follows."""
+    return [
+        "validate_bd_design",
+        "save_bd_design",
+        "",
+        f"set bd_file [get_files {bd_name}.bd]",
+        "generate_target all $bd_file",
+        "set wrapper [make_wrapper -files $bd_file -top]",
+        "add_files -norecurse $wrapper",
+        f"set_property top {bd_name}_wrapper [current_fileset]",
+        "update_compile_order -fileset sources_1",
+        f"launch_runs impl_1 -to_step write_bitstream -jobs {jobs}",
+        "wait_on_run impl_1",
+        "if {[get_property PROGRESS [get_runs impl_1]] != \"100%\"} {",
+        "  error \"implementation or bitstream failed: see $here/project\"",
+        "}",
+        "open_run impl_1",
+        "report_utilization -file \"$out_dir/vivado_utilization.rpt\"",
+        "report_timing_summary -file \"$out_dir/vivado_timing.rpt\"",
+        f"file copy -force [get_property DIRECTORY [get_runs impl_1]]/{bd_name}_wrapper.bit "
+        f"\"$out_dir/{bitstream}\"",
+    ]
+
+
 # Tcl run by a real Tcl interpreter (tclsh) with Vivado's commands replaced: every command Tcl
 # does not know is recorded with its arguments as substituted and returns "" (`unknown`), the
 # object getters and create_bd_cell return what they were asked for or made (so the calls name
