@@ -268,16 +268,7 @@ def vivado_tcl(facts, jobs=2):
         "",
         "# Interrupts: one per peripheral -> irq_concat (input = csr.json <instance>_interrupt)",
         "# -> axi_intc_0 -> the MicroBlaze V's INTERRUPT (normal mode: the handler reads the controller)",
-        f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat",
-    ]
-    for i, name in enumerate(irqs):
-        lines.append(f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]")
-    if len(irqs) == 1:  # xlconcat needs two inputs: the second one is tied low
-        lines += ["set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
-                  "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
-                  "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]"]
-    lines += [
-        "connect_bd_net [get_bd_pins irq_concat/dout] [get_bd_pins axi_intc_0/intr]",
+        *vs.tcl_irq_concat(irqs),
         "connect_bd_intf_net [get_bd_intf_pins axi_intc_0/interrupt] [get_bd_intf_pins microblaze_riscv_0/INTERRUPT]",
         "",
         "# Clocks and resets of the 100 MHz domain; axi_mem's second clock is the MIG's ui_clk",

@@ -182,16 +182,7 @@ def vivado_tcl(facts, jobs=2):
         "Clk_slave {/ps7/FCLK_CLK0 (100 MHz)} Clk_xbar {/ps7/FCLK_CLK0 (100 MHz)} Master {/ps7/M_AXI_GP0} "
         "Slave {/axi_intc_0/s_axi} ddr_seg {Auto} intc_ip {Auto} master_apm {0}} [get_bd_intf_pins axi_intc_0/s_axi]",
         "set concat [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconcat:2.1 irq_concat]",
-        f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat",
-    ]
-    for i, name in enumerate(irqs):
-        lines.append(f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]")
-    if len(irqs) == 1:  # xlconcat needs two inputs: the second one is tied low
-        lines += ["set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
-                  "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
-                  "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]"]
-    lines += [
-        "connect_bd_net [get_bd_pins irq_concat/dout] [get_bd_pins axi_intc_0/intr]",
+        *vs.tcl_irq_concat(irqs),
         "connect_bd_net [get_bd_pins axi_intc_0/irq] [get_bd_pins ps7/IRQ_F2P]",
         "",
         "# Addresses: the subsystem's CSR window at GP0_BASE (64 KiB), the rest automatic",

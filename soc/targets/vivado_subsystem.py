@@ -238,6 +238,20 @@ TCL_DIRS = [
 ]
 
 
+def tcl_irq_concat(irqs):
+    """The interrupt lines `irqs` (peripheral names, in csr.json's order: line i is irq_<name>)
+    into the xlconcat `$concat` (irq_concat) and its output into axi_intc_0's intr. xlconcat
+    needs two inputs: with one line the second is tied low."""
+    lines = [f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat"]
+    for i, name in enumerate(irqs):
+        lines.append(f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]")
+    if len(irqs) == 1:
+        lines += ["set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
+                  "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
+                  "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]"]
+    return lines + ["connect_bd_net [get_bd_pins irq_concat/dout] [get_bd_pins axi_intc_0/intr]"]
+
+
 def tcl_implementation(bd_name, bitstream, jobs):
     """The end of a board script, once its block design `bd_name` is complete: validated and
     saved, wrapped as the top, implemented to a bitstream (`jobs` parallel runs; an incomplete
