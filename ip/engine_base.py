@@ -233,7 +233,7 @@ class HashEngine(Module):
         self._res = dict(valid=res_valid, digest=res_digest, slot=res_slot, last=res_last,
                          cur_slot=cur_slot, cur_last=cur_last)
 
-    def iterate(self, step, carry_save=()):
+    def iterate(self, step, carry_save=(), start_words=()):
         """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
         one clock's group of rounds, `group` a RoundGroup.
 
@@ -252,11 +252,26 @@ class HashEngine(Module):
         by registers), so the result appears R + 1 cycles after the accept, as when the first
         group ran in the accept cycle and a cycle was spent on the addition; the registers hold
         it until it is taken (the next block is accepted in that cycle at the earliest, as
-        before), and then the slot's chaining value is written."""
+        before), and then the slot's chaining value is written.
+
+        `start_words`: state words whose registers take no starting value, so that the
+        round's last adder drives them with no multiplexer in between (a word whose new value
+        ends the clock's longest path). The accept clears them (a synchronous reset) and loads
+        the starting value into a register of its own, `self.start_parts[i] = (register,
+        start register)`, which is zero again after the first group; the rounds read the
+        word as the two ORed (or, for a word in redundant form, its first operand so)."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
         r = self._res
         wb = self.word_bits
-        carry, rin = self._carry_save_registers(carry_save)
+        if start_words and self.round_cycles < 2:
+            raise ValueError("start_words needs two groups or more: the start register lives one cycle")
+        self.start_parts = {}
+        for i in start_words:
+            start = Signal(wb, name=f"st{i}_start", reset_less=True)
+            # non-zero for the first group's cycle only, which always advances (not the last)
+            self.sync += start.eq(Mux(accept, self.init_st[i], 0))
+            self.start_parts[i] = (st[i], start)
+        carry, rin = self._carry_save_registers(carry_save, self.start_parts)
         store_cv = self._result_from_registers(
             Cat(*[add_mod(s, *carry.get(i, []), c, width=wb)
                   for i, (s, c) in enumerate(zip(st, self.cv_words))]))
@@ -266,7 +281,8 @@ class HashEngine(Module):
         st_next, w_next = step(rin, w, group)
         st_next = self._split_redundant(st_next, carry)
         st_regs = st + self._carry_registers(carry)
-        init_regs = list(self.init_st) + [0] * (len(st_regs) - len(st))
+        init_regs = [0 if i in self.start_parts else v for i, v in enumerate(self.init_st)]
+        init_regs += [0] * (len(st_regs) - len(st))
         self.sync += [
             If(accept,
                 [d.eq(v) for d, v in zip(st_regs, init_regs)],
@@ -284,18 +300,23 @@ class HashEngine(Module):
             store_cv,
         ]
 
-    def _carry_save_registers(self, carry_save):
+    def _carry_save_registers(self, carry_save, start_parts=None):
         """The registers of the other words of the state words in redundant form
         (`carry_save`, see `iterate`): {index: [registers]}, and the words the rounds read:
-        the state, those words summed at the clock's start."""
+        the state, those words summed at the clock's start, a start word's register ORed
+        with its start register (`start_parts`, see `iterate`)."""
         wb = self.word_bits
         words = carry_save if isinstance(carry_save, dict) else {i: 2 for i in carry_save}
         carry = {i: [Signal(wb, name=f"st{i}_carry" + (str(j) if j > 1 else ""), reset_less=True)
                      for j in range(1, n)] for i, n in words.items()}
         rin = list(self.st)
+        for i, (reg, start) in (start_parts or {}).items():
+            rin[i] = Signal(wb, name=f"st{i}_word")
+            self.comb += rin[i].eq(reg | start)
         for i, regs in carry.items():
+            word = rin[i]
             rin[i] = Signal(wb, name=f"st{i}_sum")
-            self.comb += rin[i].eq(add_mod(self.st[i], *regs, width=wb))
+            self.comb += rin[i].eq(add_mod(word, *regs, width=wb))
         return carry, rin
 
     @staticmethod

@@ -85,7 +85,9 @@ class SHA2Engine(HashEngine):
       in registers formed during the previous clock); each round's new e is one carry-save
       level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level; the
       last round's new a leaves the clock as its three operands (T1, Sigma0, Maj), summed at
-      the start of the next clock (the sequencer's `carry_save`)."""
+      the start of the next clock (the sequencer's `carry_save`); the a and e registers take
+      the starting value through registers of their own (the sequencer's `start_words`), so
+      no multiplexer follows the last adders."""
 
     ROUNDS = 64
     K = K256
@@ -111,7 +113,7 @@ class SHA2Engine(HashEngine):
         if arch == "base":
             (self.iterate if stages == 1 else self.iterate_pipelined)(self._base_round)
         else:  # kN: the last round's new a as its three operands (see _unrolled_rounds)
-            self.iterate(self._unrolled_rounds, carry_save={0: 3})
+            self.iterate(self._unrolled_rounds, carry_save={0: 3}, start_words=(0, 4))
 
     def _big_sigma(self, i, x):
         w = self.WORD
@@ -193,8 +195,18 @@ class SHA2Engine(HashEngine):
             s1, che = Signal(wb, name=f"s1_{i}"), Signal(wb, name=f"ch{i}")
             t1 = Signal(wb, name=f"t1_{i}")
             na, ne = na_s[i], ne_s[i]
+            if i == 0 and 4 in self.start_parts:
+                # e is its register ORed with the starting value's (zero but in the first
+                # group): Sigma1 is linear in XOR, so Sigma1 of the starting e is a register
+                # too and each bit of Sigma1(e) one LUT4, not three ORs in six inputs
+                e_reg, e_start = self.start_parts[4]
+                s1_start = Signal(wb, name="s1_start", reset_less=True)
+                self.sync += s1_start.eq(Mux(self.accept, self._big_sigma(1, self.init_st[4]), 0))
+                s1_e = self._big_sigma(1, e_reg) ^ s1_start
+            else:
+                s1_e = self._big_sigma(1, e)
             self.comb += [
-                s1.eq(self._big_sigma(1, e)),
+                s1.eq(s1_e),
                 che.eq(ch(e, f, g)),
                 t1.eq(add_mod(khw, s1, che, width=wb)),
                 # the new e as its own carry-save level and adder (not d + T1): one 64-bit
