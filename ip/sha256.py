@@ -199,7 +199,7 @@ class SHA2Engine(HashEngine):
                 # e is its register ORed with the starting value's (zero but in the first
                 # group): Sigma1 is linear in XOR, so Sigma1 of the starting e is a register
                 # too and each bit of Sigma1(e) one LUT4, not three ORs in six inputs
-                e_reg, e_start = self.start_parts[4]
+                e_reg, _ = self.start_parts[4]
                 s1_start = Signal(wb, name="s1_start", reset_less=True)
                 self.sync += s1_start.eq(Mux(self.accept, self._big_sigma(1, self.init_st[4]), 0))
                 s1_e = self._big_sigma(1, e_reg) ^ s1_start
