@@ -34,6 +34,7 @@ from migen.genlib.record import Record
 from litex.soc.interconnect import wishbone
 
 from .layouts import VARIANT_BITS, engine_block, request_layout
+from .slots import in_ram
 
 DESC_BYTES = 16
 
@@ -46,10 +47,9 @@ def out_align(digest_bits):
 
 
 def out_address_ok(out, A, ram_base, ram_size):
-    """`out` is aligned to A and its A bytes lie in RAM at [ram_base, ram_base + ram_size).
-    (Yosys reduces the comparisons with constants to LUTs, no carry chain: 9 LUT4 and a PFUMX
-    for the ECP5 SoC's RAM; a mask of the high bits instead is no smaller.)"""
-    return (out[:log2_int(A)] == 0) & (out >= ram_base) & (out <= ram_base + ram_size - A)
+    """`out` is aligned to A and its A bytes lie in RAM at [ram_base, ram_base + ram_size)
+    (9 LUT4 and a PFUMX for the ECP5 SoC's RAM; a mask of the high bits instead is no smaller)."""
+    return in_ram(out, log2_int(A), ram_base, ram_base + ram_size - A)
 
 
 class BatchWalker(Module):

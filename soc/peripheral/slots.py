@@ -14,6 +14,14 @@ from migen.genlib.record import Record
 
 from .layouts import job_layout, request_layout, segment_layout, slot_bits, slot_event_layout
 
+
+def in_ram(addr, align_bits, ram_base, limit, end=None):
+    """A DMA range check against the RAM's constant bounds, SlotControl's and the batch
+    walker's: `addr` is a multiple of 2**align_bits and at least `ram_base`, and `end` (default
+    `addr` itself) is at most `limit`. (Yosys reduces the comparisons with constants to LUTs,
+    no carry chain.)"""
+    return (addr[:align_bits] == 0) & (addr >= ram_base) & ((addr if end is None else end) <= limit)
+
 STATUS_LAYOUT = [("busy", 1), ("done", 1), ("err_len", 1), ("err_addr", 1), ("err_state", 1),
                  ("err_bus", 1)]
 
@@ -95,8 +103,8 @@ class SlotControl(Module):
         # tweak stage makes its final bytes, final_bytes is not used)
         dma_len_bad = Mux(r.pad, 0,
                           (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad)
-        in_ram = lambda b, e: (b[:rb] == 0) & (b >= ram_base) & (e <= ram_end)
-        dma_addr_bad = ~in_ram(base, end) | (r.tail & (tlen != 0) & ~in_ram(tbase, tend))
+        dma_addr_bad = (~in_ram(base, rb, ram_base, ram_end, end)
+                        | (r.tail & (tlen != 0) & ~in_ram(tbase, rb, ram_base, ram_end, tend)))
         pad_bad = r.pad & (r.tail | ~r.first | (0 if out_block else r.out) | r.start)
         state_bad = (slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending) | pad_bad |
                      (self.locked & ~self.owner) | self.extra_bad)
