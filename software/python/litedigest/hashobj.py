@@ -196,14 +196,23 @@ def _engine_spec(name, engine):
         raise ValueError(f"bad engine for {name}: {e}") from None
 
 
-def hash_many(name, messages, *, backend="sw", engine=None):
-    """The digests (a list of bytes) of many messages of one SHA-family algorithm, in order:
-    what `[new(name, m, backend=..., engine=...).digest() for m in messages]` gives, with one
-    call. On the `soc` backend's DMA path the peripheral's batch walker hashes them (messages
-    and descriptors staged in main RAM, one batch start, one interrupt; soc/REGISTERS.md
-    "Batches"); elsewhere each message is hashed in turn."""
+def hash_many(name, messages, *, backend="sw", engine=None, digest_bits=None, key=b""):
+    """The digests (a list of bytes) of many messages of one algorithm, in order: what
+    `[new(name, m, backend=..., engine=...).digest() for m in messages]` gives, with one
+    call; Skein-512 takes new()'s `digest_bits` and `key` too. On the `soc` backend's DMA path
+    the peripheral's batch walker hashes them (messages and descriptors staged in main RAM,
+    one batch start, one interrupt; soc/REGISTERS.md "Batches"): every SHA algorithm, and
+    unkeyed Skein-512 of the sizes the engine has configured IVs for (128, 160, 224, 256, 384,
+    512 bits); elsewhere each message is hashed in turn."""
+    lname = _algorithm(name)
+    if _spec.ALGORITHMS[lname][0] == "skein512":
+        from .skein import skein_arguments
+        bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
+        spec, key = skein_arguments(bits, key, engine)
+        msgs = [bytes(_as_bytes(m)) for m in messages]
+        return get_backend(backend, spec.engine_name).hash_many(spec, msgs, bits, key)
+    if digest_bits is not None or key:
+        raise TypeError(f"digest_bits and key are Skein-512 arguments, not {name}'s")
     spec = _engine_spec(name, engine)
-    if spec.family == "skein512":
-        raise ValueError("hash_many takes the SHA-family algorithms (Skein-512: new() per message)")
     msgs = [bytes(_as_bytes(m)) for m in messages]
     return get_backend(backend, spec.engine_name).hash_many(spec, msgs)

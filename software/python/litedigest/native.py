@@ -667,7 +667,8 @@ class HwDevice:
         return HwCtx(self, alg, path, ctx_mem)
 
     def hash_many(self, alg, messages, read_bytes):
-        """The digests of `messages` (bytes-like, any lengths) by the peripheral's batch walker
+        """The digests of `messages` (bytes-like, any lengths) of one algorithm (`sched_alg`:
+        a SHA name or "skein512-<bits>") by the peripheral's batch walker
         (ld_hw_batch_desc_set, ld_hw_md_batch_run): messages, descriptors and the output area
         staged in one dma_write per chunk that fits the staging area, one batch per chunk, the
         outputs read back with `read_bytes(addr, n)` in one call. Needs dma_write/stage and a
@@ -676,9 +677,9 @@ class HwDevice:
             raise ValueError("this peripheral has no batch walker")
         if not self._binding.dma_write or not self.dev.stage_size:
             raise ValueError("hash_many needs a staging area (dma_write, stage)")
-        a = md_alg(alg)
+        a = sched_alg(alg)
         stride = int(lib.ld_hw_batch_stride(a))
-        size = int(lib.ld_md_digest_size(a))
+        size = int(lib.ld_sched_digest_size(a))
         align = self.info()["dma_align"]
         base, room = int(self.dev.stage_base), int(self.dev.stage_size)
         msgs = [bytes(m) for m in messages]       # (bytes already: no copy)

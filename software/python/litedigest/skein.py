@@ -16,6 +16,23 @@ BLOCK = 64
 MAX_OUT_BITS = 1 << 20
 
 
+def skein_arguments(digest_bits, key, engine):
+    """What a Skein-512 hash (Skein512, hash_many) is made from, checked: (the engine spec,
+    the key's bytes). ValueError for an output size outside 1..MAX_OUT_BITS bits or an engine
+    that is not a Skein-512 one; hashlib's errors for a key that is no bytes-like object."""
+    if not isinstance(digest_bits, int) or isinstance(digest_bits, bool) or \
+            not 1 <= digest_bits <= MAX_OUT_BITS:
+        raise ValueError(f"digest_bits must be an integer 1..{MAX_OUT_BITS}, got {digest_bits!r}")
+    key = bytes(_as_bytes(key))
+    try:
+        spec = _spec.parse(engine if engine is not None else "skein512")
+    except _spec.SpecError as e:
+        raise ValueError(f"bad engine for skein512: {e}") from None
+    if spec.family != "skein512":
+        raise ValueError(f"engine {engine!r} is not a Skein-512 engine")
+    return spec, key
+
+
 class Skein512(ContextHash):
     """A running Skein-512 hash or MAC: update/update_bits/digest/hexdigest/copy."""
 
@@ -23,16 +40,7 @@ class Skein512(ContextHash):
 
     def __init__(self, data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None,
                  name="skein512"):
-        if not isinstance(digest_bits, int) or isinstance(digest_bits, bool) or \
-                not 1 <= digest_bits <= MAX_OUT_BITS:
-            raise ValueError(f"digest_bits must be an integer 1..{MAX_OUT_BITS}, got {digest_bits!r}")
-        key = bytes(_as_bytes(key))
-        try:
-            self._spec = _spec.parse(engine if engine is not None else "skein512")
-        except _spec.SpecError as e:
-            raise ValueError(f"bad engine for skein512: {e}") from None
-        if self._spec.family != "skein512":
-            raise ValueError(f"engine {engine!r} is not a Skein-512 engine")
+        self._spec, key = skein_arguments(digest_bits, key, engine)
         self._name = name
         self._bits = digest_bits
         self._backend_name = backend

@@ -36,12 +36,16 @@ class Backend:
         engine, e.g. hmac-sha256:opt:p4)."""
         raise ValueError(f"the {self.name} backend has no MAC engine ({spec})")
 
-    def hash_many(self, spec, messages):
-        """The digests of `messages` (a list of bytes) for spec.algorithm: one context each (a
-        backend with a batch interface overrides this)."""
+    def hash_many(self, spec, messages, digest_bits=None, key=b""):
+        """The digests of `messages` (a list of bytes) for spec.algorithm (Skein-512: of
+        `digest_bits` bits under MAC key `key`): one context each (a backend with a batch
+        interface overrides this)."""
         out = []
         for m in messages:
-            ctx = self.md_context(spec)
+            if spec.family == "skein512":
+                ctx = self.skein_context(spec, digest_bits, key)
+            else:
+                ctx = self.md_context(spec)
             ctx.update(m)
             out.append(ctx.digest())
         return out

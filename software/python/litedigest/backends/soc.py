@@ -137,13 +137,17 @@ class SoCBackend(Backend):
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
         return self.hw.context(spec.algorithm, self.c_path)
 
-    def hash_many(self, spec, messages):
-        """DMA path: the peripheral's batch walker (HwDevice.hash_many); CSR path: one by one."""
+    def hash_many(self, spec, messages, digest_bits=None, key=b""):
+        """DMA path: the peripheral's batch walker (HwDevice.hash_many), for Skein-512 when
+        the engine has the size's IV and there is no key; CSR path and the rest: one by one."""
         if spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
-        if self.path != "dma" or not self.hw.dev.batch_base:
-            return super().hash_many(spec, messages)
-        return self.hw.hash_many(spec.algorithm, messages, self.sim.bus.read_bytes)
+        skein = spec.family == "skein512"
+        if (self.path != "dma" or not self.hw.dev.batch_base or
+                (skein and (key or digest_bits not in native.SKEIN_SIZES))):
+            return super().hash_many(spec, messages, digest_bits, key)
+        alg = f"skein512-{digest_bits}" if skein else spec.algorithm
+        return self.hw.hash_many(alg, messages, self.sim.bus.read_bytes)
 
     def mac(self, spec, key, data):
         """The HMAC peripheral: `key` loaded into key slot 0 (33 engine cycles), the MAC of
