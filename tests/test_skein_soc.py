@@ -37,10 +37,11 @@ def test_16k_dma_performance(run):
     """README figures (exact cycle counts): bounds a little below the measured values."""
     sw, csr, dma = (run.record(p)["cycles"] for p in ("sw", "csr", "dma"))
     assert dma < csr < sw
-    # measured 9,256 cycles (1.77 B/cycle, 776x): 257 blocks at 10 cycles are 2,570 cycles of
-    # engine time, the rest is the driver's fixed cost (key/config/output UBIs, CSR traffic)
-    assert 16384 / dma >= 1.7, f"DMA path {16384 / dma:.3f} bytes/cycle"
-    assert sw / dma >= 700, f"speedup {sw / dma:.1f}x"
+    # measured 3,982 cycles (4.11 B/cycle, 1,808x): one job that the peripheral pads and ends
+    # with the output block (ld_hw_skein512's one-shot path); 257 blocks at 10 cycles are
+    # 2,570 cycles of engine time. The context path it replaced took 8,311 (1.97 B/cycle).
+    assert 16384 / dma >= 3.9, f"DMA path {16384 / dma:.3f} bytes/cycle"
+    assert sw / dma >= 1700, f"speedup {sw / dma:.1f}x"
 
 
 @pytest.fixture(scope="module")

@@ -490,19 +490,13 @@ int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out)
     return finish_digest(ctx, out);
 }
 
-#if !LD_CONFIG_HOST && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LD_ONESHOT_FAST 1
-static uint32_t bswap32(uint32_t w)
-{
-    return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
-}
-
+#ifdef LD_ONESHOT_FAST
 /* The one-shot DMA call on the firmware's CPU, for a peripheral with hardware padding
- * (batch_base set: ctrl.pad): the whole message is one `pad` job on slot 0, its status checked
- * once at the end (a rejected job is done at once with an error bit), the digest stored a word
- * at a time. Taken when the message is aligned to the block (every peripheral's DMA alignment
- * is at most its block) and in the DMA's range; anything else, and a peripheral without
- * hardware padding, goes the general way (md_general, as a tail call).
+ * (batch_base set: ctrl.pad): the whole message is one `pad` job on slot 0 (ld_oneshot_job),
+ * its status checked once at the end (a rejected job is done at once with an error bit), the
+ * digest stored a word at a time. Taken when the message is aligned to the block (every
+ * peripheral's DMA alignment is at most its block) and in the DMA's range; anything else, and
+ * a peripheral without hardware padding, goes the general way (md_general, as a tail call).
  * Written for the cost of a short message (profiled with `litedigest bench --backend soc
  * --profile`): with the library's own MMIO HAL (ld_hal_mmio_*, what LiteX firmware passes)
  * and no dma_sync hook (a write-through or no cache: LiteX without an L2)
@@ -516,88 +510,18 @@ static uint32_t bswap32(uint32_t w)
 static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
                       uint8_t *out);
 
-#define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
-#define ONESHOT_WR(a, v) do {                                                                 \
-        if (mmio) *(volatile uint32_t *)(a) = (v); else LD_WR32(dev, (a), (v));              \
-    } while (0)
-
 static inline __attribute__((always_inline))
 int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out,
                  const int mmio)
 {
     ld_md_facts f;
-    uintptr_t off;
-    uint32_t w, limit, polls, st;
-    size_t k;
 
     if (!dev->batch_base || !ld_md_lookup(alg, &f) || f.family != dev->family ||
         ((uintptr_t)p & (((size_t)1 << f.block_shift) - 1)) || len > 0xffffff80u ||
         (len && !ld_dma_range_ok(dev, (uintptr_t)p, len, 1)))
         return md_general(dev, alg, LD_PATH_DMA, p, len, out);    /* a tail call */
     LD_PROF(LD_PROF_PADDED);
-    /* slot 0's word of the slots_* registers (their width follows the slot count) */
-    w = LD_INFO_SLOTS(ONESHOT_RD(dev->info));
-    if (w == 0)
-        return LD_ERR_HW;                               /* not a hash peripheral */
-    off = ld_slot_word(0, w, 0);
-    ONESHOT_WR(dev->slots_ack + off, 1u);               /* clean start on slot 0 */
-    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
-    if (!mmio && dev->dma_sync)     /* the mmio instance runs without one (ld_hw_md) */
-        dev->dma_sync();
-    /* the empty message: any address in range (no row is read) */
-    ONESHOT_WR(dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
-    ONESHOT_WR(dev->dma_length, (uint32_t)len);
-    ONESHOT_WR(dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_PAD |
-                          LD_CTRL_VARIANT_VAL(f.variant));
-    LD_PROF(LD_PROF_STARTED);
-    limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-#if LD_CONFIG_LOST_JOBS
-    /* the same loop as a bare bounded wait for the first LD_HW_FIRST_POLLS polls (no more
-     * work or live registers: this is the 64-byte call's cost); a longer job's wait goes on
-     * in ld_hw_poll_rest, which also sees a job that vanished (a reset) */
-    limit = limit < LD_HW_FIRST_POLLS ? limit : LD_HW_FIRST_POLLS;
-#endif
-    for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u); )
-        if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
-            polls = limit;
-            break;
-        }
-#if LD_CONFIG_LOST_JOBS
-    if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
-        int lost;
-        polls = ld_hw_poll_rest(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, &lost)
-                ? 0 : limit;
-        if (lost)
-            limit = 0;
-    }
-#endif
-    LD_PROF(LD_PROF_DONE);
-    st = ONESHOT_RD(dev->status);
-    ONESHOT_WR(dev->slots_ack + off, 1u);
-    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
-    LD_PROF(LD_PROF_ACKED);
-#if LD_CONFIG_LOST_JOBS
-    if (limit == 0)
-        return LD_ERR_HW;                               /* lost */
-#endif
-    if (polls >= limit)
-        return LD_ERR_TIMEOUT;
-    if (st & LD_STATUS_ERRORS)
-        return LD_ERR_HW;
-    ONESHOT_WR(dev->digest_sel, 0);
-    for (k = 0; k < f.digest_size / 4u; k++) {
-        w = ONESHOT_RD(dev->digest + 4u * k);       /* big-endian word: H0's first byte high */
-        if (((uintptr_t)out & 3u) == 0) {
-            ((uint32_t *)(void *)out)[k] = bswap32(w);
-        } else {
-            out[4 * k] = (uint8_t)(w >> 24);
-            out[4 * k + 1] = (uint8_t)(w >> 16);
-            out[4 * k + 2] = (uint8_t)(w >> 8);
-            out[4 * k + 3] = (uint8_t)w;
-        }
-    }
-    LD_PROF(LD_PROF_DIGEST);
-    return LD_OK;
+    return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);
 }
 
 __attribute__((noinline)) LD_HOT(oneshot_mmio)

@@ -645,13 +645,51 @@ int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *
     return r;
 }
 
+#ifdef LD_ONESHOT_FAST
+/* The one-shot DMA call of a plain hash (no key, whole bytes) whose output size has its IV in
+ * the engine, on a peripheral with hardware padding (batch_base set: ctrl.pad, ctrl.out), the
+ * message aligned to the block and in the DMA's range: one job on slot 0 (ld_oneshot_job)
+ * that the peripheral zero-pads, giving every block its tweak and ending with the output
+ * block, as a batch's message; no context, no configuration or output UBI from the CPU. */
+__attribute__((noinline))
+static int skein_oneshot_mmio(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
+                              size_t len, uint8_t *out)
+{
+    return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 1);
+}
+
+__attribute__((noinline))
+static int skein_oneshot_hal(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
+                             size_t len, uint8_t *out)
+{
+    return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 0);
+}
+#endif
+
 int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
                    size_t keylen, const void *data, size_t nbits, uint8_t *out)
 {
     ld_skein512_ctx ctx;
     size_t len = nbits / 8;
-    int r = ld_hw_skein512_init(&ctx, dev, path, out_bits, key, keylen);
+    int r;
 
+#ifdef LD_ONESHOT_FAST
+    ld_md_facts f;
+    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && dev->family == LD_FAMILY_SKEIN512 &&
+        dev->tweak && dev->final_bytes && dev->batch_base && keylen == 0 && nbits % 8 == 0 &&
+        out != NULL && (data != NULL || nbits == 0) &&
+        out_bits <= 8u * LD_SKEIN512_STATE_BYTES &&       /* a size with its IV: */
+        ld_hw_alg_facts(LD_ALG_SKEIN512(out_bits), &f) && f.family == LD_FAMILY_SKEIN512 &&
+        ((uintptr_t)data & (LD_SKEIN512_BLOCK_BYTES - 1)) == 0 && len <= 0xffffff80u &&
+        (len == 0 || ld_dma_range_ok(dev, (uintptr_t)data, len, 1))) {
+        const uint8_t *p = (const uint8_t *)data;
+        if (dev->read32 == ld_hal_mmio_read32 && dev->write32 == ld_hal_mmio_write32 &&
+            dev->dma_sync == NULL && dev->wait == NULL)
+            return skein_oneshot_mmio(dev, &f, p, len, out);
+        return skein_oneshot_hal(dev, &f, p, len, out);
+    }
+#endif
+    r = ld_hw_skein512_init(&ctx, dev, path, out_bits, key, keylen);
     if (r == LD_OK && ((data == NULL && nbits) || out == NULL))
         r = LD_ERR_ARG;
     if (r != LD_OK)

@@ -123,8 +123,11 @@ size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
 /* one-shot over a message of nbits bits */
 int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
                 size_t nbits, uint8_t *out);
-/* one-shot on a peripheral; on the DMA path the message's blocks and its final block go as
- * one job (the final block from the context's aligned buffer as the tail segment). */
+/* one-shot on a peripheral. DMA path: a plain hash of a configured output size (no key,
+ * whole bytes) of a message the DMA can read, on a peripheral with hardware padding, is one
+ * job that the peripheral pads and ends with the output block (ctrl.pad, ctrl.out); otherwise
+ * the message's blocks and its final block go as one job (the final block from the context's
+ * aligned buffer as the tail segment) and the output UBI follows. */
 int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
                    size_t keylen, const void *data, size_t nbits, uint8_t *out);
 #if LD_CONFIG_HOST
