@@ -145,13 +145,22 @@ def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"",
     keyword, accepted and ignored (no algorithm here is blocked)."""
     lname = _algorithm(name)
     data = initial_data(data, string)
-    if _spec.ALGORITHMS[lname][0] == "skein512":
+    bits = _skein_bits(name, lname, digest_bits, key)
+    if bits is not None:
         from .skein import Skein512
-        bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
         return Skein512(data, digest_bits=bits, key=key, backend=backend, engine=engine, name=lname)
+    return HashObject(name, data, backend=backend, engine=engine)
+
+
+def _skein_bits(name, lname, digest_bits, key):
+    """Skein-512's output bits for catalogue algorithm `lname` (digest_bits, default the size
+    its name carries); None for a SHA algorithm, for which digest_bits and key are a
+    TypeError (new() and hash_many)."""
+    if _spec.ALGORITHMS[lname][0] == "skein512":
+        return digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
     if digest_bits is not None or key:
         raise TypeError(f"digest_bits and key are Skein-512 arguments, not {name}'s")
-    return HashObject(name, data, backend=backend, engine=engine)
+    return None
 
 
 def file_digest(fileobj, digest, /, *, backend=None, engine=None, _bufsize=2**18):
@@ -204,15 +213,12 @@ def hash_many(name, messages, *, backend="sw", engine=None, digest_bits=None, ke
     one batch start, one interrupt; soc/REGISTERS.md "Batches"): every SHA algorithm, and
     unkeyed Skein-512 of the sizes the engine has configured IVs for (128, 160, 224, 256, 384,
     512 bits); elsewhere each message is hashed in turn."""
-    lname = _algorithm(name)
-    if _spec.ALGORITHMS[lname][0] == "skein512":
+    bits = _skein_bits(name, _algorithm(name), digest_bits, key)
+    if bits is not None:
         from .skein import skein_arguments
-        bits = digest_bits if digest_bits is not None else 8 * _spec.ALGORITHMS[lname][2]
         spec, key = skein_arguments(bits, key, engine)
         msgs = [bytes(_as_bytes(m)) for m in messages]
         return get_backend(backend, spec.engine_name).hash_many(spec, msgs, bits, key)
-    if digest_bits is not None or key:
-        raise TypeError(f"digest_bits and key are Skein-512 arguments, not {name}'s")
     spec = _engine_spec(name, engine)
     msgs = [bytes(_as_bytes(m)) for m in messages]
     return get_backend(backend, spec.engine_name).hash_many(spec, msgs)
