@@ -147,6 +147,16 @@ static void mac_checks(void)
     r = ld_hw_mac(&mac_dev, 2, LD_PATH_CSR, pool[7], 0, d);
     ld_hmac(LD_ALG_SHA256, key2, 4, pool[7], 0, want);
     check("mac_key_slots", i && r == LD_OK && memcmp(d, want, 32) == 0);
+    /* DMA: a message off the block alignment (the general path) and the empty message
+     * without a buffer (the one-shot job) */
+    r = ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[1] + 4, 100, d);
+    ld_hmac(LD_ALG_SHA256, key, sizeof key, pool[1] + 4, 100, want);
+    i = r == LD_OK && memcmp(d, want, 32) == 0;
+    r = ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, NULL, 0, d);
+    ld_hmac(LD_ALG_SHA256, key, sizeof key, NULL, 0, want);
+    check("mac_dma_paths", i && r == LD_OK && memcmp(d, want, 32) == 0 &&
+                           ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, NULL, 8, d) == LD_ERR_ARG &&
+                           ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], 64, NULL) == LD_ERR_ARG);
     check("mac_bad_slot", ld_hw_mac_set_key(&mac_dev, 9, key, 4) == LD_ERR_ARG &&
                           ld_hw_mac(&mac_dev, 7, LD_PATH_DMA, pool[0], 64, d) == LD_ERR_ARG &&
                           ld_hw_mac_set_key(&mac_dev, 0, NULL, 4) == LD_ERR_ARG);

@@ -391,9 +391,10 @@ static inline void ld_batch_desc_write(ld_hw_batch_desc *d, uintptr_t msg, size_
 }
 
 /* The one-shot DMA job of the firmware's CPU (ld_hw_md's SHA call, ld_hw_skein512's plain
- * Skein-512 call; md_hw.c says why it is written so): the whole message, `len` bytes at `p`
- * (aligned and in the DMA's range: the caller checked), as one `pad` job on slot 0 of the
- * variant f->variant with the extra ctrl levels `ctrl` (Skein's ctrl.out), its status checked
+ * Skein-512 call, ld_hw_mac's MAC; md_hw.c says why it is written so): the whole message, `len`
+ * bytes at `p` (aligned and in the DMA's range: the caller checked), as one `pad` job on slot 0
+ * of the variant f->variant with the extra ctrl levels `ctrl` (Skein's ctrl.out, the MAC's key
+ * slot), its status checked
  * once at the end, then f->digest_size bytes (a multiple of 4) of the slot's chaining value
  * to `out`.
  * `mmio` (a constant): the registers touched directly (the library's own MMIO HAL, no
@@ -404,6 +405,12 @@ static inline uint32_t ld_bswap32(uint32_t w)
 {
     return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
 }
+
+/* The device uses the library's own MMIO HAL with no dma_sync or wait hook: a one-shot call
+ * takes ld_oneshot_job's `mmio` instance (a macro, not a function: the callers' code stays as
+ * when they spelled it out) */
+#define LD_OWN_MMIO(dev) ((dev)->read32 == ld_hal_mmio_read32 && (dev)->write32 == ld_hal_mmio_write32 && \
+                          (dev)->dma_sync == NULL && (dev)->wait == NULL)
 
 #define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
 #define ONESHOT_WR(a, v) do {                                                                 \

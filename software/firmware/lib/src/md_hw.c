@@ -707,8 +707,7 @@ int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t l
 #ifdef LD_ONESHOT_FAST
     /* tail calls all: this function keeps nothing on the stack */
     if (path == LD_PATH_DMA && LD_HAL_OK(dev) && out != NULL && data != NULL) {
-        if (dev->read32 == ld_hal_mmio_read32 && dev->write32 == ld_hal_mmio_write32 &&
-            dev->dma_sync == NULL && dev->wait == NULL)
+        if (LD_OWN_MMIO(dev))
             return oneshot_mmio(dev, alg, (const uint8_t *)data, len, out);
         return oneshot_hal(dev, alg, (const uint8_t *)data, len, out);
     }

@@ -683,8 +683,7 @@ int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_
         ((uintptr_t)data & (LD_SKEIN512_BLOCK_BYTES - 1)) == 0 && len <= 0xffffff80u &&
         (len == 0 || ld_dma_range_ok(dev, (uintptr_t)data, len, 1))) {
         const uint8_t *p = (const uint8_t *)data;
-        if (dev->read32 == ld_hal_mmio_read32 && dev->write32 == ld_hal_mmio_write32 &&
-            dev->dma_sync == NULL && dev->wait == NULL)
+        if (LD_OWN_MMIO(dev))
             return skein_oneshot_mmio(dev, &f, p, len, out);
         return skein_oneshot_hal(dev, &f, p, len, out);
     }
