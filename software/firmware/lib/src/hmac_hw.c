@@ -195,7 +195,7 @@ int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *dat
 {
 #ifdef LD_ONESHOT_FAST
     /* as ld_hw_md: tail calls all (the empty message may have no data pointer) */
-    if (path == LD_PATH_DMA && dev != NULL && LD_HAL_OK(dev) && mac != NULL &&
+    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && mac != NULL &&
         (data != NULL || len == 0)) {
         if (LD_OWN_MMIO(dev))
             return mac_oneshot_mmio(dev, key_slot, (const uint8_t *)data, len, mac);

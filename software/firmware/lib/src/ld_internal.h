@@ -394,9 +394,8 @@ static inline void ld_batch_desc_write(ld_hw_batch_desc *d, uintptr_t msg, size_
  * Skein-512 call, ld_hw_mac's MAC; md_hw.c says why it is written so): the whole message, `len`
  * bytes at `p` (aligned and in the DMA's range: the caller checked), as one `pad` job on slot 0
  * of the variant f->variant with the extra ctrl levels `ctrl` (Skein's ctrl.out, the MAC's key
- * slot), its status checked
- * once at the end, then f->digest_size bytes (a multiple of 4) of the slot's chaining value
- * to `out`.
+ * slot), its status checked once at the end, then f->digest_size bytes (a multiple of 4) of
+ * the slot's chaining value to `out`.
  * `mmio` (a constant): the registers touched directly (the library's own MMIO HAL, no
  * dma_sync or wait hook) rather than through the device's HAL. */
 #if !LD_CONFIG_HOST && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
