@@ -165,8 +165,7 @@ int mac_oneshot_body(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *p, 
     int alg;
 
     if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
-        !ld_md_lookup(alg, &f) || ((uintptr_t)p & (((size_t)1 << f.block_shift) - 1)) ||
-        len > 0xffffff80u || (len && !ld_dma_range_ok(dev, (uintptr_t)p, len, 1)))
+        !ld_md_lookup(alg, &f) || !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
         return mac_general(dev, key_slot, LD_PATH_DMA, p, len, mac);   /* a tail call */
     if (!((ONESHOT_RD(dev->keys_valid) >> key_slot) & 1u))
         return LD_ERR_STATE;

@@ -411,6 +411,12 @@ static inline uint32_t ld_bswap32(uint32_t w)
 #define LD_OWN_MMIO(dev) ((dev)->read32 == ld_hal_mmio_read32 && (dev)->write32 == ld_hal_mmio_write32 && \
                           (dev)->dma_sync == NULL && (dev)->wait == NULL)
 
+/* A message the one-shot job takes: aligned to the block, within the DMA's length limit, in
+ * its range (a macro, as LD_OWN_MMIO) */
+#define LD_ONESHOT_MSG_OK(dev, p, len, block)                                                  \
+    ((((uintptr_t)(p) & ((block) - 1)) == 0) && (len) <= 0xffffff80u &&                       \
+     ((len) == 0 || ld_dma_range_ok((dev), (uintptr_t)(p), (len), 1)))
+
 #define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
 #define ONESHOT_WR(a, v) do {                                                                 \
         if (mmio) *(volatile uint32_t *)(a) = (v); else LD_WR32(dev, (a), (v));              \

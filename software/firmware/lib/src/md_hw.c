@@ -517,8 +517,7 @@ int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, ui
     ld_md_facts f;
 
     if (!dev->batch_base || !ld_md_lookup(alg, &f) || f.family != dev->family ||
-        ((uintptr_t)p & (((size_t)1 << f.block_shift) - 1)) || len > 0xffffff80u ||
-        (len && !ld_dma_range_ok(dev, (uintptr_t)p, len, 1)))
+        !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
         return md_general(dev, alg, LD_PATH_DMA, p, len, out);    /* a tail call */
     LD_PROF(LD_PROF_PADDED);
     return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);

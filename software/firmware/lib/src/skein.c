@@ -680,8 +680,7 @@ int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_
         out != NULL && (data != NULL || nbits == 0) &&
         out_bits <= 8u * LD_SKEIN512_STATE_BYTES &&       /* a size with its IV: */
         ld_hw_alg_facts(LD_ALG_SKEIN512(out_bits), &f) && f.family == LD_FAMILY_SKEIN512 &&
-        ((uintptr_t)data & (LD_SKEIN512_BLOCK_BYTES - 1)) == 0 && len <= 0xffffff80u &&
-        (len == 0 || ld_dma_range_ok(dev, (uintptr_t)data, len, 1))) {
+        LD_ONESHOT_MSG_OK(dev, data, len, LD_SKEIN512_BLOCK_BYTES)) {
         const uint8_t *p = (const uint8_t *)data;
         if (LD_OWN_MMIO(dev))
             return skein_oneshot_mmio(dev, &f, p, len, out);
