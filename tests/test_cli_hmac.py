@@ -88,3 +88,21 @@ def test_hex_key_and_errors(files, tmp_path):
     r = run(["--key-env", "K", str(tmp_path / "nope"), str(a)], env={"K": "secret"})
     assert r.returncode == 1 and b"nope" in r.stderr
     assert r.stdout.decode().strip().endswith(std_hmac.new(b"secret", b"abc", "sha256").hexdigest())
+
+
+def test_r_marks_a_name_with_a_newline_as_openssl(tmp_path):
+    """-r: a name with a newline gets OpenSSL 3's (and coreutils') leading backslash and \\n;
+    a backslash or a carriage return is left as it is (OpenSSL escapes nothing else)."""
+    names = ["new\nline", "back\\slash", "cr\rname", "both\\and\nnewline"]
+    for n in names:
+        (tmp_path / n).write_bytes(b"x")
+    got = subprocess.run(LITEDIGEST + ["hmac", "-r", "--key-env", "LD_TEST_KEY"] + names, cwd=tmp_path,
+                         capture_output=True, env={**os.environ, "LD_TEST_KEY": "k"})
+    assert got.returncode == 0, got.stderr
+    mac = std_hmac.new(b"k", b"x", "sha256").hexdigest()
+    assert got.stdout == (f"\\{mac} *new\\nline\n{mac} *back\\slash\n{mac} *cr\rname\n"
+                          f"\\{mac} *both\\and\\nnewline\n").encode()
+    if OPENSSL:
+        want = subprocess.run([OPENSSL, "dgst", "-sha256", "-r", "-hmac", "k"] + names, cwd=tmp_path,
+                              capture_output=True)
+        assert got.stdout == want.stdout

@@ -339,3 +339,47 @@ def test_check_tagged_lines_without_a_coreutils_tool(files, algo, other):
                    b"litedigest: o.sums: %d: improperly formatted %s checksum line\n" % (n + 2, algo.upper().encode()) +
                    b"litedigest: WARNING: 2 lines are improperly formatted\n")
     assert run(LD + ["-a", algo, "-c", "--strict", "o.sums"], d)[0] == 1
+
+
+def test_check_line_with_a_nul_byte(files):
+    """A NUL byte in a listed name ends it, as the C string coreutils opens (a checksum file is
+    untrusted input: it used to stop the check with Python's 'embedded null byte')."""
+    d, _ = files
+    good = subprocess.run(["sha256sum", "f1.bin"], cwd=d, capture_output=True).stdout.split()[0]
+    (d / "nul_end.sum").write_bytes(good + b"  f1.bin\0")
+    (d / "nul_mid.sum").write_bytes(good + b"  f1.bin\n" + good + b"  emp\0ty\n" + good + b"  f1.bin\n")
+    (d / "nul_hex.sum").write_bytes(good[:10] + b"\0" + good[11:] + b"  f1.bin\n")
+    for sums in ("nul_end.sum", "nul_mid.sum", "nul_hex.sum"):
+        compare("sha256sum", ["-c", sums], d)
+        compare("sha256sum", ["-c", "--warn", "--strict", sums], d)
+
+
+def test_names_starting_with_a_dash_are_not_quoted(files):
+    d, _ = files
+    compare("sha256sum", ["--", "--tag", "-x", "-", "#x", "~x"], d, stdin=b"abc")
+
+
+@pytest.mark.parametrize("closed", ["<&-", ">&-"])
+@pytest.mark.parametrize("args", [["-"], ["f1.bin", "-"], ["-c", "-"], ["f1.bin"]])
+def test_closed_standard_streams_as_coreutils(files, closed, args):
+    """Started with standard input or output closed: coreutils' messages and status, not a
+    Python traceback."""
+    d, _ = files
+    def sh(cmd):
+        r = subprocess.run(["sh", "-c", f'"$@" {closed}', "sh"] + cmd, cwd=d, capture_output=True)
+        return r.returncode, r.stdout, r.stderr
+    g = sh(["sha256sum"] + args)
+    m = sh(LD + ["-a", "sha256"] + args)
+    assert m[0] == g[0] and m[1] == g[1], (g, m)
+    assert m[2].replace(b"litedigest:", b"X:") == g[2].replace(b"sha256sum:", b"X:"), (g, m)
+    assert b"Traceback" not in m[2]
+
+
+def test_algorithm_in_hashlib_spellings(files):
+    d, names = files
+    want = subprocess.run(LD + ["-a", "sha512_256", names[3]], cwd=d, capture_output=True)
+    for spelling in ("SHA512_256", "sha512-256", "SHA-512/256"):
+        got = subprocess.run(LD + ["-a", spelling, names[3]], cwd=d, capture_output=True)
+        assert got.returncode == 0 and got.stdout == want.stdout, (spelling, got.stderr)
+    got = subprocess.run(LD + ["-a", "md5", names[3]], cwd=d, capture_output=True)
+    assert got.returncode == 2 and b"unsupported algorithm 'md5'" in got.stderr

@@ -7,7 +7,7 @@ import signal
 import sys
 
 from .extras import MissingExtra
-from .output import WriteError
+from .output import WriteError, stdout_lost
 
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
@@ -42,6 +42,8 @@ def _terminate(signum, frame):
 def _drop_stdout():
     """Point standard output at /dev/null, so that the interpreter's last flush of what is
     still buffered neither fails again nor prints a second error."""
+    if sys.stdout is None:      # closed from the start: nothing is buffered
+        return
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, sys.stdout.fileno())
@@ -76,6 +78,9 @@ def main(argv=None):
     except WriteError:
         _drop_stdout()
         print(f"{PROG}: write error", file=sys.stderr)
+        return 1
+    if stdout_lost():
+        print(f"{PROG}: write error: Bad file descriptor", file=sys.stderr)
         return 1
     return int(rc or 0)
 

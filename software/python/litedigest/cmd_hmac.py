@@ -106,7 +106,13 @@ def run(args):
             rc = 1
             continue
         if args.coreutils:
-            line = f"{h.hexdigest()} *{'stdin' if name == '-' else name}"
+            # OpenSSL 3's -r marks a name with a newline as coreutils does (a leading
+            # backslash, the newline as \n; it doubles no backslash)
+            shown = "stdin" if name == "-" else name
+            mark = ""
+            if "\n" in shown:
+                mark, shown = "\\", shown.replace("\n", "\\n")
+            line = f"{mark}{h.hexdigest()} *{shown}"
         elif name == "-":       # OpenSSL 3.0 leaves the HMAC- prefix off for standard input
             line = f"{openssl_name(alg)}(stdin)= {h.hexdigest()}"
         else:

@@ -95,11 +95,11 @@ def _usage_error(msg):
 
 # gnulib quotearg's shell-escape style, as coreutils' quotef uses it for file names in
 # messages (measured against GNU sha256sum 9.1 for every printable ASCII character):
-# characters that need no quotes (":" does: quotef quotes colons; "#", "-" and "~" only
-# start a word), and those that may stand in double quotes, the form taken for a name whose
-# only quoting need is a single quote
+# characters that need no quotes (":" does: quotef quotes colons; "#" and "~" only start a
+# word: "-x" and "--tag" stand bare), and those that may stand in double quotes, the form taken
+# for a name whose only quoting need is a single quote
 _PLAIN = frozenset(b"#%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz{}~")
-_PLAIN_FIRST = _PLAIN - frozenset(b"#-~")
+_PLAIN_FIRST = _PLAIN - frozenset(b"#~")
 _DOUBLE_QUOTABLE = frozenset(b" %'+,-./0123456789:@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
 # C escapes of gnulib's quotearg; other unprintable bytes are three octal digits
 _C_ESCAPES = {7: b"a", 8: b"b", 9: b"t", 10: b"n", 11: b"v", 12: b"f", 13: b"r"}
@@ -232,6 +232,8 @@ def feed_file(h, name):
     """Update hash-like `h` with the bytes of file `name` (b"-" = stdin); raises OSError (a
     directory is an IsADirectoryError, as coreutils reports it)."""
     if name == b"-":
+        if sys.stdin is None:   # started with standard input closed (`<&-`), as coreutils says
+            raise OSError(errno.EBADF, "Bad file descriptor")
         f = sys.stdin.buffer
         close = False
     else:
@@ -254,7 +256,13 @@ def feed_file(h, name):
 
 def run(args):
     from . import spec
+    from .hashobj import _algorithm
     algo = args.algorithm.lower()
+    if algo not in spec.ALGORITHMS:
+        try:    # hashlib's spellings, as new() and `litedigest hmac -a` take them ("SHA-256")
+            algo = _algorithm(args.algorithm)
+        except ValueError:
+            pass
     if algo not in spec.ALGORITHMS:
         _err(f"unsupported algorithm {args.algorithm!r} (known: {', '.join(sorted(spec.ALGORITHMS))})".encode())
         return 2
@@ -270,10 +278,15 @@ def run(args):
             return 2
     files = [os.fsencode(f) for f in args.files] or [b"-"]
     try:
-        return _run(files, algo, args)
+        rc = _run(files, algo, args)
     except ValueError as e:   # a backend that cannot run here (no board, no simulator, ...)
         _err(str(e).encode())
         return 2
+    if sys.stdin is None and b"-" in files and rc != 2:
+        # coreutils closes the standard input it was told to read: closed from the start, that fails
+        _err(b"standard input: Bad file descriptor")
+        rc = 1
+    return rc
 
 
 def _run(files, algo, args):
@@ -403,6 +416,12 @@ def _check(files, algo, args):
     rc = 0
     for sums in files:
         try:
+            if sums == b"-" and sys.stdin is None:
+                # standard input closed from the start: coreutils' read error (and at the
+                # end its closing of standard input fails: run())
+                _err(b"'standard input': read error")
+                rc = 1
+                continue
             if sums == b"-":
                 data = sys.stdin.buffer.read()
             elif os.path.isdir(sums):
@@ -439,6 +458,9 @@ def _check(files, algo, args):
                          f": improperly formatted {algo.upper()} checksum line".encode())
                 continue
             want, name = parsed
+            # coreutils opens the name as a C string: a NUL byte ends it (the file is then
+            # the part before, present or missing like any other)
+            name = name.split(b"\0", 1)[0]
             formatted = True
             esc = b"\n" in name
             shown = (b"\\" + _escape(name)) if esc else name
