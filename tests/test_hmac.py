@@ -139,3 +139,13 @@ def test_errors_as_the_standard_library():
         ld_hmac.digest(b"key", None, "sha256")           # one-shot: the message is required
     # after an error the module still works
     assert ld_hmac.digest(b"key", b"msg", "sha256") == std_hmac.digest(b"key", b"msg", "sha256")
+
+
+def test_digest_takes_a_bytes_like_key_as_the_standard_library():
+    import array
+    import hmac as std
+    from litedigest import hmac as ld
+    for key in (memoryview(b"key"), array.array("B", b"key"), bytearray(b"key")):
+        assert ld.digest(key, b"msg", "sha256") == std.digest(key, b"msg", "sha256")
+    with pytest.raises(TypeError):
+        ld.digest("key", b"msg", "sha256")

@@ -166,7 +166,10 @@ def new(key, msg=None, digestmod="", *, backend="sw", engine=None):
 
 def digest(key, msg, digest, *, backend="sw", engine=None):
     """hmac.digest: the MAC of one message at once (msg is required: None is a TypeError, as in
-    the standard library, not an empty message)."""
+    the standard library, not an empty message). With a named digest the key may be any
+    bytes-like object (memoryview, array), as the standard library's fast path takes it."""
+    if isinstance(digest, str) and not isinstance(key, (bytes, bytearray)):
+        key = bytes(memoryview(key))   # (a str is a TypeError here, as there)
     mac = new(key, None, digest, backend=backend, engine=engine)
     mac.update(msg)
     return mac.digest()
