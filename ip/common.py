@@ -3,9 +3,7 @@
 Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of message blocks and a source of
 chaining values, both LiteX stream endpoints tagged with the message's slot id.
 """
-from migen import Module, Signal, Cat, Replicate, Constant, log2_int
-from migen.fhdl.specials import Special, SPECIAL_INPUT, SPECIAL_OUTPUT
-from migen.fhdl.structure import wrap
+from migen import Cat, Replicate, Constant, log2_int
 
 
 def rotr(x, n, width=32):
@@ -41,49 +39,6 @@ def add_mod(*operands, width=32):
     if len(ops) == 1:
         return ops[0]
     return (ops[0] + ops[1])[:width]
-
-
-class FusedAdd(Special):
-    """`o` = x + fn(b, c, d) modulo 2**width, fn a bitwise function of three words (Ch, Maj).
-
-    What it is for: an adder one of whose operands is a bitwise function of three other words
-    costs, written as `x + fn(b, c, d)`, a LUT level and a net in front of the carry chain. On
-    the ECP5 the function fits the carry cells' own LUT4s: a CCU2C half adds LUT4(A, B, C, D)
-    as its propagate and, where that is 0, takes its generate from the same LUT at C = D = 0 (its
-    INIT[3:0] on A, B). With A = x and (B, C, D) = (b, c, d), the propagate is x ^ fn(b, c, d)
-    and the generate is x exactly when fn(b, 0, 0) == 0, which Ch and Maj satisfy; so the carry
-    chain reads b, c and d directly. `ip.ecp5.OVERRIDES` lowers it to those cells; everywhere
-    else (simulation, formal, other devices) it lowers to the addition (`lower`, below), so the
-    arithmetic is written once and the cells are a mapping of it, checked against it
-    (tests/test_fused_add.py)."""
-
-    def __init__(self, x, fn, b, c, d, width):
-        Special.__init__(self)
-        if any(fn(v, 0, 0) & 1 for v in (0, 1)):
-            raise ValueError("FusedAdd needs fn(b, 0, 0) == 0 (the carry cell's generate is x)")
-        self.o = Signal(width)
-        self.x, self.b, self.c, self.d = (wrap(v) for v in (x, b, c, d))
-        self.fn, self.width = fn, width
-
-    def iter_expressions(self):
-        for name in ("x", "b", "c", "d"):
-            yield self, name, SPECIAL_INPUT
-        yield self, "o", SPECIAL_OUTPUT
-
-    @staticmethod
-    def lower(dr):
-        m = Module()
-        # (no slice: the specials are lowered after Migen's slice lowering; the assignment
-        # truncates to the output's width)
-        m.comb += dr.o.eq(dr.x + dr.fn(dr.b, dr.c, dr.d))
-        return m
-
-
-def fused_add(module, x, fn, b, c, d, width):
-    """x + fn(b, c, d) through a FusedAdd added to `module`; returns its output."""
-    fa = FusedAdd(x, fn, b, c, d, width)
-    module.specials += fa
-    return fa.o
 
 
 def add_tree(*operands, width=32):

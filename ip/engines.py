@@ -51,23 +51,9 @@ def engine_ios(engine):
     return ios
 
 
-# technology mappings of the engines' blocks (ip.common.FusedAdd): target -> special_overrides
-TARGETS = {None: "litedigest.ip.common", "ecp5": "litedigest.ip.ecp5"}
-
-
-def special_overrides(target=None):
-    """Migen special_overrides for `target` (None: the generic lowering, the plain arithmetic;
-    "ecp5": ECP5 carry cells, ip.ecp5)."""
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (known: {', '.join(str(t) for t in TARGETS)})")
-    return {} if target is None else dict(importlib.import_module(TARGETS[target]).OVERRIDES)
-
-
-def engine_verilog(spec, slots=None, name="ld_engine", target=None):
+def engine_verilog(spec, slots=None, name="ld_engine"):
     """Verilog of a bare engine with ports sys_clk, sys_rst, sink_*, source_* (the stream
-    fields as `sink_payload_data`, `source_payload_digest`, ...), its technology-specific blocks
-    lowered for `target` (special_overrides). Returns (engine, text)."""
+    fields as `sink_payload_data`, `source_payload_digest`, ...). Returns (engine, text)."""
     engine = make_engine(spec, slots)
-    out = verilog.convert(engine, ios=engine_ios(engine), name=name,
-                          special_overrides=special_overrides(target))
+    out = verilog.convert(engine, ios=engine_ios(engine), name=name)
     return engine, str(out)

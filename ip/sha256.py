@@ -38,7 +38,7 @@ full occupancy interval == latency.
 """
 from migen import Signal, Mux
 
-from .common import rotr, shr, add_mod, add_tree, fused_add
+from .common import rotr, shr, add_mod, add_tree
 from .engine_base import HashEngine
 
 K256 = [
@@ -82,10 +82,8 @@ class SHA2Engine(HashEngine):
     - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj 2004): the h and d
       operands of the first four rounds of a clock are registers (h, g, f, e; d, c, b, a), so
       h + K + W and d + h + K + W are pre-calculated off the round chain (the first round's
-      in registers formed during the previous clock); each round's new e is (d + h + K + W +
-      Ch(e, f, g)) + Sigma1(e) and its T1 (h + K + W + Ch(e, f, g)) + Sigma1(e), the first
-      adder a `FusedAdd` (on the ECP5 Ch sits in its carry cells' LUT4s, ip.ecp5), its new a
-      T1 + T2 through a carry-save level; the
+      in registers formed during the previous clock); each round's new e is one carry-save
+      level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level; the
       last round's new a leaves the clock as its three operands (T1, Sigma0, Maj), summed at
       the start of the next clock (the sequencer's `carry_save`); the a and e registers take
       the starting value through registers of their own (the sequencer's `start_words`), so
@@ -194,7 +192,7 @@ class SHA2Engine(HashEngine):
                 kt = idx.select(table, wb)
                 self.comb += [khw.eq(add_mod(h, kt, win[i], width=wb)),
                               dkhw.eq(add_mod(d, khw, width=wb))]
-            s1 = Signal(wb, name=f"s1_{i}")
+            s1, che = Signal(wb, name=f"s1_{i}"), Signal(wb, name=f"ch{i}")
             t1 = Signal(wb, name=f"t1_{i}")
             na, ne = na_s[i], ne_s[i]
             if i == 0 and 4 in self.start_parts:
@@ -207,16 +205,13 @@ class SHA2Engine(HashEngine):
                 s1_e = self._big_sigma(1, e_reg) ^ s1_start
             else:
                 s1_e = self._big_sigma(1, e)
-            # the new e (not d + T1, which would be two adders after T1) and T1 as
-            # (d + h + K + W + Ch(e, f, g)) + Sigma1(e) and (h + K + W + Ch(e, f, g)) +
-            # Sigma1(e): on the ECP5 the first adder holds Ch in its carry cells' LUT4s
-            # (FusedAdd), so from e a round is that carry chain and the second, or Sigma1's
-            # LUT4 and the second, where a carry-save level of Sigma1 and Ch took two LUT
-            # levels and a net more before its one chain
             self.comb += [
                 s1.eq(s1_e),
-                t1.eq((fused_add(self, khw, ch, e, f, g, wb) + s1)[:wb]),
-                ne.eq((fused_add(self, dkhw, ch, e, f, g, wb) + s1)[:wb]),
+                che.eq(ch(e, f, g)),
+                t1.eq(add_mod(khw, s1, che, width=wb)),
+                # the new e as its own carry-save level and adder (not d + T1): one 64-bit
+                # carry chain a round on the e chain instead of two
+                ne.eq(add_mod(dkhw, s1, che, width=wb)),
             ]
             t2 = (self._big_sigma(0, a), maj(a, b, c))
             if i < k - 1:

@@ -160,14 +160,10 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     def store(rec):
         if save:
             _save(cache, rec)
-    from litedigest.ip.engines import special_overrides
     tools = flow_ecp5.tool_versions()
-    # the ECP5 figures measure the Verilog the ECP5 flows build (the engines' blocks lowered to
-    # its cells, ip.ecp5); the xc7 area the generic lowering (identical for engines without
-    # such blocks, so their stamps are as before)
-    _, engine_text = engine_verilog(name, target="ecp5")
+    _, engine_text = engine_verilog(name)
     m, ios = shell(make_engine(name))
-    shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell", special_overrides=special_overrides("ecp5")))
+    shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell"))
     stamp = _stamp(name, tools, (engine_text, shell_text))
     rec = None if force else buildcache.cached(cache, stamp)
     if rec is None and not force and committed:
@@ -201,9 +197,10 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         rec["ecp5_area"] = area
         store(rec)
     if xc7 and rec.get("xc7") is None:
-        v = os.path.join(workdir, "engine_generic.v")
-        with open(v, "w") as f:
-            f.write(engine_verilog(name)[1])
+        v = os.path.join(workdir, "engine.v")
+        if not os.path.exists(v):
+            with open(v, "w") as f:
+                f.write(engine_text)
         log(f"dse {name}: synth_xilinx (bare engine) ...")
         rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
         if rec["xc7"] is not None:
@@ -456,12 +453,9 @@ def document(records, seeds, generated_by, pipeline_seeds=None):
                                       "names another",
                             "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
                                     "the 2 LUT4s of each CCU2C (lut4_with_carry)",
-                            "wrapper": WRAPPER,
-                            "verilog": "the engines' technology-specific blocks (ip.common.FusedAdd) "
-                                       "lowered to ECP5 cells (ip.ecp5), as the ECP5 board build does"},
+                            "wrapper": WRAPPER},
                    "xc7": {"family": "xc7 (Zynq-7020 fabric)",
-                           "area": "Yosys synth_xilinx -family xc7 of the bare engine (no place and route)",
-                           "verilog": "the generic lowering (a FusedAdd as its addition)"}},
+                           "area": "Yosys synth_xilinx -family xc7 of the bare engine (no place and route)"}},
         "throughput": "block_bits x fmax_median / interval, Mbit/s; per LUT4 uses lut4_with_carry; "
                       "improvement = throughput / the same family:arch 1-stage engine's",
         "engines": records,

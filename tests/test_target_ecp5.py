@@ -137,8 +137,6 @@ def test_engine_clocks(tmp_path, capsys):
     builder.build(run=False)
     v = (tmp_path / "gateware" / "radiona_ulx3s.v").read_text()
     assert "posedge eng25_clk" in v and "posedge eng20_clk" in v
-    # sha512:k5's FusedAdds lowered to ECP5 carry cells by the platform (ip.ecp5), not additions
-    assert v.count("CCU2C #(") == 10 * 32
     assert {n: p.engine_domain for n, p in soc.hash_peripherals.items()} == \
         {"sha256": "sys", "sha512": "eng25", "skein512": "eng20"}
     csr = json.loads((tmp_path / "csr.json").read_text())

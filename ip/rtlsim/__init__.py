@@ -30,14 +30,9 @@ class RTLSimError(RuntimeError):
     pass
 
 
-def build_library(spec, slots=None, build_dir=None, target=None):
-    """Compile (or reuse) the harness library for an engine. Returns (engine, path). `target`
-    ("ecp5"): the engine's Verilog as that device's flows build it (ip.engines.engine_verilog),
-    run on Yosys' simulation models of the cells it instantiates (ip.ecp5.cell_models)."""
-    engine, vtext = engine_verilog(spec, slots, target=target)
-    if target == "ecp5":
-        from .. import ecp5
-        vtext += "\n" + ecp5.cell_models()
+def build_library(spec, slots=None, build_dir=None):
+    """Compile (or reuse) the harness library for an engine. Returns (engine, path)."""
+    engine, vtext = engine_verilog(spec, slots)
     bw, cw = engine.block_bits // 32, engine.digest_bits // 32
     harness = (HERE / "harness.cpp").read_text()
     key = hashlib.sha256((vtext + harness + f"{bw},{cw}").encode()).hexdigest()[:16]
@@ -107,9 +102,8 @@ class RTLSim:
     """A running engine simulation. `run(blocks)` feeds the blocks and returns
     (results, accept_cycles); results come in the order the engine emits them."""
 
-    def __init__(self, spec, slots=None, seed=1, stall_in=0, stall_out=0, build_dir=None,
-                 target=None):
-        self.engine, path = build_library(spec, slots, build_dir, target=target)
+    def __init__(self, spec, slots=None, seed=1, stall_in=0, stall_out=0, build_dir=None):
+        self.engine, path = build_library(spec, slots, build_dir)
         self.word_bits = wb = self.engine.word_bits
         self.bw = self.engine.block_bits // wb  # engine words per block
         self.cw = self.engine.digest_bits // wb  # engine words per chaining value

@@ -103,14 +103,8 @@ def engines_tag(engines):
 def _platform(board, device):
     import importlib
     b = BOARDS[board]
-    from litedigest.ip.engines import special_overrides
     mod = importlib.import_module(b["platform"])
-    platform = mod.Platform(device=device, toolchain="trellis")
-    # the engines' blocks lowered to ECP5 cells (ip.ecp5), beside LiteX's own lowerings of the
-    # toolchain (on the instance: the class's dict is shared by every trellis platform)
-    platform.toolchain.special_overrides = {**platform.toolchain.special_overrides,
-                                            **special_overrides("ecp5")}
-    return platform
+    return mod.Platform(device=device, toolchain="trellis")
 
 
 def parse_engine_clocks(text, engines=()):
