@@ -248,8 +248,10 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
             dev.hash_many("sha256", [msg[:50000], msg[50000:]], backend.sim.bus.read_bytes)
     assert fired, "the reset was not injected"
     # from the reset to the report (not from the call: it stages the message through the
-    # bridge first, seconds on a loaded machine), well under the driver's own bound
-    assert time.monotonic() - fired[0] < DRIVER_BOUND_S / 3
+    # bridge first, seconds on a loaded machine), well under the driver's own bound (half of
+    # it: the detection took 48.5 s once with the whole suite's simulators on two slow cores,
+    # where a timeout would take all of it)
+    assert time.monotonic() - fired[0] < DRIVER_BOUND_S / 2
     backend.sim.read_console_until("LDIDLE", timeout=60)    # the CPU booted again
     assert backend.hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
     assert backend.hw.md("sha256", b"abc", native.PATH_CSR) == hashlib.sha256(b"abc").digest()
