@@ -42,8 +42,6 @@ def _terminate(signum, frame):
 def _drop_stdout():
     """Point standard output at /dev/null, so that the interpreter's last flush of what is
     still buffered neither fails again nor prints a second error."""
-    if sys.stdout is None:      # closed from the start: nothing is buffered
-        return
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, sys.stdout.fileno())

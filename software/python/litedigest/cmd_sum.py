@@ -257,13 +257,9 @@ def feed_file(h, name):
 def run(args):
     from . import spec
     from .hashobj import _algorithm
-    algo = args.algorithm.lower()
-    if algo not in spec.ALGORITHMS:
-        try:    # hashlib's spellings, as new() and `litedigest hmac -a` take them ("SHA-256")
-            algo = _algorithm(args.algorithm)
-        except ValueError:
-            pass
-    if algo not in spec.ALGORITHMS:
+    try:    # any spelling new() and `litedigest hmac -a` take ("SHA-256", "sha512-256")
+        algo = _algorithm(args.algorithm)
+    except ValueError:
         _err(f"unsupported algorithm {args.algorithm!r} (known: {', '.join(sorted(spec.ALGORITHMS))})".encode())
         return 2
     if args.engine is not None:
