@@ -383,3 +383,17 @@ def test_algorithm_in_hashlib_spellings(files):
         assert got.returncode == 0 and got.stdout == want.stdout, (spelling, got.stderr)
     got = subprocess.run(LD + ["-a", "md5", names[3]], cwd=d, capture_output=True)
     assert got.returncode == 2 and b"unsupported algorithm 'md5'" in got.stderr
+
+
+def test_version_as_coreutils(files):
+    """--version: one line naming the program and its version on standard output, status 0,
+    whatever else is on the line (coreutils stops at it too); the version is the package's."""
+    import litedigest
+    d, _ = files
+    g = run(["sha256sum", "--version", "f0.bin"], d)
+    assert g[0] == 0 and g[1].startswith(b"sha256sum (GNU coreutils) ")
+    for cmd, line in ((LD, "litedigest sum"), (LD[:-1] + ["hmac"], "litedigest hmac"), (LD[:-1], "litedigest")):
+        rc, out, err = run(cmd + ["--version", "f0.bin"], d)
+        assert (rc, out, err) == (0, f"{line} (LiteDigest) {litedigest.__version__}\n".encode(), b"")
+    assert litedigest.__version__ == (
+        open(os.path.join(os.path.dirname(__file__), "..", "software", "firmware", "lib", "VERSION")).read().strip())

@@ -2,6 +2,7 @@
 random keys of 0..300 bytes, random message lengths and update splits, every SHA algorithm;
 the standard library's API and errors."""
 import copy
+import functools
 import types
 import hashlib
 import hmac as std_hmac
@@ -116,6 +117,48 @@ def test_skein512_as_the_hash():
     inner = litedigest.new("skein512-256", bytes(b ^ 0x36 for b in k0) + msg).digest()
     want = litedigest.new("skein512-256", bytes(b ^ 0x5C for b in k0) + inner).digest()
     assert ld_hmac.new(key, msg, "skein512-256").digest() == want
+
+
+class _SmallBlockSHA256:
+    """A PEP 247 hash object whose block size is too small for HMAC (or absent: `block_size=None`)."""
+
+    digest_size = 32
+
+    def __init__(self, data=b"", block_size=8):
+        self._h = hashlib.sha256(data)
+        if block_size is not None:
+            self.block_size = block_size
+
+    def update(self, data):
+        self._h.update(data)
+
+    def copy(self):
+        c = _SmallBlockSHA256(block_size=getattr(self, "block_size", None))
+        c._h = self._h.copy()
+        return c
+
+    def digest(self):
+        return self._h.digest()
+
+    def hexdigest(self):
+        return self._h.hexdigest()
+
+
+@pytest.mark.parametrize("block_size", [8, None])
+def test_small_or_missing_block_size_as_the_standard_library(block_size):
+    """A hash with a block size under 16 bytes, or none, is keyed over 64 bytes with a
+    RuntimeWarning, as hmac.new does (not refused)."""
+    make = functools.partial(_SmallBlockSHA256, block_size=block_size)
+    key = bytes(range(70))                         # longer than 64: hashed first
+    with pytest.warns(RuntimeWarning) as ours:
+        h = ld_hmac.new(key, b"msg", make)
+    with pytest.warns(RuntimeWarning) as theirs:
+        s = std_hmac.new(key, b"msg", make)
+    assert str(ours[0].message) == str(theirs[0].message)
+    assert h.block_size == s.block_size == 64
+    assert h.digest() == s.digest() == std_hmac.new(key, b"msg", "sha256").digest()
+    with pytest.raises(TypeError):
+        ld_hmac.new(b"k", b"m", functools.partial(_SmallBlockSHA256, block_size="64"))
 
 
 def test_errors_as_the_standard_library():

@@ -15,8 +15,25 @@ from .hashobj import SHA_ALGORITHMS, HashObject, file_digest, hash_many, new
 
 # hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
 # sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
-__all__ = ["new", "file_digest", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
+__all__ = ["__version__", "new", "file_digest", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
            "algorithms_guaranteed", "native_sha256", "HashObject", "spec"]
+
+
+
+def _version():
+    """The installed distribution's version; in a source tree that is not installed, the file
+    the package's build reads it from (software/firmware/lib/VERSION, the C library's too)."""
+    import importlib.metadata
+    import os
+    try:
+        return importlib.metadata.version("litedigest")
+    except importlib.metadata.PackageNotFoundError:
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "..", "firmware", "lib", "VERSION")) as f:
+            return f.read().strip()
+
+
+__version__ = _version()
 
 algorithms_available = frozenset(spec.ALGORITHMS)
 algorithms_guaranteed = algorithms_available

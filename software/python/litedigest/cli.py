@@ -14,9 +14,16 @@ COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 PROG = "litedigest"
 
 
+def version_line(command=None):
+    """What --version prints, in coreutils' first line's form: `litedigest sum (LiteDigest) 0.1.0`."""
+    from . import __version__
+    return f"{PROG}{' ' + command if command else ''} (LiteDigest) {__version__}"
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog=PROG, description="LiteDigest: hash engines on FPGA SoCs (software, RTL, SoC backends).")
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:

@@ -12,6 +12,7 @@ import os
 import sys
 
 from .backends import BACKENDS
+from .cli import version_line
 from .output import write_out
 
 PROG = "litedigest"
@@ -37,6 +38,8 @@ def add_parser(subparsers):
     p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends), "
                    "or the HMAC engine hmac-sha256:opt:p4 (soc/pynq)")
     p.add_argument("--backend", default="sw", choices=BACKENDS, help="where to hash (default sw)")
+    p.add_argument("--version", action="version", version=version_line("hmac"),
+                   help="print the version and exit")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run)
     return p

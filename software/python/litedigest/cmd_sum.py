@@ -17,6 +17,7 @@ import re
 import sys
 
 from .backends import BACKENDS
+from .cli import version_line
 from .output import write_out
 
 PROG = "litedigest"
@@ -63,6 +64,8 @@ def add_parser(subparsers):
     p.add_argument("--strict", action="store_true", help="check: exit non-zero for improperly formatted lines")
     p.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
                    help="check: warn about improperly formatted lines")
+    p.add_argument("--version", action="version", version=version_line("sum"),
+                   help="print the version and exit")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run, unrecognized=_unrecognized)
     return p

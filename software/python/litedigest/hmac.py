@@ -14,6 +14,7 @@ takes ("sha256", "SHA-256", "skein512-256"), or a constructor returning a hash o
 `litedigest.sha384` with its own backend). Nothing of the key is kept but the two started
 hashes (Python cannot wipe the caller's bytes).
 """
+import warnings
 from hmac import compare_digest  # constant time, the standard library's (OpenSSL's CRYPTO_memcmp)
 
 from . import hashobj
@@ -72,9 +73,19 @@ class HMAC(_HMACObject):
             raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
         make = _constructor(digestmod, backend, engine)
         self._inner, self._outer = make(), make()
+        # as the standard library's hmac: a hash without a block size, or with one under 16
+        # bytes, is keyed over 64 bytes, with a RuntimeWarning
         bs = getattr(self._inner, "block_size", None)
-        if not isinstance(bs, int) or bs < 16:
-            raise ValueError(f"digestmod's hash has no usable block_size ({bs!r})")
+        if bs is None:
+            warnings.warn("No block_size attribute on given digest object; Assuming 64.",
+                          RuntimeWarning, 2)
+            bs = 64
+        elif not isinstance(bs, int):
+            raise TypeError(f"digestmod's hash: block_size must be an int, not {type(bs).__name__}")
+        elif bs < 16:
+            warnings.warn(f"block_size of {bs} seems too small; using our default of 64.",
+                          RuntimeWarning, 2)
+            bs = 64
         self.block_size = bs
         self.digest_size = self._inner.digest_size
         if len(key) > bs:
