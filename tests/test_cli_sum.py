@@ -115,6 +115,23 @@ def test_an_unknown_option_as_coreutils(files):
         rc, _, err = compare("sha256sum", args, d)
         assert rc == 1 and err.startswith(b"litedigest: "), err
     compare("sha256sum", ["--ta", "f0.bin"], d)     # getopt_long's abbreviation of --tag
+    # argparse's own errors in getopt_long's words, status 1: an ambiguous abbreviation, a
+    # value given to a flag (long, abbreviated, or a short letter followed by more letters)
+    for args in (["--s", "f0.bin"], ["--st=1", "f0.bin"], ["--check=x", "f0.bin"],
+                 ["--che=x", "f0.bin"], ["--tag=1", "f0.bin"], ["-cq", "f0.bin"], ["-bq", "f0.bin"],
+                 ["-c=x", "f0.bin"], ["--zero=3", "f0.bin"]):
+        rc, _, err = compare("sha256sum", args, d)
+        assert rc == 1 and b"Try 'litedigest sum --help'" in err, (args, err)
+
+
+def test_an_option_without_its_argument(files):
+    """-a / --algorithm (ours: coreutils' sha256sum has none) at the end: getopt_long's words."""
+    d, _ = files
+    for args, msg in ((["-a"], b"option requires an argument -- 'a'"),
+                      (["--algo"], b"option '--algorithm' requires an argument"),
+                      (["f0.bin", "--backend"], b"option '--backend' requires an argument")):
+        rc, out, err = run(LD + args, d)
+        assert (rc, out) == (1, b"") and err == b"litedigest: " + msg + b"\nTry 'litedigest sum --help' for more information.\n", (args, err)
 
 
 @pytest.mark.parametrize("tool", ["sha256sum", "sha224sum"])

@@ -57,8 +57,18 @@ def _drop_stdout():
         pass
 
 
+_parsing = []
+
+
+def parsing_argv():
+    """The arguments main() is parsing (for a command's own usage errors: which spelling of an
+    option the user gave)."""
+    return list(_parsing)
+
+
 def main(argv=None):
     parser = build_parser()
+    _parsing[:] = sys.argv[1:] if argv is None else list(argv)
     args, extras = parser.parse_known_args(argv)
     if extras:
         # a command may answer an unknown option its own way (`sum`: as coreutils does)
@@ -91,4 +101,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m litedigest.cli`: run the package's module, not this second copy of it (the
+    # commands import litedigest.cli, whose state would then not be this one's)
+    from litedigest.cli import main as package_main
+    sys.exit(package_main())

@@ -68,6 +68,7 @@ def add_parser(subparsers):
                    help="print the version and exit")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run, unrecognized=_unrecognized)
+    p.error = _argparse_error
     return p
 
 
@@ -77,6 +78,43 @@ def _unrecognized(extras):
     if arg.startswith("--"):
         return _usage_error(f"unrecognized option '{arg}'".encode())
     return _usage_error(f"invalid option -- '{arg[1:2]}'".encode())
+
+
+def _long_form_given(long_name, argv):
+    """Whether `argv` spells the long option `long_name` (or getopt's abbreviation of it), with
+    or without =value, rather than its short letter."""
+    for a in argv:
+        head = a.split("=", 1)[0]
+        if a.startswith("--") and len(head) > 2 and long_name.startswith(head):
+            return True
+    return False
+
+
+def _argparse_error(message):
+    """argparse's usage errors in getopt_long's words and status 1, as coreutils reports them
+    (the unknown options: _unrecognized). Never returns (argparse's contract for error())."""
+    from .cli import parsing_argv
+    argv = parsing_argv()
+    m = re.match(r"ambiguous option: (\S+) could match (.*)$", message)
+    if m:
+        choices = " ".join(f"'{o}'" for o in m[2].split(", "))
+        sys.exit(_usage_error(f"option '{m[1]}' is ambiguous; possibilities: {choices}".encode()))
+    m = re.match(r"argument (\S+): (ignored explicit argument '(.*)'|expected one argument)$", message)
+    if m:
+        names = m[1].split("/")
+        long_name = next((n for n in names if n.startswith("--")), None)
+        short = next((n for n in names if not n.startswith("--")), None)
+        use_long = long_name is not None and (short is None or _long_form_given(long_name, argv))
+        if m[3] is not None:    # a value given to a flag: --check=x, or -cq (q: no such option)
+            if use_long and any(a.startswith("--") and "=" in a for a in argv):
+                sys.exit(_usage_error(f"option '{long_name}' doesn't allow an argument".encode()))
+            # -c=x: getopt takes "=" for the next option letter (argparse drops it)
+            eq = short is not None and any(a.startswith(short + "=") for a in argv)
+            sys.exit(_usage_error(f"invalid option -- '{'=' if eq else m[3][:1]}'".encode()))
+        if use_long:
+            sys.exit(_usage_error(f"option '{long_name}' requires an argument".encode()))
+        sys.exit(_usage_error(f"option requires an argument -- '{short[1:]}'".encode()))
+    sys.exit(_usage_error(message.encode()))
 
 
 # --------------------------------------------------------------------------------------
