@@ -257,6 +257,8 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
             log(f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route")
             rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
             todo = []
+        # each run names the nextpnr build that made it, when it is not the yowasp one
+        build = {"nextpnr": tools["nextpnr"]} if _native_build(tools.get("nextpnr")) else {}
         for sd in todo:
             log(f"dse {name}: nextpnr-ecp5 seed {sd} ..."
                 + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
@@ -271,8 +273,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                                           time.monotonic() - t_run)
                 if placer != DEFAULT_PLACER:
                     runs[str(sd)]["placer"] = placer
-                if _native_build(tools.get("nextpnr")):
-                    runs[str(sd)]["nextpnr"] = tools["nextpnr"]
+                runs[str(sd)].update(build)
                 log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
                     f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
                 store(rec)
@@ -288,11 +289,10 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 store(rec)
                 break
             clk = _clock(r["fmax"])
-            native = _native_build(tools.get("nextpnr"))
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
                                  **({} if placer == DEFAULT_PLACER else {"placer": placer}),
-                                 **({"nextpnr": native} if native else {}))
+                                 **build)
             store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     store(rec)

@@ -19,7 +19,6 @@ __all__ = ["__version__", "new", "file_digest", "hash_many", *SHA_ALGORITHMS, "s
            "algorithms_guaranteed", "native_sha256", "HashObject", "spec"]
 
 
-
 def _version():
     """The installed distribution's version; in a source tree that is not installed, the file
     the package's build reads it from (software/firmware/lib/VERSION, the C library's too)."""

@@ -17,7 +17,7 @@ import re
 import sys
 
 from .backends import BACKENDS
-from .cli import version_line
+from .cli import parsing_argv, version_line
 from .output import write_out
 
 PROG = "litedigest"
@@ -93,7 +93,6 @@ def _long_form_given(long_name, argv):
 def _argparse_error(message):
     """argparse's usage errors in getopt_long's words and status 1, as coreutils reports them
     (the unknown options: _unrecognized). Never returns (argparse's contract for error())."""
-    from .cli import parsing_argv
     argv = parsing_argv()
     m = re.match(r"ambiguous option: (\S+) could match (.*)$", message)
     if m:
