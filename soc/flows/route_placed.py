@@ -168,7 +168,11 @@ def main(argv=None):
     sub.choices["place"].add_argument("--dir", required=True, help="where placed.json is written")
     sub.choices["place"].add_argument("--placer", default="static", choices=("static", "heap"))
     sub.choices["place"].add_argument("--placer-heap-beta", type=float, metavar="DENSITY",
-                                      help="HeAP's maximum placement density (nextpnr's default 0.9)")
+                                      help="HeAP's maximum placement density (nextpnr's default 0.9; "
+                                           "no effect on ECP5: its arch sets 0.75)")
+    sub.choices["place"].add_argument("--placer-static-target-util", type=float, metavar="UTIL",
+                                      help="the static placer's target density (default 0.7); needs "
+                                           "a nextpnr patched with scripts/nextpnr-static-target-util.patch")
     sub.choices["place"].add_argument("--no-tmdriv", action="store_true",
                                       help="place for wirelength only (nextpnr --no-tmdriv)")
     r = sub.choices["route"]
@@ -183,6 +187,8 @@ def main(argv=None):
         if a.step == "place":
             extra = ("--placer-heap-beta", str(a.placer_heap_beta)) if a.placer_heap_beta else ()
             extra += ("--no-tmdriv",) if a.no_tmdriv else ()
+            if a.placer_static_target_util:
+                extra += ("--placer-static-target-util", str(a.placer_static_target_util))
             res = place(a.netlist, a.dir, placer=a.placer, timeout=a.timeout, extra=extra, **kw)
         else:
             res = route(a.netlist, a.dir or os.path.dirname(os.path.abspath(a.netlist)),

@@ -32,7 +32,7 @@ import sys
 import time
 
 from litedigest.soc import buildcache
-from litedigest.soc.dse import DEFAULT_PLACER, PLACERS
+from litedigest.soc.dse import DEFAULT_PLACER, placer_args, placer_type
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -477,7 +477,7 @@ def pnr_seed(build_dir, gw, top, seed, device, b, router, placer, sys_mhz, engin
                                package=b["package"], speed=b["speed"], seed=seed,
                                lpf=os.path.join(gw, f"{top}.lpf"),
                                textcfg=os.path.join(gw, f"{top}_seed{seed}.config"),
-                               extra=("--router", router, "--placer", placer))
+                               extra=("--router", router) + placer_args(placer))
     clocks = _clock_nets(r["fmax"], r.get("constraint", {}), sys_mhz, engine_clocks or {})
     sysclk = clocks["sys"]
     print(f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
@@ -606,9 +606,11 @@ def add_arguments(p):
     p.add_argument("--router", default="router1", choices=("router1", "router2"),
                    help="nextpnr's router (default router1, which routed the SoC with 128-bit DMA "
                         "rows; router2 stopped converging on the 512-bit-row SoC)")
-    p.add_argument("--placer", default=DEFAULT_PLACER, choices=PLACERS,
+    p.add_argument("--placer", default=DEFAULT_PLACER, type=placer_type,
                    help=f"nextpnr's placer (default {DEFAULT_PLACER}; static: the electrostatic "
-                        "placer, whose placement router1 routes where HeAP's does not converge)")
+                        "placer, whose placement router1 routes where HeAP's does not converge; "
+                        "static@U: spread to a target density U, default 0.7, on the patched "
+                        "nextpnr of scripts/native_nextpnr.sh)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 

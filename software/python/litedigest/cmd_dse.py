@@ -35,9 +35,11 @@ def add_parser(subparsers):
                    help="stop a place and route after this long and record the seed as not "
                         "routed, with nextpnr's placement estimate (default: no limit); a later "
                         "run with a longer limit tries it again")
-    p.add_argument("--placer", default=dse.DEFAULT_PLACER, choices=dse.PLACERS,
-                   help="nextpnr's placer (default %(default)s; static routes the Skein engines "
-                        "HeAP's placement does not); a cached seed placed by another placer is "
+    p.add_argument("--placer", default=dse.DEFAULT_PLACER, type=dse.placer_type,
+                   help="nextpnr's placer: heap (default), static (routes the Skein engines "
+                        "HeAP's placement does not) or static@U (the static placer spread to a "
+                        "target density U, default 0.7; needs the patched nextpnr of "
+                        "scripts/native_nextpnr.sh); a cached seed placed by another placer is "
                         "run again")
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
