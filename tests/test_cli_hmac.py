@@ -70,20 +70,21 @@ def test_hex_key_and_errors(files, tmp_path):
     r = run(["--key-file", str(hk), "--hex-key", str(a)])
     want = std_hmac.new(b"\x0b" * 20, b"abc", "sha256").hexdigest()
     assert r.returncode == 0 and r.stdout.decode().strip().endswith(want)
-    # no key: refused, and no way to give it on the command line
+    # no key: refused, and no way to give it on the command line; these refusals exit 1 as
+    # openssl dgst does (no key, unknown digest, a hexkey that is not hex)
     r = run([str(a)])
-    assert r.returncode == 2 and b"--key-file" in r.stderr and r.stdout == b""
+    assert r.returncode == 1 and b"--key-file" in r.stderr and r.stdout == b""
     r = run(["--key-env", "LD_NO_SUCH_VARIABLE", str(a)], env={"LD_NO_SUCH_VARIABLE": ""})
     assert r.returncode == 0          # set and empty: the empty key
     env = {k: v for k, v in os.environ.items() if k != "LD_UNSET_VAR"}
     r = subprocess.run(LITEDIGEST + ["hmac", "--key-env", "LD_UNSET_VAR", str(a)], capture_output=True, env=env)
-    assert r.returncode == 2 and b"not set" in r.stderr
+    assert r.returncode == 1 and b"not set" in r.stderr
     r = run(["--key-file", str(tmp_path / "missing"), str(a)])
-    assert r.returncode == 2 and b"missing" in r.stderr
+    assert r.returncode == 1 and b"missing" in r.stderr
     bad = run(["--key-env", "K", "--hex-key", str(a)], env={"K": "xyz"})
-    assert bad.returncode == 2 and b"not hex" in bad.stderr
+    assert bad.returncode == 1 and b"not hex" in bad.stderr
     r = run(["-a", "md5x", "--key-env", "K", str(a)], env={"K": "k"})
-    assert r.returncode == 2 and b"unsupported" in r.stderr
+    assert r.returncode == 1 and b"unsupported" in r.stderr
     # an unreadable file: reported, the others still MACed, exit 1
     r = run(["--key-env", "K", str(tmp_path / "nope"), str(a)], env={"K": "secret"})
     assert r.returncode == 1 and b"nope" in r.stderr

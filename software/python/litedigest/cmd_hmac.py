@@ -96,8 +96,9 @@ def run(args):
         # file is MACed from a copy
         keyed = hmac_new(read_key(args), None, alg, backend=args.backend, engine=args.engine)
     except (TypeError, ValueError) as e:
+        # no key, a bad key or algorithm: exit 1, as openssl dgst does for each of these
         _error(str(e))
-        return 2
+        return 1
     label = "HMAC-" + openssl_name(alg)
     rc = 0
     for name in args.files or ["-"]:
