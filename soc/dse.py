@@ -83,6 +83,17 @@ def placer_type(text):
         return check_placer(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def check_placer_build(placer, nextpnr_line):
+    """ValueError when `placer` needs an option the nextpnr of version line `nextpnr_line`
+    lacks (static@U: the build patched with static-target-util), before any run starts."""
+    if placer.startswith(STATIC_TARGET) and "+static-target-util)" not in (nextpnr_line or ""):
+        raise ValueError(f"placer {placer}: the nextpnr in use ({nextpnr_line}) has no "
+                         "--placer-static-target-util: build the patched one (scripts/native_nextpnr.sh "
+                         "--static-target-util) and point LITEDIGEST_NEXTPNR_ECP5 at it")
+
+
 # nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
 NO_PLACEMENT = "Unable to find legal placement for all cells"
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
@@ -280,10 +291,8 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     todo = [] if "does_not_fit" in rec else [
         sd for sd in seeds if str(sd) not in runs or
         (not cached_only and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer))]
-    if todo and placer.startswith(STATIC_TARGET) and "+static-target-util)" not in (tools.get("nextpnr") or ""):
-        raise ValueError(f"placer {placer}: the nextpnr in use ({tools.get('nextpnr')}) has no "
-                         "--placer-static-target-util: build the patched one (scripts/native_nextpnr.sh "
-                         "--static-target-util) and point LITEDIGEST_NEXTPNR_ECP5 at it")
+    if todo:
+        check_placer_build(placer, tools.get("nextpnr"))
     if todo:
         sw = os.path.join(workdir, "shell")
         net = os.path.join(sw, "netlist.json")

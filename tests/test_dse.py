@@ -292,7 +292,7 @@ def test_route_time_limit(tmp_path, monkeypatch):
     assert cli_main(["dse", "--engine", "sha1:base", "--route-timeout", "0"]) == 2
 
 
-def test_placer_choice(tmp_path, monkeypatch):
+def test_placer_choice(tmp_path, monkeypatch, capsys):
     """`placer`: nextpnr gets `--placer static` (HeAP, the default, gets no option), the record
     says which placer its seeds had (nothing when all were HeAP, so the older records read the
     same), a seed cached with another placer is run again unless --cached-only, and the
@@ -339,6 +339,10 @@ def test_placer_choice(tmp_path, monkeypatch):
     # nextpnr in use must be the patched build (its version line says so)
     with pytest.raises(ValueError, match="static-target-util"):
         dse.measure_one("sha1:base", seeds=[1, 2], placer="static@0.4", **kw)
+    # the SoC build refuses it the same way, before generating anything
+    with pytest.raises(SystemExit) as stop:
+        cli_main(["build", "ecp5", "--placer", "static@0.4", "--bitstreams-dir", ""])
+    assert stop.value.code == 2 and "has no --placer-static-target-util" in capsys.readouterr().err
     base = flow_ecp5.tool_versions()
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(
         base, nextpnr='"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'))

@@ -32,7 +32,7 @@ import sys
 import time
 
 from litedigest.soc import buildcache
-from litedigest.soc.dse import DEFAULT_PLACER, placer_args, placer_type
+from litedigest.soc.dse import DEFAULT_PLACER, check_placer_build, placer_args, placer_type
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -311,6 +311,11 @@ def build(args):
                sys_clk_mhz=args.sys_clk_freq, main_ram_size=args.main_ram_size,
                dma_row_bits=args.dma_row_bits, freq_target=args.sys_clk_freq, python=list(sys.version_info[:2]),
                tools=flow_ecp5.tool_versions())
+    try:
+        check_placer_build(args.placer, cfg["tools"].get("nextpnr"))
+    except ValueError as e:
+        print(f"litedigest build ecp5: {e}", file=sys.stderr)
+        return 2
     if engine_clocks:   # (absent otherwise: the stamps of the builds before the option stay valid)
         cfg["engine_clocks"] = engine_clocks
     stamp = buildcache.stamp(cfg, _sources())
