@@ -12,8 +12,10 @@
 # chip database format is the version's, and nextpnr does not check it at load.
 # --static-target-util: a copy of the sources with scripts/nextpnr-static-target-util.patch (a
 # --placer-static-target-util option: the static placer's target density, a constant 0.7 in
-# 0.11.1; `litedigest dse/build ecp5 --placer static@U`), version "nextpnr-0.11.1+static-target-util",
-# built in build/nextpnr-static-target-util unless BUILD_DIR is given.
+# 0.11.1, `litedigest dse/build ecp5 --placer static@U`; and --placer-static-area-scale NAME=F:
+# the cells whose name contains NAME count F times their area, so they alone spread,
+# `--placer static@U:NAME=F`), version "nextpnr-0.11.1+static-target-util", built in
+# build/nextpnr-static-target-util unless BUILD_DIR is given.
 # Needs (Debian): cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
 # libboost-thread-dev libboost-filesystem-dev libeigen3-dev. Safe to run again.
 set -euo pipefail

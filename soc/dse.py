@@ -50,31 +50,50 @@ PLACERS = ("heap", "static")
 DEFAULT_PLACER = "heap"
 # `static@U`: the static placer spreading to a target density U in place of its constant 0.7,
 # for designs whose router1 run does not converge in the engine's own region (the structural
-# Skein pipelines, the SoC with skein512:r8). nextpnr 0.11.1 has no option for it: the build
-# patched with scripts/nextpnr-static-target-util.patch (scripts/native_nextpnr.sh) adds
-# --placer-static-target-util; its version line, in every stamp, says it is that build.
+# Skein pipelines, the SoC with skein512:r8). `static@U:NAME=F`: besides, the cells whose name
+# contains NAME count F times their area, so that they alone spread (to U / F) while the rest
+# keeps U (the SoC: the Skein engine's congested rounds spread, the CPU and bus packed as
+# before). nextpnr 0.11.1 has neither option: the build patched with
+# scripts/nextpnr-static-target-util.patch (scripts/native_nextpnr.sh) adds
+# --placer-static-target-util and --placer-static-area-scale; its version line, in every stamp,
+# says it is that build.
 STATIC_TARGET = "static@"
 
 
+def _static_parts(placer):
+    """(U, NAME, F) of `static@U[:NAME=F]` (NAME and F None without the scale), else None."""
+    if not placer.startswith(STATIC_TARGET):
+        return None
+    util, sep, scale = placer[len(STATIC_TARGET):].partition(":")
+    name, eq, factor = scale.rpartition("=")
+    try:
+        u = float(util)
+        f = float(factor) if sep else None
+    except ValueError:
+        return None
+    if not 0 < u <= 1 or (sep and (not eq or not name or not 0 < f <= 16)):
+        return None
+    return util, (name if sep else None), (factor if sep else None)
+
+
 def check_placer(placer):
-    """`placer` if it names a placer (PLACERS, or static@U with 0 < U <= 1), else ValueError."""
-    if placer in PLACERS:
+    """`placer` if it names a placer (PLACERS; static@U with 0 < U <= 1, or static@U:NAME=F with
+    a cell-name part NAME and 0 < F <= 16), else ValueError."""
+    if placer in PLACERS or _static_parts(placer) is not None:
         return placer
-    if placer.startswith(STATIC_TARGET):
-        try:
-            util = float(placer[len(STATIC_TARGET):])
-        except ValueError:
-            util = None
-        if util is not None and 0 < util <= 1:
-            return placer
     raise ValueError(f"unknown placer {placer!r} (known: {', '.join(PLACERS)}, "
-                     f"{STATIC_TARGET}U with a target density 0 < U <= 1)")
+                     f"{STATIC_TARGET}U with a target density 0 < U <= 1, "
+                     f"{STATIC_TARGET}U:NAME=F with an area factor 0 < F <= 16 for the cells named *NAME*)")
 
 
 def placer_args(placer):
     """nextpnr's arguments for `placer` (check_placer)."""
-    base, _, util = check_placer(placer).partition("@")
-    return ("--placer", base) + (("--placer-static-target-util", util) if util else ())
+    parts = _static_parts(check_placer(placer))
+    if parts is None:
+        return ("--placer", placer)
+    util, name, factor = parts
+    return (("--placer", "static", "--placer-static-target-util", util)
+            + (("--placer-static-area-scale", f"{name}={factor}") if name else ()))
 
 
 def placer_type(text):
@@ -253,6 +272,9 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         if cached_only:
             return None
         rec = dict(stamp=stamp)
+        if not force:
+            rec.update(_synthesis_of_other_builds(name, cache, tools, (engine_text, shell_text),
+                                                  committed, log))
     if cached_only and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
                         or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {})
                                                               for sd in seeds))):
@@ -384,6 +406,24 @@ def _from_document(name, stamp, path=None):
                 run["nextpnr"] = e["nextpnr_build"][sd]
         return rec
     return None
+
+
+def _synthesis_of_other_builds(name, cache, tools, verilog, committed, log):
+    """The synthesis part of `name`'s record (bare engine's ECP5 area, its xc7 area) from a
+    record of the same sources made with another build of the same nextpnr version (the cache,
+    else the committed document), or {}. Yosys made those the same way whichever nextpnr
+    placed the seeds, so a run on another build (a native nextpnr, `static@U`) places and
+    routes its seeds without synthesizing the engine twice again (xc7: up to half an hour for
+    Skein's structural pipelines); the seeds themselves are always run again."""
+    for t in _nextpnr_builds(tools)[1:]:
+        st = _stamp(name, t, verilog)
+        other = buildcache.cached(cache, st)
+        if other is None and committed:
+            other = _from_document(name, st, None if committed is True else committed)
+        if other is not None and "ecp5_area" in other:
+            log(f"dse {name}: synthesis areas from the record of {t['nextpnr']}")
+            return {k: copy.deepcopy(other[k]) for k in ("ecp5_area", "xc7") if other.get(k)}
+    return {}
 
 
 _COMMITTED = {}

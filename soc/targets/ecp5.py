@@ -614,8 +614,10 @@ def add_arguments(p):
     p.add_argument("--placer", default=DEFAULT_PLACER, type=placer_type,
                    help=f"nextpnr's placer (default {DEFAULT_PLACER}; static: the electrostatic "
                         "placer, whose placement router1 routes where HeAP's does not converge; "
-                        "static@U: spread to a target density U, default 0.7, on the patched "
-                        "nextpnr of scripts/native_nextpnr.sh)")
+                        "static@U: spread to a target density U, default 0.7, and "
+                        "static@U:NAME=F: besides, the cells named *NAME* at F times their "
+                        "area, so they alone spread (e.g. static@0.7:soc_skein512engine=1.4), "
+                        "both on the patched nextpnr of scripts/native_nextpnr.sh)")
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p
 
