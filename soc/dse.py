@@ -276,12 +276,13 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         if cached_only:
             return None
         rec = dict(stamp=stamp)
-    if not cached_only and not force and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)):
+    synthesis_missing = "ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
+    if synthesis_missing and not cached_only and not force:
         for k, v in _synthesis_of_other_builds(name, cache, tools, (engine_text, shell_text),
                                                committed, log).items():
             if rec.get(k) is None:
                 rec[k] = v
-    if cached_only and ("ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
+    if cached_only and (synthesis_missing
                         or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {})
                                                               for sd in seeds))):
         return None
