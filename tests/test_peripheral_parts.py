@@ -21,12 +21,15 @@ from collections import deque
 
 import pytest
 from migen import Module
+from migen.genlib.record import Record
 from migen.sim import run_simulation
 
 from litedigest import native, spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import (BlockRegister, CSRBlock, DMAReader, SkeinTweak, SlotControl,
                                        csr_block as csr_block_mod, skein_tweak as skein_tweak_mod)
+from litedigest.soc.peripheral.layouts import request_layout
+from litedigest.soc.peripheral.slots import range_checks
 
 RAM_BASE = 0x40000000
 
@@ -514,9 +517,33 @@ class SlotModel:
             self.cv_pending = 1
 
 
-def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel):
+class PrecheckedSlots(Module):
+    """SlotControl with `prechecked`, its request and range checks registered together from
+    `ahead` (the request of the next cycle), as HashPeripheral makes them a cycle ahead."""
+
+    def __init__(self, block_bytes, row_bytes, ram_base, ram_size, *args, stale=False):
+        self.submodules.slots = slots = SlotControl(*args, prechecked=True)
+        self.ahead = a = Record(request_layout())
+        self.sync += slots.request.eq(a)
+        # stale (a planted bug): the checks of the registered request, a cycle late
+        src = slots.request if stale else a
+        self.sync += [getattr(slots.checks, k).eq(v) for k, v in range_checks(
+            src.base, src.length, block_bytes, row_bytes, ram_base, ram_size, src.tail_base,
+            src.tail_length).items()]
+
+
+def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
+    """`prechecked`: SlotControl takes its range checks made a cycle ahead (PrecheckedSlots;
+    "stale": made a cycle late); each request is driven a cycle earlier, so the cycles it is
+    decided in are the same."""
     block_bytes, row_bytes, ram_base, ram_size = 64, 16, RAM_BASE, 0x1000
-    dut = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size)
+    geometry = (block_bytes, row_bytes, ram_base, ram_size)
+    if prechecked:
+        top = PrecheckedSlots(*geometry, nslots, *geometry, stale=prechecked == "stale")
+        dut, request_port = top.slots, top.ahead
+    else:
+        top = dut = SlotControl(nslots, *geometry)
+        request_port = dut.request
     m = model_cls(nslots, block_bytes, row_bytes, ram_base, ram_size)
     rng = random.Random(seed)
     seen = dict(dma=0, csr=0, finish=0, err_len=0, err_addr=0, err_state=0, acks=0)
@@ -552,6 +579,8 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel):
 
     def bench():
         inp = q = None
+        # the request of the next cycle (driven a cycle ahead when prechecked)
+        q_next = dict(idle)
         for cyc in range(cycles):
             if cyc:
                 more = sum((to_fetch[s] > 0) << s for s in range(nslots))
@@ -608,9 +637,9 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel):
                 inp["fetch"] = s
                 to_fetch[s] -= 1
                 retire_at[s].append(cyc + rng.randrange(2, 12))
-            q = request() if rng.random() < 0.15 else dict(idle)
-            for k, v in q.items():
-                yield getattr(dut.request, k).eq(v)
+            q, q_next = q_next, request() if rng.random() < 0.15 else dict(idle)
+            for k, v in (q_next if prechecked else q).items():
+                yield getattr(request_port, k).eq(v)
             for k in ("ack", "ack_slots", "csr_words", "csr_busy", "cv_taken", "overflow", "bus_error", "now"):
                 yield getattr(dut, k).eq(inp[k])
             yield dut.more.eq(sum((to_fetch[s] > 0) << s for s in range(nslots)))
@@ -620,14 +649,21 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel):
                 yield ev.slot.eq(inp[k] or 0)
             yield
 
-    run_simulation(dut, bench())
+    run_simulation(top, bench())
     return seen
 
 
+@pytest.mark.parametrize("prechecked", [False, True])
 @pytest.mark.parametrize("nslots", [1, 3, 4])
-def test_slot_control(nslots):
-    seen = run_slots(nslots, seed=f"slots/{nslots}")
+def test_slot_control(nslots, prechecked):
+    seen = run_slots(nslots, seed=f"slots/{nslots}", prechecked=prechecked)
     assert min(seen.values()) >= 3, seen
+
+
+def test_prechecked_slot_control_catches_stale_checks():
+    """range checks a cycle behind the request they judge disagree with the reference"""
+    with pytest.raises(AssertionError):
+        run_slots(2, seed="slots/stale", prechecked="stale")
 
 
 def test_slot_control_reference_catches_a_missing_check():

@@ -34,7 +34,7 @@ from migen.genlib.record import Record
 from litex.soc.interconnect import wishbone
 
 from .layouts import VARIANT_BITS, engine_block, request_layout
-from .slots import in_ram
+from .slots import CHECK_LAYOUT, in_ram, range_checks
 
 DESC_BYTES = 16
 
@@ -60,7 +60,8 @@ class BatchWalker(Module):
     - `start` (in, pulse), `base`, `count` (in): ctrl.batch_start and its registers;
     - `idle` (in): no slot has a job and none is done but unacknowledged;
     - `request` (request_layout, out), `request_valid` (out): a job start for SlotControl;
-      `refused` (in): that request was refused;
+      `checks` (CHECK_LAYOUT, out): its range checks, made as the descriptor is loaded
+      (SlotControl's `prechecked`); `refused` (in): that request was refused;
     - `active` (nslots, in): slots with a job; `finish` (nslots, in): slots whose job ends now;
     - `cv_sel` (out), `cv` (in): a chaining value by slot (the digest memory's second port);
     - `ack_slots` (nslots, out): slots_done bits to clear (the walker's own jobs);
@@ -69,7 +70,7 @@ class BatchWalker(Module):
       `clear` (in): ctrl.ack clears done and the errors."""
 
     def __init__(self, nslots, digest_bits, word_bits, dma_width, ram_base, ram_size, row_bytes,
-                 out_block=False):
+                 block_bytes, out_block=False):
         rb = log2_int(row_bytes)
         A = out_align(digest_bits)
         ab = log2_int(A)
@@ -83,6 +84,7 @@ class BatchWalker(Module):
         self.idle = Signal()
         self.request = req = Record(request_layout())
         self.request_valid = Signal()
+        self.checks = Record(CHECK_LAYOUT)
         self.refused = Signal()
         self.active = Signal(nslots)
         self.finish = Signal(nslots)
@@ -169,6 +171,12 @@ class BatchWalker(Module):
         def checks(d):
             out, flags = d[64:96], d[96:128]
             return out_address_ok(out, A, ram_base, ram_size) & (flags[VARIANT_BITS:] == 0)
+
+        def load(d):
+            """Take descriptor `d`: the walker's checks and SlotControl's range checks of it."""
+            job = range_checks(d[0:32], d[32:64], block_bytes, row_bytes, ram_base, ram_size)
+            return [NextValue(desc, d), NextValue(desc_ok, checks(d))] + [
+                NextValue(getattr(self.checks, k), v) for k, v in job.items()]
         desc_read = desc_in if desc_in is not None else Cat(desc[8 * row_bytes:], bus.dat_r)
 
         self.comb += [
@@ -201,7 +209,7 @@ class BatchWalker(Module):
             ).Elif(~stop & (idx == self.count),
                 NextValue(stop, 1),
             ).Elif(~stop & (free != 0) & kept,
-                NextValue(desc, desc_kept), NextValue(desc_ok, checks(desc_kept)), NextState("ISSUE"),
+                load(desc_kept), NextState("ISSUE"),
             ).Elif(~stop & (free != 0),
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("READ")),
@@ -215,7 +223,7 @@ class BatchWalker(Module):
             bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(0),
             bus.adr.eq(ptr[rb:] + beat), bus.sel.eq(Replicate(1, row_bytes)),
             If(bus.ack,
-                NextValue(desc, desc_read), NextValue(desc_ok, checks(desc_read)),
+                load(desc_read),
                 NextValue(drow, bus.dat_r), NextValue(drow_adr, ptr[rb:]), NextValue(drow_ok, 1),
                 NextValue(beat, beat + 1),
                 If(beat == desc_rows - 1, NextState("ISSUE")),

@@ -33,7 +33,7 @@ from .csr_block import CSRBlock
 from .dma_reader import DMAReader, row_geometry
 from .layouts import block_layout, data_reset_less, job_layout, slot_event_layout
 from .skein_tweak import SkeinTweak
-from .slots import SlotControl
+from .slots import CHECK_LAYOUT, SlotControl, range_checks
 
 ARCH_CODES = specmod.ARCH_CODES
 
@@ -176,7 +176,15 @@ class HashPeripheral(CycleCounter):
                                pad_offset=pad_offset)
             outstanding = 2 + in_engine
         self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
-                                                    outstanding=outstanding, out_block=has_tweak)
+                                                    outstanding=outstanding, out_block=has_tweak,
+                                                    prechecked=True)
+        # ctrl's range checks, a cycle behind the job registers (SlotControl's `prechecked`):
+        # a ctrl write comes two cycles or more after the last job register write (each CSR
+        # access is a bus transaction of its own), so at its start they are the registers' own
+        ctrl_checks = Record(CHECK_LAYOUT)
+        self.sync += [getattr(ctrl_checks, k).eq(v) for k, v in range_checks(
+            self.dma_base.storage, self.dma_length.storage, block_bytes, row_bytes, ram_base, ram_size,
+            self.tail_base.storage, self.tail_length.storage).items()]
         self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
         self.submodules.reader = reader
         self.submodules.block = block = BlockRegister(block_bits, nslots)
@@ -252,8 +260,8 @@ class HashPeripheral(CycleCounter):
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
-        self._add_batch(engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
-                        has_tweak)
+        self._add_batch(engine, ram_base, ram_size, row_bytes, block_bytes, dma_width, slots, reader,
+                        digests, req, ctrl_checks, has_tweak)
         if has_keys:
             self._add_keys(engine, slots, csr_block, block)
 
@@ -292,8 +300,8 @@ class HashPeripheral(CycleCounter):
         self.comb += pending.eq(Mux(job_q.start & ~job_q.csr, 1 << job_q.slot, 0))
         return job_q, seg_q, pending
 
-    def _add_batch(self, engine, ram_base, ram_size, row_bytes, dma_width, slots, reader, digests, req,
-                   has_tweak):
+    def _add_batch(self, engine, ram_base, ram_size, row_bytes, block_bytes, dma_width, slots, reader,
+                   digests, req, ctrl_checks, has_tweak):
         """Hardware padding (`ctrl.pad`) and the batch walker (batch.py), which shares the bus
         with the DMA reader and SlotControl's request port with ctrl. Skein: the walker's jobs
         end with the output block, so a chaining value it writes is the digest."""
@@ -301,7 +309,7 @@ class HashPeripheral(CycleCounter):
         f = self.ctrl.fields
         self.submodules.batch = walker = BatchWalker(nslots, engine.digest_bits, engine.word_bits,
                                                      dma_width, ram_base, ram_size, row_bytes,
-                                                     out_block=has_tweak)
+                                                     block_bytes, out_block=has_tweak)
         wreq = walker.request
         strobes = ("start", "dma_start")
         self.comb += [
@@ -314,7 +322,9 @@ class HashPeripheral(CycleCounter):
             # the four-engine ECP5 SoC)
             If(walker.locked,
                 [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout if k not in strobes],
+                slots.checks.eq(walker.checks),
             ).Else(
+                slots.checks.eq(ctrl_checks),
                 req.pad.eq(f.pad),
                 [req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage)] if has_tweak else [],
             ),

@@ -8,7 +8,7 @@ block. A bad job changes nothing but `done` and one error bit. A started job run
 slot has nothing left to fetch (`more`) and no block fetched and not yet out of the engine;
 then the slot's `done_slots` bit and `status.done` are set and the cycle counter is stamped.
 """
-from migen import Module, Signal, Cat, If, Array, Mux
+from migen import Module, Signal, Cat, Constant, If, Array, Mux
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
 
@@ -21,6 +21,35 @@ def in_ram(addr, align_bits, ram_base, limit, end=None):
     `addr` itself) is at most `limit`. (Yosys reduces the comparisons with constants to LUTs,
     no carry chain.)"""
     return (addr[:align_bits] == 0) & (addr >= ram_base) & ((addr if end is None else end) <= limit)
+
+# the range checks of a DMA job's request (REGISTERS.md "status"), SlotControl's long part of
+# the admission: `len_bad` the segment's length is 0 or not whole blocks, `tail_len_bad` the
+# tail's is not whole blocks, `addr_bad` the segment is not row-aligned inside main RAM,
+# `tail_addr_bad` a non-empty tail is not
+CHECK_LAYOUT = [("len_bad", 1), ("tail_len_bad", 1), ("addr_bad", 1), ("tail_addr_bad", 1)]
+
+
+def range_checks(base, length, block_bytes, row_bytes, ram_base, ram_size, tail_base=None,
+                 tail_length=None):
+    """The CHECK_LAYOUT bits of a request's segment (`base`, `length`) and tail (none: its bits
+    are 0), as expressions by name: the sums and their comparisons with the RAM's bounds.
+    SlotControl makes them from its request, or takes them made a cycle earlier
+    (`prechecked`)."""
+    rb, bb = log2_int(row_bytes), log2_int(block_bytes)
+    ram_end = ram_base + ram_size
+    whole = lambda x: x[:bb] == 0
+    # the sums widened first: in Verilog an expression takes the width of its context, and a
+    # 32-bit sum compared with a 32-bit bound would lose its carry (Migen's simulator keeps it)
+    wide = lambda x: Cat(x, Constant(0, 2))
+    checks = dict(len_bad=(length == 0) | ~whole(length),
+                  addr_bad=~in_ram(base, rb, ram_base, ram_end, wide(base) + wide(length)),
+                  tail_len_bad=0, tail_addr_bad=0)
+    if tail_base is not None:
+        checks.update(tail_len_bad=~whole(tail_length),
+                      tail_addr_bad=(tail_length != 0)
+                      & ~in_ram(tail_base, rb, ram_base, ram_end, wide(tail_base) + wide(tail_length)))
+    return checks
+
 
 STATUS_LAYOUT = [("busy", 1), ("done", 1), ("err_len", 1), ("err_addr", 1), ("err_state", 1),
                  ("err_bus", 1)]
@@ -42,14 +71,21 @@ class SlotControl(Module):
 
     `outstanding`: a slot's blocks fetched and not yet out of the engine, at most (3 with
     DMAReader: its fill buffer, the block register, the engine). `out_block` (Skein): a `pad`
-    job may end with the output block (`out`)."""
+    job may end with the output block (`out`).
+
+    `prechecked`: the range checks (CHECK_LAYOUT) are not made here from the request but taken
+    from `checks` (in), which whoever drives the request makes a cycle ahead from the same
+    values (HashPeripheral: registered from the job registers, which a CSR write changes at
+    least two cycles before the `ctrl` write that starts the job; the batch walker: with the
+    descriptor). That takes the sums and the comparisons off the cycle of the start, whose
+    path ends in the slot state and the status bits (a long sys path of the four-engine ECP5
+    SoC)."""
 
     def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, outstanding=3,
-                 out_block=False):
+                 out_block=False, prechecked=False):
         sb = slot_bits(nslots)
         nbw = block_bytes // 4              # din words per block
         rb = log2_int(row_bytes)            # byte address -> row address
-        bb = log2_int(block_bytes)
         self.request = r = Record(request_layout())
         # a batch owns the slots while it runs (`locked`): only its own requests (`owner`)
         # start jobs, a ctrl job start is refused with err_state
@@ -89,22 +125,23 @@ class SlotControl(Module):
         # --- checks at job start ----------------------------------------------------------------
         slot = r.slot
         base, length, tbase, tlen = r.base, r.length, r.tail_base, r.tail_length
-        ram_end = ram_base + ram_size
-        end, tend, rows_up = Signal(34), Signal(34), Signal(34)
-        self.comb += [end.eq(base + length), tend.eq(tbase + tlen),
-                      rows_up.eq(length + (row_bytes - 1))]
+        rows_up = Signal(33)
+        self.comb += rows_up.eq(length + (row_bytes - 1))
+        chk = Record(CHECK_LAYOUT)
+        if prechecked:
+            self.checks = chk
+        else:
+            self.comb += [getattr(chk, k).eq(v) for k, v in range_checks(
+                base, length, block_bytes, row_bytes, ram_base, ram_size, tbase, tlen).items()]
         slot_bad = Signal()
         slot_active = Signal()
         self.comb += [slot_bad.eq(slot >= nslots), slot_active.eq(act[slot[:sb]] & ~slot_bad)]
-        mult = lambda x: x[:bb] == 0
         fb_bad = r.final_bytes > block_bytes
         # a `pad` job's one segment is the whole message, any length (0 too): no tail, and it
         # starts from the IV (the length it appends counts this job's bytes only; Skein: the
         # tweak stage makes its final bytes, final_bytes is not used)
-        dma_len_bad = Mux(r.pad, 0,
-                          (length == 0) | ~mult(length) | (r.tail & ~mult(tlen)) | fb_bad)
-        dma_addr_bad = (~in_ram(base, rb, ram_base, ram_end, end)
-                        | (r.tail & (tlen != 0) & ~in_ram(tbase, rb, ram_base, ram_end, tend)))
+        dma_len_bad = Mux(r.pad, 0, chk.len_bad | (r.tail & chk.tail_len_bad) | fb_bad)
+        dma_addr_bad = chk.addr_bad | (r.tail & chk.tail_addr_bad)
         pad_bad = r.pad & (r.tail | ~r.first | (0 if out_block else r.out) | r.start)
         state_bad = (slot_bad | slot_active | (r.load_cv & ~r.first & cv_pending) | pad_bad |
                      (self.locked & ~self.owner) | self.extra_bad)
