@@ -261,17 +261,10 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     # the cache first, whichever build's stamp it has: it holds this checkout's latest run
     # (a cached-only read after a run on another build takes that run, not the older
     # committed record of the build in use)
-    rec = None
-    for st in ([] if force else stamps):
-        rec = buildcache.cached(cache, st)
-        if rec is not None:
-            break
-    for st in ([] if force or rec is not None or not committed else stamps):
-        rec = _from_document(name, st, None if committed is True else committed)
-        if rec is not None:
-            log(f"dse {name}: from the committed engines.json (same stamp)")
-            store(rec)
-            break
+    rec, where = (None, None) if force else _cached_or_committed(name, cache, stamps, committed)
+    if where == "committed":
+        log(f"dse {name}: from the committed engines.json (same stamp)")
+        store(rec)
     if rec is None:
         if cached_only:
             return None
@@ -424,14 +417,26 @@ def _synthesis_of_other_builds(name, cache, tools, verilog, committed, log):
     the engine again (xc7: minutes for Skein's structural pipelines); the seeds themselves
     are always the build's own."""
     for t in _nextpnr_builds(tools)[1:]:
-        st = _stamp(name, t, verilog)
-        other = buildcache.cached(cache, st)
-        if other is None and committed:
-            other = _from_document(name, st, None if committed is True else committed)
+        other, _ = _cached_or_committed(name, cache, [_stamp(name, t, verilog)], committed)
         if other is not None and "ecp5_area" in other:
             log(f"dse {name}: synthesis areas from the record of {t['nextpnr']}")
             return {k: copy.deepcopy(other[k]) for k in ("ecp5_area", "xc7") if other.get(k)}
     return {}
+
+
+def _cached_or_committed(name, cache, stamps, committed):
+    """(record, "cache" | "committed") of `name` under the first of `stamps` the cache file
+    `cache` holds, else the first the committed document holds (`committed`: True for
+    bitstreams/engines.json, a path, or False for none); (None, None) if neither has one."""
+    for st in stamps:
+        rec = buildcache.cached(cache, st)
+        if rec is not None:
+            return rec, "cache"
+    for st in (stamps if committed else []):
+        rec = _from_document(name, st, None if committed is True else committed)
+        if rec is not None:
+            return rec, "committed"
+    return None, None
 
 
 _COMMITTED = {}

