@@ -521,8 +521,9 @@ class PrecheckedSlots(Module):
     """SlotControl with `prechecked`, its request and range checks registered together from
     `ahead` (the request of the next cycle), as HashPeripheral makes them a cycle ahead."""
 
-    def __init__(self, block_bytes, row_bytes, ram_base, ram_size, *args, stale=False):
-        self.submodules.slots = slots = SlotControl(*args, prechecked=True)
+    def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, stale=False):
+        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
+                                                    prechecked=True)
         self.ahead = a = Record(request_layout())
         self.sync += slots.request.eq(a)
         # stale (a planted bug): the checks of the registered request, a cycle late
@@ -539,7 +540,7 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
     block_bytes, row_bytes, ram_base, ram_size = 64, 16, RAM_BASE, 0x1000
     geometry = (block_bytes, row_bytes, ram_base, ram_size)
     if prechecked:
-        top = PrecheckedSlots(*geometry, nslots, *geometry, stale=prechecked == "stale")
+        top = PrecheckedSlots(nslots, *geometry, stale=prechecked == "stale")
         dut, request_port = top.slots, top.ahead
     else:
         top = dut = SlotControl(nslots, *geometry)
