@@ -24,8 +24,10 @@ returns the records; `write()` the engines.json document; `load()` reads it back
 import argparse
 import copy
 import json
+import lzma
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -220,7 +222,8 @@ def _xc7(verilog, top, workdir, log=None):
 
 
 def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False,
-                cached_only=False, committed=True, route_timeout=None, placer=DEFAULT_PLACER):
+                cached_only=False, committed=True, route_timeout=None, placer=DEFAULT_PLACER,
+                keep_placement=False):
     """The record of one engine spec (see module doc), cached under build/dse/. With
     `cached_only`, None unless the cache already holds everything asked for. `committed`: a
     record of the committed engines.json with the current stamp counts as cached (False: only
@@ -228,19 +231,23 @@ def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, fo
     running after it is stopped and the seed recorded as not routed, with nextpnr's placement
     estimate; a later run with a longer limit (or none) tries that seed again. `placer`
     (PLACERS): nextpnr's placer; a cached seed placed by another one is run again (not with
-    `cached_only`, which takes the cache as it is)."""
+    `cached_only`, which takes the cache as it is). `keep_placement` (True: PLACEMENTS_DIR, or
+    a directory): place and route each seed run as two nextpnr runs, keeping the placement
+    there (see PLACEMENTS_DIR), and route a placement kept there for the same stamp, seed and
+    placer instead of placing again."""
     check_placer(placer)
     s, name = _norm(spec)
     workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
     with buildcache.locked(workdir, wait=not cached_only) as held:
         # being measured by another process (with other sources, maybe: a trial): what the
         # cache or the committed document holds for the current sources, left as it is
+        keep = PLACEMENTS_DIR if keep_placement is True else (keep_placement or None)
         return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed,
-                            route_timeout, placer, save=held is not None)
+                            route_timeout, placer, save=held is not None, keep=keep)
 
 
 def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True,
-                 route_timeout=None, placer=DEFAULT_PLACER, save=True):
+                 route_timeout=None, placer=DEFAULT_PLACER, save=True, keep=None):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
     cache = os.path.join(workdir, "result.json")
@@ -340,13 +347,21 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
                 + (f" (routing stopped after {route_timeout} s)" if route_timeout else ""))
             t_run = time.monotonic()
+            kept = {}
             try:
-                r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED, seed=sd,
-                                           freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout,
-                                           extra=() if placer == DEFAULT_PLACER else placer_args(placer))
-            except subprocess.TimeoutExpired:
-                runs[str(sd)] = _unrouted(os.path.join(sw, f"nextpnr_seed{sd}.log"), route_timeout,
-                                          time.monotonic() - t_run)
+                if keep:
+                    r, kept = _place_then_route(name, rec["stamp"], net, sw, sd, placer,
+                                                route_timeout, keep, log)
+                else:
+                    r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED,
+                                               seed=sd, freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout,
+                                               extra=() if placer == DEFAULT_PLACER else placer_args(placer))
+            except subprocess.TimeoutExpired as stop:
+                runs[str(sd)] = _unrouted(getattr(stop, "log", None) or os.path.join(sw, f"nextpnr_seed{sd}.log"),
+                                          route_timeout, getattr(stop, "seconds", None) or time.monotonic() - t_run)
+                if runs[str(sd)]["estimate_mhz"] is None and getattr(stop, "estimate", None):
+                    runs[str(sd)]["estimate_mhz"] = stop.estimate
+                runs[str(sd)].update(getattr(stop, "kept", {}))
                 if placer != DEFAULT_PLACER:
                     runs[str(sd)]["placer"] = placer
                 runs[str(sd)].update(build)
@@ -368,7 +383,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
             runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
                                  slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
                                  **({} if placer == DEFAULT_PLACER else {"placer": placer}),
-                                 **build)
+                                 **build, **kept)
             store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     store(rec)
@@ -404,6 +419,8 @@ def _from_document(name, stamp, path=None):
                 run["placer"] = p
             if e.get("nextpnr_build", {}).get(sd):
                 run["nextpnr"] = e["nextpnr_build"][sd]
+            if e.get("placement", {}).get(sd):
+                run["placement"] = e["placement"][sd]
         return rec
     return None
 
@@ -453,6 +470,122 @@ def _committed_records(path):
     return _COMMITTED[key]
 
 
+# Placements kept in the repository (`keep_placement`, `litedigest dse --keep-placement`): the
+# largest structural Skein pipeline's static placement alone takes about 75 minutes and its
+# route longer, more than a session leaves after setting up a fresh machine, whose build/ cache
+# starts empty. With the option a seed is placed and routed as two nextpnr runs (route_placed:
+# --no-route --write, then --no-place) and the placement is written here, xz-compressed, beside
+# a small JSON saying what it is (spec, seed, placer, the record's stamp, nextpnr's estimate,
+# the placement's seconds); a later run with the option and the same stamp routes it instead of
+# placing again. The routed figure is then the route of that placement; its run's `seconds`
+# count the placement's and the route's.
+PLACEMENTS_DIR = os.path.join(buildcache.repo_root(), "bitstreams", "placements")
+
+
+def placement_files(name, seed, placer, where=PLACEMENTS_DIR):
+    """(description JSON, xz-compressed placed netlist) of a kept placement."""
+    base = os.path.join(where, f"{name.replace(':', '-')}-seed{seed}-"
+                               f"{re.sub(r'[^A-Za-z0-9_.]+', '-', placer)}")
+    return base + ".json", base + ".placed.json.xz"
+
+
+def _read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _placement_for(meta, name, stamp, seed, placer):
+    """`meta` when it describes the placement of (name, stamp, seed, placer), else None."""
+    want = dict(spec=name, stamp=stamp, seed=seed, placer=placer)
+    return meta if meta and all(meta.get(k) == v for k, v in want.items()) else None
+
+
+def keep_placement(placed_dir, meta, where=PLACEMENTS_DIR):
+    """Write `placed_dir`/placed.json xz-compressed to `where` with its description `meta`
+    (unless the same placement is there already). Returns the description as written."""
+    desc, xz = placement_files(meta["spec"], meta["seed"], meta["placer"], where)
+    old = _read_json(desc)
+    if old and old.get("stamp") == meta["stamp"] and os.path.exists(xz) and buildcache.file_sha256(xz) == old.get("sha256"):
+        return old
+    os.makedirs(where, exist_ok=True)
+    tmp = xz + ".tmp"
+    with open(os.path.join(placed_dir, "placed.json"), "rb") as src, \
+            lzma.open(tmp, "wb", preset=9) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    os.replace(tmp, xz)
+    out = dict(meta, file=os.path.basename(xz), sha256=buildcache.file_sha256(xz))
+    buildcache.write(desc, out, newline=True)
+    return out
+
+
+def _restore_placement(name, stamp, seed, placer, placed_dir, where, log):
+    """Unpack the placement kept in `where` for (name, stamp, seed, placer) into `placed_dir`
+    (placed.json, placement.json). Returns its description, or None when there is none (a kept
+    file whose checksum is wrong is reported and not used)."""
+    desc, xz = placement_files(name, seed, placer, where)
+    meta = _placement_for(_read_json(desc), name, stamp, seed, placer)
+    if meta is None or not os.path.exists(xz):
+        return None
+    if buildcache.file_sha256(xz) != meta.get("sha256"):
+        log(f"dse {name}: {xz}: checksum differs from {os.path.basename(desc)}: placing again")
+        return None
+    os.makedirs(placed_dir, exist_ok=True)
+    tmp = os.path.join(placed_dir, "placed.json.tmp")
+    with lzma.open(xz, "rb") as src, open(tmp, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    os.replace(tmp, os.path.join(placed_dir, "placed.json"))
+    buildcache.write(os.path.join(placed_dir, "placement.json"), meta)
+    return meta
+
+
+def _place_then_route(name, stamp, net, sw, seed, placer, timeout, where, log):
+    """One seed's run as two nextpnr runs, the placement kept in `where` (PLACEMENTS_DIR):
+    the placement this checkout made (sw/place_seed<N>/, with the same stamp), else the one kept
+    in `where`, else a new one. Returns (the route's flow result, the run's `placement` entry).
+    A run stopped at `timeout` (placement and route of this call together) raises
+    TimeoutExpired carrying the log to read, the seconds and the placement's estimate."""
+    d = os.path.join(sw, f"place_seed{seed}")
+    t0 = time.monotonic()
+    meta = _placement_for(_read_json(os.path.join(d, "placement.json")), name, stamp, seed, placer)
+    if meta is None or not os.path.exists(os.path.join(d, "placed.json")):
+        meta = _restore_placement(name, stamp, seed, placer, d, where, log)
+        if meta is not None:
+            log(f"dse {name}: seed {seed}: routing the placement kept in {where}")
+    if meta is None:
+        shutil.rmtree(d, ignore_errors=True)
+        args = placer_args(placer)
+        log(f"dse {name}: seed {seed}: placing (nextpnr --no-route), the placement kept in {where}")
+        try:
+            res = route_placed.place(net, d, device=DEVICE, package=PACKAGE, speed=SPEED, seed=seed,
+                                     placer=args[1], freq_mhz=DSE_FREQ_MHZ, timeout=timeout,
+                                     extra=args[2:])
+        except subprocess.TimeoutExpired as stop:
+            stop.log, stop.seconds = os.path.join(d, "place.log"), time.monotonic() - t0
+            raise
+        est = list(res["estimate"].values())
+        meta = dict(spec=name, seed=seed, placer=placer, stamp=stamp,
+                    estimate_mhz=est[0] if est else None, place_seconds=res["seconds"])
+        buildcache.write(os.path.join(d, "placement.json"), meta)
+    kept = os.path.abspath(os.path.join(where, keep_placement(d, meta, where)["file"]))
+    root = buildcache.repo_root()
+    entry = {"placement": {"kept": os.path.relpath(kept, root) if kept.startswith(root + os.sep) else kept,
+                           "seconds": meta["place_seconds"], "estimate_mhz": meta["estimate_mhz"]}}
+    left = None if timeout is None else max(1.0, timeout - (time.monotonic() - t0))
+    r = route_placed.route(os.path.join(d, "placed.json"), sw, tag=f"nextpnr_seed{seed}", device=DEVICE,
+                           package=PACKAGE, speed=SPEED, seed=seed, freq_mhz=DSE_FREQ_MHZ,
+                           textcfg=False, timeout=left)
+    if not r["routed"]:
+        stop = subprocess.TimeoutExpired("nextpnr-ecp5", timeout)
+        stop.log, stop.seconds = r["log"], meta["place_seconds"] + r["seconds"]
+        stop.estimate, stop.kept = meta["estimate_mhz"], entry
+        raise stop
+    r["seconds"] = round(meta["place_seconds"] + r["seconds"], 1)
+    return r, entry
+
+
 def _unrouted(log_path, timeout, seconds):
     """The run entry of a seed whose routing was stopped at `timeout` seconds: nextpnr's
     post-placement fmax estimate (not a routed figure: on the routed specs it is 0.7-0.8 of the
@@ -490,6 +623,13 @@ def _builds_of(runs):
     and routed by another build than yowasp's (absent for yowasp's alone)."""
     used = {str(sd): run["nextpnr"] for sd, run in runs.items() if run.get("nextpnr")}
     return {"nextpnr_build": used} if used else {}
+
+
+def _placements_of(runs, routed):
+    """engines.json's `ecp5.placement` ({seed: {kept, seconds, estimate_mhz}}) for the routed
+    seeds placed and routed as two runs (`keep_placement`; an unrouted seed's entry has its own)."""
+    used = {str(sd): runs[sd]["placement"] for sd in routed if runs[sd].get("placement")}
+    return {"placement": used} if used else {}
 
 
 def _retry(run, route_timeout):
@@ -535,7 +675,7 @@ def _record(rec, seeds):
                  **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
                  # seeds whose routing was stopped at the time limit: placement estimate only
                  **({"unrouted": unrouted} if unrouted else {}),
-                 **_placers_of(runs), **_builds_of(runs)},
+                 **_placers_of(runs), **_builds_of(runs), **_placements_of(runs, routed)},
         "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
                 if xc7 else None),
         # wall-clock seconds of each run (on a shared machine: how long, not how fast)
@@ -569,7 +709,8 @@ def seeds_for(spec, seeds, pipeline_seeds=None):
 
 
 def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False,
-            pipeline_seeds=None, cached_only=False, route_timeout=None, placer=DEFAULT_PLACER):
+            pipeline_seeds=None, cached_only=False, route_timeout=None, placer=DEFAULT_PLACER,
+            keep_placement=False):
     """Records of the specs (engines.json's `engines`), measured or from the cache (with
     `cached_only`, only the specs the cache holds completely)."""
     seeds = [int(x) for x in seeds]
@@ -581,7 +722,7 @@ def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force
         if n not in names:
             names.append(n)
     recs = [measure_one(n, seeds_for(n, seeds, pipeline_seeds), xc7=xc7, log=log, force=force,
-                        route_timeout=route_timeout, placer=placer,
+                        route_timeout=route_timeout, placer=placer, keep_placement=keep_placement,
                         cached_only=cached_only) for n in names]
     return _improvement([r for r in recs if r is not None])
 

@@ -309,6 +309,92 @@ def test_route_time_limit(tmp_path, monkeypatch):
     assert cli_main(["dse", "--engine", "sha1:base", "--route-timeout", "0"]) == 2
 
 
+def test_kept_placement(tmp_path, monkeypatch):
+    """--keep-placement: a seed is placed, the placement kept xz-compressed with what it is, and
+    routed; a route stopped by the time limit is recorded as not routed with the placement's
+    estimate; a later run on an empty build directory (a fresh machine) routes the kept
+    placement instead of placing again, its seconds the placement's and the route's; a kept
+    file whose checksum is wrong, or one of another placer, is not used. Stand-in tools: what
+    is tested is the bookkeeping."""
+    import lzma
+    import subprocess
+    placed, routed = [], []
+    route_log = "".join(l + "\n" for l in ROUTER1_LOG.splitlines() if "Max frequency" not in l)
+
+    def place(net, workdir, seed=1, placer="static", timeout=None, extra=(), **kw):
+        placed.append((seed, placer, tuple(extra)))
+        os.makedirs(workdir, exist_ok=True)
+        open(os.path.join(workdir, "placed.json"), "w").write(json.dumps({"placed": len(placed)}))
+        return dict(placed=os.path.join(workdir, "placed.json"),
+                    estimate={"$glbnet$sys_clk": 21.5}, seconds=100.0)
+
+    def route(net, workdir, tag="route", seed=1, timeout=None, textcfg=True, **kw):
+        assert not textcfg
+        routed.append(json.load(open(net)))
+        log = os.path.join(workdir, f"{tag}.log")
+        open(log, "w").write(route_log)
+        if timeout is not None and timeout < 100:
+            return dict(routed=False, seconds=timeout, log=log)
+        return dict(routed=True, fmax={"$glbnet$sys_clk": 30.0}, seconds=50.0, log=log,
+                    utilization={"TRELLIS_COMB": {"used": 10, "available": 83640}})
+
+    def no_single_run(*a, **kw):
+        raise AssertionError("--keep-placement places and routes as two runs")
+
+    monkeypatch.setattr(flow_ecp5, "synth_ecp5", _stand_in_synth)
+    monkeypatch.setattr(flow_ecp5, "nextpnr_ecp5", no_single_run)
+    monkeypatch.setattr(dse.route_placed, "place", place)
+    monkeypatch.setattr(dse.route_placed, "route", route)
+    keep = str(tmp_path / "kept")
+    kw = dict(xc7=False, log=lambda m: None, committed=False, placer="static", keep_placement=keep)
+    rec = dse.measure_one("sha1:base", seeds=[1], route_timeout=10,
+                          workdir=str(tmp_path / "w1"), **kw)
+    assert placed == [(1, "static", ())] and routed == [{"placed": 1}]
+    u, = rec["ecp5"]["unrouted"]
+    assert (u["estimate_mhz"], u["arcs"], u["arcs_left"]) == (21.5, 35833, 31072)
+    desc, xz = dse.placement_files("sha1:base:p1", 1, "static", keep)
+    meta = json.load(open(desc))
+    assert (meta["spec"], meta["seed"], meta["placer"], meta["stamp"]) == ("sha1:base:p1", 1, "static", rec["stamp"])
+    assert meta["estimate_mhz"] == 21.5 and meta["place_seconds"] == 100.0
+    assert json.loads(lzma.open(xz).read()) == {"placed": 1}
+    # a fresh machine: nothing in build/, the kept placement routed, not placed again
+    rec2 = dse.measure_one("sha1:base", seeds=[1], route_timeout=1000,
+                           workdir=str(tmp_path / "w2"), **kw)
+    assert len(placed) == 1 and routed[-1] == {"placed": 1}
+    e = rec2["ecp5"]
+    assert e["fmax_mhz"] == [30.0] and rec2["run_seconds"]["nextpnr"] == [150.0]
+    assert e["placement"] == {"1": {"kept": xz, "seconds": 100.0, "estimate_mhz": 21.5}}
+    # the document carries it and gives it back
+    dse.write(dse.document([rec2], [1], "test"), str(tmp_path / "doc.json"))
+    back = dse._from_document("sha1:base:p1", rec2["stamp"], str(tmp_path / "doc.json"))
+    assert back["pnr"]["1"]["placement"] == e["placement"]["1"]
+    # a damaged kept file is not used: placed again (and kept anew)
+    with open(xz, "r+b") as f:
+        f.seek(-1, 2)
+        f.write(b"\0")
+    msgs = []
+    dse.measure_one("sha1:base", seeds=[1], route_timeout=1000, workdir=str(tmp_path / "w3"),
+                    **dict(kw, log=msgs.append))
+    assert len(placed) == 2 and routed[-1] == {"placed": 2}
+    assert any("checksum" in m for m in msgs)
+    assert json.loads(lzma.open(xz).read()) == {"placed": 2}
+    # another placer: its own placement
+    dse.measure_one("sha1:base", seeds=[1], route_timeout=1000, workdir=str(tmp_path / "w4"),
+                    **dict(kw, placer="heap"))
+    assert placed[-1] == (1, "heap", ()) and len(placed) == 3
+    assert os.path.exists(dse.placement_files("sha1:base:p1", 1, "heap", keep)[1])
+    # a placement stopped by the limit: not routed, nothing kept
+    def slow_place(net, workdir, timeout=None, **kw):
+        os.makedirs(workdir, exist_ok=True)
+        open(os.path.join(workdir, "place.log"), "w").write(ROUTER1_LOG.splitlines()[0] + "\n")
+        raise subprocess.TimeoutExpired("nextpnr-ecp5", timeout)
+    monkeypatch.setattr(dse.route_placed, "place", slow_place)
+    rec5 = dse.measure_one("sha1:base", seeds=[2], route_timeout=10, workdir=str(tmp_path / "w5"), **kw)
+    u, = rec5["ecp5"]["unrouted"]
+    assert u["estimate_mhz"] == 16.7 and u["arcs"] is None and "placement" not in u
+    assert not os.path.exists(dse.placement_files("sha1:base:p1", 2, "static", keep)[0])
+
+
 def test_placer_choice(tmp_path, monkeypatch, capsys):
     """`placer`: nextpnr gets `--placer static` (HeAP, the default, gets no option), the record
     says which placer its seeds had (nothing when all were HeAP, so the older records read the

@@ -69,6 +69,7 @@ def test_place_once_then_route_with_other_settings(tmp_path, capsys):
     r = route_placed.route(pl["placed"], os.path.join(workdir, "pnr"), tag="r2",
                            settings={"router": "router2", "timing_driven": False}, **kw)
     assert r["routed"] and r["fmax"] and all(f > 50 for f in r["fmax"].values())
+    assert 0 < r["utilization"]["TRELLIS_COMB"]["used"] < r["utilization"]["TRELLIS_COMB"]["available"]
     assert r["settings"] == {"router": "router2", "timing_driven": "0" * 32}
     log = open(r["log"]).read()
     assert "Running router2" in log     # (router2 ends by running router1 to check the route)

@@ -109,8 +109,9 @@ def route(placed, workdir, settings=None, tag="route", device="LFE5U-85F", packa
           speed=6, seed=1, lpf=None, freq_mhz=None, out_of_context=False, textcfg=True,
           timeout=None):
     """Route the placed netlist `placed` with `settings` changed (with_settings). Returns
-    dict(routed, fmax={clock: MHz}, seconds, log, report, textcfg, settings, progress); a route
-    stopped at `timeout` seconds is routed=False with its progress."""
+    dict(routed, fmax={clock: MHz}, utilization={bel type: {used, available}}, seconds, log,
+    report, textcfg, settings, progress); a route stopped at `timeout` seconds is routed=False
+    with its progress."""
     workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     net = os.path.join(workdir, f"{tag}.json")
@@ -132,9 +133,9 @@ def route(placed, workdir, settings=None, tag="route", device="LFE5U-85F", packa
     try:
         out["seconds"] = round(flow_ecp5._run(cmd, workdir, timeout=timeout), 1)
         with open(report) as f:
-            fmax, _ = flow_ecp5.parse_nextpnr_report(f.read())
+            fmax, util = flow_ecp5.parse_nextpnr_report(f.read())
         out.update(routed=True, fmax={k: v["achieved"] for k, v in fmax.items()}, report=report,
-                   textcfg=cfg)
+                   textcfg=cfg, utilization=util)
     except subprocess.TimeoutExpired:
         out.update(routed=False, seconds=timeout)
     with open(log) as f:

@@ -41,6 +41,11 @@ def add_parser(subparsers):
                         "target density U, default 0.7; needs the patched nextpnr of "
                         "scripts/native_nextpnr.sh); a cached seed placed by another placer is "
                         "run again")
+    p.add_argument("--keep-placement", action="store_true",
+                   help="place and route each seed as two nextpnr runs and keep the placement, "
+                        "xz-compressed, in bitstreams/placements/ (commit it): a later run with "
+                        "this option, on a fresh checkout too, routes that placement instead of "
+                        "placing again (for runs longer than a session)")
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
@@ -63,6 +68,8 @@ def _cmdline(args):
         parts += ["--route-timeout", f"{args.route_timeout:g}"]
     if args.placer != dse.DEFAULT_PLACER:
         parts += ["--placer", args.placer]
+    if args.keep_placement:
+        parts.append("--keep-placement")
     if args.no_xc7:
         parts.append("--no-xc7")
     if args.cached_only:
@@ -101,7 +108,8 @@ def run(args):
     log = (lambda m: print(m, file=sys.stderr, flush=True))
     records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force,
                           pipeline_seeds=pseeds, cached_only=args.cached_only,
-                          route_timeout=args.route_timeout, placer=args.placer)
+                          route_timeout=args.route_timeout, placer=args.placer,
+                          keep_placement=args.keep_placement)
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)
