@@ -345,7 +345,7 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         for sd in todo:
             log(f"dse {name}: nextpnr-ecp5 seed {sd} ..."
                 + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
-                + (f" (routing stopped after {route_timeout} s)" if route_timeout else ""))
+                + (f" (stopped if not routed after {route_timeout} s)" if route_timeout else ""))
             t_run = time.monotonic()
             kept = {}
             try:

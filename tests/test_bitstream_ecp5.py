@@ -80,14 +80,16 @@ def test_four_engine_image():
     assert man["firmware"]["app"] and man["bitstream"]["in_repository"]
 
 
-def test_main_set_fast_engines_image():
-    """The image with the simulated main SoC's fast engines (sha512:k5 beside sha256:opt and
-    sha1:opt) and a Skein-512 engine: every clock at its target, the slow engines in a domain of
-    their own, the firmware it boots named."""
+@pytest.mark.parametrize("image, skein", [("four_engines_k5_r4", "skein512:r4"),
+                                          ("four_engines_k5_r8", "skein512:r8")])
+def test_main_set_fast_engines_image(image, skein):
+    """The images with the simulated main SoC's fast engines (sha512:k5 beside sha256:opt and
+    sha1:opt) and a Skein-512 engine (`r8`: the simulated main SoC's own four): every clock at
+    its target, the slow engines in a domain of their own, the firmware it boots named."""
     from litedigest import spec
-    with open(os.path.join(ECP5_DIR, "four_engines_k5_r4", "manifest.json")) as f:
+    with open(os.path.join(ECP5_DIR, image, "manifest.json")) as f:
         man = json.load(f)
-    assert {"sha256:opt", "sha1:opt", "sha512:k5"} <= set(man["engines"])
+    assert {"sha256:opt", "sha1:opt", "sha512:k5", skein} <= set(man["engines"])
     assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
     assert man["fmax"]["meets_target"] and man["sys_clk_target_mhz"] >= 50
     assert man["fmax"]["median_mhz"] >= man["sys_clk_target_mhz"]
