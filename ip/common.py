@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Building blocks shared by the hash engines: word arithmetic and the engine stream layouts.
 
 Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of message blocks and a source of

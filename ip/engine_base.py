@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """What every iterative hash engine shares (the engine contract, docs/ARCHITECTURE.md): the sink of blocks and
 the source of chaining values, one stored chaining value per slot, the starting value of an
 accepted block (IV of its variant, a loaded cv, or the slot's), and the result register.

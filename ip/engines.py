@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Engine factory: one spec string (litedigest.spec) -> a Migen engine module, plus Verilog export."""
 from migen import Signal
 from migen.fhdl import verilog

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """HMAC-SHA-256 engine (`hmac-sha256:opt:pN`, RFC 2104 / FIPS 198-1): the two-core design of
 Michail et al. 2012, sec. 8 (figs. 15, 16), built from the SHA-256 cores of this package.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """SHA-1 engines (FIPS 180-4) in the three round architectures of the papers
 (Michail et al. 2016; Lien, Grembowski and Gaj 2004; references in docs/ARCHITECTURE.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """SHA-256 / SHA-224 engines (FIPS 180-4), two round architectures behind one engine contract.
 
 - ``base``: one round per clock, the conventional datapath (Michail et al. 2016, figs. 2/3): T1 is a chain

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """SHA-512 engines (and SHA-384, SHA-512/224, SHA-512/256 through their IVs; truncation is
 software's), FIPS 180-4: 64-bit words, 1024-bit blocks, 80 rounds, on the shared SHA-2 datapath.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Skein-512 engines (Athanasiou et al. 2013; Skein 1.3, Ferguson et al. 2010): Threefish-512 in Matyas-Meyer-Oseas mode, one UBI block per
 accepted block: chaining value out = Threefish(key = chaining value in, tweak, block) XOR block.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write the LiteDigest notebooks (outputs cleared) from the cell sources below:
 
     .venv/bin/python notebooks/generate.py          # rewrites notebooks/*.ipynb

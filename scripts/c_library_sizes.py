@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Code size of the C library (software/firmware/lib) per configuration and target: builds
 liblitedigest.a with lib/Makefile for each (cross compilers from the distribution) and sums
 `size` over the archive's members (text = code and constants, data, bss), in bytes.

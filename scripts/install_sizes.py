@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Installed size of LiteDigest's base install and of each extra (pyproject.toml): builds the
 wheel, installs it into fresh venvs (base; base + one extra) and measures site-packages
 (apparent size of the files, MB = 10^6 bytes) minus what an empty venv already has (pip).

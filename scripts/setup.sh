@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Idempotent setup: system packages (when root), a project venv in .venv, the litedigest
 # package in editable mode with one of its extras (pyproject.toml, docs/PACKAGING.md):
 #   scripts/setup.sh [soc|test]     soc: the simulated SoC (the demo); test (default): all

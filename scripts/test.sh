@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Set up everything (system packages when root, .venv) and run the whole test suite: C library,
 # Python API and CLI, gateware (full NIST CAVP in Verilator), the simulated SoC. Builds are
 # cached under build/ (git-ignored), so reruns are fast. Extra arguments go to pytest.

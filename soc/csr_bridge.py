@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The LiteX SoCs' Wishbone-to-CSR bridge, registered, and CSR banks that decode their
 registers from the Wishbone address.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Per-engine design space: area (Yosys synth_ecp5, synth_xilinx), routed fmax (nextpnr-ecp5) and
 the throughput that follows, for any engine spec (engines added later appear without changes).
 

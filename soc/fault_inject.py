@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Faults the simulated SoC can be told to make (docs/RELIABILITY.md, "Fault injection").
 
 ``DMAFaultInjector`` sits between the hash peripherals' DMA masters and main RAM's wide port

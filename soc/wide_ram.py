@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Main RAM with a wide read port for the hash peripherals' DMA.
 
 A p-stage pipeline wants a block every R/p cycles (sha256:opt:p4: 64 bytes every 8 cycles,

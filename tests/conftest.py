@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Suite-wide fixtures."""
 import pytest
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The AXI burst reader (soc/peripheral/axi_reader.py) in a whole peripheral (HashPeripheral
 with axi=True) on the AXI4 DDR model (soc/sim/axi_ddr.py: first-beat latency, random ARREADY
 and RVALID gaps, protocol checks by assertion), in Migen's simulator; the batch walker's bus on

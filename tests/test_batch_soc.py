@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest bench --backend soc --batch` on the main simulated SoC: 1,000 messages of 64 B and
 of 1 KiB per SHA peripheral through the batch walker, one by one and in software (the batch
 firmware, software/firmware/apps/batch); every digest checked on the device and, for the pool

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The committed ECP5 build records: bitstreams/ecp5/manifest.json (written by `litedigest build
 ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run), every other image's in a
 directory of its own under bitstreams/ecp5/ (four_engines/, ...: each with its recipe.sh), and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The C library as a firmware developer takes it (software/firmware/lib/README.md): built and
 installed on its own with its Makefile, CMake or Meson; a program that uses it through the
 installed pkg-config file or CMake package; the build-time configuration (ld_config.h) taking

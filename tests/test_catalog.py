@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The engine catalogue (litedigest.spec.FAMILIES) is the one source of the engines' facts:
 every spec the grammar accepts builds an engine whose latency, blocks in flight, interval,
 variants and architecture code are the catalogue's, and the derived tables agree with it."""

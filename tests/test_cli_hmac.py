@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest hmac` against Python's hmac and, where it is installed, `openssl dgst -hmac`
 (its output byte for byte)."""
 import hmac as std_hmac

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The CLI under bad input and signals (issue 16): clear errors, never a traceback; a `--backend
 soc` command killed with SIGTERM or SIGHUP takes its simulator and run directory with it."""
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest sum` against GNU coreutils sha256sum/sha224sum, byte for byte."""
 import os
 import random

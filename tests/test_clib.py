@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The portable C library (software/firmware/lib): host build + host C tests, cross compile
 for RV32IM, and the cffi build (litedigest._native) against NIST CAVP vectors, hashlib, and
 a Python model of the hash peripheral of soc/REGISTERS.md (driver on the CSR and DMA paths)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """DecodedCSRBank (soc/csr_bridge.py) against LiteX's CSRBank: the same registers, the same
 addresses on the registered bridge's bus (the bridge's address register is the Wishbone address
 a cycle late), random reads and writes in and around the bank; the write strobes, the read

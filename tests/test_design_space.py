@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """litedigest.papers (the papers' numbers) and litedigest.design_space (ours beside theirs):
 the transcribed data is consistent with itself and cites its paper, the cycle counts the papers
 state are litedigest.spec's, the ratios are computed right from the committed

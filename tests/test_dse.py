@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """litedigest dse / flows.ecp5: parsers on real logs, one small spec through the open flow
 against the committed bitstreams/engines.json, load() round trip, bad input."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Gateware tests of the SHA-1 and SHA-256/224 engines in Verilator, against independent
 references: the complete NIST CAVP byte-oriented files (ShortMsg, LongMsg, Monte) and hashlib,
 with random valid/ready stalls on both streams and interleaved messages. Every engine spec

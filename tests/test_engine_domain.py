@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """An engine in a clock domain of its own (soc/peripheral/engine_domain.py) inside the whole
 peripheral, in Migen's simulator with two clocks: the engine's slower (the board's case:
 sha512:k5, skein512:r8) and faster than sys, clock periods that are not multiples of each other

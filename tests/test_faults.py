@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Faults injected into the simulated SoC under the C driver and the Python API
 (docs/RELIABILITY.md, "Faults survived"): each one reported by the driver, nothing hung, no
 wrong digest reported as good, and the peripheral usable afterwards.

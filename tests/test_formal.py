@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The formal proofs of docs/RELIABILITY.md ("What is proven"), run by SymbiYosys with Yices
 on the Verilog Migen makes of the real modules (litedigest.soc.formal): the engine contract of
 the standard SoCs' engines (the MAC engines too), SlotControl, the Wishbone DMA reader and the AXI burst reader.

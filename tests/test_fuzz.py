@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Coverage-guided fuzzing of the C library (software/firmware/tests/fuzz/, docs/RELIABILITY.md
 "Fuzzing"): every libFuzzer target, built by clang with ASan + UBSan (every report fatal) by
 software/firmware/tests/fuzz/run.py into build/fuzz/ (cached by a hash of the sources and the

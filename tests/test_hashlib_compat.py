@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """litedigest against hashlib's own behaviour on this Python (every expectation is checked
 with a real hashlib call): copies, buffer and argument errors, the named constructors and
 the names new() takes; Skein-512's output bits against pyskein."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """litedigest.hmac against RFC 2202 / RFC 4231 (cryptography-vectors) and Python's hmac:
 random keys of 0..300 bytes, random message lengths and update splits, every SHA algorithm;
 the standard library's API and errors."""

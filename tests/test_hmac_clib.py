@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """HMAC of the C library (ld_hmac.h, software/firmware/lib/src/hmac.c) through the cffi binding
 (litedigest._native) against Python's hmac: random keys of 0..300 bytes (shorter than, equal
 to and longer than both block sizes), random messages fed in random update splits, every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The HMAC-SHA-256 engine (ip/hmac_sha256.py, Michail et al. 2012 sec. 8) in Verilator against
 Python's `hmac`: random keys of 0..300 bytes in every key slot, random message lengths,
 messages interleaved over the slots, random stalls on both streams; the paper's figures as

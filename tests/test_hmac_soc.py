@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """HMAC on the simulated SoC: the HMAC peripheral (hmac-sha256:opt:p4 in the sim target's
 MAC_SOC, hmac-sha256:opt in MAIN_SOC) and HMAC on the hash peripherals from stored key states,
 driven by the C library (ld_hw_hmac.h) in the HMAC firmware (apps/hmac) and from the host

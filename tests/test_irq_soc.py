@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest bench --backend soc --irq` on the main simulated SoC: the C driver waiting for
 the sha256 peripheral's interrupt (the device's wait hook, ld_hw_irq_enable / ld_hw_irq_ack)
 against polling, on one-shot DMA calls and a batch (software/firmware/apps/irq); every digest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Dependencies point one way: the gateware (litedigest.ip, litedigest.soc) imports nothing
 from the host package but the pure-data catalogue litedigest.spec, and the board side (the
 pynq backend, litedigest.overlay, litedigest.pynq_device) imports neither Migen nor LiteX."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The compiled Migen simulation (soc/sim/migen_compiled.py) against Migen's own interpreter:
 the same designs, the same random stimuli, every signal compared every cycle. Designs: a SHA
 engine with two slots (carry-save trees, Cats of rotated slices, round constants, its slots'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """soc/sim/migen_widths.py: Migen expressions keep their width once computed; the widths and
 the simulated values are Migen's own (checked against `value_bits_sign` and against Python
 arithmetic on the engines' word operations)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The cffi declarations of litedigest._native are generated from the public C headers
 (software/python/litedigest/_native_build.py), not copied by hand."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Every notebook under notebooks/ executes top to bottom without an error (nbclient, a kernel
 running this interpreter, i.e. the venv's ipykernel) and shows at least one plot; the
 notebooks are committed with their outputs cleared and match notebooks/generate.py; they are

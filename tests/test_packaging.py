@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The package as its users get it (docs/PACKAGING.md): `python -m build` makes an sdist and a
 wheel (the wheel built from the sdist, so the sdist must carry the C library the cffi
 extension compiles); the wheel goes into a clean venv without extras -- the PYNQ board's

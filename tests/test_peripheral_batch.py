@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Hardware padding (`ctrl.pad`) and the batch walker, on the whole peripheral in Migen's
 simulator: a real engine behind it, main RAM as a Wishbone slave with random latency, the CSRs
 driven as the CSR bank drives them. References: hashlib (the digests), soc/REGISTERS.md and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The hash peripheral's stages (litedigest.soc.peripheral), each in a Migen bench of its own.
 
 Every bench drives one stage cycle by cycle from a single generator: random back-pressure on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Pieces of the peripheral checked in the Verilog it becomes, not in Migen's simulator.
 
 Migen's simulator evaluates expressions on Python integers; the Verilog sizes them by Verilog's

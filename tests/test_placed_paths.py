@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """soc/flows/placed_paths.py on hand-made placed netlists: which path is the latest, its
 steps, the clock filter, carry chains; the routing demand map (--congestion)."""
 from litedigest.soc.flows.placed_paths import (PlacedDesign, congestion, congestion_report,

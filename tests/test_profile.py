@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest bench --backend soc --profile` (the profile firmware, the library built with
 LD_CONFIG_PROFILE): every case's digest against hashlib, the phases adding up to the call,
 the one-shot DMA path's register accesses (the fast path, one `pad` job: info, polls, status,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Property-based tests (Hypothesis) of the Python API against the standard library and pyskein,
 on the `sw` backend (the C library's software hashes and host protocol, which every backend
 shares): any data, any update splits, copies taken anywhere, HMAC with any key, Skein-512 with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The pynq backend's own code (litedigest.pynq_device, litedigest.backends.pynq,
 litedigest.overlay) against the simulated main SoC through PYNQ-compatible adapters
 (litedigest.pynq_sim: SimMMIO for pynq.MMIO, SimAllocator for pynq.allocate with

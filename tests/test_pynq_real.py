@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The PYNQ driver on the real `pynq` package (4.0.0), not a stand-in: a pynq Device backed by
 the simulated main SoC (litedigest.pynq_simdevice), so that the subsystem's driver is bound by
 pynq's own VLNV registry, its registers go through pynq.MMIO and its DMA buffer is a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """On the board the C driver reads and writes the registers itself, through the mapped
 window pynq.MMIO exposes (`mmio.array`): no Python call per register access. Checked here on
 a stand-in window in host memory whose registers are preset so that every job has already

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """litedigest's hashlib-style API on the sw backend, against hashlib and NIST CAVP vectors."""
 import hashlib
 import random

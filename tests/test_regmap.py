@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The register map generated from the peripheral's CSRs (soc/regmap.py): the committed
 ld_hw_regs.h, litedigest/hw_regs.py and REGISTERS.md tables are what the generator writes, the
 header compiles and has the map's values, hw_regs.py needs no Migen/LiteX, and the csr.h LiteX

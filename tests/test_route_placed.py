@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """soc/flows/route_placed.py: a placed design routed again with nextpnr settings the placement
 did not use (the settings a placed netlist carries win over nextpnr's command line)."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """socdemo.run_app keeps a firmware run's console beside the SoC build: a second run of the same
 firmware on the same simulator reuses it; a new simulator binary, a new firmware image, `fresh`
 or LITEDIGEST_RUN_CACHE=0 run it again; a run that fails leaves nothing behind. (The SoC, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The C library's message scheduler (ld_sched) in SoC firmware (apps/sched) on the
 scheduler SoC (SCHED_SOC of soc/targets/sim.py: sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3), and on the
 main SoC (one slot per engine, SHA-512 family and skein512:r8 included): digests, refills with

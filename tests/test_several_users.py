@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Several users on one simulated SoC (docs/RELIABILITY.md, "Several users"): processes that
 attach to one running SoC (SoCBackend(attach=...), LITEDIGEST_SOC_ATTACH) and threads of one
 process hash at once, on one peripheral and on several, and every digest is checked against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Skein-512 (Athanasiou et al. 2013; Skein 1.3): the C library, the Python object and every engine architecture in
 Verilator, against the Skein golden known answers (tests/data) and PyPI pyskein (an
 independent implementation), with random lengths, keys, output sizes and stream stalls;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The arty_a7 target (soc/targets/arty_a7.py): the LiteDigest subsystem next to a MicroBlaze V on
 the Arty A7-100T, checked as far as it can be without Vivado or the board: generation, the
 register map, Verilator lint, Yosys synth_xilinx for the xc7a100t, the Vivado block-design TCL

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The ECP5 board target (soc/targets/ecp5.py); the committed manifest/bitstream: test_bitstream_ecp5.py."""
 import hashlib
 import json

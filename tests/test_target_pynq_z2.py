@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The pynq_z2 target (soc/targets/pynq_z2.py): generation, register map at AXI-Lite offsets,
 the Vivado TCL, Verilator lint, Yosys synth_xilinx, bad input, and a Migen simulation of the
 subsystem's AXI ports (CSR path and DMA path against hashlib)."""

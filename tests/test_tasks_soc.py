@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Two firmware tasks on one peripheral (docs/RELIABILITY.md, "Several users"): the tasks
 firmware (software/firmware/apps/tasks, the C library built with LD_CONFIG_LOCK=1) on the
 simulated main SoC. Task A's streaming contexts hold the peripheral's lock from init to

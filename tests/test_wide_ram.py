@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """WideRAM (soc/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral/) at several
 DMA row widths, in Migen simulation.
 

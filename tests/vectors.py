@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """NIST CAVP SHA test vectors from the installed `cryptography_vectors` package.
 
     load_cavp("SHA256ShortMsg") -> [(msg_bytes, md_bytes), ...]   (also LongMsg, SHA224...)

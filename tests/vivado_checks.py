@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Checks both Vivado targets (soc/targets/pynq_z2.py, soc/targets/arty_a7.py) make of the
 subsystem they generate: the same register map at AXI-Lite offsets and the same subsystem ports,
 each target passing its own module for its window, DMA width and DDR."""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Arty A7-100T (MicroBlaze V) recipe: the command that generated bitstreams/arty_a7/manifest.json.
 # Without Vivado on PATH it writes the subsystem Verilog, csr.json/csr.h, the Vivado block-design
 # TCL (checked in tclsh with Vivado's commands stubbed) and the xsdb run script, cross-builds the

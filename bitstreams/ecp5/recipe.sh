@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ULX3S (LFE5U-85F) recipe: the command that generated bitstreams/ecp5/manifest.json and the
 # bitstream next to it. LiteX writes the SoC (default engines, 128-bit DMA rows), the demo
 # firmware goes into the main RAM's initial contents, then Yosys synth_ecp5, nextpnr-ecp5

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # PYNQ-Z2 overlay recipe: the command that generated bitstreams/pynq_z2/manifest.json.
 # Without Vivado on PATH it writes the subsystem Verilog, csr.json/csr.h and the Vivado TCL,
 # lints the Verilog (Verilator) and synthesizes it with Yosys synth_xilinx for the xc7z020

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Run one bare engine in Verilator from Python (the `rtl` backend and the gateware tests).
 
 `RTLSim(spec)` exports the engine to Verilog, compiles it with the C++ harness next to this

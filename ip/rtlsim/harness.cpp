@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // Verilator harness for one bare engine (ports of litedigest.ip.engines.engine_verilog), loaded
 // from Python as a shared library. It drives the sink and the source with seeded random
 // valid/ready stalls, and records the cycle each block is accepted and each result appears.

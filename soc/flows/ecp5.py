@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The open ECP5 flow: Yosys `synth_ecp5`, nextpnr-ecp5 and ecppack (the yowasp builds in the
 venv), with parsers for what they report.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The longest paths of a placed, unrouted nextpnr-ecp5 design, estimated from the placement.
 
 Why: nextpnr names its critical path only after routing, and a design whose routing does not

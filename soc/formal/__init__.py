@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Formal proofs of the engine contract and the peripheral's control (docs/RELIABILITY.md,
 "What is proven"), with SymbiYosys on the Verilog that Migen makes of the real modules.
 

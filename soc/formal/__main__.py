@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """python -m litedigest.soc.formal [-j JOBS] [--refresh] [--list] [--trace] [NAME ...]
 
 Runs the formal proofs (all, or those named; a name may be a prefix) and prints one line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The proofs: what each one checks, on which unit, in which mode and depth; running them
 (in parallel, each with a time limit) and the cache of their verdicts.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Running one proof with SymbiYosys (the YoWASP builds of Yosys and SymbiYosys, the Yices
 solver from PyPI) and reading its verdict."""
 import os

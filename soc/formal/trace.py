@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A counterexample in a few lines: the signals of a VCD trace that sby wrote, one column per
 step (a minimal VCD reader, enough for yosys-smtbmc's traces)."""
 

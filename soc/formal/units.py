@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The design units under proof, as Verilog made by Migen from the real modules.
 
 Each builder returns a `Unit`: the Verilog text (one module) and the harness parameters that

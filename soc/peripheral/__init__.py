@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The hash peripheral (litedigest.soc.peripheral): one engine behind CSRs and a DMA reader,
 made of stream stages (soc/REGISTERS.md for the registers):
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Several AXI4 read masters on one AXI4 port, with many bursts in flight.
 
 LiteX's AXIArbiter grants a master until all its requests are answered, so only one master's

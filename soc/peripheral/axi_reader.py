@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The AXI burst reader: the DMA reader of an AXI4 port, a block per INCR burst, blocks requested
 ahead of the engine.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The batch walker: many messages with one start, their jobs described in main RAM.
 
 The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit words) at

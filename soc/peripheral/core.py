@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The hash peripheral: one engine behind CSRs and a bus-mastering DMA (soc/REGISTERS.md).
 
 An engine with S slots (S = p for a p-stage pipeline) holds S messages; every register that

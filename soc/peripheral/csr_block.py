@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The CSR path: `din` words -> one block for the engine, with its job's metadata.
 
 The CPU writes the block as 32-bit big-endian words (`din`, one per write); a CSR job start

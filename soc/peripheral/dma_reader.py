@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The DMA reader: whole blocks from main RAM for the slots with work, round-robin.
 
 Each slot's job has up to two segments (the message, then e.g. the padded tail the C library

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """An engine in a clock domain of its own: the engine contract (docs/ARCHITECTURE.md: the sink
 of blocks, the source of chaining values) on the `sys` side, the engine clocked by another
 domain, a request/acknowledge handshake each way between.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Adding hash peripherals to a LiteX SoC, in LiteX's add_* style.
 
 - `add_hash_peripheral(soc, spec, name, dma_port)`: one peripheral (CSRs, DMA master,

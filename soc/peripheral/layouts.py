@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """What the peripheral's stages pass each other: record layouts, stream layouts, byte orders.
 
 - `block_layout`: a block on its way to the engine (a LiteX stream payload; the endpoint's

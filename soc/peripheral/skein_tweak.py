@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The Skein tweak stage: the tweak of every block of a job, so DMA blocks never pass the CPU.
 
 A UBI job (Ferguson et al., "The Skein Hash Function Family", v1.3, 2010, section 3.4) gives

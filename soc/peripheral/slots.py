@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Job and slot control: admission checks at job start, the per-slot job state, status bits.
 
 A `start` (CSR path) or `dma_start` (DMA path) names a slot; the job starts only when it is

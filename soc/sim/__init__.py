@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The simulated LiteDigest SoC (soc/targets/sim.py under Verilator), one module per job:
 
 - ``build``: ``build_sim`` builds or reuses the model, ``SimBuild`` describes it;

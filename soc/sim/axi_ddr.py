@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """An AXI4 slave model of DDR for Migen simulation (run_simulation), with protocol checks.
 
 Why: the PYNQ-Z2 subsystem's DMA reads DDR through the Zynq's S_AXI_HP0, tens of cycles to a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Measure and try out the simulated SoC from the command line.
 
     python -m litedigest.soc.sim.bench [--hash-engine SPECS] [--app DIR] [--bench]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A minimal LiteX UARTBone client over TCP: the host's bus into the simulated SoC.
 
 ``UARTBoneClient(host, port)`` speaks the ``Stream2Wishbone`` protocol to the patched

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Build (or reuse) the simulated SoC: the Verilator model, its CSR map and LiteX software.
 
     b = build_sim("build/sim", hash_engine="sha256:opt")     # cached Verilator model

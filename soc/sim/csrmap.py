@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The simulated SoC's register map from csr.json, and its CSRs bound to a bus.
 
 ``CSRMap.from_json(path)``: ``registers`` (name -> dict), ``constants``, ``memories``, ``bases``;

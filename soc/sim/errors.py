@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Errors of the simulated SoC runner (build, firmware, process)."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Firmware for a LiteX SoC build: build an app against it, turn an image into main RAM contents.
 
 The one firmware builder (the simulated SoC and the board targets use it):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Migen's simulator, faster: the design's statements compiled to Python once.
 
 Migen 0.10's simulator interprets the statement trees on every pass: `Evaluator.eval` walks

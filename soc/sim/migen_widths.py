@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Migen's simulator, faster: an expression's width is computed once.
 
 Migen 0.10's simulator evaluates a `Cat` by masking each part to its width, `len(part)`, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A running simulated SoC: ``Vsim`` in its own run directory, its console, its bridge.
 
 How a firmware image gets into main RAM without a Verilator rebuild: the SoC is built with

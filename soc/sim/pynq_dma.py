@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The PYNQ-Z2 subsystem's DMA in Migen simulation: its rate through an AXI4 model of DDR.
 
 The subsystem (soc/targets/pynq_z2.py, LiteDigestSubsystem) is simulated whole with Migen's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Arty A7-100T target: the LiteDigest hash subsystem next to a MicroBlaze V, in a Vivado block design.
 
 The board: Digilent Arty A7-100T (xc7a100tcsg324-1; no ARM), 256 MiB DDR3L, 100 MHz

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """LiteDigest SoC on an ECP5 board, built with the open flow (Yosys, nextpnr-ecp5, ecppack).
 
 Board: the Radiona ULX3S (litex-boards ``radiona_ulx3s`` platform) with the LFE5U-85F

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """PYNQ-Z2 (Zynq-7020) target: the LiteDigest hash subsystem for a Vivado block design.
 
 Choice: a LiteX-generated standalone subsystem (no LiteX CPU), one Verilog module

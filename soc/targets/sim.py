@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Simulated LiteDigest SoC: LiteX + VexRiscv under Verilator.
 
 - VexRiscv (standard), sys clock 1 MHz nominal (a simulation: the wall rate is what Verilator

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The LiteDigest hash subsystem for a Vivado block design, shared by the Xilinx board targets.
 
 A board target (``pynq_z2``: next to the Zynq PS; ``arty_a7``: next to a MicroBlaze V) puts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ULX3S (LFE5U-85F) recipe of the four-algorithm image: the command that generated
 # bitstreams/ecp5/four_engines/manifest.json and the bitstream next to it. One engine of each
 # family (sha256:opt, sha1:opt, sha512:base, skein512:r1), the demo firmware in main RAM,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ULX3S (LFE5U-85F) recipe of the image with the simulated main SoC's fast engines but a smaller
 # Skein: the command that generated bitstreams/ecp5/four_engines_k5_r4/manifest.json and the
 # bitstream next to it. sha256:opt and sha1:opt at the 50 MHz sys clock; sha512:k5 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ULX3S (LFE5U-85F) recipe of the main SoC's four engines (sha256:opt, sha1:opt at sys;
 # sha512:k5 in eng25, skein512:r8 in eng20), demo firmware, nextpnr seed 2, the static placer at
 # target density 0.55 on the patched native nextpnr (scripts/native_nextpnr.sh

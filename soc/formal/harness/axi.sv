@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The AXI4 burst reader (soc/peripheral/axi_reader.py, AXIBurstReader) around `ld_axi` made by
 // Migen, SHA configuration. The environment is the peripheral's (as in dma.sv: jobs only on
 // free slots with their segments in main RAM, `allow` for running jobs only, anything else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The Wishbone DMA reader (soc/peripheral/dma_reader.py, DMAReader) around `ld_dma` made by
 // Migen, SHA configuration (no tweak stage: its port reads zero). The environment is what the
 // peripheral gives the reader (core.py wiring, SlotControl's checks proven in slots.sv):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The engine contract (docs/ARCHITECTURE.md) as properties, around `ld_engine`: an engine of
 // litedigest.ip made by Migen with its datapath abstracted (soc/formal/units.py), so the
 // solver sees the handshakes, the slot and last tags and the timing only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Job and slot control (soc/peripheral/slots.py, SlotControl) against soc/REGISTERS.md, around
 // `ld_slots` made by Migen. Every input is free (the ctrl writes, the job registers, ack,
 // the batch lock, din's word count) except what the neighbours guarantee (each one a property

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * serial2tcp_nodelay: LiteX sim module bridging a sim serial pad to a TCP socket.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared recipe for LiteDigest firmware apps (the LiteX demo-app pattern), built out of tree.
 # An app's Makefile sets APP (its name) and optionally OBJECTS (default crt0.o main.o),
 # APP_CFLAGS and APP_LDFLAGS, then includes this file:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the LiteDigest firmware apps share on LiteX: the register HAL of the C library's
  * driver (csr.h accessors), the peripheral's cycle counter and integer-only/hex printing (no
  * dependence on %llu support in the libc printf). Include after <generated/csr.h>, <system.h>

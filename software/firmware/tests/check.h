@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host test programs' checks (each program is one translation unit that includes this):
  * check() counts a check and prints "FAIL <what>" when it fails; summary() prints
  * "<n> checks, <m> failures" (the line tests/test_clib.py looks for) and gives main's exit

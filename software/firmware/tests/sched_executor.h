@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A software executor of the message scheduler's jobs (ld_sched.h), as ld_hw_schedule runs
  * them on a peripheral: a job runs on its slot's chaining value with the library's bare
  * compression functions and Skein UBI (its blocks: message data, then the slot's pad; a Skein

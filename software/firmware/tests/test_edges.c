@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the library's argument and context checks, one group per defect found with
  * sanitizers and fuzzing. On the code before its fix each group read or wrote out of bounds
  * (a crash, or a stop in tests/test_clib.py's -fsanitize=address,undefined build), or took a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of HMAC (ld_hmac.h): the RFC 2202 and RFC 4231 test cases, streaming and copies
  * against the one-shot call, the wiping of the key-derived state, verification with truncated
  * MACs, constant-time comparison, and refused arguments and contexts. Groups run one at a time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the LiteDigest C library: NIST example vectors, padding boundaries,
  * streaming split points, call-order errors. Prints a summary and "FAIL ..." lines and exits
  * non-zero on failure. The boundary digests (boundary_vectors.inc) were generated with Python's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the message scheduler's policy (ld_sched_init/next/complete, ld_sched.h) run
  * by a software executor, as ld_hw_schedule runs it on a peripheral: random message sets
  * (every algorithm, lengths around the block, padding and held-back-block boundaries, bad

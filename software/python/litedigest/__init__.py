@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """LiteDigest: hashing on FPGA SoCs, with a hashlib-style Python API.
 
     import litedigest

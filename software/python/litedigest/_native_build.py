@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """cffi API-mode builder of `litedigest._native`: the portable C library (software/firmware/lib)
 compiled for the host.
 

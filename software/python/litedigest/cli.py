@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `litedigest` command. Subcommands are modules `litedigest.cmd_<name>` listed in COMMANDS,
 each providing `add_parser(subparsers)` that registers its parser and sets `func(args) -> int`."""
 import argparse

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest bench`: measurements as JSON records, one per run.
 
   --backend rtl: the engine alone in Verilator. Per message size, p messages of that size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest build TARGET [options]`: build a board target (soc/targets/<TARGET>.py).
 
 Each board target module is `litedigest.soc.targets.<name>` and provides

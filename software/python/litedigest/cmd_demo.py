@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest demo`: build the simulated SoC if needed, run the firmware demo, print the table."""
 import sys
 

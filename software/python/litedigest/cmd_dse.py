@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest dse`: per-engine design space on the open flow (see litedigest.soc.dse).
 
 For each engine spec: ECP5 LUT4/FF (Yosys synth_ecp5 of the bare engine), routed fmax

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest hmac`: MAC files the way `openssl dgst -hmac` does, on any backend.
 
     litedigest hmac -a sha256 --key-file KEYFILE [--hex-key] [-r] [--backend B] [FILE...]

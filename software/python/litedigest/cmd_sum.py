@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`litedigest sum`: sha256sum/sha224sum work-alike (GNU coreutils 9 output and -c rules)
 running on any backend.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Our design space against the papers': the ratios of each study, ours beside theirs.
 
 The papers measured Xilinx Virtex devices with ISE; we measure every engine with one open flow

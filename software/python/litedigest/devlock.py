@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Several processes on one peripheral: a lock per device, released when its holder dies.
 
 The C driver runs one call at a time per process (native._invoke's lock), and each hash

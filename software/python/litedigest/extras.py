@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """What an installation of LiteDigest can do, and a clear error when it cannot.
 
 The base install (``pip install litedigest``: the hashlib-style API, the C library through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """hashlib-style hash objects: a thin layer over the C library's contexts.
 
 Buffering, Merkle-Damgard padding and the peripheral protocol are the C library's

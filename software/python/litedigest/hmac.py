@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """HMAC (RFC 2104) on any LiteDigest hash and backend, with the standard library's `hmac` API.
 
     from litedigest import hmac

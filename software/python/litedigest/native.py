@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Thin Python access to the C library compiled for the host (`litedigest._native`).
 
 - `sha256(data, variant)` / `Sha256Ctx`: the C library's own streaming API (its padding and

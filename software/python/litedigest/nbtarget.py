@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Where the notebooks run: the PYNQ board when `pynq` is importable and the LiteDigest overlay
 loads, else the simulated main SoC behind the same driver (litedigest.pynq_sim). Either way
 the pynq backend's device is set, so ``litedigest.new(name, data, backend="pynq")`` hashes on

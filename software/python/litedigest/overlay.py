@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The LiteDigest PYNQ overlay (board only: this module imports ``pynq``).
 
     from litedigest.overlay import LiteDigestOverlay

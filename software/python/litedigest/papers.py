@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The papers' own numbers: what litedigest.design_space sets our measurements against.
 
 Transcribed from the papers, units as printed. A value the paper shows only as a plot (no

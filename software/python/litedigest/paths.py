@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Where the checkout and its build outputs are (an editable install of the repository).
 
 The one definition is litedigest.soc.buildcache's (the builds use it too)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The LiteDigest subsystem seen from a Zynq PS: register access through an MMIO object and
 message buffers from an allocator, both injected.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The simulated SoC behind PYNQ's API: ``SimMMIO`` (``pynq.MMIO``'s read/write) and
 ``SimAllocator`` (``pynq.allocate``) over the UARTBone bridge, so that the pynq backend's own
 code (litedigest.pynq_device, litedigest.backends.pynq, litedigest.overlay) runs against the

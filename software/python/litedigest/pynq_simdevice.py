@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The real ``pynq`` package (4.0.0) on the simulated SoC: a ``pynq.Device`` whose registers
 and memory are the simulated main SoC's, reached over its UARTBone bridge, so that the PYNQ
 driver (litedigest.overlay.LiteDigestIP, a ``pynq.DefaultIP``) runs on pynq's own ``MMIO``,

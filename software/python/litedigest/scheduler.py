@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The message scheduler for pipelined engines (Michail et al. 2016, sec. 7), host side.
 
 The policy is the C library's (ld_sched.h: ld_sched_init/next/complete, the same code the SoC

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Skein-512 hash and MAC objects (hashlib style) on any backend.
 
 The UBI sequence (MAC key, configuration or the engine's configured IV, the message with its

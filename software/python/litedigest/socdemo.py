@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Run the firmware demo on the simulated SoC and collect its measurements.
 
 The firmware (software/firmware/apps/demo) prints one `LDRESULT key=value ...` line per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The engine catalogue and spec strings: the one pure-data module every layer shares.
 
 Gateware (litedigest.ip, litedigest.soc), the drivers and the board-side Python all take the

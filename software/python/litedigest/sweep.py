@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Hardware versus software across message sizes on the simulated SoC: the `sweep` firmware
 (software/firmware/apps/sweep) hashes 64 B .. 64 KiB (powers of 4) with SHA-256 in software
 (the C library on the VexRiscv, -O2), over the CSR path and over the DMA path of the SoC's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest batch firmware (LiteX, bare metal): for every SHA peripheral of the SoC and
  * message sizes of 64 B and 1 KiB, BATCH messages hashed
  *   - by the batch walker: one ld_hw_md_batch call (descriptors in RAM, one start, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest demo firmware (LiteX, bare metal): SHA-256 in software vs the hash peripheral
  * (CSR and DMA paths), timed with the peripheral's cycle counter, plus error checks.
  * Output: "LDRESULT ..." and "LDCHECK ..." machine-readable lines, a human table, "LDDONE". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest HMAC firmware (LiteX, bare metal). On a SoC with an HMAC peripheral (instance
  * hmac_sha256: the two-core engine hmac-sha256:opt[:pN]) and a sha256 peripheral, for BATCH
  * messages of BYTES bytes under one key (the message pool of apps/batch, message i % POOL):

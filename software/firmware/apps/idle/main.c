@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Idle firmware for the bridge-only use of the simulated SoC: the host drives everything over
  * the UARTBone bridge while the CPU prints one marker and then spins in its instruction cache
  * without any bus traffic. */

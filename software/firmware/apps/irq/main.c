@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Interrupt firmware (LiteX, bare metal): the C driver waiting for the sha256 peripheral's
  * interrupt instead of polling its status, on one-shot DMA calls (ld_hw_md) of 64 B, 1 KiB and
  * 16 KiB and a batch of BATCH x 64 B (ld_hw_md_batch), each warm and timed with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Profile firmware (LiteX, bare metal): where the cycles of one ld_hw_md call on the sha256
  * peripheral go. The library's phase marks (LD_CONFIG_PROFILE) call ld_profile_mark, which
  * stamps the peripheral's cycle counter and the register accesses made so far; each interval

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest scheduler firmware (LiteX, bare metal): for every hash peripheral of the SoC,
  * the C library's message scheduler (ld_sched.h) hashes p messages of 16 KiB (p = the
  * engine's slots) on the DMA and the CSR path, timed with the peripheral's cycle counter;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest Skein-512 firmware (LiteX, bare metal): the C library's software Skein-512 vs
  * the Skein peripheral (CSR and DMA paths) on the same CPU.
  * Output: "LDRESULT ..." lines (16 KiB Skein-512-512 timing per path, digest), "LDSKEIN ..."

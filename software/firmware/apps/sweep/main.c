@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest sweep firmware (LiteX, bare metal): SHA-256 of 64 B .. 64 KiB (powers of 4) in
  * software (the C library's ld_sha256 at -O2) and on the hash peripheral (CSR and DMA paths,
  * ld_hw_md), timed with the peripheral's cycle counter. The message is the demo's: byte i is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest tasks firmware (LiteX, bare metal): two tasks on one peripheral, with the C
  * library built with LD_CONFIG_LOCK=1. The tasks are interleaved by hand, as a scheduler
  * would switch them: task A opens a streaming context (its message's chaining value then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Start-up code of the LiteDigest firmware apps on the MicroBlaze V of the Arty A7 design
  * (soc/targets/arty_a7.py): the CPU_DIRECTORY crt0 that apps/app.mak assembles in place of a
  * LiteX CPU's. MicroBlaze V is a standard RV32 machine-mode core (here rv32im + Zicsr), so

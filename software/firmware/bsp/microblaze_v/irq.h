@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* <irq.h> of the MicroBlaze V BSP (reached through LiteX's include/irq.h, #include_next): the
  * LiteX interrupt API on the design's AXI interrupt controller (axi_intc_0 at MBV_INTC_BASE,
  * PG099), whose input i is the peripheral with csr.json constant <instance>_interrupt == i.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Picolibc's stdio on the design's AXI UART Lite (axi_uartlite_0 at MBV_UARTLITE_BASE, PG142;
  * 115200 8N1 on the Arty's USB-UART): the MicroBlaze V BSP's replacement for LiteX's
  * libc/stdio.c, which writes to a LiteX UART through CSRs. Polled; "\n" goes out as "\r\n". */

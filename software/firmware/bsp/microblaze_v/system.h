@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* <system.h> of the MicroBlaze V BSP (the Arty A7 design, soc/targets/arty_a7.py): what the
  * LiteDigest apps and LiteX's headers take from a CPU directory. */
 #ifndef __SYSTEM_H

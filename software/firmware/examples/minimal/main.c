@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A minimal firmware that hashes through a LiteDigest peripheral using nothing of LiteDigest
  * but the installed C library (headers, liblitedigest.a, litedigest.pc) and the SoC's
  * generated csr.h. It hashes "abc" in software and through the `sha256` peripheral's CSR

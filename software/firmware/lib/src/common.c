@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: error strings, wiping secrets. */
 #include "ld_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: HMAC over ld_md (see ld_hmac.h) and constant-time comparison. */
 #include "ld_internal.h"
 #include "litedigest/ld_md.h"

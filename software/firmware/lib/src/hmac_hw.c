@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: HMAC on the HMAC peripheral and on hash peripherals (ld_hw_hmac.h).
  * Jobs, waits and padding are md_hw.c's (an ld_hw_md_ctx with a start state and the key
  * slot's ctrl bits); this file adds the keys. */

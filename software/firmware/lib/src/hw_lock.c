@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: several tasks on one peripheral (ld_config.h LD_CONFIG_LOCK).
  *
  * With LD_CONFIG_LOCK the entry points that touch a peripheral are compiled as *_unlocked

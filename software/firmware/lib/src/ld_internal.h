@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: internal helpers. The core needs no C library headers beyond the
  * freestanding <stddef.h>/<stdint.h>, so it builds with a bare cross compiler. */
 #ifndef LITEDIGEST_LD_INTERNAL_H

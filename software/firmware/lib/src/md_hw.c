@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: driver for the hash peripherals (soc/REGISTERS.md), every algorithm.
  *
  * Jobs: the first job of a message sets ctrl.first (start from the variant's IV); later jobs

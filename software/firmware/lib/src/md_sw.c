@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: the Merkle-Damgard front end of every algorithm (ld_md.h), in
  * software: the algorithm table, buffering of partial blocks, padding (ld_md_pad) and the
  * big-endian digest, over the compression functions of sha1_sw.c, sha256_sw.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: Merkle-Damgard padding of the final partial block. */
 #include "ld_internal.h"
 #include "litedigest/ld_pad.h"

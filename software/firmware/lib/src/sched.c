@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: the message scheduler (see ld_sched.h). */
 #include "ld_internal.h"
 #include "litedigest/ld_sched.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Software SHA-1 compression (FIPS 180-4 section 6.1.2), message schedule in a 16-word
  * circular window, the four 20-step quarters as separate loops (no per-step branching). */
 #include "litedigest/ld_sha1.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: software SHA-256 / SHA-224 (FIPS 180-4).
  *
  * Written as a fair, fast baseline for small in-order RV32IM cores (VexRiscv, 4 KiB I-cache):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Software SHA-512 compression (FIPS 180-4 section 6.4.2), message schedule in a 16-word
  * circular window. The constant tables were printed from litedigest.ip.sha512 (which derives
  * them from the primes as FIPS 180-4 4.2.3 / 5.3 define them; the gateware uses the same). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: Skein-512 (ld_skein.h), software and peripheral behind one context.
  *
  * Every UBI goes through run_ubi(), which either runs ld_skein512_ubi on the CPU or issues

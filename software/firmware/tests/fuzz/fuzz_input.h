@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fuzz targets' shared pieces (each target is one translation unit that includes this):
  * reading the fuzzer's input as a stream of small fields (past its end every field reads 0, so
  * every input is a valid one), and the check that stops the run on a finding: the message on

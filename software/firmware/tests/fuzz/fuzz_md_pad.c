@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz target: ld_md_pad (ld_pad.h), the FIPS 180-4 padding of a message's final partial block.
  *
  * Input: the block size (64, 128, or one that must be refused: 0, 1, 32, 63, 65, 127, 129,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz target: the streaming Merkle-Damgard API (ld_md.h) of every algorithm.
  *
  * Input: an algorithm byte (every LD_ALG_*, and one unknown id that init must refuse), up to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz target: the message scheduler's policy (ld_sched_init/next/complete, ld_sched.h) run by
  * a software executor, the one test_sched_exec.c runs too (software/firmware/tests/
  * sched_executor.h: a job runs when it completes, on its slot's chaining value, with the

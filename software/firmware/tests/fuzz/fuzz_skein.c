@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz target: Skein-512 (ld_skein.h), hash and MAC, any output length, any message bit length.
  *
  * Input: a mode (any output size of 1..1024 bits; a configured size 128..512 with a

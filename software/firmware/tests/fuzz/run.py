@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Coverage-guided fuzzing of the C library (software/firmware/lib) with libFuzzer.
 
 Each target fuzz_<name>.c of this directory is built with the whole library by clang with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Backends: where a hash runs (sw, rtl, soc, pynq).
 
 Every hash object (litedigest.hashobj, litedigest.skein) is a C library context underneath:

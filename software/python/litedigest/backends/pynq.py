@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `pynq` backend: the LiteDigest subsystem of a PYNQ overlay (Zynq PS over AXI GP0, the
 engines' DMA reading DDR through HP0), through litedigest.pynq_device.LiteDigestDevice.
 

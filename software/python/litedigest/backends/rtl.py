@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `rtl` backend: one engine alone in a Verilator simulation (litedigest.ip.rtlsim).
 
 The C library does everything around the engine (ld_md_init_hook, ld_skein512_init_hook:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `soc` backend: the whole simulated SoC (Verilator + VexRiscv + the hash peripheral),
 driven from the host over the UARTBone bridge while the CPU idles, by the C library's driver
 (litedigest.native.HwDevice: registers through the bridge, DMA data staged in main RAM).

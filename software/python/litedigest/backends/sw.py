@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `sw` backend: the C library's software hashes on the host (ld_md.h, ld_skein.h) through
 cffi. The engine architecture in a spec is meaningless here and ignored."""
 from . import Backend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: common definitions (error codes). Portable C99, no allocation. */
 #ifndef LITEDIGEST_LD_COMMON_H
 #define LITEDIGEST_LD_COMMON_H

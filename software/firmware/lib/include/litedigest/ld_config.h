@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: build-time configuration.
  *
  * Every choice is a macro with a default here; a build changes it with -D (the Makefile's,

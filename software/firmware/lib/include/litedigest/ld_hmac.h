@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: HMAC (RFC 2104, FIPS 198-1) over every Merkle-Damgard hash of ld_md.h
  * (SHA-1, SHA-224/256, SHA-384/512, SHA-512/224, SHA-512/256), and constant-time comparison.
  *

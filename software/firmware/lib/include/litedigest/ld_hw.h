@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: driver for the hash peripherals (soc/REGISTERS.md), every algorithm.
  *
  * The core has no LiteX dependency: register access goes through the ld_hw_dev HAL, whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: HMAC (RFC 2104) in hardware, two ways.
  *
  * 1. On the HMAC peripheral (a MAC engine, `hmac-sha256:opt:p4`: dev->family

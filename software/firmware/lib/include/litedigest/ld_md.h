@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: every Merkle-Damgard hash of the library behind one interface
  * (SHA-1, SHA-224/256, SHA-384/512, SHA-512/224, SHA-512/256), software implementation.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: Merkle-Damgard padding (SHA-1/SHA-2 style). */
 #ifndef LITEDIGEST_LD_PAD_H
 #define LITEDIGEST_LD_PAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: the message scheduler for multi-slot (pipelined) engines
  * (Michail et al. 2016, sec. 7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: software SHA-1 compression (FIPS 180-4).
  * The compression function and IV only; the streaming and one-shot API (padding, buffering,
  * big-endian digest) is ld_md.h's with LD_ALG_SHA1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: software SHA-256 / SHA-224 (FIPS 180-4). */
 #ifndef LITEDIGEST_LD_SHA256_H
 #define LITEDIGEST_LD_SHA256_H

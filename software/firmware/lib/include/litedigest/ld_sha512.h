@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: software SHA-512 compression (FIPS 180-4), for SHA-512, SHA-384,
  * SHA-512/224 and SHA-512/256 (variants differ by IV; truncation is the caller's).
  * The compression function and IVs only; the streaming and one-shot API (padding, buffering,

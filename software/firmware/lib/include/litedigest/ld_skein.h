@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: Skein-512 (Skein 1.3, sequential), hash and MAC, any output length,
  * messages of any bit length; software implementation and the driver of the Skein peripheral.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: integer types. <stddef.h>/<stdint.h> normally; a bare cross compiler
  * without any C library (e.g. riscv64-unknown-elf-gcc alone, whose <stdint.h> wraps a libc
  * one unless -ffreestanding) falls back to GCC's own <stdint-gcc.h>. */
