@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Python-level register accesses per `litedigest.new(alg, msg, backend="pynq").digest()`.
 
-Runs on the simulated SoC behind the PYNQ adapters (litedigest.pynq_sim: SimMMIO, whose
+Runs on the simulated SoC behind the PYNQ adapters (litedigest.board.sim: SimMMIO, whose
 read/write stand for pynq.MMIO.read/write, each a Python call on the board) and counts:
 
 - after: the C library's driver (this checkout) with the register HAL on Python callbacks,
@@ -51,7 +51,7 @@ def main(argv=None):
 
     import litedigest
     from litedigest.backends import pynq as pynq_backend
-    from litedigest.pynq_sim import open_sim_device
+    from litedigest.board.sim import open_sim_device
     dev = open_sim_device()
     pynq_backend.use_device(dev)
     counts = {"reg": 0}

@@ -42,7 +42,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # reinstall when the dependencies or the C library behind the cffi extension change
 stamp=.venv/.litedigest-deps-$EXTRA
-want="$(cat pyproject.toml setup.py software/firmware/lib/VERSION software/python/litedigest/_native_build.py \
+want="$(cat pyproject.toml setup.py software/firmware/lib/VERSION software/python/litedigest/_clib/build.py \
           software/firmware/lib/src/*.[ch] software/firmware/lib/include/litedigest/*.h | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q --upgrade pip setuptools wheel
@@ -50,7 +50,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 # the test suite also runs the PYNQ driver on the real pynq package (tests/test_pynq_real.py,
-# litedigest.pynq_simdevice). Not in the [test] extra: pynq 4.0.0 declares numpy<2, setuptools
+# litedigest.board.pynq_sim). Not in the [test] extra: pynq 4.0.0 declares numpy<2, setuptools
 # <=80 (pynqutils) and pycparser<3, and pip would downgrade the environment's to satisfy them.
 # Installed without its dependencies instead, plus the two its import needs that the extra
 # does not bring (pydantic, tqdm); no compiling (pure Python on x86). Checked on every run,

@@ -10,9 +10,11 @@ import json
 
 import pytest
 
-from litedigest import cli, socdemo
+from litedigest import cli
 
 
+
+from litedigest.measure import socdemo
 def test_batch_pool_matches_the_firmware_generator():
     pool = socdemo.batch_pool()
     assert len(pool) == socdemo.BATCH_POOL and all(len(m) == socdemo.BATCH_MAX_BYTES for m in pool)

@@ -156,7 +156,7 @@ def test_cross_builds_every_configuration(target, tmp_path):
 
 @pytest.fixture(scope="module")
 def soc_build():
-    from litedigest.backends.soc import build_soc
+    from litedigest.soc.sim.build import build_soc
     from litedigest.soc.targets.sim import MAIN_SOC
     return build_soc(list(MAIN_SOC))
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The portable C library (software/firmware/lib): host build + host C tests, cross compile
-for RV32IM, and the cffi build (litedigest._native) against NIST CAVP vectors, hashlib, and
+for RV32IM, and the cffi build (litedigest._clib._native) against NIST CAVP vectors, hashlib, and
 a Python model of the hash peripheral of soc/REGISTERS.md (driver on the CSR and DMA paths)."""
 import collections
 import hashlib
@@ -15,8 +15,8 @@ import pytest
 
 from vectors import load_cavp, load_monte, monte_check
 
-from litedigest import native
-from litedigest._native import ffi, lib
+from litedigest import _clib as native
+from litedigest._clib._native import ffi, lib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FW = os.path.join(ROOT, "software", "firmware")

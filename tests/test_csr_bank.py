@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""DecodedCSRBank (soc/csr_bridge.py) against LiteX's CSRBank: the same registers, the same
+"""DecodedCSRBank (soc/cores/csr_bridge.py) against LiteX's CSRBank: the same registers, the same
 addresses on the registered bridge's bus (the bridge's address register is the Wishbone address
 a cycle late), random reads and writes in and around the bank; the write strobes, the read
 strobes, the storage and every read must match cycle for cycle."""
@@ -10,7 +10,7 @@ from migen import Module, Signal, run_simulation
 from litex.soc.interconnect import csr_bus
 from litex.soc.interconnect.csr import CSR, CSRStatus, CSRStorage
 
-from litedigest.soc.csr_bridge import DecodedCSRBank
+from litedigest.soc.cores.csr_bridge import DecodedCSRBank
 
 BANK = 5            # the bank's index (paging 0x800: 512 registers a bank)
 

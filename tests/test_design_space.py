@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""litedigest.papers (the papers' numbers) and litedigest.design_space (ours beside theirs):
+"""litedigest.measure.papers (the papers' numbers) and litedigest.measure.design_space (ours beside theirs):
 the transcribed data is consistent with itself and cites its paper, the cycle counts the papers
 state are litedigest.spec's, the ratios are computed right from the committed
 bitstreams/engines.json ("not measured yet" where a spec is missing), and docs/DESIGN_SPACE.md's
@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import pytest
 
-from litedigest import design_space as ds
-from litedigest import papers as P
+from litedigest.measure import design_space as ds
+from litedigest.measure import papers as P
 from litedigest import spec as specmod
-from litedigest.soc import dse
+from litedigest.soc.flows import dse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 IDENTITY = {"design", "spec", "device", "family", "arch", "source"}
@@ -241,17 +241,17 @@ def test_every_comparison_spec_is_a_spec(comps):
 # ----------------------------------------------------------------- docs/DESIGN_SPACE.md
 def test_doc_check_cli(tmp_path):
     """--check: 0 on the repository; 1 with a diff when a generated table was edited."""
-    r = subprocess.run([sys.executable, "-m", "litedigest.design_space", "--check"],
+    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--check"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
     text = open(ds.doc_path()).read()
     edited = tmp_path / "DESIGN_SPACE.md"
     edited.write_text(text.replace("| SHA-1 unrolled (k=5) / basic (Table 2) |",
                                    "| SHA-1 unrolled (k=5) / basic (edited) |"))
-    r = subprocess.run([sys.executable, "-m", "litedigest.design_space", "--check", "--doc", str(edited)],
+    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--check", "--doc", str(edited)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1 and "(edited)" in r.stdout and "--write" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "litedigest.design_space", "--write", "--doc", str(edited)],
+    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--write", "--doc", str(edited)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and edited.read_text() == text
 
@@ -263,7 +263,7 @@ def test_doc_blocks_and_markdown(doc):
         assert f"<!-- BEGIN GENERATED: {name} -->\n{body}\n<!-- END GENERATED: {name} -->" in text
     with pytest.raises(ValueError):
         ds.splice("<!-- BEGIN GENERATED: other -->\n<!-- END GENERATED: other -->\n", blocks)
-    r = subprocess.run([sys.executable, "-m", "litedigest.design_space", "--markdown"],
+    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--markdown"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0
     assert r.stdout.count("| paper design |") >= len(blocks) - 1 and ds.NOT_MEASURED in r.stdout

@@ -6,12 +6,13 @@ import os
 
 import pytest
 
-from litedigest.soc import dse
+from litedigest.soc.flows import dse
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest import spec as specmod
-from litedigest import cmd_dse, design_space
+from litedigest.cli import dse as cmd_dse
 
 
+from litedigest.measure import design_space
 def cli_main(argv):
     """`litedigest ARGV` for the dse command alone (the parser cmd_dse registers)."""
     import argparse
@@ -140,7 +141,7 @@ def test_cached_only_runs_nothing(tmp_path):
     # a spec another run is measuring (its lock held, maybe a trial of other sources) is not
     # waited for: what the committed document holds for the current sources stands, and the
     # other run's cache is left alone
-    from litedigest.soc import buildcache
+    from litedigest import buildcache
     with buildcache.locked(str(tmp_path)):
         assert dse.measure_one("sha1:base", seeds=[1], **kw) is None
         rec = dse.measure_one("sha1:base", seeds=[1], **dict(kw, committed=True))

@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from litedigest import native
+from litedigest import _clib as native
 
 ENGINE = "sha256:opt"
 ERRORS = (native.lib.LD_STATUS_ERR_LEN | native.lib.LD_STATUS_ERR_ADDR | native.lib.LD_STATUS_ERR_STATE
@@ -156,7 +156,7 @@ def test_simulator_killed_under_a_hash_object():
         assert name in errors and float(secs) < 15, line
 
 
-# --- faults the simulated SoC makes on demand (soc/fault_inject.py) ---------------------------
+# --- faults the simulated SoC makes on demand (soc/cores/fault_inject.py) ---------------------------
 
 def _fault(backend, addr, count=1):
     """The next `count` DMA reads of the row holding byte `addr` answer with a bus error."""
@@ -206,7 +206,7 @@ DRIVER_BOUND_S = 120.0
 
 def _resetting_device(backend, on_reg):
     """A HwDevice on the backend's peripheral whose register reads reset the whole SoC
-    (ctrl_reset's soc_rst, soc/fault_inject.py SoftReset) at the first read of `on_reg`:
+    (ctrl_reset's soc_rst, soc/cores/fault_inject.py SoftReset) at the first read of `on_reg`:
     the reset lands while the driver waits for its job."""
     sim = backend.sim
     regs = native.instance_registers(sim.csrs.registers, "sha256")

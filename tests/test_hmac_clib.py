@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """HMAC of the C library (ld_hmac.h, software/firmware/lib/src/hmac.c) through the cffi binding
-(litedigest._native) against Python's hmac: random keys of 0..300 bytes (shorter than, equal
+(litedigest._clib._native) against Python's hmac: random keys of 0..300 bytes (shorter than, equal
 to and longer than both block sizes), random messages fed in random update splits, every
 algorithm; copies, verification with truncated MACs, and the errors. The RFC 2202 / RFC 4231
 test cases and the wiping checks are in software/firmware/tests/test_hmac.c (tests/test_clib.py
@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from litedigest import native
-from litedigest._native import ffi, lib
+from litedigest import _clib as native
+from litedigest._clib._native import ffi, lib
 
 MD_NAMES = ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256"]
 

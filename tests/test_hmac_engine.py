@@ -14,7 +14,7 @@ import pytest
 
 from litedigest import spec as specmod
 from litedigest.ip.rtlsim import RTLSim, Block
-from litedigest.scheduler import round_robin
+from litedigest.measure.scheduler import round_robin
 
 from test_engine import md_pad
 

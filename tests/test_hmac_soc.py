@@ -11,7 +11,8 @@ import random
 import pytest
 
 from litedigest import hmac as ld_hmac
-from litedigest import native, socdemo
+from litedigest import _clib as native
+from litedigest.measure import socdemo
 from litedigest.backends import get_backend
 from litedigest.soc.targets.sim import MAC_SOC, MAIN_SOC
 

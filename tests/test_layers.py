@@ -1,51 +1,41 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Dependencies point one way: the gateware (litedigest.ip, litedigest.soc) imports nothing
-from the host package but the pure-data catalogue litedigest.spec, and the board side (the
-pynq backend, litedigest.overlay, litedigest.pynq_device) imports neither Migen nor LiteX."""
-import ast
+"""Dependencies point one way (docs/ARCHITECTURE.md): import-linter checks pyproject.toml's
+contracts on the whole package, and the board side (the pynq backend, litedigest.board.overlay,
+litedigest.board.device) is imported with Migen and LiteX made unimportable."""
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 
+
 from litedigest.paths import repo_root
 
 ROOT = repo_root()
-HOST_PACKAGE = os.path.join("software", "python", "litedigest")
+LINT = os.path.join(ROOT, "scripts", "lint_imports.py")
 
 
-def _imports(path):
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:   # relative: inside its own package
-                continue
-            yield node.module or ""
-            if node.module == "litedigest":
-                yield from (f"litedigest.{a.name}" for a in node.names)
+def test_import_contracts_are_kept():
+    """pyproject.toml's import-linter contracts: the host layers, the gateware's and the board's
+    forbidden imports, no cycle between the modules of any package (imports inside functions
+    included)."""
+    r = subprocess.run([sys.executable, LINT], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert ", 0 broken." in r.stdout, r.stdout
 
 
-def _gateware_files():
-    for top in ("ip", "soc"):
-        for d, _, files in os.walk(os.path.join(ROOT, top)):
-            for f in files:
-                if f.endswith(".py"):
-                    yield os.path.join(d, f)
-
-
-def test_gateware_imports_only_the_catalogue_from_the_host_package():
-    allowed = ("litedigest.spec", "litedigest.ip", "litedigest.soc")
-    bad = []
-    for path in _gateware_files():
-        for mod in _imports(path):
-            if mod == "litedigest" or (mod.startswith("litedigest.") and not mod.startswith(allowed)):
-                bad.append(f"{os.path.relpath(path, ROOT)}: {mod}")
-    # `from litedigest import spec` names the module litedigest itself too: allow exactly that
-    bad = [b for b in bad if not b.endswith(": litedigest")]
-    assert not bad, "\n".join(bad)
+def test_a_broken_contract_is_reported(tmp_path):
+    """The check can fail: a host layer that imports one above it breaks the layers contract."""
+    cfg = tmp_path / "pyproject.toml"
+    shutil.copy(os.path.join(ROOT, "pyproject.toml"), cfg)
+    text = cfg.read_text().replace('"litedigest.cli",\n  "litedigest.measure",',
+                                   '"litedigest.measure",\n  "litedigest.cli",')
+    assert text != cfg.read_text()
+    cfg.write_text(text)
+    r = subprocess.run([sys.executable, LINT, "--config", str(cfg)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode != 0
+    assert "litedigest.cli is not allowed to import litedigest.measure" in r.stdout, r.stdout
 
 
 BOARD_SCRIPT = textwrap.dedent('''
@@ -65,7 +55,7 @@ BOARD_SCRIPT = textwrap.dedent('''
     pynq.DefaultIP, pynq.Overlay, pynq.allocate = DefaultIP, Overlay, None
     sys.modules["pynq"] = pynq
 
-    import litedigest, litedigest.overlay, litedigest.pynq_device, litedigest.hw_regs
+    import litedigest, litedigest.board.overlay, litedigest.board.device, litedigest.hw_regs
     from litedigest.backends import get_backend
     get_backend("pynq", "sha256:opt:p1")      # the backend module loads without a device
     assert litedigest.new("sha256", b"abc").hexdigest().startswith("ba7816bf")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The cffi declarations of litedigest._native are generated from the public C headers
-(software/python/litedigest/_native_build.py), not copied by hand."""
+"""The cffi declarations of litedigest._clib._native are generated from the public C headers
+(software/python/litedigest/_clib/build.py), not copied by hand."""
 import os
 import re
 import shutil
@@ -8,12 +8,12 @@ import shutil
 import pytest
 from cffi import FFI
 
-from litedigest import _native_build as nb
-from litedigest._native import ffi, lib
+from litedigest._clib import build as nb
+from litedigest._clib._native import ffi, lib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = os.path.join(ROOT, "software", "firmware", "lib", "include")
-BUILD_PY = os.path.join(ROOT, "software", "python", "litedigest", "_native_build.py")
+BUILD_PY = os.path.join(ROOT, "software", "python", "litedigest", "_clib", "build.py")
 
 
 def _top_level_prototypes(text):
@@ -72,7 +72,7 @@ def test_every_header_function_is_in_lib(preprocessed):
     protos = _top_level_prototypes(text)
     assert {"ld_md_init", "ld_hw_md", "ld_sched_init", "ld_skein512", "ld_md_pad", "ld_sha1_compress"} <= protos
     missing = sorted(n for n in protos if not hasattr(lib, n))
-    assert not missing, "declared in the public headers but not in litedigest._native.lib: %s" % missing
+    assert not missing, "declared in the public headers but not in litedigest._clib._native.lib: %s" % missing
 
 
 def test_every_integer_macro_is_in_lib(preprocessed):

@@ -18,7 +18,7 @@ import zipfile
 
 import pytest
 
-from litedigest import native, spec
+from litedigest import _clib as native, spec
 from litedigest.paths import build_root, repo_root
 
 WORK = os.path.join(build_root(), "packaging")
@@ -157,7 +157,7 @@ import json, sys
 import litedigest
 import litedigest.hmac
 from litedigest.backends import pynq as pynq_backend
-from litedigest.pynq_sim import attach_sim_device
+from litedigest.board.sim import attach_sim_device
 port, csr_json, cases = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
 dev = attach_sim_device(port, csr_json)
 pynq_backend.use_device(dev)
@@ -177,7 +177,7 @@ print("pynq ok", len(cases))
 
 @pytest.fixture(scope="module")
 def running_sim():
-    from litedigest.pynq_sim import start_sim
+    from litedigest.board.sim import start_sim
     sim, build = start_sim()
     sim.bus.close()          # the bridge serves one client: the clean venv's
     yield sim, build

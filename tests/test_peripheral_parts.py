@@ -10,7 +10,7 @@ reference written here from soc/REGISTERS.md, not from the gateware:
 - DMAReader (+ SkeinTweak for Skein): the blocks of each slot's segments, from a memory with
   random latency and errors, their flags, the round-robin order and that a fetch starts
   whenever one can; tweaks against the C library's rule
-  (litedigest.native.skein512_block_tweaks), the output block of `ctrl.out`;
+  (litedigest._clib.skein512_block_tweaks), the output block of `ctrl.out`;
 - SkeinTweak: the tweak of a one-block (CSR) job;
 - SlotControl: admission (every error class), per-slot job lifetime, slots_done / ack, the
   finish stamp, the event;
@@ -25,7 +25,7 @@ from migen import Module
 from migen.genlib.record import Record
 from migen.sim import run_simulation
 
-from litedigest import native, spec as specmod
+from litedigest import _clib as native, spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import (BlockRegister, CSRBlock, DMAReader, SkeinTweak, SlotControl,
                                        csr_block as csr_block_mod, skein_tweak as skein_tweak_mod)

@@ -11,7 +11,7 @@ import pytest
 from litedigest import spec as specmod
 from litedigest.ip.rtlsim import RTLSim, Block
 from litedigest.ip.engines import variant_of
-from litedigest.scheduler import round_robin
+from litedigest.measure.scheduler import round_robin
 
 import vectors
 from test_engine import md_pad

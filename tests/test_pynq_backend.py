@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The pynq backend's own code (litedigest.pynq_device, litedigest.backends.pynq,
-litedigest.overlay) against the simulated main SoC through PYNQ-compatible adapters
-(litedigest.pynq_sim: SimMMIO for pynq.MMIO, SimAllocator for pynq.allocate with
+"""The pynq backend's own code (litedigest.board.device, litedigest.backends.pynq,
+litedigest.board.overlay) against the simulated main SoC through PYNQ-compatible adapters
+(litedigest.board.sim: SimMMIO for pynq.MMIO, SimAllocator for pynq.allocate with
 non-coherent buffers); the overlay class runs on a stand-in `pynq` module whose DefaultIP
 binds drivers by VLNV the way PYNQ does. One simulated SoC serves the whole file.
 """
@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 
 import litedigest
-from litedigest import backends, native
+from litedigest import backends, _clib as native
 from litedigest.backends import pynq as pynq_backend
-from litedigest import pynq_device as pd
+from litedigest.board import device as pd
 
 SHA_ALGOS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
 
 
 @pytest.fixture(scope="module")
 def dev():
-    from litedigest.pynq_sim import open_sim_device
+    from litedigest.board.sim import open_sim_device
     d = open_sim_device()
     prev = pynq_backend.use_device(d)
     yield d
@@ -170,7 +170,7 @@ def test_missing_flush_hashes_stale_memory(dev, monkeypatch):
     non-coherent buffer, so a driver that forgot the flush would be caught."""
     a, b = os.urandom(1000), os.urandom(1000)
     assert litedigest.new("sha256", a, backend="pynq").digest() == hashlib.sha256(a).digest()
-    from litedigest.pynq_sim import SimBuffer
+    from litedigest.board.sim import SimBuffer
     monkeypatch.setattr(SimBuffer, "flush", lambda self: None)
     got = litedigest.new("sha256", b, backend="pynq").digest()
     assert got != hashlib.sha256(b).digest()
@@ -205,7 +205,7 @@ def test_invalidate_reads_memory_back(dev):
 # --- bad input -------------------------------------------------------------------------------
 
 def test_bad_buffers(dev):
-    from litedigest.pynq_sim import sim_adapters, SimDevice, register_map
+    from litedigest.board.sim import sim_adapters, SimDevice, register_map
     mmio, _ = sim_adapters(dev.sim)
     regmap = register_map(dev.sim.build)
     with pytest.raises(ValueError, match="smaller than one block"):
@@ -220,7 +220,7 @@ def test_bad_buffers(dev):
     assert not skewed.live           # the refused buffer was freed
     with pytest.raises(TypeError, match="physical_address"):
         SimDevice(mmio, lambda shape, dtype: np.zeros(shape, dtype), regmap)
-    from litedigest.pynq_sim import SimMMIO
+    from litedigest.board.sim import SimMMIO
     with pytest.raises(ValueError, match="MMIO window"):
         SimDevice(SimMMIO(dev.sim, mmio.base_addr, 0x100), dev.allocator, regmap)
 
@@ -255,7 +255,7 @@ def test_no_board_no_silent_fallback(dev, monkeypatch):
         monkeypatch.setitem(sys.modules, "pynq", None)        # `import pynq` fails
         monkeypatch.delenv(pynq_backend.ENV_DEVICE, raising=False)
         started = []
-        import litedigest.pynq_sim as ps
+        import litedigest.board.sim as ps
         monkeypatch.setattr(ps, "start_sim", lambda *a, **k: started.append(1))
         with pytest.raises(ValueError, match="import pynq"):
             litedigest.new("sha256", b"abc", backend="pynq").digest()
@@ -327,7 +327,7 @@ def _fake_pynq(sim, allocator, ip_dict):
     """A `pynq` module with what LiteDigestOverlay uses: DefaultIP (drivers bound by the
     `bindto` VLNVs, `mmio` over the IP's address range), Overlay (ip_dict, one attribute per
     IP with its bound driver), allocate."""
-    from litedigest.pynq_sim import SimMMIO
+    from litedigest.board.sim import SimMMIO
     mod = types.ModuleType("pynq")
     drivers = {}
 
@@ -369,19 +369,19 @@ def overlay_env(dev, tmp_path, monkeypatch):
                "litedigest_0": {"type": pd.SUBSYSTEM_VLNV, "phys_addr": csr["base"],
                                 "addr_range": csr["size"]}}
     # a second allocator region clear of the module's device buffer
-    from litedigest.pynq_sim import SimAllocator
+    from litedigest.board.sim import SimAllocator
     alloc = SimAllocator(dev.sim, dev.allocator.base + 64 * 1024, 32 * 1024)
     monkeypatch.setitem(sys.modules, "pynq", _fake_pynq(dev.sim, alloc, ip_dict))
-    monkeypatch.delitem(sys.modules, "litedigest.overlay", raising=False)
+    monkeypatch.delitem(sys.modules, "litedigest.board.overlay", raising=False)
     prev = pynq_backend.current_device(open_default=False)
     yield bit, ip_dict, alloc
-    sys.modules.pop("litedigest.overlay", None)
+    sys.modules.pop("litedigest.board.overlay", None)
     pynq_backend.use_device(prev)
 
 
 def test_overlay_on_stand_in_pynq(overlay_env, monkeypatch):
     bit, ip_dict, alloc = overlay_env
-    from litedigest.overlay import LiteDigestOverlay, LiteDigestIP
+    from litedigest.board.overlay import LiteDigestOverlay, LiteDigestIP
     ol = LiteDigestOverlay(str(bit))
     try:
         assert ol.subsystem_name == "litedigest_0" and isinstance(ol.subsystem, LiteDigestIP)
@@ -408,7 +408,7 @@ def test_overlay_on_stand_in_pynq(overlay_env, monkeypatch):
 def test_overlay_without_subsystem(overlay_env):
     bit, ip_dict, _ = overlay_env
     ip_dict["litedigest_0"]["type"] = "xilinx.com:ip:axi_gpio:2.0"
-    from litedigest.overlay import LiteDigestOverlay
+    from litedigest.board.overlay import LiteDigestOverlay
     with pytest.raises(LookupError, match="no LiteDigest subsystem.*axi_gpio"):
         LiteDigestOverlay(str(bit))
     # csr.h is optional (the field positions are the generated hw_regs); csr.json is not
@@ -425,7 +425,7 @@ def test_overlay_without_subsystem(overlay_env):
 def test_host_rates_checks_digests(dev):
     """sweep.host_rates (02's board branch) on the simulated device: the wall-clock figures
     mean nothing here (the bridge), but the code path and its digest check run."""
-    from litedigest.sweep import host_rates
+    from litedigest.measure.sweep import host_rates
     r = host_rates(dev.new, sizes=(64, 1000), repeat=1, rng=random.Random(3))
     assert set(r) == {"hashlib", "engine"} and set(r["engine"]) == {64, 1000}
     assert all(v > 0 for d in r.values() for v in d.values())

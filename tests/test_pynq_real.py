@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The PYNQ driver on the real `pynq` package (4.0.0), not a stand-in: a pynq Device backed by
-the simulated main SoC (litedigest.pynq_simdevice), so that the subsystem's driver is bound by
+the simulated main SoC (litedigest.board.pynq_sim), so that the subsystem's driver is bound by
 pynq's own VLNV registry, its registers go through pynq.MMIO and its DMA buffer is a
 pynq.buffer.PynqBuffer from pynq.allocate. No Overlay: that needs the .hwh only Vivado writes.
 Skipped where pynq is not installed (scripts/setup.sh test installs it)."""
@@ -14,15 +14,15 @@ import numpy as np
 import pytest
 
 try:
-    from litedigest import pynq_simdevice as psd
+    from litedigest.board import pynq_sim as psd
 except ImportError as e:
     pytest.skip(f"the pynq package is not importable here ({e}); scripts/setup.sh test installs "
                 "pynq 4.0.0", allow_module_level=True)
 
 import litedigest
-from litedigest import backends, native
+from litedigest import backends, _clib as native
 from litedigest.backends import pynq as pynq_backend
-from litedigest.pynq_device import SUBSYSTEM_VLNV
+from litedigest.board.device import SUBSYSTEM_VLNV
 
 pynq = psd.pynq
 from pynq.buffer import PynqBuffer  # noqa: E402
@@ -231,7 +231,7 @@ def test_allocate_flush_invalidate_free(ps):
 def test_close_restores_pynqs_state(ps):
     """A second PynqSim on the same simulator (another RAM region): closing it frees its
     driver's buffer and gives pynq its previous active device back."""
-    from litedigest.pynq_sim import register_map
+    from litedigest.board.sim import register_map
     c = ps.sim.constants
     top = c["main_ram_base"] + c["main_ram_size"]
     second = psd.PynqSim(ps.sim, register_map(ps.sim.build), ram=(top - 64 * 1024, 64 * 1024))

@@ -9,8 +9,8 @@ import hashlib
 
 import numpy as np
 
-from litedigest import hw_regs, native
-from litedigest import pynq_device as pd
+from litedigest import hw_regs, _clib as native
+from litedigest.board import device as pd
 
 
 class Buffer(np.ndarray):

@@ -9,7 +9,7 @@ import pytest
 from vectors import load_cavp, load_monte, monte_check
 
 import litedigest
-from litedigest import native
+from litedigest import _clib as native
 from litedigest import backends, hashobj
 
 

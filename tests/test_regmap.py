@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The register map generated from the peripheral's CSRs (soc/regmap.py): the committed
+"""The register map generated from the peripheral's CSRs (tools/regmap.py): the committed
 ld_hw_regs.h, litedigest/hw_regs.py and REGISTERS.md tables are what the generator writes, the
 header compiles and has the map's values, hw_regs.py needs no Migen/LiteX, and the csr.h LiteX
 emits for other engines than the generator's has the same fields and register sizes."""
@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from litedigest import hw_regs
-from litedigest.soc import regmap
+from litedigest.tools import regmap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = os.path.join(ROOT, "software", "firmware", "lib", "include")
@@ -42,14 +42,14 @@ def test_committed_files_are_generated(tmp_path):
 
 def test_check_cli(tmp_path):
     """--check: 0 on the repository; 1 with a diff on a tree whose header was edited by hand."""
-    r = subprocess.run([PY, "-m", "litedigest.soc.regmap", "--check"], capture_output=True, text=True)
+    r = subprocess.run([PY, "-m", "litedigest.tools.regmap", "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     for rel in (regmap.HEADER, regmap.PYMOD, regmap.DOC):
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), tmp_path / rel)
     h = tmp_path / regmap.HEADER
     h.write_text(h.read_text().replace("(1u << 3)", "(1u << 9)"))
-    r = subprocess.run([PY, "-m", "litedigest.soc.regmap", "--check", "--root", str(tmp_path)],
+    r = subprocess.run([PY, "-m", "litedigest.tools.regmap", "--check", "--root", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 1
     assert "-#define LD_CTRL_LAST" in r.stdout and "+#define LD_CTRL_LAST" in r.stdout
@@ -88,7 +88,7 @@ def test_map(rm):
 
 
 def test_meanings(rm, monkeypatch):
-    """Every register and field has a meaning: soc/regmap.py's, else the CSR's description;
+    """Every register and field has a meaning: tools/regmap.py's, else the CSR's description;
     a meaning of something the peripheral does not declare is an error too."""
     regs, fields, events = regmap.meanings(rm)
     assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(hw_regs.SHA_REGISTERS) \

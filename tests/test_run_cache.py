@@ -7,8 +7,8 @@ import types
 
 import pytest
 
-from litedigest import socdemo
-from litedigest.backends import soc as soc_backend
+from litedigest.measure import socdemo
+from litedigest.soc.sim import build as build_mod
 from litedigest.soc.sim import firmware as firmware_mod
 from litedigest.soc.sim import process as process_mod
 from litedigest.soc.sim.process import SimTimeout
@@ -43,7 +43,7 @@ def soc(tmp_path, monkeypatch):
     fw = tmp_path / "app.bin"
     fw.write_bytes(b"firmware 1")
     build = types.SimpleNamespace(build_dir=str(tmp_path), vsim=str(vsim), build_seconds=0.0)
-    monkeypatch.setattr(soc_backend, "build_soc", lambda engines: build)
+    monkeypatch.setattr(build_mod, "build_soc", lambda engines: build)
     monkeypatch.setattr(firmware_mod, "build_firmware", lambda b, app: str(fw))
     monkeypatch.setattr(process_mod, "SimProcess", FakeSim)
     monkeypatch.delenv(socdemo.RUN_CACHE_ENV, raising=False)

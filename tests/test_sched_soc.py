@@ -15,9 +15,10 @@ import pytest
 import skein as pyskein
 
 from litedigest.soc.targets.sim import MAIN_SOC, SCHED_SOC
-from litedigest import socdemo, spec
+from litedigest.measure import socdemo
 
 
+from litedigest import spec
 def _reference(alg, msg):
     if alg.startswith("skein512-"):
         return pyskein.skein512(msg, digest_bits=int(alg.split("-")[1])).digest()

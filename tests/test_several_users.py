@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from litedigest import native
-from litedigest.devlock import DeviceBusy, DeviceLock
+from litedigest import _clib as native
+from litedigest.board.lock import DeviceBusy, DeviceLock
 
 ENGINE = "sha256:opt"
 
@@ -116,7 +116,7 @@ def test_threads_hash_at_once(backend):
 
 HOLDER = textwrap.dedent('''
     import os, sys, time
-    from litedigest import native
+    from litedigest import _clib as native
     from litedigest.backends.soc import SoCBackend
     be = SoCBackend("sha256:opt", attach=sys.argv[1])
     hw, lib = be.hw, native.lib
@@ -170,7 +170,7 @@ def test_attach_refuses_what_is_not_there(backend, tmp_path):
 
 PYNQ_KERNEL = textwrap.dedent('''
     import hashlib, random, sys
-    from litedigest.pynq_sim import attach_sim_device
+    from litedigest.board.sim import attach_sim_device
     dev = attach_sim_device(int(sys.argv[1]), sys.argv[2])
     rng = random.Random(int(sys.argv[3]))
     for r in range(20):
@@ -185,7 +185,7 @@ def test_two_kernels_on_one_pynq_device():
     """Two 'notebook kernels' on one (simulated) PYNQ device: each process's DMA buffer is
     allocated at the same place of the simulated RAM, so only the SoC-wide lock keeps their
     jobs apart; both get right digests."""
-    from litedigest.pynq_sim import open_sim_device
+    from litedigest.board.sim import open_sim_device
     dev = open_sim_device()
     try:
         kernel = subprocess.Popen([sys.executable, "-c", PYNQ_KERNEL, str(dev.sim.bus.port),

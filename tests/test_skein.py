@@ -10,7 +10,7 @@ import pytest
 import skein as pyskein
 
 import litedigest
-from litedigest import native, spec as specmod
+from litedigest import _clib as native, spec as specmod
 from litedigest.backends import get_backend
 from litedigest.ip import skein512 as ipskein
 

@@ -10,8 +10,9 @@ import skein as pyskein
 
 import litedigest
 from litedigest.soc.targets.sim import MAIN_SOC
-from litedigest import socdemo, spec
+from litedigest.measure import socdemo
 
+from litedigest import spec
 from vectors import load_skein_kat
 
 

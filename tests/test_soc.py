@@ -14,8 +14,10 @@ import time
 
 import pytest
 
-from litedigest import socdemo, spec
-from litedigest import hw_regs, native
+from litedigest.measure import socdemo
+
+from litedigest import spec
+from litedigest import hw_regs, _clib as native
 
 ENGINE = "sha256:opt"
 

@@ -30,7 +30,7 @@ IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
 
 @pytest.fixture(scope="module")
 def sim_build():
-    from litedigest.backends.soc import build_soc
+    from litedigest.soc.sim.build import build_soc
     return build_soc(engines())
 
 

@@ -362,7 +362,7 @@ def test_synth_main_soc(tmp_path):
 
 @pytest.mark.parametrize("resp", ["SLVERR", "DECERR"])
 def test_c_driver_reports_axi_errors_then_hashes_right(resp):
-    """The C driver (litedigest.native.HwDevice, as it runs on the Zynq's ARM) on the PYNQ-Z2
+    """The C driver (litedigest._clib.HwDevice, as it runs on the Zynq's ARM) on the PYNQ-Z2
     subsystem in Migen simulation (soc/sim/pynq_dma.DriverPort: its registers through
     AXI-Lite, its DMA on the AXI4 DDR model): told its DMA buffer is larger than the DDR
     behind it, a hash staged across the end of the DDR gets error beats (SLVERR from the
@@ -370,7 +370,7 @@ def test_c_driver_reports_axi_errors_then_hashes_right(resp):
     the one-shot call (err_bus), then the same peripheral hashes right."""
     import hashlib
     import time
-    from litedigest import native
+    from litedigest import _clib as native
     from litedigest.soc.sim.pynq_dma import DriverPort, SubsystemSim
 
     mem_base, size = 0x0C00_0000, 0x2000

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""WideRAM (soc/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral/) at several
+"""WideRAM (soc/cores/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral/) at several
 DMA row widths, in Migen simulation.
 
 The ECP5 target builds main RAM with `--dma-row-bits` from 32 up to the smallest block; the Verilator sim SoC only
@@ -31,7 +31,7 @@ from litedigest import hw_regs
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import HashPeripheral
-from litedigest.soc.wide_ram import WideRAM
+from litedigest.soc.cores.wide_ram import WideRAM
 
 RAM_BASE = 0x40000000
 RAM_SIZE = 8 * 1024

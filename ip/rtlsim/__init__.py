@@ -3,7 +3,7 @@
 
 `RTLSim(spec)` exports the engine to Verilog, compiles it with the C++ harness next to this
 file into a shared library (cached under build/rtlsim/<hash>/, keyed by the Verilog and the
-harness source; litedigest.soc.buildcache: the build root, a lock per build directory), and
+harness source; litedigest.buildcache: the build root, a lock per build directory), and
 drives it through ctypes.
 """
 import ctypes
@@ -14,7 +14,7 @@ import struct
 import subprocess
 from pathlib import Path
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 
 from ..engines import engine_verilog
 

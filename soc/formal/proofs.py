@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 
 from litedigest import spec as specmod
-from litedigest.soc.buildcache import build_root, locked
+from litedigest.buildcache import build_root, locked
 
 from . import sby, units
 

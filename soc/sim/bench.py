@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.sim.build import build_sim
 from litedigest.soc.sim.firmware import APPS_DIR, build_firmware
 from litedigest.soc.sim.process import SimProcess

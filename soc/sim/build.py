@@ -4,17 +4,18 @@
     b = build_sim("build/sim", hash_engine="sha256:opt")     # cached Verilator model
 
 ``build_sim`` runs soc/targets/sim.py in a subprocess and caches the result in its build
-directory (litedigest.soc.buildcache: a stamp of the configuration, the package versions and
+directory (litedigest.buildcache: a stamp of the configuration, the package versions and
 the sources, and a lock per build directory).
 """
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.sim.csrmap import CSRMap
 from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import load_firmware
@@ -60,7 +61,7 @@ def _config_stamp(hash_engine, main_ram_size):
     cfg = {"hash_engine": hash_engine, "main_ram_size": main_ram_size, "python": sys.version_info[:2]}
     cfg.update(buildcache.package_versions("litex", "migen", "pythondata-cpu-vexriscv",
                                            "pythondata-software-picolibc"))
-    files = [TARGET_SCRIPT, os.path.join(SOC_DIR, "wide_ram.py"), os.path.join(SOC_DIR, "fault_inject.py"),
+    files = [TARGET_SCRIPT, os.path.join(SOC_DIR, "cores", "wide_ram.py"), os.path.join(SOC_DIR, "cores", "fault_inject.py"),
              buildcache.source_files(SIM_MODULES_DIR, (".c", ".h", "Makefile"))]
     if hash_engine is not None:
         files.append(buildcache.gateware_sources())  # the peripherals and the engines
@@ -136,3 +137,19 @@ def build_sim(build_dir, hash_engine=None, firmware=None, main_ram_size=DEFAULT_
         if firmware is not None:
             load_firmware(b, firmware)
         return b
+
+
+def soc_build_dir(engines):
+    """build/soc/<engines>: one cached build per list of engine specs (a spec alone: its own
+    SoC, or the shared one that has it, see the sim target's soc_engines_for)."""
+    from litedigest import spec as specmod
+    if isinstance(engines, (str, specmod.EngineSpec)):
+        from litedigest.soc.targets.sim import soc_engines_for
+        engines = soc_engines_for(engines)
+    names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
+    return os.path.join(buildcache.build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
+
+
+def build_soc(engines):
+    """Build (or reuse) the simulated SoC with `engines` under soc_build_dir(engines)."""
+    return build_sim(soc_build_dir(engines), hash_engine=list(engines))

@@ -9,7 +9,7 @@ app.mak) against the build's LiteX software; ``write_main_ram_init`` writes an i
 import os
 import subprocess
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.sim.errors import SimError, SimTimeout
 
 APPS_DIR = os.path.join(buildcache.repo_root(), "software", "firmware", "apps")
@@ -75,3 +75,8 @@ def load_firmware(sim_build, firmware):
     """Make ``firmware`` (path or bytes) the build's default main RAM image (no rebuild)."""
     write_main_ram_init(os.path.join(sim_build.gateware_dir, sim_build.main_ram_init), firmware,
                         sim_build.main_ram_size, sim_build.main_ram_row_bytes)
+
+
+def firmware_app(name):
+    """The folder of firmware app `name` (software/firmware/apps/<name>)."""
+    return os.path.join(buildcache.repo_root(), "software", "firmware", "apps", name)

@@ -271,7 +271,7 @@ class SimProcess:
         return bytes(chars).decode(errors="replace")
 
     def soft_reset(self, settle_s=0.05):
-        """Reset the whole SoC (ctrl_reset's soc_rst; soc/fault_inject.py SoftReset makes it
+        """Reset the whole SoC (ctrl_reset's soc_rst; soc/cores/fault_inject.py SoftReset makes it
         reach the peripherals and the bridge, not only the CPU) and return once it is over.
         The bridge is reset with the SoC, so what it receives meanwhile is lost: the earlier
         commands are drained first (a read answers only after them) and the next ones wait

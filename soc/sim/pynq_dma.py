@@ -174,7 +174,7 @@ class SubsystemSim:
 
 class DriverPort:
     """The subsystem's registers and DDR for a program outside the simulation -- the C driver
-    (litedigest.native.HwDevice) as it runs on the Zynq's ARM: `read32(addr)`/`write32(addr,
+    (litedigest._clib.HwDevice) as it runs on the Zynq's ARM: `read32(addr)`/`write32(addr,
     value)` at the AXI-Lite addresses of csr.json, `dma_write(addr, data)` into the DDR model's
     memory (the CPU's stores into a DMA buffer; bytes past the model's memory are dropped).
     The Migen simulation runs in a thread (`start`), its host process serving one register

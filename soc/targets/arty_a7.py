@@ -70,7 +70,7 @@ import subprocess
 import sys
 import time
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.flows import xc7 as flow_xc7
 from litedigest.soc.targets import vivado_subsystem as vs
 from litedigest.soc.targets.vivado_subsystem import TargetError  # noqa: F401  (API)
@@ -593,7 +593,7 @@ def run_sim_demo(peripherals, log=print):
     the engine spec it reports must be this build's. `peripherals`: {instance: engine spec} of
     the build. Returns a report dict: ok, the engine, the SoC's engines, the records and checks
     the firmware printed."""
-    from litedigest import socdemo
+    from litedigest.measure import socdemo
     from litedigest.soc.targets.sim import soc_engines_for
     if "sha256" not in peripherals:
         return {"ok": None, "skipped": "the demo firmware drives the sha256 peripheral; this "
@@ -759,7 +759,7 @@ TARGET = vs.Target(
 
 
 def build(args):
-    """`litedigest build arty_a7` entry point (litedigest.cmd_build)."""
+    """`litedigest build arty_a7` entry point (litedigest.cli.build)."""
     cmd = vs.build_command(args, BOARD) + (" --no-firmware" if args.no_firmware else "") + \
         (" --sim-demo" if args.sim_demo else "")
     try:

@@ -32,8 +32,8 @@ import statistics
 import sys
 import time
 
-from litedigest.soc import buildcache
-from litedigest.soc.dse import DEFAULT_PLACER, check_placer_build, placer_args, placer_type
+from litedigest import buildcache
+from litedigest.soc.flows.dse import DEFAULT_PLACER, check_placer_build, placer_args, placer_type
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -156,8 +156,8 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
     from litex.soc.cores.clock import ECP5PLL
     from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
-    from litedigest.soc.csr_bridge import RegisteredCSRBridge
-    from litedigest.soc.wide_ram import WideRAM
+    from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
+    from litedigest.soc.cores.wide_ram import WideRAM
     from litedigest.soc.peripheral import add_hash_subsystem
 
     class ECP5SoC(RegisteredCSRBridge, SoCCore):

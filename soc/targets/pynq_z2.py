@@ -58,7 +58,7 @@ import json
 import os
 import sys
 
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.flows import xc7 as flow_xc7
 from litedigest.soc.targets import vivado_subsystem as vs
 from litedigest.soc.targets.vivado_subsystem import (  # noqa: F401  (this module's API)
@@ -291,7 +291,7 @@ TARGET = vs.Target(
 
 
 def build(args):
-    """`litedigest build pynq_z2` entry point (litedigest.cmd_build)."""
+    """`litedigest build pynq_z2` entry point (litedigest.cli.build)."""
     cmd = vs.build_command(args, BOARD)
     try:
         report = run(args.hash_engine, args.output_dir, synth=not args.no_synth,

@@ -17,7 +17,7 @@
 - ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a
   peripheral (``litedigest.soc.peripheral.add_hash_subsystem``) named after its family
   (``sha256``, ``sha1``, ``sha512``), or after the whole spec when a family appears twice.
-- Faults on demand (``soc/fault_inject.py``): ``dma_fault_addr``/``dma_fault_count`` make DMA
+- Faults on demand (``soc/cores/fault_inject.py``): ``dma_fault_addr``/``dma_fault_count`` make DMA
   reads of one row answer with a bus error; ``ctrl_reset`` (soc_rst) resets the whole SoC.
 - The bridge serves several host connections at once (whole commands, round-robin), so
   several processes can share one simulated SoC.
@@ -42,7 +42,7 @@ from litex.soc.integration.builder import Builder
 from litex.soc.integration.soc_core import SoCCore
 from litex.tools.litex_sim import SimSoC
 
-from litedigest.soc.csr_bridge import RegisteredCSRBridge
+from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
 
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
@@ -106,7 +106,7 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
     def __init__(self, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
                  sram_size=0x2000, **kwargs):
         from litex.soc.integration.soc import SoCRegion
-        from litedigest.soc.wide_ram import WideRAM
+        from litedigest.soc.cores.wide_ram import WideRAM
         assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
             main_ram_init = PLACEHOLDER_PROGRAM
@@ -139,10 +139,10 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         # Hash peripherals, their DMA masters sharing the wide port of main RAM.
         from litedigest.soc.peripheral import add_hash_subsystem
         self.hash_engines = engine_list(hash_engines)
-        # between them and the RAM: the DMA fault injector (soc/fault_inject.py), transparent
+        # between them and the RAM: the DMA fault injector (soc/cores/fault_inject.py), transparent
         # until a test programs it
         from litex.soc.interconnect import wishbone
-        from litedigest.soc.fault_inject import DMAFaultInjector, SoftReset
+        from litedigest.soc.cores.fault_inject import DMAFaultInjector, SoftReset
         dma_port = wishbone.Interface(data_width=DMA_ROW_BITS, address_width=32, addressing="word")
         self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=dma_port)
         self.dma_fault = DMAFaultInjector(dma_port, self.main_ram.wide, DMA_ROW_BITS // 8)

@@ -45,7 +45,7 @@ from litex.soc.integration.soc_core import SoCMini
 from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface
 
 from litedigest import spec as specmod
-from litedigest.soc import buildcache
+from litedigest import buildcache
 
 SUBSYSTEM_TOP = "litedigest_subsystem"
 # The subsystem's VLNV in a block design (a Vivado module reference): what drivers bind to.

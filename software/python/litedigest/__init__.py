@@ -11,8 +11,9 @@ Backends: `sw` (the C library on the host via cffi), `rtl` (an engine alone in s
 SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an engine spec
 string (litedigest.spec).
 """
-from . import spec
-from .hashobj import SHA_ALGORITHMS, HashObject, file_digest, hash_many, new
+from litedigest import spec
+from litedigest.api import file_digest, hash_many, new
+from litedigest.hashobj import SHA_ALGORITHMS, HashObject
 
 # hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
 # sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
@@ -62,5 +63,5 @@ def skein512(data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None,
 def native_sha256(data, variant="sha256"):
     """The C library's own one-shot ld_sha256 (its buffering and padding), variant
     "sha256"/"sha224" (or LD_SHA256/LD_SHA224)."""
-    from . import native
+    from litedigest import _clib as native
     return native.sha256(data, variant)

@@ -18,7 +18,7 @@ hashes (Python cannot wipe the caller's bytes).
 import warnings
 from hmac import compare_digest  # constant time, the standard library's (OpenSSL's CRYPTO_memcmp)
 
-from . import hashobj
+from litedigest import api, hashobj
 
 __all__ = ["HMAC", "new", "digest", "compare_digest", "digest_size"]
 
@@ -35,7 +35,7 @@ def _constructor(digestmod, backend, engine):
         if not digestmod:
             raise TypeError("Missing required parameter 'digestmod'.")
         hashobj._algorithm(digestmod)      # hashlib's errors for an unknown name, now
-        return lambda: hashobj.new(digestmod, backend=backend, engine=engine)
+        return lambda: api.new(digestmod, backend=backend, engine=engine)
     if digestmod is None:
         raise TypeError("Missing required parameter 'digestmod'.")
     if callable(getattr(digestmod, "new", None)):
@@ -124,8 +124,8 @@ class EngineHMAC(_HMACObject):
     The same API as HMAC."""
 
     def __init__(self, key, msg, digestmod, backend, engine):
-        from . import backends
-        from . import spec as specmod
+        from litedigest import backends
+        from litedigest import spec as specmod
         if not isinstance(key, (bytes, bytearray)):
             raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
         self._spec = specmod.parse(engine)
@@ -163,7 +163,7 @@ class EngineHMAC(_HMACObject):
 def _is_mac_engine(engine):
     if engine is None:
         return False
-    from . import spec as specmod
+    from litedigest import spec as specmod
     return bool(specmod.parse(engine).mac)
 
 

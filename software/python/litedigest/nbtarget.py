@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Where the notebooks run: the PYNQ board when `pynq` is importable and the LiteDigest overlay
-loads, else the simulated main SoC behind the same driver (litedigest.pynq_sim). Either way
+loads, else the simulated main SoC behind the same driver (litedigest.board.sim). Either way
 the pynq backend's device is set, so ``litedigest.new(name, data, backend="pynq")`` hashes on
 the target's engines.
 
@@ -15,7 +15,7 @@ import dataclasses
 @dataclasses.dataclass
 class Target:
     kind: str            # "board" or "sim"
-    device: object       # litedigest.pynq_device.LiteDigestDevice
+    device: object       # litedigest.board.device.LiteDigestDevice
     description: str
     overlay: object = None
 
@@ -30,7 +30,7 @@ class Target:
     def algorithms(self):
         """The hashlib names the target's engines compute (every algorithm of every family
         that has an engine; engines added to the SoC appear here by themselves)."""
-        from . import spec
+        from litedigest import spec
         fams = {self.device.regmap.spec(i).family for i in self.device.engines}
         return [a for a, (fam, _, _) in spec.ALGORITHMS.items() if fam in fams]
 
@@ -53,7 +53,7 @@ def open_target(board=None):
     global _target
     if _target is not None:
         return _target
-    from .backends import pynq as pynq_backend
+    from litedigest.backends import pynq as pynq_backend
     reason = "asked for the simulated SoC"
     if board is not False:
         try:
@@ -64,7 +64,7 @@ def open_target(board=None):
                 raise
         else:
             try:
-                from .overlay import LiteDigestOverlay
+                from litedigest.board.overlay import LiteDigestOverlay
                 ol = LiteDigestOverlay()
             except Exception as e:
                 if board:
@@ -74,7 +74,7 @@ def open_target(board=None):
                 _target = Target("board", ol.device, f"the PYNQ board: overlay {ol.bitfile_name}, "
                                  f"engines {ol.engines}", overlay=ol)
                 return _target
-    from .pynq_sim import open_sim_device
+    from litedigest.board.sim import open_sim_device
     dev = open_sim_device()
     pynq_backend.use_device(dev)
     _target = Target("sim", dev, "the simulated SoC (Verilator + VexRiscv, the main SoC's engines "

@@ -9,9 +9,9 @@ context (`Backend.skein_context`); this module keeps the hashlib-style object.
     h = litedigest.new("skein512", b"abc", digest_bits=256, key=b"k", backend="rtl")
     h.update(b"more"); h.hexdigest()
 """
-from . import spec as _spec
-from .backends import get_backend
-from .hashobj import ContextHash, _as_bytes
+from litedigest import spec as _spec
+from litedigest.backends import get_backend
+from litedigest.hashobj import ContextHash, _as_bytes
 
 BLOCK = 64
 MAX_OUT_BITS = 1 << 20

@@ -3,7 +3,7 @@
 
 Every hash object (litedigest.hashobj, litedigest.skein) is a C library context underneath:
 the buffering, padding, Skein's UBI sequence and the peripheral protocol are the C library's
-(software/firmware/lib, through litedigest.native). A backend only says which context:
+(software/firmware/lib, through litedigest._clib). A backend only says which context:
 `md_context(spec)` for the SHA family and `skein_context(spec, digest_bits, key)` for
 Skein-512, each with update/update_bits/copy/digest/final. Backends live in
 `litedigest.backends.<name>`, each module providing `open_backend(engine: str | None) ->
@@ -72,7 +72,7 @@ def get_backend(name, engine=None):
         if be is not None:
             return be
         if name in NEEDS_EXTRA:
-            from .. import extras
+            from litedigest import extras
             extras.require(NEEDS_EXTRA[name], f"the {name} backend")
         modname = f"{__name__}.{name}"
         try:

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The `pynq` backend: the LiteDigest subsystem of a PYNQ overlay (Zynq PS over AXI GP0, the
-engines' DMA reading DDR through HP0), through litedigest.pynq_device.LiteDigestDevice.
+engines' DMA reading DDR through HP0), through litedigest.board.device.LiteDigestDevice.
 
 Which device it drives, in this order:
 
 1. the device made current with ``use_device(dev)`` -- ``LiteDigestOverlay(...)`` does this
-   when it is loaded on a board, and ``litedigest.pynq_sim.open_sim_device()`` (the simulated
+   when it is loaded on a board, and ``litedigest.board.sim.open_sim_device()`` (the simulated
    SoC behind MMIO/allocate-compatible adapters) when tests or notebooks ask for it;
 2. with the environment variable ``LITEDIGEST_PYNQ_DEVICE=sim``: the simulated main SoC
-   (litedigest.pynq_sim), opened on first use -- only ever on this explicit request;
+   (litedigest.board.sim), opened on first use -- only ever on this explicit request;
 3. otherwise the board: ``import pynq`` and load the LiteDigest overlay
-   (litedigest.overlay.LiteDigestOverlay, bitstream from ``LITEDIGEST_OVERLAY`` or the
+   (litedigest.board.overlay.LiteDigestOverlay, bitstream from ``LITEDIGEST_OVERLAY`` or the
    packaged default). Without PYNQ this is an error; there is no silent fallback to the
    simulator.
 
@@ -18,44 +18,36 @@ Hash objects reach the backend through the registry (cached per engine); every c
 the current device, so switching devices with ``use_device`` takes effect at once.
 """
 import os
-import threading
 
-from . import Backend
-from .. import spec as specmod
+from litedigest.backends import Backend
+from litedigest.board import device as board_device
+from litedigest import spec as specmod
 
 ENV_DEVICE = "LITEDIGEST_PYNQ_DEVICE"
-
-_device = None
-_lock = threading.Lock()
-
 
 def use_device(device):
     """Make `device` (a LiteDigestDevice, or None to forget it) the one the backend drives.
     Returns the previous one."""
-    global _device
-    with _lock:
-        prev, _device = _device, device
-    return prev
+    return board_device.use_device(device)
 
 
 def current_device(open_default=True):
     """The device the backend drives (see the module doc); None if there is none and
     `open_default` is false."""
-    global _device
-    with _lock:
-        if _device is not None or not open_default:
-            return _device
-        choice = os.environ.get(ENV_DEVICE, "").strip().lower()
-        if choice == "sim":
-            import atexit
-            from ..pynq_sim import open_sim_device
-            _device = open_sim_device()
-            atexit.register(_device.close_sim)     # never leave the simulator running
-        elif choice not in ("", "board"):
-            raise ValueError(f"{ENV_DEVICE}={choice!r}: expected 'sim' or 'board'")
-        else:
-            _device = _open_board()
-        return _device
+    return board_device.current_device(_open_default if open_default else None)
+
+
+def _open_default():
+    choice = os.environ.get(ENV_DEVICE, "").strip().lower()
+    if choice == "sim":
+        import atexit
+        from litedigest.board.sim import open_sim_device
+        device = open_sim_device()
+        atexit.register(device.close_sim)     # never leave the simulator running
+        return device
+    if choice not in ("", "board"):
+        raise ValueError(f"{ENV_DEVICE}={choice!r}: expected 'sim' or 'board'")
+    return _open_board()
 
 
 def _open_board():
@@ -65,10 +57,10 @@ def _open_board():
         raise ValueError(
             "the pynq backend drives a LiteDigest overlay on a PYNQ board, and `import pynq` "
             f"failed here ({e}). On a board: pip install pynq and load the overlay "
-            "(litedigest.overlay.LiteDigestOverlay). Without a board: the simulated SoC behind "
+            "(litedigest.board.overlay.LiteDigestOverlay). Without a board: the simulated SoC behind "
             f"the same driver, with {ENV_DEVICE}=sim or "
-            "litedigest.backends.pynq.use_device(litedigest.pynq_sim.open_sim_device())") from None
-    from ..overlay import LiteDigestOverlay
+            "litedigest.backends.pynq.use_device(litedigest.board.sim.open_sim_device())") from None
+    from litedigest.board.overlay import LiteDigestOverlay
     return LiteDigestOverlay().device
 
 
@@ -87,7 +79,7 @@ class PynqBackend(Backend):
 
     @property
     def c_path(self):
-        from .. import native
+        from litedigest import _clib as native
         return native.PATH_DMA if self.path == "dma" else native.PATH_CSR
 
     def md_context(self, spec):

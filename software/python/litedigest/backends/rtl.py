@@ -7,9 +7,9 @@ blocks it is handed on the engine, from the engine's own IV (ctrl.variant) when 
 at its start and from the chaining value otherwise."""
 import struct
 
-from .. import native
-from .. import spec as specmod
-from . import Backend
+from litedigest import _clib as native
+from litedigest import spec as specmod
+from litedigest.backends import Backend
 
 
 class RTLBackend(Backend):

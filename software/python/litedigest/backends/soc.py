@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The `soc` backend: the whole simulated SoC (Verilator + VexRiscv + the hash peripheral),
 driven from the host over the UARTBone bridge while the CPU idles, by the C library's driver
-(litedigest.native.HwDevice: registers through the bridge, DMA data staged in main RAM).
+(litedigest._clib.HwDevice: registers through the bridge, DMA data staged in main RAM).
 
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
 booted with the idle firmware, and kept running until the backend is closed (or the
@@ -16,30 +16,9 @@ import json
 import os
 import re
 
-from .. import spec as specmod
-from ..paths import build_root, repo_root
-from .. import native
-from . import Backend
-
-
-def soc_build_dir(engines):
-    """build/soc/<engines>: one cached build per list of engine specs (a spec alone: its own
-    SoC, or the shared one that has it, see the sim target's soc_engines_for)."""
-    if isinstance(engines, (str, specmod.EngineSpec)):
-        from litedigest.soc.targets.sim import soc_engines_for
-        engines = soc_engines_for(engines)
-    names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
-    return os.path.join(build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
-
-
-def build_soc(engines):
-    """Build (or reuse) the simulated SoC with `engines` under soc_build_dir(engines)."""
-    from litedigest.soc.sim.build import build_sim
-    return build_sim(soc_build_dir(engines), hash_engine=list(engines))
-
-
-def firmware_app(name):
-    return os.path.join(repo_root(), "software", "firmware", "apps", name)
+from litedigest import spec as specmod
+from litedigest import _clib as native
+from litedigest.backends import Backend
 
 
 ATTACH_ENV = "LITEDIGEST_SOC_ATTACH"
@@ -50,7 +29,7 @@ class SoCBackend(Backend):
     """`engine`'s peripheral on a simulated SoC started here, or, with `attach` (or the
     LITEDIGEST_SOC_ATTACH environment variable) naming another backend's `attach_info` file
     or run directory, on that running SoC: several processes then hash on one SoC, each
-    driver call holding the SoC's lock (litedigest.devlock: one bridge, one staging area)."""
+    driver call holding the SoC's lock (litedigest.board.lock: one bridge, one staging area)."""
     name = "soc"
 
     def __init__(self, engine=None, path=None, attach=None):
@@ -67,7 +46,8 @@ class SoCBackend(Backend):
         atexit.register(self.close)
 
     def _start(self):
-        from litedigest.soc.sim.firmware import build_firmware
+        from litedigest.soc.sim.build import build_soc
+        from litedigest.soc.sim.firmware import build_firmware, firmware_app
         from litedigest.soc.sim.process import SimProcess
         from litedigest.soc.targets.sim import soc_engines_for
         self.engines = [str(e) for e in soc_engines_for(self.spec)]
@@ -89,7 +69,7 @@ class SoCBackend(Backend):
             raise
 
     def _attach(self, where):
-        from ..pynq_sim import BridgedSim
+        from litedigest.board.sim import BridgedSim
         path = os.path.join(where, ATTACH_FILE) if os.path.isdir(where) else where
         try:
             with open(path) as f:
@@ -110,7 +90,7 @@ class SoCBackend(Backend):
             raise
 
     def _connect(self, info):
-        from ..devlock import DeviceLock, settle
+        from litedigest.board.lock import DeviceLock, settle
         consts = self.sim.constants
         ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
         bus = self.sim.bus

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""cffi API-mode builder of `litedigest._native`: the portable C library (software/firmware/lib)
+"""cffi API-mode builder of `litedigest._clib._native`: the portable C library (software/firmware/lib)
 compiled for the host.
 
 Exposes everything the public headers (software/firmware/lib/include/litedigest/*.h) declare:
@@ -29,10 +29,10 @@ defines (PYTHON_CALLBACKS: the HAL's `ld_py_read32`/`ld_py_write32`/..., the com
 each mapped to the header's function pointer type whose signature it takes; so the C driver can
 run against any Python-side peripheral (a model, the simulated SoC through its bridge, ...).
 
-Built by setuptools through `setup(cffi_modules=[".../_native_build.py:ffibuilder"])`, or by hand:
-`python software/python/litedigest/_native_build.py` (builds the extension in build/cffi and
+Built by setuptools through `setup(cffi_modules=[".../_clib/build.py:ffibuilder"])`, or by hand:
+`python software/python/litedigest/_clib/build.py` (builds the extension in build/cffi and
 prints its path; an extension next to this file would shadow the one setuptools installs);
-`python software/python/litedigest/_native_build.py --cdef` prints the generated declarations.
+`python software/python/litedigest/_clib/build.py --cdef` prints the generated declarations.
 """
 import os
 import re
@@ -45,7 +45,7 @@ import tempfile
 from cffi import FFI
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
+_ROOT = os.path.normpath(os.path.join(_HERE, "..", "..", "..", ".."))
 _LIB = os.path.join(_ROOT, "software", "firmware", "lib")
 _INCLUDE = os.path.join(_LIB, "include")
 _HEADER_DIR = "litedigest"  # the public headers: <include>/litedigest/*.h
@@ -314,12 +314,12 @@ CDEF = generate_cdef()
 
 
 def make_builder(path=_rel):
-    """The FFI builder of litedigest._native; path(p) gives the form of the source and include
+    """The FFI builder of litedigest._clib._native; path(p) gives the form of the source and include
     paths (setuptools: relative to the project root, its working directory)."""
     builder = FFI()
     builder.cdef(CDEF)
     builder.set_source(
-        "litedigest._native",
+        "litedigest._clib._native",
         _includes(public_headers()),
         sources=[path(os.path.join(_SRC, s)) for s in _SOURCES],
         include_dirs=[path(_INCLUDE)],

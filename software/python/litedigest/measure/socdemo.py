@@ -18,7 +18,7 @@ import os
 import struct
 import re
 
-from . import spec as specmod
+from litedigest import spec as specmod
 
 DEFAULT_ENGINE = "sha256:opt"
 
@@ -96,7 +96,7 @@ RUN_CACHE_DIR = "runs"                   # under the SoC's build directory, one 
 def _run_stamp(b, app, fw):
     """What a firmware run's console depends on: the simulator binary (the SoC's gateware and
     the Verilator harness), the firmware image and the code that starts and reads the run."""
-    from litedigest.soc import buildcache
+    from litedigest import buildcache
     from litedigest.soc.sim import process
     return buildcache.stamp({"app": app, "vsim": buildcache.file_sha256(b.vsim),
                              "firmware": buildcache.file_sha256(fw)}, [process.__file__, __file__])
@@ -108,10 +108,10 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
     The console of an earlier run of the same firmware on the same simulator is reused unless
     `fresh` or LITEDIGEST_RUN_CACHE=0 (see the module's docstring); concurrent callers of one
     app on one SoC take turns, so the later ones reuse the first one's run."""
-    from litedigest.soc import buildcache
-    from litedigest.soc.sim.firmware import build_firmware
+    from litedigest import buildcache
+    from litedigest.soc.sim.build import build_soc
+    from litedigest.soc.sim.firmware import build_firmware, firmware_app
     from litedigest.soc.sim.process import SimProcess
-    from litedigest.backends.soc import build_soc, firmware_app
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
     b = build_soc(engines)
@@ -286,7 +286,7 @@ def run_skein(engines=None, log=None, timeout=1500):
     paths, and hash/MAC/output-length/bit-length cases. Every digest is checked on the host
     with `reference(message bytes, nbits, key, out_bits)` (default: the C library on the host
     plus pyskein for byte messages when it is installed)."""
-    from . import native
+    from litedigest import _clib as native
     engines = list(engines or _standard().MAIN_SOC)
     text, _ = run_app(engines, "skein", log=log, timeout=timeout)
     records = console_lines(text, "LDRESULT")

@@ -35,7 +35,7 @@ import time
 from fractions import Fraction
 
 from litedigest import spec as specmod
-from litedigest.soc import buildcache
+from litedigest import buildcache
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest.soc.flows import route_placed
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The real ``pynq`` package (4.0.0) on the simulated SoC: a ``pynq.Device`` whose registers
 and memory are the simulated main SoC's, reached over its UARTBone bridge, so that the PYNQ
-driver (litedigest.overlay.LiteDigestIP, a ``pynq.DefaultIP``) runs on pynq's own ``MMIO``,
-``allocate`` and ``PynqBuffer`` code instead of the stand-in adapters of litedigest.pynq_sim.
+driver (litedigest.board.overlay.LiteDigestIP, a ``pynq.DefaultIP``) runs on pynq's own ``MMIO``,
+``allocate`` and ``PynqBuffer`` code instead of the stand-in adapters of litedigest.board.sim.
 
-    from litedigest.pynq_simdevice import open_pynq_sim
+    from litedigest.board.pynq_sim import open_pynq_sim
     ps = open_pynq_sim()              # boots the main SoC; pynq.Device.active_device is its device
     ps.ip                             # LiteDigestIP, bound by its VLNV as pynq's Overlay binds it
     ps.ip.mmio                        # pynq.MMIO(csr base, csr size, device=ps.device)
@@ -62,7 +62,7 @@ def _pkg_resources_compat():
     import os
 
     mod = types.ModuleType("pkg_resources")
-    mod.__doc__ = "litedigest.pynq_simdevice: the part of setuptools' pkg_resources pynqutils uses"
+    mod.__doc__ = "litedigest.board.pynq_sim: the part of setuptools' pkg_resources pynqutils uses"
 
     class EntryPoint:
         def __init__(self, ep):
@@ -129,9 +129,10 @@ def import_pynq():
 pynq = import_pynq()
 from pynq.buffer import PynqBuffer  # noqa: E402
 
-from .overlay import LiteDigestIP  # noqa: E402  (registers the driver for the VLNV with pynq)
-from .pynq_device import DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV  # noqa: E402
-from .pynq_sim import PAGE, SimAllocator  # noqa: E402
+from litedigest.board.overlay import LiteDigestIP  # noqa: E402  (registers the driver for the VLNV with pynq)
+from litedigest.board import device as board_device  # noqa: E402
+from litedigest.board.device import DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV  # noqa: E402
+from litedigest.board.sim import PAGE, SimAllocator  # noqa: E402
 
 DEFAULT_IP_NAME = "litedigest_0"     # the subsystem's instance name in the PYNQ-Z2 block design
 
@@ -178,7 +179,7 @@ class SimBO:
 
 class SimMemory:
     """A memory bank of the simulated SoC, shaped like pynq's XrtMemory: ``allocate(shape,
-    dtype)`` -> PynqBuffer. Regions are page-aligned first-fit (litedigest.pynq_sim's
+    dtype)`` -> PynqBuffer. Regions are page-aligned first-fit (litedigest.board.sim's
     SimAllocator keeps the book); ``freebuffer`` hands a buffer's pointer back through
     ``return_pointer``."""
 
@@ -369,9 +370,8 @@ class PynqSim:
 
     def _release(self, close_sim=True):
         if self.driver is not None:
-            from .backends import pynq as pynq_backend
-            if pynq_backend.current_device(open_default=False) is self.driver:
-                pynq_backend.use_device(None)
+            if board_device.current_device() is self.driver:
+                board_device.use_device(None)
             self.driver.close()
             self.driver = None
         if self._token is not None:
@@ -398,7 +398,7 @@ def open_pynq_sim(engines=None, sim=None, build=None, **kwargs):
     """A PynqSim on the simulated SoC with `engines` (default: the main SoC), started here
     unless `sim` and `build` are given (then the caller owns the sim). kwargs: ram=(base,
     size) of the buffers' region, buffer_bytes, timeout, name (the IP's)."""
-    from .pynq_sim import register_map, sim_lock_path, start_sim
+    from litedigest.board.sim import register_map, sim_lock_path, start_sim
     own = sim is None
     if own:
         sim, build = start_sim(engines)

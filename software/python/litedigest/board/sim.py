@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The simulated SoC behind PYNQ's API: ``SimMMIO`` (``pynq.MMIO``'s read/write) and
 ``SimAllocator`` (``pynq.allocate``) over the UARTBone bridge, so that the pynq backend's own
-code (litedigest.pynq_device, litedigest.backends.pynq, litedigest.overlay) runs against the
+code (litedigest.board.device, litedigest.backends.pynq, litedigest.board.overlay) runs against the
 simulated main SoC everywhere but on the board.
 
 The buffers model a non-coherent DMA buffer: the numpy array is the CPU's view and the sim's
 main RAM is what the engine's DMA reads; only ``flush()`` copies the array into main RAM and
 only ``invalidate()`` copies main RAM back. A driver that forgets a flush hashes stale memory.
 
-    from litedigest.pynq_sim import open_sim_device
+    from litedigest.board.sim import open_sim_device
     dev = open_sim_device()          # builds (cached) and boots the main SoC with the idle firmware
     dev.new("sha256", b"abc").hexdigest()
     dev.close_sim()
@@ -17,8 +17,8 @@ import os
 
 import numpy as np
 
-from . import spec as specmod
-from .pynq_device import LiteDigestDevice, RegisterMap
+from litedigest import spec as specmod
+from litedigest.board.device import LiteDigestDevice, RegisterMap
 
 PAGE = 4096
 
@@ -134,7 +134,7 @@ class SimAllocator:
 
     def reserve(self, n, shape=None):
         """Reserve `n` bytes of the region (first fit, aligned, plus the fixed offset): their
-        physical address (``_free`` releases it). litedigest.pynq_simdevice's pynq memory
+        physical address (``_free`` releases it). litedigest.board.pynq_sim's pynq memory
         bank keeps its buffers here too."""
         if n <= 0:
             raise ValueError(f"cannot allocate an empty buffer (shape {shape if shape is not None else n})")
@@ -169,12 +169,13 @@ class SimDevice(LiteDigestDevice):
 def start_sim(engines=None):
     """Build (cached) the simulated SoC with `engines` (default: the sim target's MAIN_SOC),
     boot the idle firmware; return (sim, build)."""
-    from . import extras
+    from litedigest import extras
     extras.require("soc", "the simulated board device")
     from litedigest.soc.sim.firmware import build_firmware
     from litedigest.soc.sim.process import SimProcess
     from litedigest.soc.targets.sim import MAIN_SOC
-    from .backends.soc import build_soc, firmware_app
+    from litedigest.soc.sim.build import build_soc
+    from litedigest.soc.sim.firmware import firmware_app
     b = build_soc(list(engines or MAIN_SOC))
     fw = build_firmware(b, firmware_app("idle"))
     sim = SimProcess(b, firmware=fw)
@@ -225,14 +226,14 @@ class BridgedSim:
 def sim_lock_path(port):
     """The lock of every process on the simulated SoC whose bridge is on `port`: they share
     its bridge and the buffers' RAM (each process's allocator starts at the same address)."""
-    from .devlock import DeviceLock
+    from litedigest.board.lock import DeviceLock
     return DeviceLock.path_for("sim", port)
 
 
 def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
     """A LiteDigestDevice on a simulated SoC that is already running (its bridge on TCP
     `port`, its register map in `csr_json`); ``close_sim`` closes the connection only."""
-    from .pynq_device import DEFAULT_BUFFER_BYTES
+    from litedigest.board.device import DEFAULT_BUFFER_BYTES
     sim = BridgedSim(port, csr_json)
     try:
         mmio, alloc = sim_adapters(sim)
@@ -249,7 +250,7 @@ def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
 def open_sim_device(engines=None, buffer_bytes=None, sim=None, build=None, **kwargs):
     """A LiteDigestDevice on the simulated SoC (started here unless `sim`/`build` are given:
     then the caller owns the sim)."""
-    from .pynq_device import DEFAULT_BUFFER_BYTES
+    from litedigest.board.device import DEFAULT_BUFFER_BYTES
     own = sim is None
     if own:
         sim, build = start_sim(engines)

@@ -19,11 +19,11 @@ Michail et al. 2012) -- and the ratios are set side by side:
   devices the paper measured both designs on; a stated ratio (the papers' text) is marked.
 - ours: "not measured yet" where engines.json has no record of the spec (or its baseline).
 
-    python -m litedigest.design_space --markdown   # every table, on stdout
-    python -m litedigest.design_space --write      # regenerate docs/DESIGN_SPACE.md's tables
-    python -m litedigest.design_space --check      # exit 1 (with a diff) when they are stale
+    python -m litedigest.measure.design_space --markdown   # every table, on stdout
+    python -m litedigest.measure.design_space --write      # regenerate docs/DESIGN_SPACE.md's tables
+    python -m litedigest.measure.design_space --check      # exit 1 (with a diff) when they are stale
 
-`comparisons(doc)` returns the `Comparison`s (the notebook plots them); `doc` is soc/dse.py's
+`comparisons(doc)` returns the `Comparison`s (the notebook plots them); `doc` is soc/flows/dse.py's
 engines.json document (default: the committed one).
 """
 import argparse
@@ -33,13 +33,13 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from . import papers as P
-from . import spec as specmod
+from litedigest.measure import papers as P
+from litedigest import spec as specmod
 
 NOT_MEASURED = "not measured yet"
 METRICS = ("f", "T", "A", "TA")
 METRIC_NAMES = {"f": "f", "T": "T", "A": "A", "TA": "T/A", "FF": "FF"}
-COMMAND = "python -m litedigest.design_space --write"
+COMMAND = "python -m litedigest.measure.design_space --write"
 DOC_RELPATH = os.path.join("docs", "DESIGN_SPACE.md")
 
 
@@ -363,7 +363,7 @@ def _unrolling():
             "f is the effective clock of one 5-step iteration: the printed clock over 2 (SHA-1) or 5 "
             "(SHA-512), the unrolled designs' multicycle paths (the basic designs: the printed clock).",
             "Unrolled SHA-512's printed throughputs do not follow from its printed clocks "
-            "(litedigest.papers notes it); T uses the printed throughputs, f the printed clocks."])
+            "(litedigest.measure.papers notes it); T uses the printed throughputs, f the printed clocks."])
 
 
 SKEIN_ORDER = ("1-round_unroll", "4-round_unroll", "8-round_unroll", "8r_2Fp", "8r_4Fp", "8r_8Fp",
@@ -425,8 +425,8 @@ def comparisons(doc=None):
 
 
 def load(path=None):
-    """The engines.json document (soc/dse.py's load(): default bitstreams/engines.json)."""
-    from litedigest.soc import dse
+    """The engines.json document (soc/flows/dse.py's load(): default bitstreams/engines.json)."""
+    from litedigest.soc.flows import dse
     return dse.load(path)
 
 
@@ -604,7 +604,7 @@ def doc_path(root=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m litedigest.design_space",
+    ap = argparse.ArgumentParser(prog="python -m litedigest.measure.design_space",
                                  description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--markdown", action="store_true", help="print every comparison table")

@@ -2,9 +2,11 @@
 """`litedigest demo`: build the simulated SoC if needed, run the firmware demo, print the table."""
 import sys
 
-from . import extras, socdemo
+from litedigest import extras
 
 
+
+from litedigest.measure import socdemo
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "demo", help="hash on the simulated SoC: software vs CSR vs DMA",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Thin Python access to the C library compiled for the host (`litedigest._native`).
+"""Thin Python access to the C library compiled for the host (`litedigest._clib._native`).
 
 - `sha256(data, variant)` / `Sha256Ctx`: the C library's own streaming API (its padding and
   buffering, not only the compression function);
@@ -28,9 +28,9 @@ import struct
 import threading
 import time
 
-from . import hw_regs
-from . import spec
-from ._native import ffi, lib
+from litedigest import hw_regs
+from litedigest import spec
+from litedigest._clib._native import ffi, lib
 
 SHA256, SHA224 = lib.LD_SHA256, lib.LD_SHA224
 PATH_CSR, PATH_DMA = lib.LD_PATH_CSR, lib.LD_PATH_DMA

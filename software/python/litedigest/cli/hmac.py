@@ -12,9 +12,9 @@ environment variable, never from the command line, where `ps` shows it to every 
 import os
 import sys
 
-from .backends import BACKENDS
-from .cli import version_line
-from .output import write_out
+from litedigest.backends import BACKENDS
+from litedigest.cli.common import version_line
+from litedigest.cli.output import write_out
 
 PROG = "litedigest"
 
@@ -88,9 +88,9 @@ def read_key(args):
 
 
 def run(args):
-    from . import hashobj
-    from .cmd_sum import feed_file
-    from .hmac import new as hmac_new
+    from litedigest import hashobj
+    from litedigest.cli.sum import feed_file
+    from litedigest.hmac import new as hmac_new
     try:
         alg = hashobj._algorithm(args.algorithm)
         # the key's two started hashes, once (bad algorithm or engine: refused here); each

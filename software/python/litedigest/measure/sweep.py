@@ -5,7 +5,7 @@
 `sha256` peripheral, and prints exact cycle counts of the SoC clock; every digest is checked
 here against hashlib.
 
-    from litedigest.sweep import run_sweep
+    from litedigest.measure.sweep import run_sweep
     run = run_sweep()          # builds the main SoC (cached) and the firmware, runs it
     run.cycles_per_byte("dma") # {64: ..., 256: ..., ...}
 
@@ -14,8 +14,8 @@ engines through the pynq backend, in bytes per second of wall-clock time.
 """
 import dataclasses
 
-from . import socdemo
-from . import spec as specmod
+from litedigest.measure import socdemo
+from litedigest import spec as specmod
 
 SIZES = (64, 256, 1024, 4096, 16384, 65536)
 PATHS = ("sw", "csr", "dma")

@@ -2,13 +2,13 @@
 """The message scheduler for pipelined engines (Michail et al. 2016, sec. 7), host side.
 
 The policy is the C library's (ld_sched.h: ld_sched_init/next/complete, the same code the SoC
-firmware runs over the CSR and DMA paths), called through cffi (litedigest.native.sched_order):
+firmware runs over the CSR and DMA paths), called through cffi (litedigest._clib.sched_order):
 it keeps up to p messages in the engine's slots, gives a message its next block only once its
 previous block is back, and refills a slot as soon as its message ends. Here its jobs become
 the block order fed to an engine in simulation (the rtl bench and tests); the engine completes
 blocks in issue order, as the policy's executor assumes.
 """
-from . import native
+from litedigest import _clib as native
 
 
 def round_robin(jobs, slots, blocks_of):

@@ -3,8 +3,8 @@
 message buffers from an allocator, both injected.
 
 On a PYNQ board they are ``pynq.MMIO`` (the ``DefaultIP``'s ``mmio``) and ``pynq.allocate``
-(see litedigest.overlay, the only module that imports ``pynq``); in tests and in the notebooks
-without a board they are the simulated SoC's adapters (litedigest.pynq_sim). Nothing here
+(see litedigest.board.overlay, the only module that imports ``pynq``); in tests and in the notebooks
+without a board they are the simulated SoC's adapters (litedigest.board.sim). Nothing here
 imports ``pynq``.
 
 What the objects must offer (the subset of PYNQ's API this module uses):
@@ -25,9 +25,45 @@ without code changes.
 """
 import json
 import os
+import threading
 
-from . import hw_regs
-from . import spec as specmod
+from litedigest import hw_regs
+from litedigest import spec as specmod
+
+# The device the `pynq` backend drives (litedigest.backends.pynq): an overlay makes its device
+# current when it loads, the notebooks' target and the tests make theirs.
+_current = None
+_current_lock = threading.RLock()
+
+
+def use_device(device):
+    """Make `device` (a LiteDigestDevice, or None to forget it) the one the pynq backend drives.
+    Returns the previous one."""
+    global _current
+    with _current_lock:
+        prev, _current = _current, device
+    return prev
+
+
+def current_device(open_default=None):
+    """The device the pynq backend drives. When there is none and `open_default` is given, it
+    is called (under the lock: one device opened, whoever asks first) and its device made
+    current."""
+    global _current
+    with _current_lock:
+        if _current is None and open_default is not None:
+            _current = open_default()
+        return _current
+
+
+# litedigest.new, registered by litedigest.api when the package is imported: the hash objects
+# are the API's, and the board imports nothing above it (pyproject.toml's layers contract)
+_constructor = []
+
+
+def register_constructor(new):
+    """Make `new` (litedigest.new) what LiteDigestDevice.new builds its hash objects with."""
+    _constructor[:] = [new]
 
 # The subsystem's VLNV in the PYNQ-Z2 block design (soc/targets/pynq_z2.py, SUBSYSTEM_VLNV;
 # defined here too so that the board side does not need LiteX installed to import it).
@@ -143,7 +179,7 @@ class LiteDigestDevice:
     """The hash peripherals of one subsystem behind `mmio`, with a DMA buffer from `allocate`.
 
     ``device.engines`` maps instance names to engine specs; ``device.peripheral(instance)`` is
-    the C library's driver on an instance (litedigest.native.HwDevice); ``device.instance_for
+    the C library's driver on an instance (litedigest._clib.HwDevice); ``device.instance_for
     (spec)`` picks the peripheral for an algorithm or engine spec; ``device.new("sha256",
     data)`` is a hashlib-style object on it (backend "pynq").
 
@@ -159,7 +195,7 @@ class LiteDigestDevice:
         self._np = np
         self.mmio = mmio
         # several processes (notebook kernels) on one overlay: each driver call holds a lock
-        # per peripheral (litedigest.devlock), or `lock_path`, one for every peripheral, where
+        # per peripheral (litedigest.board.lock), or `lock_path`, one for every peripheral, where
         # the processes share more than the peripheral (a simulated SoC's bridge and RAM)
         self.lock_path = lock_path
         self.regmap = regmap
@@ -296,7 +332,7 @@ class LiteDigestDevice:
         if p is None:
             if instance not in self.regmap.engines:
                 raise ValueError(f"no hash peripheral {instance!r} (have {', '.join(self.regmap.engines)})")
-            from . import native
+            from litedigest import _clib as native
             s = self.regmap.spec(instance)
             window = self._mmio_window()
             regs = native.instance_registers(self.regmap.registers, instance,
@@ -312,8 +348,8 @@ class LiteDigestDevice:
         return p
 
     def _lock(self, instance):
-        from . import native
-        from .devlock import DeviceLock, settle
+        from litedigest import _clib as native
+        from litedigest.board.lock import DeviceLock, settle
         if self.lock_path is not None:
             path, settled = self.lock_path, list(self.regmap.engines)
         else:
@@ -324,12 +360,10 @@ class LiteDigestDevice:
 
     def new(self, name, data=b"", **kwargs):
         """litedigest.new(name, data, backend="pynq", ...) on this device (made current)."""
-        from . import new
-        from .backends import pynq as pynq_backend
-        pynq_backend.use_device(self)
+        use_device(self)
         if kwargs.get("engine") is None and isinstance(name, str) and name.lower() in specmod.ALGORITHMS:
             kwargs["engine"] = self.engine_spec(name)
-        return new(name, data, backend="pynq", **kwargs)
+        return _constructor[0](name, data, backend="pynq", **kwargs)
 
     def close(self):
         buf, self.buffer = self.buffer, None

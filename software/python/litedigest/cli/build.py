@@ -7,7 +7,7 @@ command offers. The simulated SoC (`sim`) is built on demand by the other comman
 """
 import importlib
 
-from . import extras
+from litedigest import extras
 
 TARGETS = {
     "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The papers' own numbers: what litedigest.design_space sets our measurements against.
+"""The papers' own numbers: what litedigest.measure.design_space sets our measurements against.
 
 Transcribed from the papers, units as printed. A value the paper shows only as a plot (no
 number in the text or a table) is None, and so is a cell the paper leaves empty (a design that

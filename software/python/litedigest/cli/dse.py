@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""`litedigest dse`: per-engine design space on the open flow (see litedigest.soc.dse).
+"""`litedigest dse`: per-engine design space on the open flow (see litedigest.soc.flows.dse).
 
 For each engine spec: ECP5 LUT4/FF (Yosys synth_ecp5 of the bare engine), routed fmax
 (nextpnr-ecp5, LFE5U-85F speed 6, the engine in a register shell, median of the seeds), xc7
@@ -15,10 +15,10 @@ import argparse
 import json
 import sys
 
-from litedigest.soc import dse
-from . import design_space
-from . import extras
-from . import spec as specmod
+from litedigest.soc.flows import dse
+from litedigest.measure import design_space
+from litedigest import extras
+from litedigest import spec as specmod
 
 
 def add_parser(subparsers):

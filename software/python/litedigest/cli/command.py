@@ -1,24 +1,19 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The `litedigest` command. Subcommands are modules `litedigest.cmd_<name>` listed in COMMANDS,
-each providing `add_parser(subparsers)` that registers its parser and sets `func(args) -> int`."""
+"""The `litedigest` command: its parser and its exit statuses. Subcommands are the modules of
+this package named in COMMANDS, each providing `add_parser(subparsers)` that registers its
+parser and sets `func(args) -> int`."""
 import argparse
 import importlib
 import os
 import signal
 import sys
 
-from .extras import MissingExtra
-from .output import WriteError, stdout_lost
+from litedigest.extras import MissingExtra
+from litedigest.cli.common import PROG, _parsing, version_line
+from litedigest.cli.output import WriteError, stdout_lost
 
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
-PROG = "litedigest"
-
-
-def version_line(command=None):
-    """What --version prints, in coreutils' first line's form: `litedigest sum (LiteDigest) 0.1.0`."""
-    from . import __version__
-    return f"{PROG}{' ' + command if command else ''} (LiteDigest) {__version__}"
 
 
 def build_parser():
@@ -28,7 +23,7 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
-        mod = importlib.import_module(f"{__package__}.cmd_{name}")
+        mod = importlib.import_module(f"{__package__}.{name}")
         mod.add_parser(sub)
     return parser
 
@@ -56,15 +51,6 @@ def _drop_stdout():
         os.close(fd)
     except (OSError, ValueError):
         pass
-
-
-_parsing = []
-
-
-def parsing_argv():
-    """The arguments main() is parsing (for a command's own usage errors: which spelling of an
-    option the user gave)."""
-    return list(_parsing)
 
 
 def main(argv=None):
@@ -100,9 +86,3 @@ def main(argv=None):
         return 1
     return int(rc or 0)
 
-
-if __name__ == "__main__":
-    # `python -m litedigest.cli`: run the package's module, not this second copy of it (the
-    # commands import litedigest.cli, whose state would then not be this one's)
-    from litedigest.cli import main as package_main
-    sys.exit(package_main())

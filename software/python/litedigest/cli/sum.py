@@ -17,9 +17,9 @@ import os
 import re
 import sys
 
-from .backends import BACKENDS
-from .cli import parsing_argv, version_line
-from .output import write_out
+from litedigest.backends import BACKENDS
+from litedigest.cli.common import parsing_argv, version_line
+from litedigest.cli.output import write_out
 
 PROG = "litedigest"
 READ_CHUNK = 64 * 1024
@@ -263,7 +263,7 @@ def _strerror(e):
 
 def _hash_file(name, algo, backend, engine):
     """Hex digest (bytes) of file `name` (b"-" = stdin); raises OSError."""
-    from .hashobj import new
+    from litedigest.api import new
     h = new(algo, backend=backend, engine=engine)
     feed_file(h, name)
     return h.hexdigest().encode()
@@ -296,8 +296,8 @@ def feed_file(h, name):
 # --------------------------------------------------------------------------------------
 
 def run(args):
-    from . import spec
-    from .hashobj import _algorithm
+    from litedigest import spec
+    from litedigest.hashobj import _algorithm
     try:    # any spelling new() and `litedigest hmac -a` take ("SHA-256", "sha512-256")
         algo = _algorithm(args.algorithm)
     except ValueError:
@@ -376,7 +376,7 @@ def _tag_names(algo):
     """Tag name -> whether it names the hash of `algo`, for every hash we know: our --tag names
     (the algorithm upper-cased) and OpenSSL's (SHA512-224, SHA512-256). A hash is its family and
     digest size (skein512 is skein512-512)."""
-    from . import spec
+    from litedigest import spec
     own = spec.ALGORITHMS[algo][0], spec.ALGORITHMS[algo][2]
     names = {}
     for alg, (family, _, size) in spec.ALGORITHMS.items():
@@ -446,7 +446,7 @@ def _parse_line(line, hexlen, tags, state):
 
 
 def _check(files, algo, args):
-    from . import spec
+    from litedigest import spec
     hexlen = 2 * spec.ALGORITHMS[algo][2]
     tags = _tag_names(algo)
     status, quiet, warn = (args.report == r for r in ("status", "quiet", "warn"))

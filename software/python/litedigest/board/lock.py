@@ -181,7 +181,7 @@ def settle(read32, write32, peripherals, timeout=30.0):
     no slot and no batch of `peripherals` (register dicts, native.instance_registers) is busy,
     then acknowledge every slot and the status. Raises DeviceBusy when a job still runs after
     `timeout` seconds (its slot stays busy; the other slots are usable)."""
-    from .hw_regs import FIELDS
+    from litedigest.hw_regs import FIELDS
     field = lambda reg, name: 1 << FIELDS[reg][name][0]
     ack = field("ctrl", "ack")
     deadline = time.monotonic() + timeout

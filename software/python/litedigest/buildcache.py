@@ -24,14 +24,13 @@ import os
 import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.abspath(os.path.join(HERE, ".."))
-SPEC_FILE = os.path.join(REPO_ROOT, "software", "python", "litedigest", "spec.py")
+REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+SPEC_FILE = os.path.join(HERE, "spec.py")
 LOCK_NAME = ".lock"
 # What ip/ and soc/ hold besides the hardware description: the build and run infrastructure
 # (a new subpackage of either is taken for gateware until it is listed here)
 _NOT_GATEWARE = tuple(os.path.join(REPO_ROOT, p) for p in (
-    "ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/formal", "soc/buildcache.py",
-    "soc/dse.py"))
+    "ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/formal"))
 
 
 def repo_root():
@@ -69,7 +68,7 @@ def engine_sources():
 
 def gateware_sources():
     """The Python a SoC's hardware is made of: engine_sources() and soc/ without the build
-    infrastructure (targets, flows, the simulator runner, this cache, dse). A target adds its
+    infrastructure (targets, flows and dse, the simulator runner, the formal harnesses). A target adds its
     own file."""
     return engine_sources() + _described("soc")
 

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Standard output for the commands that write results (`sum`, `hmac`): a failed write is
-one exception the CLI answers as coreutils does. Its own module, not cli.py: run as
-`python -m litedigest.cli`, that file is `__main__`, and a class defined there would be
-another class than the one the commands import."""
+one exception the CLI answers as coreutils does. """
 import sys
 
 

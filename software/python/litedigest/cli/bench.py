@@ -57,9 +57,10 @@ import random
 import statistics
 import sys
 
-from . import spec as specmod
-from . import extras, native, socdemo
+from litedigest import spec as specmod
+from litedigest import extras, _clib as native
 
+from litedigest.measure import socdemo
 DEFAULT_SIZES = (64, 1024, 16384)
 
 
@@ -91,7 +92,7 @@ def add_parser(subparsers):
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim
     from litedigest.spec import variant_of
-    from litedigest.scheduler import round_robin
+    from litedigest.measure.scheduler import round_robin
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
     if spec.family == "skein512":
@@ -150,7 +151,7 @@ def bench_rtl_mac(spec, sim, sizes):
     relative to one message per engine interval (`sustained`)."""
     import hmac as hmac_mod
     from litedigest.ip.rtlsim import Block
-    from litedigest.scheduler import round_robin
+    from litedigest.measure.scheduler import round_robin
     keys = [bytes(range(32)), b"Jefe"]
     k0 = lambda k: (hashlib.sha256(k).digest() if len(k) > 64 else k).ljust(64, b"\0")
     inits, init_acc = sim.run([Block(sim.words(k0(k)), slot=i, key=i, key_init=True, last=True)
@@ -208,7 +209,7 @@ def bench_rtl_skein(spec, sim, sizes):
     rings), measured as occupancy = blocks x interval / cycles."""
     from fractions import Fraction
     from litedigest.ip.rtlsim import Block
-    from litedigest import native
+    from litedigest import _clib as native
     p = sim.engine.blocks_in_flight
     rng = random.Random(2026)
     for n in sizes:

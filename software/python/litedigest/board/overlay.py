@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The LiteDigest PYNQ overlay (board only: this module imports ``pynq``).
 
-    from litedigest.overlay import LiteDigestOverlay
+    from litedigest.board.overlay import (LiteDigestOverlay,
     ol = LiteDigestOverlay()                  # or LiteDigestOverlay("/path/litedigest.bit")
     ol.engines                                # {'sha256': 'sha256:opt:p1', ...}
     ol.new("sha256", b"abc").hexdigest()      # hashlib-style, hashed in the fabric
     litedigest.new("sha512", data, backend="pynq")   # the same engines, through the backend
 
 The block design holds the LiteX subsystem ``litedigest_subsystem`` (VLNV
-litedigest.pynq_device.SUBSYSTEM_VLNV) whose registers sit behind AXI GP0 and whose DMA reads
+litedigest.board.device.SUBSYSTEM_VLNV) whose registers sit behind AXI GP0 and whose DMA reads
 DDR through HP0. ``LiteDigestIP`` is the ``DefaultIP`` driver PYNQ binds to that VLNV; the
 overlay finds it in ``ip_dict``, reads the register map (csr.json and csr.h shipped next to
 the .bit) and builds a LiteDigestDevice on the IP's ``pynq.MMIO`` and ``pynq.allocate``
@@ -18,18 +18,18 @@ import os
 
 import pynq
 
-from .pynq_device import (DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV, LiteDigestDevice, RegisterMap,
+from litedigest.board.device import (DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV, LiteDigestDevice, RegisterMap,
                           find_subsystem, register_files)
-from .backends import pynq as pynq_backend
+from litedigest.board import device as board_device
 
 ENV_OVERLAY = "LITEDIGEST_OVERLAY"
 DEFAULT_BITFILE = "litedigest.bit"   # soc/targets/pynq_z2.py OVERLAY_NAME
 
 
 def default_bitfile():
-    """The overlay's .bit: $LITEDIGEST_OVERLAY, else litedigest.bit in the package's overlays/
+    """The overlay's .bit: $LITEDIGEST_OVERLAY, else litedigest.bit in the board package's overlays/
     directory or the current directory (csr.json and csr.h next to it, see
-    litedigest.pynq_device.register_files)."""
+    litedigest.board.device.register_files)."""
     env = os.environ.get(ENV_OVERLAY)
     if env:
         if not os.path.isfile(env):
@@ -78,7 +78,7 @@ class LiteDigestOverlay(pynq.Overlay):
             raise TypeError(f"{self.subsystem_name} is driven by {type(ip).__name__}, not LiteDigestIP")
         self.subsystem = ip
         self.device = ip.attach(RegisterMap.from_files(json_path, h_path), buffer_bytes, timeout)
-        pynq_backend.use_device(self.device)
+        board_device.use_device(self.device)
 
     @property
     def engines(self):
@@ -91,6 +91,6 @@ class LiteDigestOverlay(pynq.Overlay):
         return self.device.new(name, data, **kwargs)
 
     def close(self):
-        if pynq_backend.current_device(open_default=False) is self.device:
-            pynq_backend.use_device(None)
+        if board_device.current_device() is self.device:
+            board_device.use_device(None)
         self.device.close()
