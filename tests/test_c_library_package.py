@@ -84,8 +84,8 @@ def _hash(exe, alg):
 def test_make_install_and_pkg_config(tmp_path):
     prefix = tmp_path / "prefix"
     _run(["make", "-s", "-C", LIB, f"O={tmp_path / 'build'}", f"PREFIX={prefix}", "install"])
-    for f in ("ld_md.h", "ld_hw.h", "ld_config.h", "ld_catalog.h", "ld_skein.h", "ld_sched.h",
-              "ld_hmac.h"):
+    for f in ("litedigest.h", "ld_md.h", "ld_hw.h", "ld_config.h", "ld_catalog.h", "ld_skein.h",
+              "ld_hw_skein.h", "ld_sched.h", "ld_hmac.h"):
         assert (prefix / "include" / "litedigest" / f).exists(), f
     assert (prefix / "lib" / "liblitedigest.a").exists()
     assert _pkg(prefix, "--modversion") == [open(os.path.join(LIB, "VERSION")).read().strip()]

@@ -125,6 +125,79 @@ def test_library_compiles_warning_free(cc, tmp_path):
         assert r.returncode == 0 and r.stderr == "", (src, r.stderr)
 
 
+# The library's layers (lib/README.md): the software algorithms (hashes, padding, HMAC) below
+# the driver (jobs, batches, MAC keys, the scheduler's executor, Skein on a peripheral)
+SW_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "skein_sw.c",
+              "hmac.c"]
+SW_INTERNAL_HEADERS = ["ld_sw_internal.h", "ld_lock.h", "ld_md_table.h", "ld_skein_internal.h"]
+HW_HEADERS = ["ld_hw.h", "ld_hw_regs.h", "ld_hw_hmac.h", "ld_hw_skein.h", "ld_sched.h", "litedigest.h",
+              "ld_hw_internal.h"]
+
+
+def _includes(path):
+    with open(path) as f:
+        return [os.path.basename(h) for h in re.findall(r'^\s*#\s*include\s*["<]([^">]+)[">]', f.read(), re.M)]
+
+
+def test_layers_cover_the_sources():
+    hw = [s for s in LIB_SRCS if s not in SW_SOURCES]
+    assert set(SW_SOURCES) <= set(LIB_SRCS)
+    assert all(any("ld_hw_internal.h" == h for h in _includes(os.path.join(FW, "lib", "src", s))) for s in hw), hw
+
+
+def test_software_sources_include_no_hardware_header(tmp_path):
+    """A software source, and every header it reaches, includes no driver header; and it
+    compiles with the driver's headers taken away."""
+    src, inc = os.path.join(FW, "lib", "src"), os.path.join(FW, "lib", "include", "litedigest")
+    seen, todo = set(), list(SW_SOURCES)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = os.path.join(src, name) if os.path.exists(os.path.join(src, name)) else os.path.join(inc, name)
+        for h in _includes(path):
+            assert h not in HW_HEADERS, f"{name} (reached from a software source) includes {h}"
+            if os.path.exists(os.path.join(src, h)) or os.path.exists(os.path.join(inc, h)):
+                todo.append(h)
+    assert not set(seen) - set(SW_SOURCES) - set(SW_INTERNAL_HEADERS) - set(os.listdir(inc))
+    # the same, by the compiler: the software sources against a copy of the headers without
+    # the driver's
+    (tmp_path / "include" / "litedigest").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    for h in os.listdir(inc):
+        if h not in HW_HEADERS:
+            shutil.copy(os.path.join(inc, h), tmp_path / "include" / "litedigest" / h)
+    for h in SW_INTERNAL_HEADERS + SW_SOURCES:
+        shutil.copy(os.path.join(src, h), tmp_path / "src" / h)
+    for config in ([], ["-DLD_CONFIG_HOST=1"], ["-DLD_CONFIG_LOCK=1"]):
+        for s in SW_SOURCES:
+            r = subprocess.run(["gcc", "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", *config,
+                                "-I", str(tmp_path / "include"), "-c", str(tmp_path / "src" / s),
+                                "-o", str(tmp_path / (s + ".o"))], capture_output=True, text=True)
+            assert r.returncode == 0, (s, config, r.stderr)
+
+
+def test_locked_entry_points_called_unlocked_inside(tmp_path):
+    """With LD_CONFIG_LOCK only hw_lock.c calls the public name of a locked entry point (the
+    list of ld_lock.h): anywhere else the library would take the lock twice."""
+    with open(os.path.join(FW, "lib", "src", "ld_lock.h")) as f:
+        locked = set(re.findall(r"^\s*X\((\w+),", f.read(), re.M))
+    assert len(locked) >= 20
+    for s in LIB_SRCS:
+        o = tmp_path / (s + ".o")
+        subprocess.run(["gcc", "-O2", "-std=c99", "-DLD_CONFIG_LOCK=1", "-DLD_CONFIG_HOST=1", "-I",
+                        os.path.join(FW, "lib", "include"), "-c", os.path.join(FW, "lib", "src", s),
+                        "-o", str(o)], check=True)
+        nm = subprocess.run(["nm", str(o)], capture_output=True, text=True, check=True).stdout.split("\n")
+        undefined = {line.split()[-1] for line in nm if line.strip().startswith("U ")}
+        defined = {line.split()[-1] for line in nm if " T " in line}
+        if s == "hw_lock.c":
+            assert defined == locked, defined ^ locked
+        else:
+            assert not undefined & locked, (s, undefined & locked)
+
+
 def test_rv32_compress_fits_icache(tmp_path):
     """The sw baseline must stay small next to a 4 KiB I-cache (8-round unroll, not 64)."""
     if shutil.which("riscv64-unknown-elf-gcc") is None:

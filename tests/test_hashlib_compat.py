@@ -260,7 +260,7 @@ def test_skein_odd_output_bits_agree_with_pyskein_on_the_used_bits(bits):
 @pytest.mark.parametrize("bits", ODD_BITS)
 def test_skein_odd_output_bits_zero_the_unused_bits(bits):
     """pyskein and the Skein reference clear the low 8 - digest_bits % 8 bits of the last
-    byte. LiteDigest's bytes come from the C library's output() (skein.c), shared by every
+    byte. LiteDigest's bytes come from the C library's output() (skein_sw.c), shared by every
     backend, which copies whole bytes of the output chain."""
     want = pyskein.skein512(b"abc", digest_bits=bits).digest()
     assert litedigest.skein512(b"abc", digest_bits=bits).digest() == want

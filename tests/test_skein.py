@@ -42,7 +42,7 @@ def test_bad_specs_are_refused(bad):
 
 def test_c_ivs_match_the_engine_model():
     """The C library's configured IVs and the engines' variants come from the same
-    configuration UBI (computed in ip/skein512.py, tabled in skein.c)."""
+    configuration UBI (computed in ip/skein512.py, tabled in skein_sw.c)."""
     for n in ipskein.OUTPUT_IVS:
         x = native.ffi.new("uint64_t[8]")
         assert native.lib.ld_skein512_iv(n, x) == 0

@@ -34,7 +34,7 @@ static inline void hal_dma_sync(void)
 #define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
 #define LD_APP_DEV_MAC(NAME, FAMILY) LD_HW_DEV_LITEX_MAC(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
 
-/* An app's timing loop beside the library's timed code (ld_internal.h LD_HOT): together at
+/* An app's timing loop beside the library's timed code (ld_hw_internal.h LD_HOT): together at
  * the start of .text (linker.ld), so the instruction cache holds both whatever else changes.
  * noinline: a static function called once is inlined into its caller, and its code would
  * land in the caller's section, outside the block. */

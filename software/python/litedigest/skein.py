@@ -3,7 +3,7 @@
 
 The UBI sequence (MAC key, configuration or the engine's configured IV, the message with its
 last block held back, Skein's bit padding, the output UBIs) and every block's tweak are the C
-library's (ld_skein.h, software/firmware/lib/src/skein.c), reached through the backend's
+library's (ld_skein.h, software/firmware/lib/src/skein_sw.c), reached through the backend's
 context (`Backend.skein_context`); this module keeps the hashlib-style object.
 
     h = litedigest.new("skein512", b"abc", digest_bits=256, key=b"k", backend="rtl")

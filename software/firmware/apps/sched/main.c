@@ -23,7 +23,7 @@
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_hw.h"
 #include "litedigest/ld_sched.h"
-#include "litedigest/ld_skein.h"
+#include "litedigest/ld_hw_skein.h"
 #include "../ld_app.h"
 
 #define MSG_BYTES 16384

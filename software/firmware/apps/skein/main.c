@@ -14,7 +14,7 @@
 #include <generated/soc.h>
 #include <system.h>
 
-#include "litedigest/ld_skein.h"
+#include "litedigest/ld_hw_skein.h"
 #include "../ld_app.h"
 
 #define MAXLEN 16384

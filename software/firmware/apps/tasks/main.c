@@ -26,7 +26,7 @@
 #include "litedigest/ld_hmac.h"
 #include "litedigest/ld_hw_hmac.h"
 #include "litedigest/ld_sched.h"
-#include "litedigest/ld_skein.h"
+#include "litedigest/ld_hw_skein.h"
 #include "../ld_app.h"
 
 #if !LD_CONFIG_LOCK

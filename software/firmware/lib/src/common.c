@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: error strings, wiping secrets. */
-#include "ld_internal.h"
+#include "ld_sw_internal.h"
 
 /* Zeroes n bytes with volatile stores: the buffers wiped here are dead afterwards (a stack
  * array about to go out of scope, a context about to be refused), so the compiler could drop

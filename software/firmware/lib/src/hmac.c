@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: HMAC over ld_md (see ld_hmac.h) and constant-time comparison. */
-#include "ld_internal.h"
+#include "ld_sw_internal.h"
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_hmac.h"
 

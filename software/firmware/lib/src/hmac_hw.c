@@ -2,9 +2,11 @@
 /* LiteDigest C library: HMAC on the HMAC peripheral and on hash peripherals (ld_hw_hmac.h).
  * Jobs, waits and padding are md_hw.c's (an ld_hw_md_ctx with a start state and the key
  * slot's ctrl bits); this file adds the keys. */
-#include "ld_internal.h"
+#include "ld_hw_internal.h"
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_hw_hmac.h"
+
+LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 
 #define LD_HW_HMAC_MAGIC 0x68776b79u   /* "hwky" */
 #define IPAD 0x36u
@@ -55,7 +57,7 @@ uint32_t ld_hw_mac_keys(const ld_hw_dev *dev)
     return mac_dev(dev, NULL, NULL) ? LD_RD32(dev, dev->keys_valid) : 0;
 }
 
-int ld_hw_mac_set_key(const ld_hw_dev *dev, unsigned key_slot, const void *key, size_t keylen)
+int LD_UNLOCKED(ld_hw_mac_set_key)(const ld_hw_dev *dev, unsigned key_slot, const void *key, size_t keylen)
 {
     uint8_t k0[LD_MD_MAX_BLOCK_SIZE];
     unsigned slots;
@@ -77,7 +79,7 @@ int ld_hw_mac_set_key(const ld_hw_dev *dev, unsigned key_slot, const void *key, 
     return r;
 }
 
-int ld_hw_mac_wipe(const ld_hw_dev *dev)
+int LD_UNLOCKED(ld_hw_mac_wipe)(const ld_hw_dev *dev)
 {
     uint32_t st;
 
@@ -92,7 +94,7 @@ int ld_hw_mac_wipe(const ld_hw_dev *dev)
     return LD_RD32(dev, dev->keys_valid) == 0 ? LD_OK : LD_ERR_HW;
 }
 
-int ld_hw_mac_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigned key_slot, int path)
+int LD_UNLOCKED(ld_hw_mac_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigned key_slot, int path)
 {
     unsigned slots;
     int alg, r;
@@ -143,10 +145,10 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
         ld_digest_bytes(ld_md_digest_size(alg), words, mac);
         return LD_OK;
     }
-    r = ld_hw_mac_init(&ctx, dev, key_slot, path);
+    r = LD_UNLOCKED(ld_hw_mac_init)(&ctx, dev, key_slot, path);
     if (r == LD_OK)
-        r = ld_hw_md_update(&ctx, data, len);
-    return r == LD_OK ? ld_hw_md_final(&ctx, mac) : r;
+        r = LD_UNLOCKED(ld_hw_md_update)(&ctx, data, len);
+    return r == LD_OK ? LD_UNLOCKED(ld_hw_md_final)(&ctx, mac) : r;
 }
 
 #ifdef LD_ONESHOT_FAST
@@ -190,7 +192,7 @@ static int mac_oneshot_hal(const ld_hw_dev *dev, unsigned key_slot, const uint8_
 #endif
 
 LD_HOT(hw_mac)
-int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *data, size_t len,
+int LD_UNLOCKED(ld_hw_mac)(const ld_hw_dev *dev, unsigned key_slot, int path, const void *data, size_t len,
               uint8_t *mac)
 {
 #ifdef LD_ONESHOT_FAST
@@ -205,7 +207,7 @@ int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *dat
     return mac_general(dev, key_slot, path, data, len, mac);
 }
 
-int ld_hw_mac_batch(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
+int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
                     const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
                     size_t *done)
 {
@@ -273,7 +275,7 @@ static int key_state(const ld_hw_hmac_key *k, const uint8_t *k0, uint8_t pad, ui
     return r;
 }
 
-int ld_hw_hmac_key_init(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int path,
+int LD_UNLOCKED(ld_hw_hmac_key_init)(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int path,
                         const void *key, size_t keylen)
 {
     uint8_t k0[LD_MD_MAX_BLOCK_SIZE];
@@ -308,7 +310,7 @@ int ld_hw_hmac_key_init(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int pa
 /* ctx: a hash of alg on k's device that starts from `state`, after one block */
 static int keyed_init(ld_hw_md_ctx *ctx, const ld_hw_hmac_key *k, const uint32_t *state, int path)
 {
-    int r = ld_hw_md_init(ctx, k->dev, k->alg, path);
+    int r = LD_UNLOCKED(ld_hw_md_init)(ctx, k->dev, k->alg, path);
     if (r == LD_OK) {
         ctx->total = ld_md_block_size(k->alg);
         ctx->start_cv = state;
@@ -316,7 +318,7 @@ static int keyed_init(ld_hw_md_ctx *ctx, const ld_hw_hmac_key *k, const uint32_t
     return r;
 }
 
-int ld_hw_hmac_init(ld_hw_hmac_ctx *ctx, const ld_hw_hmac_key *k)
+int LD_UNLOCKED(ld_hw_hmac_init)(ld_hw_hmac_ctx *ctx, const ld_hw_hmac_key *k)
 {
     if (ctx == NULL || !key_live(k))
         return LD_ERR_ARG;
@@ -324,14 +326,14 @@ int ld_hw_hmac_init(ld_hw_hmac_ctx *ctx, const ld_hw_hmac_key *k)
     return keyed_init(&ctx->inner, k, k->inner, k->path);
 }
 
-int ld_hw_hmac_update(ld_hw_hmac_ctx *ctx, const void *data, size_t len)
+int LD_UNLOCKED(ld_hw_hmac_update)(ld_hw_hmac_ctx *ctx, const void *data, size_t len)
 {
     if (ctx == NULL)
         return LD_ERR_ARG;
-    return ld_hw_md_update(&ctx->inner, data, len);
+    return LD_UNLOCKED(ld_hw_md_update)(&ctx->inner, data, len);
 }
 
-int ld_hw_hmac_final(ld_hw_hmac_ctx *ctx, uint8_t *out)
+int LD_UNLOCKED(ld_hw_hmac_final)(ld_hw_hmac_ctx *ctx, uint8_t *out)
 {
     uint8_t d[LD_MD_MAX_DIGEST_SIZE];
     ld_hw_md_ctx outer;
@@ -341,32 +343,32 @@ int ld_hw_hmac_final(ld_hw_hmac_ctx *ctx, uint8_t *out)
         return LD_ERR_ARG;
     if (!key_live(ctx->key))
         return LD_ERR_STATE;
-    r = ld_hw_md_final(&ctx->inner, d);
+    r = LD_UNLOCKED(ld_hw_md_final)(&ctx->inner, d);
     /* the outer hash: one block (the inner digest and its padding) from the outer state */
     if (r == LD_OK)
         r = keyed_init(&outer, ctx->key, ctx->key->outer, LD_PATH_CSR);
     if (r == LD_OK)
-        r = ld_hw_md_update(&outer, d, ld_md_digest_size(ctx->key->alg));
+        r = LD_UNLOCKED(ld_hw_md_update)(&outer, d, ld_md_digest_size(ctx->key->alg));
     if (r == LD_OK)
-        r = ld_hw_md_final(&outer, out);
+        r = LD_UNLOCKED(ld_hw_md_final)(&outer, out);
     ld_wipe(d, sizeof d);
     ld_wipe(&ctx->inner, sizeof ctx->inner);
     ctx->key = NULL;
     return r;
 }
 
-int ld_hw_hmac(const ld_hw_hmac_key *k, const void *data, size_t len, uint8_t *out)
+int LD_UNLOCKED(ld_hw_hmac)(const ld_hw_hmac_key *k, const void *data, size_t len, uint8_t *out)
 {
     ld_hw_hmac_ctx ctx;
     int r;
 
     if (out == NULL)
         return LD_ERR_ARG;
-    r = ld_hw_hmac_init(&ctx, k);
+    r = LD_UNLOCKED(ld_hw_hmac_init)(&ctx, k);
     if (r == LD_OK)
-        r = ld_hw_hmac_update(&ctx, data, len);
+        r = LD_UNLOCKED(ld_hw_hmac_update)(&ctx, data, len);
     if (r == LD_OK)
-        return ld_hw_hmac_final(&ctx, out);
+        return LD_UNLOCKED(ld_hw_hmac_final)(&ctx, out);
     ld_wipe(&ctx, sizeof ctx);
     return r;
 }

@@ -9,7 +9,7 @@
  * between polls so the CPU does not compete with the DMA for the bus, or the device's wait
  * hook between reads when it waits by interrupt), check the error bits, and always ack.
  */
-#include "ld_internal.h"
+#include "ld_hw_internal.h"
 #include "litedigest/ld_hw.h"
 #include "litedigest/ld_skein.h"
 #include "litedigest/ld_pad.h"
@@ -222,7 +222,7 @@ void ld_hw_read_digest_words(const ld_hw_dev *dev, unsigned slot, uint32_t *word
 }
 
 LD_HOT(hw_cycles)
-int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out)
+int LD_UNLOCKED(ld_hw_cycles)(const ld_hw_dev *dev, uint64_t *out)
 {
     if (!dev_ok(dev) || out == NULL)
         return LD_ERR_ARG;
@@ -238,7 +238,7 @@ int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t alig
 
 /* --- single-message streaming --------------------------------------------------------- */
 
-int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
+int LD_UNLOCKED(ld_hw_md_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
 {
     if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 || ld_md_family(alg) != dev->family)
         return LD_ERR_ARG;
@@ -420,7 +420,7 @@ static int absorb_blocks(void *ctx, const uint8_t *p, size_t nblocks, int from_b
     return run_blocks((ld_hw_md_ctx *)ctx, p, nblocks, NULL, 0, 0, from_buf);
 }
 
-int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len)
+int LD_UNLOCKED(ld_hw_md_update)(ld_hw_md_ctx *ctx, const void *data, size_t len)
 {
     const uint8_t *p = (const uint8_t *)data;
     size_t bs;
@@ -471,7 +471,7 @@ static int finish_digest(ld_hw_md_ctx *ctx, uint8_t *out)
     return LD_OK;
 }
 
-int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out)
+int LD_UNLOCKED(ld_hw_md_final)(ld_hw_md_ctx *ctx, uint8_t *out)
 {
     size_t n, bs;
     int r = check_ctx(ctx);
@@ -546,7 +546,7 @@ int ld_hw_alg_facts(int alg, ld_md_facts *f)
     if (ld_md_lookup(alg, f))
         return 1;
 #if LD_CONFIG_SKEIN512
-    /* (the sizes from the catalogue, not skein.c's IV table: the scheduler's timed batch
+    /* (the sizes from the catalogue, not skein_sw.c's IV table: the scheduler's timed batch
      * path calls this once per run of messages of one alg, and reads no table) */
     if (alg > LD_ALG_SKEIN512_BASE) {
 #define LD_SIZE_CASE(bits, v) case bits: f->variant = v; break;
@@ -602,7 +602,7 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
     return ld_batch_desc_fill(d, dev, &f, info.dma_align, msg, len, out);
 }
 
-int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
+int LD_UNLOCKED(ld_hw_md_batch_run)(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
 {
     if (done)
         *done = 0;
@@ -641,7 +641,7 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval)
     return st & LD_BATCH_STATUS_ERRORS ? LD_ERR_HW : LD_OK;
 }
 
-int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
+int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
                    const size_t *lens, size_t n, uint8_t *digests, size_t *done)
 {
     size_t i, stride;
@@ -665,7 +665,7 @@ int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const
     }
     if (dev->dma_sync)
         dev->dma_sync();
-    return ld_hw_md_batch_run(dev, (uintptr_t)table, n, done);
+    return LD_UNLOCKED(ld_hw_md_batch_run)(dev, (uintptr_t)table, n, done);
 }
 
 /* ld_hw_md through a context (every path, any alignment): its own function, so that the
@@ -675,7 +675,7 @@ static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data,
                       uint8_t *out)
 {
     ld_hw_md_ctx ctx;
-    int r = ld_hw_md_init(&ctx, dev, alg, path);
+    int r = LD_UNLOCKED(ld_hw_md_init)(&ctx, dev, alg, path);
 
     LD_PROF(LD_PROF_SETUP);
     if (r == LD_OK && ((data == NULL && len > 0) || out == NULL))
@@ -695,14 +695,14 @@ static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data,
         return r == LD_OK ? finish_digest(&ctx, out) : r;
     }
     if (r == LD_OK)
-        r = ld_hw_md_update(&ctx, data, len);
+        r = LD_UNLOCKED(ld_hw_md_update)(&ctx, data, len);
     if (r == LD_OK)
-        r = ld_hw_md_final(&ctx, out);
+        r = LD_UNLOCKED(ld_hw_md_final)(&ctx, out);
     return r;
 }
 
 LD_HOT(hw_md)
-int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
+int LD_UNLOCKED(ld_hw_md)(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
 {
 #ifdef LD_ONESHOT_FAST
     /* tail calls all: this function keeps nothing on the stack */

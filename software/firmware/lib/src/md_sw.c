@@ -3,7 +3,7 @@
  * software: the algorithm table, buffering of partial blocks, padding (ld_md_pad) and the
  * big-endian digest, over the compression functions of sha1_sw.c, sha256_sw.c and
  * sha512_sw.c. ld_sha256_* (sha256_sw.c) are wrappers over this streaming core. */
-#include "ld_internal.h"
+#include "ld_sw_internal.h"
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_pad.h"
 #include "litedigest/ld_sha1.h"
@@ -12,10 +12,9 @@
 
 #define LD_MD_MAGIC 0x6d645f31u
 
-/* indexed by LD_ALG_*: the catalogue's rows (ld_catalog.h) */
-#define ALG_ROW(id, family, variant, digest_size, name) { family, variant, digest_size, name },
+/* indexed by LD_ALG_*: the catalogue's rows (ld_md_table.h, generated) */
 const ld_md_alg_row ld_md_algs[LD_ALG_COUNT] = {
-    LD_MD_ALGORITHMS(ALG_ROW)
+    LD_MD_ALG_ROWS
 };
 #define ALGS ld_md_algs
 #define known ld_md_known

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: Merkle-Damgard padding of the final partial block. */
-#include "ld_internal.h"
+#include "ld_sw_internal.h"
 #include "litedigest/ld_pad.h"
 
 size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* LiteDigest C library: the message scheduler (see ld_sched.h). */
-#include "ld_internal.h"
+#include "ld_hw_internal.h"
 #include "litedigest/ld_sched.h"
 #include "litedigest/ld_pad.h"
+
+LD_LOCKED_SCHED(LD_DECLARE_UNLOCKED)
 
 #define PENDING 1   /* msgs[i].result of a message not finished yet */
 
@@ -446,7 +448,7 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
                 break;
             }
             if (stamp)
-                ld_hw_cycles(dev, run1);
+                LD_UNLOCKED(ld_hw_cycles)(dev, run1);
             st = LD_RD32(dev, dev->status);
             if (st & LD_STATUS_ERRORS) {
                 tainted |= outstanding;     /* the failing slot is one of these */
@@ -536,7 +538,7 @@ static int schedule_prepare(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, 
 }
 
 LD_HOT(hw_schedule)
-int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
+int LD_UNLOCKED(ld_hw_schedule)(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
                    ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
 {
     ld_hw_info info;
@@ -551,14 +553,14 @@ int ld_hw_schedule(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nm
         return r;
     b0 = stats ? LD_RD32(dev, dev->blocks) : 0;   /* the statistics' reads stay out of the window */
     if (stats)
-        ld_hw_cycles(dev, &c0);
+        LD_UNLOCKED(ld_hw_cycles)(dev, &c0);
     run0 = c0;
     if (batched)    /* the run's ends: the hardware's start and finish stamps, read below */
         timed_out = schedule_batches(dev, &s, nsl, stats ? &bstart : NULL, &jobs) == LD_ERR_TIMEOUT;
     if (!batched)
         timed_out = schedule_jobs(dev, path, &s, nsl, &info, stats != NULL, &run0, &run1, &jobs);
     if (stats)
-        ld_hw_cycles(dev, &c1);
+        LD_UNLOCKED(ld_hw_cycles)(dev, &c1);
     if (batched) {
         run1 = c1;
         if (stats && !bstart)       /* (outside the timed window: after c1) */

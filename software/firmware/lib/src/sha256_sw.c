@@ -11,7 +11,7 @@
  *    alignment requirement, no endianness assumption).
  * Build with -O2.
  */
-#include "ld_internal.h"
+#include "ld_sw_internal.h"
 #include "litedigest/ld_sha256.h"
 
 #if LD_CONFIG_SHA256   /* the family is compiled in (ld_config.h) */

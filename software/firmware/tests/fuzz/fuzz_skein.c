@@ -14,7 +14,7 @@
  *   message, output blocks), its tweaks (position, first, final, type, BitPad), the bit
  *   padding of a partial last byte and the output counter blocks, written in this file
  *   around the library's bare Threefish-512 (ld_threefish512), so the configured IVs, the
- *   held-back block and the tweak logic of skein.c are all checked;
+ *   held-back block and the tweak logic of skein_sw.c are all checked;
  * - plain Skein-512-512 (no key, whole bytes) also equals the scheduler's configured-size path
  *   ld_skein512 with LD_ALG_SKEIN512(512)'s bits, and digest_size is 64;
  * - final writes exactly (out_bits + 7) / 8 bytes with the unused low bits of the last byte 0;

@@ -18,6 +18,18 @@ extern "C" {
 #define LD_ERR_RANGE   (-5) /* DMA address/length not usable (buffer outside main RAM) */
 #define LD_ERR_MISMATCH (-6) /* a MAC did not verify (ld_hmac_verify) */
 
+/* The two ways a message reaches a peripheral (ld_hw.h; also the path field of a Skein
+ * context, ld_skein.h, which a software context leaves at LD_PATH_CSR) */
+#define LD_PATH_CSR 0 /* CPU writes din words, one block per start */
+#define LD_PATH_DMA 1 /* the peripheral reads whole blocks from main RAM */
+
+/* The contexts' buffers that the DMA reads (the padded tail, a held-back block) */
+#if defined(__GNUC__)
+#define LD_DMA_ALIGNED __attribute__((aligned(64)))
+#else
+#define LD_DMA_ALIGNED /* the driver checks alignment at run time and falls back to CSR */
+#endif
+
 /* A short constant English description of an LD_* code ("unknown error" otherwise). */
 const char *ld_strerror(int err);
 

@@ -18,19 +18,11 @@
 extern "C" {
 #endif
 
-#define LD_PATH_CSR 0 /* CPU writes din words, one block per start */
-#define LD_PATH_DMA 1 /* the peripheral reads whole blocks from main RAM */
-
 #define LD_HW_DEFAULT_TIMEOUT_POLLS 1000000u
 #define LD_HW_DEFAULT_POLL_DELAY 16u
 
-#if defined(__GNUC__)
-#define LD_DMA_ALIGNED __attribute__((aligned(64)))
-#else
-#define LD_DMA_ALIGNED /* the driver checks alignment at run time and falls back to CSR */
-#endif
-
-typedef struct {
+/* (tagged: ld_skein.h's context points to one without this header) */
+typedef struct ld_hw_dev {
     /* register addresses (multi-word registers: address of the most significant word,
      * the following words at +4, +8, ...) */
     uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,

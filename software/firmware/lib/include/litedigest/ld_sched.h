@@ -36,7 +36,7 @@
 #include "ld_common.h"
 #include "ld_md.h"
 #include "ld_hw.h"
-#include "ld_skein.h"
+#include "ld_hw_skein.h"   /* ld_skein.h and Skein on a peripheral */
 
 #ifdef __cplusplus
 extern "C" {

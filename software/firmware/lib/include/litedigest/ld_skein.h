@@ -14,18 +14,19 @@
  *   pre-computed configured IV for the standard output sizes (no configuration block).
  *
  * One context type serves both: ld_skein512_init (software) or ld_hw_skein512_init (a Skein
- * peripheral, CSR or DMA path); update/final are shared.
+ * peripheral, CSR or DMA path: ld_hw_skein.h); update/final are shared.
  */
 #ifndef LITEDIGEST_LD_SKEIN_H
 #define LITEDIGEST_LD_SKEIN_H
 
 #include "ld_types.h"
 #include "ld_common.h"
-#include "ld_hw.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct ld_hw_dev;   /* a peripheral (ld_hw.h), for a context on one */
 
 #define LD_SKEIN512_BLOCK_BYTES 64
 #define LD_SKEIN512_STATE_BYTES 64
@@ -84,7 +85,7 @@ typedef struct {
     uint8_t buf[LD_SKEIN512_BLOCK_BYTES] LD_DMA_ALIGNED; /* held-back message bytes (1..64) */
     uint64_t x[8];          /* chaining value, when x_where says it is here */
     uint64_t pos;           /* message bytes processed (blocks before buf) */
-    const ld_hw_dev *dev;   /* NULL: software */
+    const struct ld_hw_dev *dev; /* NULL: software */
     uint32_t out_bits;
     uint32_t buflen;
     uint32_t align;         /* DMA alignment of the peripheral */
@@ -102,12 +103,8 @@ typedef struct {
 } ld_skein512_ctx;
 
 /* init: out_bits 1..LD_SKEIN512_MAX_OUT_BITS; key (MAC) of keylen bytes, none when keylen is
- * 0 (key may then be NULL). LD_OK, LD_ERR_ARG. The hardware init also runs the key and
- * configuration UBIs on the peripheral (LD_ERR_TIMEOUT / LD_ERR_HW possible) and requires a
- * Skein device (dev->family LD_FAMILY_SKEIN512 with tweak registers). */
+ * 0 (key may then be NULL). LD_OK, LD_ERR_ARG. (On a peripheral: ld_hw_skein512_init.) */
 int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen);
-int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
-                        const uint8_t *key, size_t keylen);
 /* update: bytes. update_bits: nbits bits, the first nbits of data (most significant bit of
  * each byte first); when nbits is not a multiple of 8 the message ends there (a later update
  * is LD_ERR_STATE). LD_OK, LD_ERR_ARG (NULL ctx, NULL data with len/nbits > 0: nothing is
@@ -124,13 +121,6 @@ size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
 /* one-shot over a message of nbits bits */
 int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
                 size_t nbits, uint8_t *out);
-/* one-shot on a peripheral. DMA path: a plain hash of a configured output size (no key,
- * whole bytes) of a message the DMA can read, on a peripheral with hardware padding, is one
- * job that the peripheral pads and ends with the output block (ctrl.pad, ctrl.out); otherwise
- * the message's blocks and its final block go as one job (the final block from the context's
- * aligned buffer as the tail segment) and the output UBI follows. */
-int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
-                   size_t keylen, const void *data, size_t nbits, uint8_t *out);
 #if LD_CONFIG_HOST
 /* ld_skein512_init with every UBI going to `hook` (the UBI sequence stays this library's) */
 int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *user,

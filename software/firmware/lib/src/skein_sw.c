@@ -1,21 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* LiteDigest C library: Skein-512 (ld_skein.h), software and peripheral behind one context.
- *
- * Every UBI goes through run_ubi(), which either runs ld_skein512_ubi on the CPU or issues
- * the same job to the peripheral (slot 0): start tweak + final byte count in the tweak /
- * final_bytes registers, the chaining value from an engine IV (ctrl.first + variant), from
- * cv (ctrl.load_cv) or left in the slot from the previous job. Only the output needs the
- * chaining value back on the CPU (ld_hw_read_digest_words).
+/* LiteDigest C library: Skein-512 in software (ld_skein.h): Threefish-512, the UBI, the
+ * configured chaining values and the context (the UBI sequence, the held-back last block, the
+ * output UBIs). A context on a peripheral (ld_hw_skein512_init) runs the same sequence; its
+ * UBIs go to skein_hw.c, the driver, through ld_skein_internal.h.
  */
-#include "ld_internal.h"
-#include "litedigest/ld_skein.h"
+#include "ld_sw_internal.h"
+#include "ld_skein_internal.h"
 
 #if LD_CONFIG_SKEIN512   /* the family is compiled in (ld_config.h) */
-
-enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };
-enum { X_HERE = 0, X_SLOT = 1, X_IV = 2 };
-
-#define SKEIN_MAGIC 0x736b6e31u
 
 #define C240 0x1BD11BDAA9FC1A22ull
 
@@ -131,16 +123,6 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
         out[i] = v[i];
 }
 
-#define T1_FLAGS (LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD)
-
-/* T1 of one part (a block, or the blocks before a tail) of a job started with T1 t1: FIRST
- * only on the first part, FINAL and BITPAD only on the last */
-static uint64_t part_t1(uint64_t t1, int first, int last)
-{
-    return (t1 & ~T1_FLAGS) | (first ? t1 & LD_SKEIN_T1_FIRST : 0) |
-           (last ? t1 & (LD_SKEIN_T1_FINAL | LD_SKEIN_T1_BITPAD) : 0);
-}
-
 void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
                      uint64_t t1, unsigned final_bytes)
 {
@@ -152,7 +134,7 @@ void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint6
         int last = b + 1 == nblocks;
         t0 += last && (t1 & LD_SKEIN_T1_FINAL) ? final_bytes : LD_SKEIN512_BLOCK_BYTES;
         tw[0] = t0;
-        tw[1] = part_t1(t1, b == 0, last);
+        tw[1] = ld_skein_part_t1(t1, b == 0, last);
         for (i = 0; i < 8; i++)
             m[i] = load64(blocks + 64 * b + 8 * i);
         ld_threefish512(x, tw, m, x);
@@ -163,33 +145,11 @@ void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint6
 
 /* --- the chaining value's home --------------------------------------------------------- */
 
-/* x (little-endian words) <-> the peripheral's cv/digest words: the chaining value's bytes
- * as big-endian 32-bit words (REGISTERS.md) */
-static uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
-static uint32_t x_word(const uint64_t x[8], unsigned j)
-{
-    return bswap32((uint32_t)(x[j / 2] >> (32 * (j % 2))));
-}
-
-static void words_to_x(const uint32_t *words, uint64_t x[8])
-{
-    unsigned j;
-    for (j = 0; j < 8; j++)
-        x[j] = ((uint64_t)bswap32(words[2 * j + 1]) << 32) | bswap32(words[2 * j]);
-}
-
 /* the chaining value on the CPU (reads the slot when the engine has it) */
 static void fetch_x(ld_skein512_ctx *ctx)
 {
-    uint32_t words[16];
-
     if (ctx->x_where == X_SLOT) {
-        ld_hw_read_digest_words(ctx->dev, 0, words, 16);
-        words_to_x(words, ctx->x);
+        ld_skein512_hw_fetch_x(ctx);
     } else if (ctx->x_where == X_IV) {
         size_t i;
         for (i = 0; i < 8; i++)
@@ -198,61 +158,14 @@ static void fetch_x(ld_skein512_ctx *ctx)
     ctx->x_where = X_HERE;
 }
 
-/* The ctrl levels that start a job from where the chaining value is (writes cv if needed). */
-static uint32_t start_levels(ld_skein512_ctx *ctx)
-{
-    const ld_hw_dev *dev = ctx->dev;
-    unsigned j;
-
-    if (ctx->x_where == X_IV)
-        return LD_CTRL_FIRST | LD_CTRL_VARIANT_VAL(ctx->variant);
-    if (ctx->x_where == X_HERE) {
-        for (j = 0; j < 16; j++)
-            LD_WR32(dev, dev->cv + 4u * j, x_word(ctx->x, j));
-        return LD_CTRL_LOAD_CV;
-    }
-    return 0;
-}
-
 #if LD_CONFIG_HOST
-/* The DMA path of a host the DMA cannot read: the UBI's blocks (then the tail) copied to the
- * staging area, as many per job as fit, each job with its part of the tweak. */
-static int run_ubi_staged(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks,
-                          const uint8_t *tail, uint64_t t0, uint64_t t1, unsigned final_bytes)
-{
-    const ld_hw_dev *dev = ctx->dev;
-    size_t room = dev->stage_size / LD_SKEIN512_BLOCK_BYTES;
-    size_t total = nblocks + (tail != NULL), done = 0;
-    int r = LD_OK;
-
-    while (done < total && r == LD_OK) {
-        size_t n = total - done < room ? total - done : room;
-        size_t k = done < nblocks ? (nblocks - done < n ? nblocks - done : n) : 0;
-        int end = done + n == total;
-        uint32_t lv = start_levels(ctx);
-        if (k)
-            dev->dma_write(dev->stage_base, p + LD_SKEIN512_BLOCK_BYTES * done,
-                           k * LD_SKEIN512_BLOCK_BYTES);
-        if (n > k)   /* the tail, the UBI's last block */
-            dev->dma_write(dev->stage_base + k * LD_SKEIN512_BLOCK_BYTES, tail,
-                           LD_SKEIN512_BLOCK_BYTES);
-        ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * done, part_t1(t1, done == 0, end),
-                          final_bytes);
-        r = ld_hw_job_dma(dev, dev->stage_base, (uint32_t)(n * LD_SKEIN512_BLOCK_BYTES), 0, 0,
-                          lv | (end ? LD_CTRL_LAST : 0), NULL);
-        ctx->x_where = X_SLOT;
-        done += n;
-    }
-    return r;
-}
-
 void ld_skein512_block_tweak(uint64_t t0, uint64_t t1, size_t b, size_t nblocks,
                              unsigned final_bytes, uint64_t tw[2])
 {
     int last = b + 1 == nblocks;
     tw[0] = t0 + (uint64_t)LD_SKEIN512_BLOCK_BYTES * b +
             (last && (t1 & LD_SKEIN_T1_FINAL) ? final_bytes : LD_SKEIN512_BLOCK_BYTES);
-    tw[1] = part_t1(t1, b == 0, last);
+    tw[1] = ld_skein_part_t1(t1, b == 0, last);
 }
 
 /* the caller's block function (ld_skein512_init_hook): the UBI's blocks (then the tail) in
@@ -280,73 +193,37 @@ static int run_ubi_hook(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks,
     return r;
 }
 
+#endif
+
+#if LD_CONFIG_HOST
 /* a shared peripheral: the chaining value goes back into the context after each call */
 static void release(ld_skein512_ctx *ctx)
 {
-    if (ctx->dev != NULL && (ctx->dev->flags & LD_HW_SHARED) && ctx->x_where == X_SLOT)
-        fetch_x(ctx);
+    if (ctx->dev != NULL)
+        ld_skein512_hw_release(ctx);
 }
 #else
 #define release(ctx) ((void)0)
 #endif
 
 /* One UBI job (ld_skein512_ubi's rule): nblocks blocks at p, then `tail` (one block, may be
- * NULL) as its last block. `own`: p is the context's own memory (always DMA-readable when
- * the context is). */
-static int run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
-                   uint64_t t0, uint64_t t1, unsigned final_bytes)
+ * NULL) as its last block; on the CPU, or on the context's peripheral (skein_hw.c). */
+int ld_skein512_run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
+                        uint64_t t0, uint64_t t1, unsigned final_bytes)
 {
-    const ld_hw_dev *dev = ctx->dev;
-    size_t len = nblocks * LD_SKEIN512_BLOCK_BYTES;
-    size_t total = nblocks + (tail != NULL);
-    uint32_t lv;
-    int r = LD_OK;
-
-    if (dev == NULL) {
+    if (ctx->dev != NULL)
+        return ld_skein512_hw_ubi(ctx, p, nblocks, tail, t0, t1, final_bytes);
 #if LD_CONFIG_HOST
-        if (ctx->hook)
-            return run_ubi_hook(ctx, p, nblocks, tail, t0, t1, final_bytes);
+    if (ctx->hook)
+        return run_ubi_hook(ctx, p, nblocks, tail, t0, t1, final_bytes);
 #endif
-        fetch_x(ctx);
-        if (nblocks)
-            ld_skein512_ubi(ctx->x, p, nblocks, t0, part_t1(t1, 1, tail == NULL), final_bytes);
-        if (tail)
-            ld_skein512_ubi(ctx->x, tail, 1, t0 + len, part_t1(t1, nblocks == 0, 1), final_bytes);
-        return LD_OK;
-    }
-#if LD_CONFIG_HOST
-    if (ctx->path == LD_PATH_DMA && dev->dma_write)
-        return run_ubi_staged(ctx, p, nblocks, tail, t0, t1, final_bytes);
-#endif
-    if (ctx->path == LD_PATH_DMA && nblocks && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
-        return LD_ERR_RANGE;
-    if (ctx->path == LD_PATH_DMA &&
-        (nblocks ? ld_hw_dma_ok(dev, (uintptr_t)p, len, ctx->align)
-                 : ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align)) &&
-        (!tail || !nblocks || ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align))) {
-        /* one DMA job: the blocks, then the tail as the second segment */
-        const uint8_t *a = nblocks ? p : tail;
-        lv = start_levels(ctx);
-        ld_hw_write_tweak(dev, t0, t1, final_bytes);
-        r = ld_hw_job_dma(dev, (uintptr_t)a, (uint32_t)(nblocks ? len : LD_SKEIN512_BLOCK_BYTES),
-                          nblocks && tail ? (uintptr_t)tail : 0,
-                          nblocks && tail ? LD_SKEIN512_BLOCK_BYTES : 0, lv | LD_CTRL_LAST, NULL);
-        ctx->x_where = X_SLOT;
-        return r;
-    }
-    /* CSR path: one job per block, each with its own tweak */
-    {
-        size_t b;
-        for (b = 0; b < total && r == LD_OK; b++) {
-            const uint8_t *blk = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
-            int last = b + 1 == total;
-            lv = start_levels(ctx);
-            ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, part_t1(t1, b == 0, last), final_bytes);
-            r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0), NULL);
-            ctx->x_where = X_SLOT;
-        }
-    }
-    return r;
+    fetch_x(ctx);
+    if (nblocks)
+        ld_skein512_ubi(ctx->x, p, nblocks, t0, ld_skein_part_t1(t1, 1, tail == NULL), final_bytes);
+    if (tail)
+        ld_skein512_ubi(ctx->x, tail, 1, t0 + nblocks * LD_SKEIN512_BLOCK_BYTES,
+                        ld_skein_part_t1(t1, nblocks == 0, 1), final_bytes);
+    return LD_OK;
 }
 
 /* --- the context ------------------------------------------------------------------------ */
@@ -378,7 +255,7 @@ static int fail(ld_skein512_ctx *ctx, int r)
 }
 
 /* key UBI (MAC) and configuration UBI, or a configured IV */
-static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen)
+int ld_skein512_start(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen)
 {
     int v = ld_skein512_variant(out_bits);
     int r;
@@ -406,7 +283,7 @@ static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key
          * need not be DMA-readable), the padded last block from the context */
         if (whole)
             ctx->path = LD_PATH_CSR;
-        r = run_ubi(ctx, key, whole, ctx->buf, 0,
+        r = ld_skein512_run_ubi(ctx, key, whole, ctx->buf, 0,
                     LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
         ctx->path = path;
         if (r != LD_OK)
@@ -416,7 +293,7 @@ static int start_chain(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key
     ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
     store64(ctx->buf, 0x133414853ull);
     store64(ctx->buf + 8, (uint64_t)out_bits);
-    r = run_ubi(ctx, NULL, 0, ctx->buf, 0,
+    r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, 0,
                 LD_SKEIN_T1_TYPE(LD_SKEIN_T_CFG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 32);
     return fail(ctx, r);
 }
@@ -432,7 +309,7 @@ int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, 
     ctx->hook = NULL;
     ctx->hook_user = NULL;
 #endif
-    return start_chain(ctx, out_bits, key, keylen);
+    return ld_skein512_start(ctx, out_bits, key, keylen);
 }
 
 #if LD_CONFIG_HOST
@@ -447,7 +324,7 @@ int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *u
     ctx->align = LD_SKEIN512_BLOCK_BYTES;
     ctx->hook = hook;
     ctx->hook_user = user;
-    return start_chain(ctx, out_bits, key, keylen);
+    return ld_skein512_start(ctx, out_bits, key, keylen);
 }
 
 int ld_skein512_copy(ld_skein512_ctx *dst, const ld_skein512_ctx *src)
@@ -456,43 +333,13 @@ int ld_skein512_copy(ld_skein512_ctx *dst, const ld_skein512_ctx *src)
 
     if (dst == NULL || r == LD_ERR_ARG)
         return LD_ERR_ARG;
-    if (r != LD_OK || (src->dev != NULL && !(src->dev->flags & LD_HW_SHARED)))
+    if (r != LD_OK || (src->dev != NULL && !ld_skein512_hw_shared(src)))
         return LD_ERR_STATE;
     if (dst != src)
         ld_copy((uint8_t *)dst, (const uint8_t *)src, sizeof *dst);
     return LD_OK;
 }
 #endif
-
-int ld_hw_skein512_init(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
-                        const uint8_t *key, size_t keylen)
-{
-    ld_hw_info info;
-
-    if (ctx == NULL || !LD_HAL_OK(dev) ||
-        dev->family != LD_FAMILY_SKEIN512 || dev->tweak == 0 || dev->final_bytes == 0 ||
-        (path != LD_PATH_CSR && path != LD_PATH_DMA) ||
-        out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
-        return LD_ERR_ARG;
-    ctx->dev = dev;
-    ctx->path = path;
-    ctx->align = ld_hw_get_info(dev, &info) == LD_OK ? info.dma_align : 4u;
-#if LD_CONFIG_HOST
-    ctx->hook = NULL;
-    ctx->hook_user = NULL;
-    if (path == LD_PATH_DMA && dev->dma_write &&
-        (dev->stage_size < 2 * LD_SKEIN512_BLOCK_BYTES ||
-         !ld_hw_dma_ok(dev, dev->stage_base, dev->stage_size, ctx->align)))
-        return LD_ERR_ARG;    /* no usable staging area */
-#endif
-    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);   /* a clean start whatever happened before */
-    LD_WR32(dev, ld_slot_word(dev->slots_ack, LD_INFO_SLOTS(LD_RD32(dev, dev->info)), 0), 1u);
-    {
-        int r = start_chain(ctx, out_bits, key, keylen);
-        release(ctx);
-        return r;
-    }
-}
 
 size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
 {
@@ -502,14 +349,14 @@ size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
 /* message blocks that are known not to be the last one */
 static int msg_blocks(ld_skein512_ctx *ctx, const uint8_t *p, size_t n)
 {
-    int r = run_ubi(ctx, p, n, NULL, ctx->pos,
+    int r = ld_skein512_run_ubi(ctx, p, n, NULL, ctx->pos,
                     LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (ctx->started ? 0 : LD_SKEIN_T1_FIRST), 0);
     ctx->pos += (uint64_t)n * LD_SKEIN512_BLOCK_BYTES;
     ctx->started = 1;
     return r;
 }
 
-int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len)
+int LD_UNLOCKED(ld_skein512_update)(ld_skein512_ctx *ctx, const void *data, size_t len)
 {
     const uint8_t *p = (const uint8_t *)data;
     int r = check_active(ctx);
@@ -548,7 +395,7 @@ int ld_skein512_update(ld_skein512_ctx *ctx, const void *data, size_t len)
     return LD_OK;
 }
 
-int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits)
+int LD_UNLOCKED(ld_skein512_update_bits)(ld_skein512_ctx *ctx, const void *data, size_t nbits)
 {
     const uint8_t *p = (const uint8_t *)data;
     unsigned rem = (unsigned)(nbits % 8);
@@ -560,7 +407,7 @@ int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits
         return LD_ERR_ARG;      /* 1..7 bits too: the partial byte below is read from data */
     if (ctx->bitpad && nbits)
         return LD_ERR_STATE;
-    r = ld_skein512_update(ctx, data, nbits / 8);
+    r = LD_UNLOCKED(ld_skein512_update)(ctx, data, nbits / 8);
     if (r != LD_OK || rem == 0)
         return r;
     {
@@ -568,7 +415,7 @@ int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits
          * padding); BitPad goes into the final tweak */
         uint8_t mask = (uint8_t)(1u << (7 - rem));
         uint8_t last = (uint8_t)((p[nbits / 8] & (uint8_t)(0u - mask)) | mask);
-        r = ld_skein512_update(ctx, &last, 1);
+        r = LD_UNLOCKED(ld_skein512_update)(ctx, &last, 1);
         if (r == LD_OK)
             ctx->bitpad = 1;
         return r;
@@ -577,7 +424,7 @@ int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits
 
 /* the output UBIs after the message: block i is the counter i, each from the message's
  * chaining value G */
-static int output(ld_skein512_ctx *ctx, uint8_t *out)
+int ld_skein512_output(ld_skein512_ctx *ctx, uint8_t *out)
 {
     uint64_t g[8];
     size_t nout, i, j, outbytes;
@@ -598,7 +445,7 @@ static int output(ld_skein512_ctx *ctx, uint8_t *out)
         }
         ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
         store64(ctx->buf, (uint64_t)i);
-        r = run_ubi(ctx, NULL, 0, ctx->buf, 0,
+        r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, 0,
                     LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 8);
         if (r != LD_OK)
             return fail(ctx, r);
@@ -612,7 +459,7 @@ static int output(ld_skein512_ctx *ctx, uint8_t *out)
     return LD_OK;
 }
 
-int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out)
+int LD_UNLOCKED(ld_skein512_final)(ld_skein512_ctx *ctx, uint8_t *out)
 {
     int r = check_active(ctx);
 
@@ -622,13 +469,13 @@ int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out)
         return LD_ERR_ARG;
     /* the final message block: zero padded (an empty message: one zero block) */
     ld_zero(ctx->buf + ctx->buflen, LD_SKEIN512_BLOCK_BYTES - ctx->buflen);
-    r = run_ubi(ctx, NULL, 0, ctx->buf, ctx->pos,
+    r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, ctx->pos,
                 LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FINAL |
                 (ctx->started ? 0 : LD_SKEIN_T1_FIRST) | (ctx->bitpad ? LD_SKEIN_T1_BITPAD : 0),
                 ctx->buflen);
     if (r != LD_OK)
         return fail(ctx, r);
-    return output(ctx, out);
+    return ld_skein512_output(ctx, out);
 }
 
 int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
@@ -640,75 +487,9 @@ int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *
     if (r == LD_OK && ((data == NULL && nbits) || out == NULL))
         r = LD_ERR_ARG;
     if (r == LD_OK)
-        r = ld_skein512_update_bits(&ctx, data, nbits);
+        r = LD_UNLOCKED(ld_skein512_update_bits)(&ctx, data, nbits);
     if (r == LD_OK)
-        r = ld_skein512_final(&ctx, out);
-    return r;
-}
-
-#ifdef LD_ONESHOT_FAST
-/* The one-shot DMA call of a plain hash (no key, whole bytes) whose output size has its IV in
- * the engine, on a peripheral with hardware padding (batch_base set: ctrl.pad, ctrl.out), the
- * message aligned to the block and in the DMA's range: one job on slot 0 (ld_oneshot_job)
- * that the peripheral zero-pads, giving every block its tweak and ending with the output
- * block, as a batch's message; no context, no configuration or output UBI from the CPU. */
-__attribute__((noinline))
-static int skein_oneshot_mmio(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
-                              size_t len, uint8_t *out)
-{
-    return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 1);
-}
-
-__attribute__((noinline))
-static int skein_oneshot_hal(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
-                             size_t len, uint8_t *out)
-{
-    return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 0);
-}
-#endif
-
-int ld_hw_skein512(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
-                   size_t keylen, const void *data, size_t nbits, uint8_t *out)
-{
-    ld_skein512_ctx ctx;
-    size_t len = nbits / 8;
-    int r;
-
-#ifdef LD_ONESHOT_FAST
-    ld_md_facts f;
-    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && dev->family == LD_FAMILY_SKEIN512 &&
-        dev->tweak && dev->final_bytes && dev->batch_base && keylen == 0 && nbits % 8 == 0 &&
-        out != NULL && (data != NULL || nbits == 0) &&
-        out_bits <= 8u * LD_SKEIN512_STATE_BYTES &&       /* a size with its IV: */
-        ld_hw_alg_facts(LD_ALG_SKEIN512(out_bits), &f) && f.family == LD_FAMILY_SKEIN512 &&
-        LD_ONESHOT_MSG_OK(dev, data, len, LD_SKEIN512_BLOCK_BYTES)) {
-        const uint8_t *p = (const uint8_t *)data;
-        if (LD_OWN_MMIO(dev))
-            return skein_oneshot_mmio(dev, &f, p, len, out);
-        return skein_oneshot_hal(dev, &f, p, len, out);
-    }
-#endif
-    r = ld_hw_skein512_init(&ctx, dev, path, out_bits, key, keylen);
-    if (r == LD_OK && ((data == NULL && nbits) || out == NULL))
-        r = LD_ERR_ARG;
-    if (r != LD_OK)
-        return r;
-    if (path == LD_PATH_DMA && nbits % 8 == 0 && len > LD_SKEIN512_BLOCK_BYTES) {
-        /* one job: all blocks but the last straight from the caller's buffer, the last one
-         * (zero padded, in ctx.buf) as the tail segment; run_ubi falls back to the CSR
-         * path for what the DMA cannot read */
-        const uint8_t *p = (const uint8_t *)data;
-        size_t whole = (len - 1) / LD_SKEIN512_BLOCK_BYTES;
-        size_t rest = len - whole * LD_SKEIN512_BLOCK_BYTES;
-        ld_copy(ctx.buf, p + whole * LD_SKEIN512_BLOCK_BYTES, rest);
-        ld_zero(ctx.buf + rest, LD_SKEIN512_BLOCK_BYTES - rest);
-        r = run_ubi(&ctx, p, whole, ctx.buf, 0,
-                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
-        return r == LD_OK ? output(&ctx, out) : r;
-    }
-    r = ld_skein512_update_bits(&ctx, data, nbits);
-    if (r == LD_OK)
-        r = ld_skein512_final(&ctx, out);
+        r = LD_UNLOCKED(ld_skein512_final)(&ctx, out);
     return r;
 }
 

@@ -1,76 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* LiteDigest C library: internal helpers. The core needs no C library headers beyond the
- * freestanding <stddef.h>/<stdint.h>, so it builds with a bare cross compiler. */
-#ifndef LITEDIGEST_LD_INTERNAL_H
-#define LITEDIGEST_LD_INTERNAL_H
+/* LiteDigest C library: what the driver's sources share (jobs, batches, MAC keys, the
+ * scheduler's executor, Skein on a peripheral): the register HAL, waits, the cycle counter,
+ * batch descriptors and the one-shot DMA job; on top of the software layer's
+ * ld_sw_internal.h. */
+#ifndef LITEDIGEST_LD_HW_INTERNAL_H
+#define LITEDIGEST_LD_HW_INTERNAL_H
 
-#include "litedigest/ld_config.h"
-/* LD_CONFIG_LOCK: the library's entry points that touch a peripheral are compiled under these
- * names (declared so by the public headers included below), and hw_lock.c defines the public
- * names around them: lock, call, unlock. Calls inside the library go to these names, so
- * nothing takes the lock twice. Every library source includes this header first. */
-#if LD_CONFIG_LOCK
-#define ld_hw_md ld_hw_md_unlocked
-#define ld_hw_md_init ld_hw_md_init_unlocked
-#define ld_hw_md_update ld_hw_md_update_unlocked
-#define ld_hw_md_final ld_hw_md_final_unlocked
-#define ld_hw_md_batch_run ld_hw_md_batch_run_unlocked
-#define ld_hw_md_batch ld_hw_md_batch_unlocked
-#define ld_hw_schedule ld_hw_schedule_unlocked
-#define ld_hw_cycles ld_hw_cycles_unlocked
-#define ld_hw_mac_set_key ld_hw_mac_set_key_unlocked
-#define ld_hw_mac_wipe ld_hw_mac_wipe_unlocked
-#define ld_hw_mac_init ld_hw_mac_init_unlocked
-#define ld_hw_mac ld_hw_mac_unlocked
-#define ld_hw_mac_batch ld_hw_mac_batch_unlocked
-#define ld_hw_hmac_key_init ld_hw_hmac_key_init_unlocked
-#define ld_hw_hmac_init ld_hw_hmac_init_unlocked
-#define ld_hw_hmac_update ld_hw_hmac_update_unlocked
-#define ld_hw_hmac_final ld_hw_hmac_final_unlocked
-#define ld_hw_hmac ld_hw_hmac_unlocked
-#define ld_hw_skein512_init ld_hw_skein512_init_unlocked
-#define ld_hw_skein512 ld_hw_skein512_unlocked
-#define ld_skein512_update ld_skein512_update_unlocked
-#define ld_skein512_update_bits ld_skein512_update_bits_unlocked
-#define ld_skein512_final ld_skein512_final_unlocked
-#endif
-#include "litedigest/ld_types.h"
-#include "litedigest/ld_common.h"
+#include "ld_sw_internal.h"
 #include "litedigest/ld_hw.h"
 
-/* An algorithm's facts in one call (md_sw.c; 0 when alg is not known): the driver's
- * one-shot path asks once instead of once per fact. */
-typedef struct {
-    uint8_t family, variant, digest_size, block_shift;  /* block = 1 << block_shift bytes */
-} ld_md_facts;
-
-/* md_sw.c's algorithm table, indexed by LD_ALG_* (the catalogue's rows, ld_catalog.h) */
-typedef struct {
-    uint8_t family, variant, digest_size;
-    const char *name;
-} ld_md_alg_row;
-extern const ld_md_alg_row ld_md_algs[LD_ALG_COUNT];
-
-static inline int ld_md_known(int alg)
-{
-    return alg >= 0 && alg < LD_ALG_COUNT &&
-           (LD_FAMILIES_ALL_ON || LD_FAMILY_ON(ld_md_algs[alg].family));
-}
-
-/* inline: the driver's one-shot path calls nothing (see md_hw.c) */
-static inline int ld_md_lookup(int alg, ld_md_facts *f)
-{
-    if (!ld_md_known(alg))
-        return 0;
-    f->family = ld_md_algs[alg].family;
-    f->variant = ld_md_algs[alg].variant;
-    f->digest_size = ld_md_algs[alg].digest_size;
-    f->block_shift = ld_md_algs[alg].family == LD_FAMILY_SHA512 ? 7 : 6;
-    return 1;
-}
-
-/* Zeroes n bytes with volatile stores (secrets: keys, MAC states), common.c */
-void ld_wipe(void *p, size_t n);
+LD_LOCKED_HW(LD_DECLARE_UNLOCKED)
+LD_LOCKED_CYCLES(LD_DECLARE_UNLOCKED)
 
 /* A MAC peripheral's family (LD_MAC_FAMILIES): the hash algorithm its cores run (its block,
  * state and digest sizes) and its key slots; 0 for any other family. */
@@ -150,38 +90,6 @@ static inline uint64_t ld_batch_started(const ld_hw_dev *dev)
     return (hi << 32) | LD_RD32(dev, dev->batch_start_cycles + 4);
 }
 
-/* With a write-through data cache (VexRiscv) every store is a bus write: copy and clear
- * whole words where the buffers allow it (4 times fewer stores than bytes). */
-#if defined(__GNUC__)
-typedef uint32_t __attribute__((may_alias)) ld_word_alias;
-#else
-typedef uint32_t ld_word_alias;
-#endif
-static inline void ld_copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
-        for (; n >= 4; n -= 4, dst += 4, src += 4)
-            *(ld_word_alias *)(void *)dst = *(const ld_word_alias *)(const void *)src;
-    }
-    while (n--)
-        *dst++ = *src++;
-}
-
-static inline void ld_zero(uint8_t *dst, size_t n)
-{
-    while (n && ((uintptr_t)dst & 3u)) {
-        *dst++ = 0;
-        n--;
-    }
-    while (n >= 4) {
-        *(ld_word_alias *)(void *)dst = 0;
-        dst += 4;
-        n -= 4;
-    }
-    while (n--)
-        *dst++ = 0;
-}
-
 /* The register word holding slot `slot`'s bit in a slots_* register (slots_done, slots_ack)
  * of an engine with `slots` slots: LiteX puts the most significant 32-bit word at the
  * register's address, so slot 0 is in the last word. A slot beyond the engine's maps to the
@@ -194,50 +102,6 @@ static inline uintptr_t ld_slot_word(uintptr_t reg, unsigned slots, unsigned slo
     if (w >= nwords)
         w = nwords - 1u;
     return reg + 4u * (uintptr_t)(nwords - 1u - w);
-}
-
-/* Streaming into whole blocks (the update of every Merkle-Damgard context): top up the
- * partial block in buf, hand it to `blocks` once full, hand the data's whole blocks to
- * `blocks` straight from the caller's memory, keep the rest in buf. `blocks(ctx, p, n,
- * from_buf)` returns LD_OK or an error, which is returned at once (buf is emptied when its
- * block was the one that failed). */
-typedef int (*ld_blocks_fn)(void *ctx, const uint8_t *p, size_t nblocks, int from_buf);
-
-static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uint8_t *p,
-                            size_t len, ld_blocks_fn blocks, void *ctx)
-{
-    int r;
-
-    if (len == 0)
-        return LD_OK;       /* p may be NULL then: no arithmetic on it (undefined in C99) */
-    if (*buflen) {
-        size_t n = bs - *buflen;
-        if (n > len)
-            n = len;
-        ld_copy(buf + *buflen, p, n);
-        *buflen += (uint32_t)n;
-        p += n;
-        len -= n;
-        if (*buflen < bs)
-            return LD_OK;
-        r = blocks(ctx, buf, 1, 1);
-        *buflen = 0;
-        if (r != LD_OK)
-            return r;
-    }
-    if (len >= bs) {
-        size_t nb = len / bs;
-        r = blocks(ctx, p, nb, 0);
-        if (r != LD_OK)
-            return r;
-        p += nb * bs;
-        len -= nb * bs;
-    }
-    if (len) {
-        ld_copy(buf, p, len);
-        *buflen = (uint32_t)len;
-    }
-    return LD_OK;
 }
 
 /* Skein peripherals: a job's start tweak and final block bytes (REGISTERS.md); LiteX
@@ -253,23 +117,6 @@ static inline void ld_hw_write_tweak(const ld_hw_dev *dev, uint64_t t0, uint64_t
     dev->write32(dev->final_bytes, final_bytes);
 }
 
-/* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */
-static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        out[i] = (uint8_t)(words[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-/* The longest message, in bytes, whose length the padding of a block_size-byte algorithm
- * encodes: 64-byte blocks (SHA-1, SHA-224/256) carry the bit length in 64 bits, under 2^61
- * bytes; the SHA-512 family's 128-bit field holds more than a 64-bit byte count, which is then
- * the limit. (ld_md_pad, the md contexts and the scheduler's checks.) */
-static inline uint64_t ld_md_max_len(size_t block_size)
-{
-    return block_size == 64 ? ((uint64_t)1 << 61) - 1 : UINT64_MAX;
-}
-
 /* --- batches: what the batch calls (md_hw.c) and the scheduler's batch executor (sched.c)
  * share --------------------------------------------------------------------------------- */
 
@@ -279,14 +126,6 @@ static inline uint64_t ld_md_max_len(size_t block_size)
 static inline size_t ld_batch_stride(int family)
 {
     return family == LD_FAMILY_SHA512 || family == LD_FAMILY_SKEIN512 ? 64 : 32;
-}
-
-/* 32-bit words of a family's chaining value (5, 8, 16): the batch walker writes this many bytes
- * x 4 at an output address, nothing beyond (byte enables), so a digest of that size goes
- * straight into the caller's buffer */
-static inline size_t ld_family_state_words(int family)
-{
-    return family == LD_FAMILY_SHA1 ? 5 : family == LD_FAMILY_SHA256 ? 8 : 16;
 }
 
 /* ld_hw_md_batch_run's two halves around the start (ctrl.batch_start), for a caller that
