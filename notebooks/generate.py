@@ -7,7 +7,7 @@
 
 Every notebook opens its target first (litedigest.nbtarget.open_target): the PYNQ board when
 `pynq` imports and the LiteDigest overlay loads, else the simulated SoC behind the same
-driver, and says which in its first output. tests/test_notebooks.py executes them all.
+driver, and says which in its first output. tests/project/test_notebooks.py executes them all.
 """
 import os
 import sys

@@ -5,7 +5,8 @@ The package `litedigest` is assembled from several source folders (setup.py's pa
 software/python/litedigest, ip/, soc/, tools/, notebooks/), which an editable install joins
 with an import hook. import-linter finds a package's modules by walking one folder, so this
 script lays the package out as one tree of links to the real files (under build/, git-ignored)
-and runs `lint-imports` with that tree first on the import path. Arguments go to lint-imports.
+and runs `lint-imports` with that tree first on the import path. Arguments go to lint-imports (a
+configuration file first, when given: pyproject.toml by default).
 
     .venv/bin/python scripts/lint_imports.py            # exit 0 when every contract is kept
 """
@@ -55,8 +56,8 @@ def main(argv):
                                "lint-imports", "src"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([tree, os.environ.get("PYTHONPATH", "")]))
     exe = os.path.join(os.path.dirname(sys.executable), "lint-imports")
-    if "--config" not in argv:
-        argv = ["--config", os.path.join(ROOT, "pyproject.toml"), *argv]
+    if not any(a.endswith(".toml") or a.endswith(".ini") or a.endswith(".cfg") for a in argv):
+        argv = [os.path.join(ROOT, "pyproject.toml"), *argv]
     return subprocess.call([exe, "--no-cache", *argv], env=env, cwd=ROOT)
 
 

@@ -7,7 +7,7 @@ read/write stand for pynq.MMIO.read/write, each a Python call on the board) and 
 
 - after: the C library's driver (this checkout) with the register HAL on Python callbacks,
   as with SimMMIO; on a board, pynq.MMIO exposes its mapped window and the same accesses are
-  C loads and stores, so the Python-level count there is 0 (tests/test_pynq_window.py checks
+  C loads and stores, so the Python-level count there is 0 (tests/board/test_pynq_window.py checks
   that no mmio.read/write happens);
 - before: the Python driver this project had until the C host protocol replaced it
   (litedigest/driver.py at commit 3aa1c16, read from the repository's history with `git

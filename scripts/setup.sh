@@ -14,9 +14,9 @@ case "$EXTRA" in soc|test) ;; *) echo "setup: unknown extra '$EXTRA' (soc or tes
 APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
           zlib1g-dev build-essential python3-venv coreutils)
 # the tests also build the C library with CMake, for arm-none-eabi and (fuzzers) with clang,
-# use pkg-config, and run the PYNQ-Z2 block-design TCL in tclsh
+# use pkg-config, run the PYNQ-Z2 block-design TCL in tclsh and check the C style (clang-format)
 if [ "$EXTRA" = test ]; then
-  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev tcl)
+  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev tcl clang-format)
 fi
 missing=()
 for p in "${APT_PKGS[@]}"; do
@@ -49,7 +49,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q -e ".[$EXTRA]"
   echo "$want" > "$stamp"
 fi
-# the test suite also runs the PYNQ driver on the real pynq package (tests/test_pynq_real.py,
+# the test suite also runs the PYNQ driver on the real pynq package (tests/board/test_pynq_real.py,
 # litedigest.board.pynq_sim). Not in the [test] extra: pynq 4.0.0 declares numpy<2, setuptools
 # <=80 (pynqutils) and pycparser<3, and pip would downgrade the environment's to satisfy them.
 # Installed without its dependencies instead, plus the two its import needs that the extra

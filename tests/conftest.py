@@ -1,5 +1,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Suite-wide fixtures."""
+"""Suite-wide fixtures, and the markers of the expensive kinds of test (docs/TESTING.md).
+
+The tests live in a folder per layer; what a folder's tests need sets their markers, so that
+`-m` picks a tier: the quick tier (scripts/test.sh --quick) is what needs none of them. A test
+elsewhere that needs one carries the marker itself (@pytest.mark.rtl, @pytest.mark.soc)."""
+import os
+
 import pytest
 
 from litedigest.soc.sim import migen_compiled, migen_widths
@@ -9,6 +15,37 @@ from litedigest.soc.sim import migen_compiled, migen_widths
 # the design's statements compiled to Python (soc/sim/migen_compiled.py)
 migen_widths.install()
 migen_compiled.install()
+
+# what each folder's tests need (pyproject.toml describes the markers)
+FOLDER_MARKERS = {
+    "engines": ("rtl",),
+    "peripheral": ("migen",),
+    "soc": ("soc",),
+    "board": ("soc",),
+    "flows": ("flows",),
+    "formal": ("formal",),
+}
+# files of the other folders that build with outside toolchains or run the simulated SoC
+FILE_MARKERS = {
+    "test_catalog.py": ("migen",),
+    "test_migen_compiled.py": ("migen",),
+    "test_migen_widths.py": ("migen",),
+    "test_peripheral_verilog.py": ("migen", "flows"),
+    "test_fuzz.py": ("build",),
+    "test_c_library_package.py": ("build", "soc"),
+    "test_packaging.py": ("build", "soc"),
+    "test_notebooks.py": ("soc",),
+}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = str(item.path)
+        folder = os.path.relpath(path, HERE).split(os.sep)[0]
+        name = os.path.basename(path)
+        for marker in FILE_MARKERS.get(name, FOLDER_MARKERS.get(folder, ())):
+            item.add_marker(getattr(pytest.mark, marker))
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -9,6 +9,6 @@
   and caching their verdicts under build/formal/;
 - `sby`: one SymbiYosys run; `trace`: a counterexample in a few lines.
 
-Run them with `python -m litedigest.soc.formal` or `pytest tests/test_formal.py`.
+Run them with `python -m litedigest.soc.formal` or `pytest tests/formal/test_formal.py`.
 """
 from .proofs import PROOFS, Proof, run, run_one, ok  # noqa: F401

@@ -17,7 +17,7 @@ generators' requests (reads and writes from the test benches) still go through t
 interpreter, on the same tables.
 
 Used with migen_widths by the Migen simulations (tests/conftest.py, the PYNQ subsystem model).
-tests/test_migen_compiled.py runs designs under both and compares every signal every cycle.
+tests/engines/test_migen_compiled.py runs designs under both and compares every signal every cycle.
 """
 from migen.fhdl.bitcontainer import value_bits_sign
 from migen.fhdl.structure import (Constant, Signal, Cat, Replicate, If, Case, Display,

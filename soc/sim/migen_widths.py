@@ -5,7 +5,7 @@ Migen 0.10's simulator evaluates a `Cat` by masking each part to its width, `len
 `len` of an expression walks the whole tree below it (`bitcontainer.value_bits_sign`), on
 every evaluation, every cycle. The engines' rounds are Cats of rotated slices and carry-save
 words over deep expressions, so recomputing widths took most of a simulation's time (cProfile
-of the SHA-512 pad-jobs bench of tests/test_peripheral_batch.py: 283 of 459 s). An
+of the SHA-512 pad-jobs bench of tests/peripheral/test_peripheral_batch.py: 283 of 459 s). An
 expression's width is fixed when it is built (it depends only on its operands' widths), so
 `install()` keeps it on the expression the first time it is asked for. A Signal's and a
 Constant's width are their own attributes and are read as before.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The host test programs' checks (each program is one translation unit that includes this):
  * check() counts a check and prints "FAIL <what>" when it fails; summary() prints
- * "<n> checks, <m> failures" (the line tests/test_clib.py looks for) and gives main's exit
+ * "<n> checks, <m> failures" (the line tests/clib/test_clib.py looks for) and gives main's exit
  * status. A program made of named groups runs them through run_groups(), so that the harness
  * can run each group on its own: a group that crashes (a sanitizer stops the program at the
  * first fault) then fails alone and says which defect it is. */

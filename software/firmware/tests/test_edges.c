@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the library's argument and context checks, one group per defect found with
  * sanitizers and fuzzing. On the code before its fix each group read or wrote out of bounds
- * (a crash, or a stop in tests/test_clib.py's -fsanitize=address,undefined build), or took a
+ * (a crash, or a stop in tests/clib/test_clib.py's -fsanitize=address,undefined build), or took a
  * bad argument, a wrapped length or an inconsistent context for a good one. Groups run one at
  * a time by name (check.h), so a crash is pinned to its defect. */
 #include <limits.h>

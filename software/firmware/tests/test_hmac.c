@@ -2,7 +2,7 @@
 /* Host tests of HMAC (ld_hmac.h): the RFC 2202 and RFC 4231 test cases, streaming and copies
  * against the one-shot call, the wiping of the key-derived state, verification with truncated
  * MACs, constant-time comparison, and refused arguments and contexts. Groups run one at a time
- * by name (check.h); tests/test_hmac_clib.py compares the library with Python's hmac on random
+ * by name (check.h); tests/clib/test_hmac_clib.py compares the library with Python's hmac on random
  * keys, messages and update splits. */
 #include <stdint.h>
 #include "litedigest/ld_hmac.h"

@@ -235,7 +235,7 @@ int main(void)
         full_run(pp, LD_PATH_CSR, p, 0, timer);
         mixed_run(pp, LD_PATH_DMA, p, "mixed_dma");
         mixed_run(pp, LD_PATH_CSR, p, "mixed_csr");
-        if (p > 2)  /* refills on two slots only (see tests/test_sched_soc.py) */
+        if (p > 2)  /* refills on two slots only (see tests/soc/test_sched_soc.py) */
             mixed_run(pp, LD_PATH_DMA, 2, "mixed_dma2");
         bad_messages(pp, p);
     }

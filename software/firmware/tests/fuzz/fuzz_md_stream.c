@@ -15,7 +15,7 @@
  *   after final are LD_ERR_STATE and write nothing; update with NULL, 0 is LD_OK anywhere.
  * Built with -DLD_FUZZ_PLANT, the target corrupts one byte of the streamed digest of a
  * 100-byte message hashed in exactly 3 non-empty updates: the planted bug that
- * tests/test_fuzz.py requires the fuzzer to find.
+ * tests/clib/test_fuzz.py requires the fuzzer to find.
  */
 #include "fuzz_input.h"
 #include "litedigest/ld_md.h"

@@ -41,7 +41,7 @@ CORPUS = os.path.join(HERE, "corpus")
 
 # name -> libFuzzer -max_len: room for the target's fields and a message of several blocks
 TARGETS = {"md_stream": 4096, "md_pad": 320, "sched": 512, "skein": 2048}
-PLANTABLE = {"md_stream"}            # targets with an LD_FUZZ_PLANT bug (tests/test_fuzz.py)
+PLANTABLE = {"md_stream"}            # targets with an LD_FUZZ_PLANT bug (tests/clib/test_fuzz.py)
 CLANGS = ["clang-14", "clang"]
 FLAGS = ["-g", "-O1", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined",
          "-fno-omit-frame-pointer", "-std=c99", "-Wall", "-Wextra", "-Werror"]

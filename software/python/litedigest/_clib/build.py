@@ -69,7 +69,7 @@ PYTHON_CALLBACKS = {
 }
 
 # Integer macros kept out of `lib`: native.ctrl_bits() takes every LD_CTRL_*/LD_STATUS_* name of
-# lib for a register-field mask (tests/test_clib.py checks each against soc/REGISTERS.md), so
+# lib for a register-field mask (tests/clib/test_clib.py checks each against soc/REGISTERS.md), so
 # the field positions (LD_*_BIT) and the union of the error bits, which are not fields, stay C-only.
 NOT_EXPORTED = re.compile(r"LD_(CTRL|STATUS)_\w*_BIT|LD_STATUS_ERRORS")
 

@@ -40,6 +40,7 @@ def test_bad_input():
 @pytest.mark.parametrize("alg,engine", [("sha256", "sha256:opt"), ("sha224", None),
                                         ("sha1", "sha1:opt"), ("sha512", "sha512:k5"),
                                         ("sha512_256", None)])
+@pytest.mark.soc
 def test_soc_batch_walker(alg, engine):
     spec = litedigest.spec.parse(engine or alg, default_algorithm=alg)
     be = litedigest.backends.get_backend("soc", spec.engine_name)
@@ -81,6 +82,7 @@ def test_skein_bad_input():
     assert litedigest.hash_many("skein512", []) == []
 
 
+@pytest.mark.soc
 def test_skein_soc_batch_walker(monkeypatch):
     """The configured sizes go through the walker in one call each (the peripheral pads,
     makes the tweaks and the output block); a keyed or other-size hash goes one by one."""

@@ -3,7 +3,7 @@
 (litedigest._clib._native) against Python's hmac: random keys of 0..300 bytes (shorter than, equal
 to and longer than both block sizes), random messages fed in random update splits, every
 algorithm; copies, verification with truncated MACs, and the errors. The RFC 2202 / RFC 4231
-test cases and the wiping checks are in software/firmware/tests/test_hmac.c (tests/test_clib.py
+test cases and the wiping checks are in software/firmware/tests/test_hmac.c (tests/clib/test_clib.py
 runs it)."""
 import hashlib
 import hmac

@@ -14,8 +14,9 @@ import pytest
 
 from litedigest import hw_regs
 from litedigest.tools import regmap
+from litedigest.paths import repo_root
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = repo_root()
 INCLUDE = os.path.join(ROOT, "software", "firmware", "lib", "include")
 PY = sys.executable
 

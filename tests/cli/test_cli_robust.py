@@ -43,12 +43,14 @@ def _sims_in(tmpdir):
     return pids
 
 
+@pytest.mark.soc
 def test_an_expiring_timeout_is_reported(tmp_path):
     r = run(["demo", "--timeout", "0.001"], env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert r.returncode == 1 and b"timed out" in r.stderr and b"Traceback" not in r.stderr, r.stderr
     assert not glob.glob(str(tmp_path / "ldsim-*")) and not _sims_in(tmp_path)
 
 
+@pytest.mark.soc
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the simulator")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_killed_command_takes_its_simulator_along(tmp_path, sig):

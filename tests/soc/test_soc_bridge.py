@@ -17,8 +17,9 @@ from litedigest.soc.sim.build import build_sim
 from litedigest.soc.sim.errors import SimError
 from litedigest.soc.sim.firmware import build_firmware, write_main_ram_init
 from litedigest.soc.sim.process import SimProcess
+from litedigest.paths import repo_root
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = repo_root()
 ENGINE = "sha256:opt:p1"
 
 

@@ -17,8 +17,9 @@ from vectors import load_cavp, load_monte, monte_check
 
 from litedigest import _clib as native
 from litedigest._clib._native import ffi, lib
+from litedigest.paths import repo_root
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = repo_root()
 FW = os.path.join(ROOT, "software", "firmware")
 
 

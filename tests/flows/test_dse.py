@@ -13,6 +13,7 @@ from litedigest.cli import dse as cmd_dse
 
 
 from litedigest.measure import design_space
+from litedigest.paths import repo_root
 def cli_main(argv):
     """`litedigest ARGV` for the dse command alone (the parser cmd_dse registers)."""
     import argparse
@@ -21,7 +22,7 @@ def cli_main(argv):
     args = parser.parse_args(argv)
     return args.func(args)
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "ecp5")
+DATA = os.path.join(repo_root(), "tests", "data", "ecp5")
 
 
 def _read(name):

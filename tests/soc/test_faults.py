@@ -10,8 +10,8 @@ wrong digest reported as good, and the peripheral usable afterwards.
 - a stalled job (the DMA reader held with ctrl.hold): the driver's bounded wait reports
   LD_ERR_TIMEOUT; released, the job ends with the right digest.
 The bus errors of the DMA readers (Wishbone and AXI) are injected in the Migen benches
-(tests/test_peripheral_parts.py, tests/test_axi_reader.py) and proven handled
-(tests/test_formal.py); a timeout by a short poll bound is tests/test_soc.py's."""
+(tests/peripheral/test_peripheral_parts.py, tests/peripheral/test_axi_reader.py) and proven handled
+(tests/formal/test_formal.py); a timeout by a short poll bound is tests/soc/test_soc.py's."""
 import hashlib
 import os
 import subprocess

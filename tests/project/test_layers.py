@@ -32,7 +32,7 @@ def test_a_broken_contract_is_reported(tmp_path):
                                    '"litedigest.measure",\n  "litedigest.cli",')
     assert text != cfg.read_text()
     cfg.write_text(text)
-    r = subprocess.run([sys.executable, LINT, "--config", str(cfg)], capture_output=True,
+    r = subprocess.run([sys.executable, LINT, str(cfg)], capture_output=True,
                        text=True, timeout=300)
     assert r.returncode != 0
     assert "litedigest.cli is not allowed to import litedigest.measure" in r.stdout, r.stdout

@@ -80,6 +80,7 @@ def test_random_against_python_hmac(alg):
         assert h.digest() == std_hmac.new(key, msg + b"x", alg).digest()
 
 
+@pytest.mark.rtl
 @pytest.mark.parametrize("alg", ["sha256", "sha1"])
 def test_rtl_backend(alg):
     """The MAC on an engine in simulation (the rtl backend): 4 keys and lengths."""

@@ -19,6 +19,7 @@ import pytest
 
 from litedigest import spec as specmod
 from litedigest.soc.targets import arty_a7
+from litedigest.paths import repo_root
 from litedigest.soc.targets import vivado_subsystem as vs
 
 import vivado_checks
@@ -220,7 +221,7 @@ def test_microblaze_v_is_rv32im_like_the_firmware(default_build, calls):
     # the ISA the firmware is compiled for is the C library's rv32 build: rv32im
     with open(default_build["firmware"]["headers"]["variables.mak"]) as f:
         flags = re.search(r"^CPUFLAGS=(.*)$", f.read(), re.M).group(1)
-    with open(os.path.join(os.path.dirname(__file__), "..", "software", "firmware", "Makefile")) as f:
+    with open(os.path.join(repo_root(), "software", "firmware", "Makefile")) as f:
         clib = re.search(r"^CROSS_FLAGS \?= (.*)$", f.read(), re.M).group(1)
     march = re.search(r"-march=(\S+)", flags).group(1)
     assert march.split("_")[0] == re.search(r"-march=(\S+)", clib).group(1) == "rv32im"

@@ -133,7 +133,7 @@ def test_digest_check_catches_a_wrong_digest(sched_run):
 
 def test_sched_skein_dma_refills_on_six_slots(sched_run):
     """Refills of 6 Skein slots on the DMA path (19 messages): once wrong (the reader's
-    round-robin choice wrapped in Verilog on 6 slots, see tests/test_peripheral_verilog.py),
+    round-robin choice wrapped in Verilog on 6 slots, see tests/peripheral/test_peripheral_verilog.py),
     every digest is now checked"""
     mixed = [d for d in sched_run.digests if d["instance"] == "skein512" and d["run"] == "mixed_dma"]
     assert len(mixed) == 19

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from litedigest import cli
+from litedigest.paths import repo_root
 
 pytestmark = pytest.mark.skipif(shutil.which("sha256sum") is None, reason="coreutils not installed")
 
@@ -414,4 +415,4 @@ def test_version_as_coreutils(files):
         rc, out, err = run(cmd + ["--version", "f0.bin"], d)
         assert (rc, out, err) == (0, f"{line} (LiteDigest) {litedigest.__version__}\n".encode(), b"")
     assert litedigest.__version__ == (
-        open(os.path.join(os.path.dirname(__file__), "..", "software", "firmware", "lib", "VERSION")).read().strip())
+        open(os.path.join(repo_root(), "software", "firmware", "lib", "VERSION")).read().strip())

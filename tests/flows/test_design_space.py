@@ -18,8 +18,9 @@ from litedigest.measure import design_space as ds
 from litedigest.measure import papers as P
 from litedigest import spec as specmod
 from litedigest.soc.flows import dse
+from litedigest.paths import repo_root
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = repo_root()
 IDENTITY = {"design", "spec", "device", "family", "arch", "source"}
 # cells whose printed throughput does not follow from the printed clock (each table's notes say so)
 INCONSISTENT = {("lien2004_sha512", "unrolled (k=5)", "V"), ("lien2004_sha512", "unrolled (k=5)", "V-E"),

@@ -10,8 +10,9 @@ from cffi import FFI
 
 from litedigest._clib import build as nb
 from litedigest._clib._native import ffi, lib
+from litedigest.paths import repo_root
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = repo_root()
 INCLUDE = os.path.join(ROOT, "software", "firmware", "lib", "include")
 BUILD_PY = os.path.join(ROOT, "software", "python", "litedigest", "_clib", "build.py")
 

@@ -13,8 +13,9 @@ import subprocess
 import sys
 
 import pytest
+from litedigest.paths import repo_root
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = repo_root()
 FUZZ_DIR = os.path.join(ROOT, "software", "firmware", "tests", "fuzz")
 
 # Seconds of fuzzing per target in the normal test suite. 4 targets x 20 s, the planted bug
@@ -43,7 +44,7 @@ def clang():
     except run.ClangMissing as e:
         cc, missing = None, str(e)
     if missing:
-        pytest.fail(f"tests/test_fuzz.py: {missing}", pytrace=False)
+        pytest.fail(f"tests/clib/test_fuzz.py: {missing}", pytrace=False)
     run.build_lib(cc)
     builds = [(t, False) for t in run.TARGETS] + [(t, True) for t in sorted(run.PLANTABLE)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:

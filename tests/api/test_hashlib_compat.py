@@ -62,6 +62,7 @@ def test_copy_module_copies_of_a_keyed_skein_sw():
     _check_copies(h, lambda m: pyskein.skein512(m, digest_bits=200, key=b"k" * 70).digest())
 
 
+@pytest.mark.rtl
 @pytest.mark.parametrize("name", ["sha1", "sha224", "sha512_256", "skein512-256"])
 def test_copy_module_copies_are_independent_rtl(name):
     """The rtl backend (one engine in Verilator; the default engines' libraries are built
@@ -328,6 +329,7 @@ def test_file_digest_backend_goes_with_a_name_only(tmp_path):
             litedigest.file_digest(f, "md17")
 
 
+@pytest.mark.rtl
 def test_file_digest_on_the_rtl_backend(tmp_path):
     data = bytes(range(200)) * 3
     with open(_file_of(tmp_path, data), "rb") as f:
