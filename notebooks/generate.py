@@ -288,10 +288,10 @@ if target.on_board:
             fn(m)
         print(f"{label:24s} {len(msgs) / (time.perf_counter() - t0):12,.0f} messages/s (64 B)")
 else:
-    from litedigest.cli import bench as cmd_bench
+    from litedigest.measure import bench
     from litedigest.measure import socdemo
     sim = socdemo._standard()
-    batch = list(cmd_bench.bench_soc_batch([list(sim.MAIN_SOC), list(sim.SCHED_SOC)]))
+    batch = list(bench.bench_soc_batch([list(sim.MAIN_SOC), list(sim.SCHED_SOC)]))
     assert batch and all(r["digest_ok"] for r in batch), "a batch digest differs"
     print(f"{'engine':15s} {'message':>7s} {'path':>11s} {'cycles/msg':>11s} {'cycles/B':>9s} "
           f"{'msgs/s @50MHz':>14s} {'x software':>11s}")
@@ -332,7 +332,7 @@ makes its tweaks and its output block, and writes the digest.'''),
 if target.on_board:
     print("The scheduler figures come from the simulated SoC (exact cycles); see docs/MEASUREMENTS.md.")
 else:
-    sched = [r for r in cmd_bench.bench_soc_sched(list(sim.SCHED_SOC)) if r["path"] == "dma"]
+    sched = [r for r in bench.bench_soc_sched(list(sim.SCHED_SOC)) if r["path"] == "dma"]
     assert sched and all(r["digest_ok"] for r in sched), "a scheduler digest differs"
     last = {r["engine"]: r for r in sched}          # the second (warm) run of each
     print(f"{'engine':22s} {'messages':>9s} {'engine run':>11s} {'util.':>6s} {'whole call':>11s} "
@@ -358,7 +358,7 @@ HMAC engine one call each against Python's `hmac` on the ARM.'''),
 import hmac as std_hmac
 import time
 import matplotlib.pyplot as plt
-from litedigest.cli import bench as cmd_bench
+from litedigest.measure import bench
 
 from litedigest import hmac as ld_hmac, spec as ld_spec
 if target.on_board:
@@ -377,7 +377,7 @@ if target.on_board:
             fn(m)
         print(f"{label:32s} {len(msgs) / (time.perf_counter() - t0):12,.0f} MACs/s (64 B)")
 else:
-    macs = list(cmd_bench.bench_soc_hmac(None))
+    macs = list(bench.bench_soc_hmac(None))
     assert macs and all(r["digest_ok"] for r in macs), "a MAC differs"
     print(f"{'peripheral':12s} {'path':24s} {'cycles/MAC':>11s} {'MACs/s @50MHz':>14s} {'x software':>11s}")
     for r in macs:

@@ -19,14 +19,18 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def package_sets():
+    """setup.py's {"BASE": {package: folder}, "CHECKOUT": {...}}, read without running it."""
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        tree = ast.parse(f.read())
+    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+            if isinstance(node, ast.Assign) and node.targets[0].id in ("BASE", "CHECKOUT")}
+
+
 def package_dirs():
-    """{package: folder} of setup.py (BASE and CHECKOUT), read without running it."""
-    tree = ast.parse(open(os.path.join(ROOT, "setup.py")).read())
-    out = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and node.targets[0].id in ("BASE", "CHECKOUT"):
-            out.update(ast.literal_eval(node.value))
-    return out
+    """{package: folder} of every package an editable install maps."""
+    sets = package_sets()
+    return {**sets["BASE"], **sets["CHECKOUT"]}
 
 
 # the compiled cffi extension, which import-linter cannot read: an empty module stands for it

@@ -7,6 +7,7 @@ optional commands say which extra they need, and the `pynq` backend drives the s
 (started by this test process, which has the extras, and reached by the clean venv through its
 bridge alone: the board's driver code, a simulated board behind it)."""
 import hashlib
+import importlib.util
 import hmac
 import json
 import os
@@ -68,19 +69,29 @@ def test_sdist_carries_the_c_library_and_the_notebooks(dist):
         assert f"notebooks/{nb}.ipynb" in names
 
 
-def test_wheel_has_every_module_and_the_notebooks(dist):
+def _package_sets():
+    """setup.py's base packages (the wheel's) and checkout-only packages, {package: folder}."""
+    spec = importlib.util.spec_from_file_location(
+        "lint_imports", os.path.join(repo_root(), "scripts", "lint_imports.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.package_sets()
+
+
+def test_wheel_has_the_board_users_modules_and_no_gateware(dist):
+    """Every module of the base packages is in the wheel; the gateware and the build and
+    verification tools (an editable install's) are not."""
     names = set(zipfile.ZipFile(dist[1]).namelist())
-    trees = {"litedigest": "software/python/litedigest", "litedigest/ip": "ip", "litedigest/soc": "soc"}
-    for pkg, tree in trees.items():
-        top = os.path.join(repo_root(), tree)
-        for dp, dns, fns in os.walk(top):
-            # subpackages (directories with an __init__.py) belong to the wheel, data dirs not
-            dns[:] = [d for d in dns if os.path.exists(os.path.join(dp, d, "__init__.py"))]
-            for fn in fns:
-                if fn.endswith(".py"):
-                    rel = os.path.relpath(os.path.join(dp, fn), top)
-                    assert f"{pkg}/{rel}" in names, f"{pkg}/{rel} is not in the wheel"
-    assert any(n.startswith("litedigest/_native") and n.endswith(".so") for n in names)
+    sets = _package_sets()
+    for pkg, folder in sets["BASE"].items():
+        top = os.path.join(repo_root(), folder)
+        for fn in os.listdir(top):
+            if fn.endswith(".py"):
+                assert f"{pkg.replace('.', '/')}/{fn}" in names, f"{pkg}.{fn} is not in the wheel"
+    for pkg in sets["CHECKOUT"]:
+        inside = [n for n in names if n.startswith(pkg.replace(".", "/") + "/")]
+        assert not inside, f"the wheel carries {pkg}: {inside[:3]}"
+    assert any(n.startswith("litedigest/_clib/_native") and n.endswith(".so") for n in names)
     for nb in ("01_interactive_hashing", "02_speedup", "03_design_space"):
         assert f"litedigest/notebooks/{nb}.ipynb" in names
 
