@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Shared recipe for LiteDigest firmware apps (the LiteX demo-app pattern), built out of tree.
 # An app's Makefile sets APP (its name) and optionally OBJECTS (default crt0.o main.o),
-# APP_CFLAGS and APP_LDFLAGS, then includes this file:
+# APP_CFLAGS, APP_LDFLAGS, LIBLD_CONFIG and STACK_IN_MAIN_RAM (below), then includes this file:
 #   make -C software/firmware/apps/<app> BUILD_DIR=<LiteX build dir> [OUT=<output dir>]
 # Outputs (<app>.elf, <app>.bin, objects) go to $(OUT), default $(BUILD_DIR)/firmware/<app>.
 # Every app links the C library (software/firmware/lib), built once per LiteX build directory
@@ -13,9 +13,21 @@ APPS_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 APP_DIR  := $(abspath $(dir $(firstword $(MAKEFILE_LIST))))
 OUT      ?= $(BUILD_DIR)/firmware/$(APP)
 LDLIB_DIR := $(abspath $(APPS_DIR)/../lib)
-# an app that builds the library with options of its own (LIBLD_CFLAGS, e.g. the profile app's
-# -DLD_CONFIG_PROFILE=1) sets LIBLD_OUT to a directory of its own
+# LIBLD_CONFIG: the library's options of an app's own (e.g. the profile app's
+# LD_CONFIG_PROFILE=1), defined for the library and the app alike (the headers must see the
+# configuration the library was built with); the library is then built into a directory of the
+# app's own, so the other apps' library is not touched
+ifneq ($(LIBLD_CONFIG),)
+LIBLD_OUT ?= $(OUT)/libld
+LIBLD_CFLAGS += $(LIBLD_CONFIG:%=-D%)
+APP_CFLAGS += $(LIBLD_CONFIG:%=-D%)
+endif
 LIBLD_OUT ?= $(BUILD_DIR)/firmware/libld
+# STACK_IN_MAIN_RAM = 1: the stack at the top of main RAM instead of the integrated SRAM
+# (linker.ld), for an app whose stack buffers feed the DMA, which reaches main RAM only
+ifeq ($(STACK_IN_MAIN_RAM),1)
+APP_LDFLAGS += -Wl,--defsym,LD_STACK_IN_MAIN_RAM=1
+endif
 LIBLD    := $(LIBLD_OUT)/libld.a
 OBJECTS  ?= crt0.o main.o
 

@@ -22,19 +22,6 @@
 #define MAX_SLOTS 8
 #define MAX_LEN 1200
 
-/* the executor's checks: a failure is recorded, and the function it is in returns */
-#define SCHED_EXEC_CHECK(cond, msg)    \
-    do {                               \
-        int sched_exec_ok_ = !!(cond); \
-        check(sched_exec_ok_, msg);    \
-        if (!sched_exec_ok_)           \
-            return;                    \
-    } while (0)
-#include "sched_executor.h"
-
-static const int SKEIN_BITS[] = {512, 384, 256, 224, 160, 128};
-#define N_SKEIN (sizeof SKEIN_BITS / sizeof SKEIN_BITS[0])
-
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint32_t rnd(uint32_t n)    /* 0..n-1 (xorshift64*) */
@@ -45,98 +32,26 @@ static uint32_t rnd(uint32_t n)    /* 0..n-1 (xorshift64*) */
     return (uint32_t)(((rng * 0x2545F4914F6CDD1Dull) >> 32) % n);
 }
 
+/* the executor's checks: a failure is recorded with its message, and the function it is in
+ * returns (its later checks would only repeat the first failure) */
+#define SCHED_EXEC_CHECK(cond, ...)                                                \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            char sched_exec_what_[200];                                            \
+            snprintf(sched_exec_what_, sizeof sched_exec_what_, __VA_ARGS__);      \
+            check(0, sched_exec_what_);                                            \
+            return;                                                                \
+        }                                                                          \
+        check(1, "");                                                              \
+    } while (0)
+#define SCHED_EXEC_RANDOM(n) rnd(n)
+#include "sched_executor.h"
+
+static const int SKEIN_BITS[] = {512, 384, 256, 224, 160, 128};
+#define N_SKEIN (sizeof SKEIN_BITS / sizeof SKEIN_BITS[0])
+
 static uint8_t data[MAX_MSGS][MAX_LEN];
 static uint8_t outs[MAX_MSGS][LD_MD_MAX_DIGEST_SIZE];
-
-/* Run msgs[0..n) on nslots slots; bad[i]: message i is one init must refuse. A random
- * outstanding job completes whenever next() says to wait; with fail_rate k > 0, one
- * completion in k is an LD_ERR_HW. */
-static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots, int whole,
-                    uint32_t fail_rate)
-{
-    static ld_sched_slot slots[MAX_SLOTS];
-    exec_slot ex[MAX_SLOTS];
-    int ended[MAX_MSGS] = {0};
-    size_t issued[MAX_MSGS] = {0};     /* blocks in the message's jobs so far */
-    uint8_t got[LD_MD_MAX_DIGEST_SIZE], want[LD_MD_MAX_DIGEST_SIZE];
-    ld_sched s;
-    ld_sched_job job;
-    size_t i, nout = 0, steps;
-
-    for (i = 0; i < nslots; i++) {
-        ex[i].busy = 0;
-        ex[i].msg = -1;
-    }
-    check(ld_sched_init(&s, msgs, n, slots, nslots, whole) == LD_OK, "sched init");
-    for (i = 0; i < n; i++)
-        check((msgs[i].result == LD_ERR_ARG) == (bad[i] != 0), "sched init: exactly the bad messages refused");
-    for (steps = 0; steps < 100000; steps++) {
-        int r = ld_sched_next(&s, &job);
-        if (r == LD_SCHED_JOB) {
-            exec_slot *e = &ex[job.slot < MAX_SLOTS ? job.slot : 0];
-            if (job.slot >= nslots || e->busy || job.msg >= n || bad[job.msg] || ended[job.msg]) {
-                check(0, "sched next: a job of a pending message on a free slot");
-                return;
-            }
-            /* a message starts on a free slot and keeps it to its end; its blocks in order,
-             * each once */
-            check(job.first_block == 0 ? e->msg < 0 : e->msg == (long)job.msg,
-                  "sched next: a message's jobs on its own slot");
-            check(job.first_block == issued[job.msg] && job.first == (job.first_block == 0) &&
-                  issued[job.msg] + job.nblocks <= total_blocks(&msgs[job.msg]),
-                  "sched next: a message's blocks in order, once");
-            issued[job.msg] += job.nblocks;
-            e->msg = (long)job.msg;
-            e->job = job;
-            e->busy = 1;
-            nout++;
-            continue;
-        }
-        if (r == LD_SCHED_DONE)
-            break;
-        if (r != LD_SCHED_WAIT || nout == 0) {
-            check(0, "sched next: waits only for an outstanding job");
-            return;
-        }
-        {
-            size_t k = rnd((uint32_t)nslots);
-            int res = fail_rate && rnd(fail_rate) == 0 ? LD_ERR_HW : LD_OK;
-            long m;
-            while (!ex[k].busy)
-                k = (k + 1) % nslots;
-            if (res == LD_OK)
-                execute(&ex[k], msgs);
-            ex[k].busy = 0;
-            nout--;
-            m = ld_sched_complete(&s, k, res);
-            if (m < 0) {
-                check(res == LD_OK && issued[ex[k].msg] < total_blocks(&msgs[ex[k].msg]),
-                      "sched complete: a message goes on only while it has blocks left and no error");
-                continue;
-            }
-            if (m != ex[k].msg || ended[m]) {
-                check(0, "sched complete: the slot's own message, ended once");
-                return;
-            }
-            ended[m] = 1;
-            ex[k].msg = -1;
-            check(msgs[m].result == res, "sched complete: the message's result is its last job's");
-            if (res == LD_OK) {
-                check(ex[k].job.last && issued[m] == total_blocks(&msgs[m]),
-                      "sched complete: a message ends with its last block");
-                digest(&ex[k], msgs[m].alg, got);
-                reference(&msgs[m], want);
-                check(memcmp(got, want, ld_sched_digest_size(msgs[m].alg)) == 0,
-                      "sched: the executor's digest is the software hash");
-            }
-        }
-        for (i = 0; i < n; i++)    /* no result before the end */
-            check(bad[i] || ended[i] || msgs[i].result != LD_OK, "sched: no message is LD_OK before it ends");
-    }
-    for (i = 0; i < n; i++)
-        check(bad[i] || ended[i], "sched: every message ends");
-    check(nout == 0 && ld_sched_next(&s, &job) == LD_SCHED_DONE, "sched: nothing left when done");
-}
 
 /* a message length around alg's block, padding and held-back-block boundaries, or random */
 static size_t pick_len(int alg)

@@ -29,12 +29,7 @@
 #define SW 50
 #define MAX_BYTES 1024
 
-static uint8_t pool[POOL][MAX_BYTES] LD_DMA_ALIGNED;
-static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));
-static uint8_t outs[BATCH * 64] LD_DMA_ALIGNED;
-static const void *ptrs[BATCH];
-static size_t lens[BATCH];
-static uint8_t ref[POOL][LD_MD_MAX_DIGEST_SIZE];
+LD_APP_BATCH_BUFFERS(outs, 64, LD_MD_MAX_DIGEST_SIZE);
 
 typedef struct {
     const char *name, *engine;
@@ -69,10 +64,7 @@ static void run(const periph *pp, size_t bytes)
 
     for (i = 0; i < POOL; i++)
         ld_md(pp->alg, pool[i], bytes, ref[i]);
-    for (i = 0; i < BATCH; i++) {
-        ptrs[i] = pool[i % POOL];
-        lens[i] = bytes;
-    }
+    LD_APP_BATCH_OVER_POOL(bytes);
     memset(outs, 0, sizeof outs);
     flush_cpu_dcache();
     t0 = now(&pp->dev);

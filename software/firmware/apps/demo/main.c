@@ -16,12 +16,6 @@
 #include "litedigest/ld_md.h"
 #include "../ld_app.h"
 
-#ifdef SHA256_ENGINE
-#define LD_ENGINE_SPEC SHA256_ENGINE
-#else
-#define LD_ENGINE_SPEC "sha256"
-#endif
-
 #define MAXLEN 16384
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (.bss) */
 
@@ -54,7 +48,7 @@ static void put_fixed(uint64_t num, uint64_t den, unsigned decimals) /* num/den,
 #define NSIZES 3
 #define NPATHS 3
 static const uint32_t sizes[NSIZES] = {64, 1024, 16384};
-static const char *const paths[NPATHS] = {"sw", "csr", "dma"};
+static const char *const paths[NPATHS] = LD_APP_PATH_NAMES;
 static uint64_t cycles[NSIZES][NPATHS];
 static int oks[NSIZES][NPATHS];
 
@@ -78,24 +72,18 @@ static void measure(void)
                 if (run == 1)
                     memset(dst, 0, 32);
                 t0 = now(&dev);
-                if (p == 0)
-                    r = ld_sha256(LD_SHA256, msg, sizes[s], dst);
-                else
-                    r = ld_hw_md(&dev, LD_ALG_SHA256, p == 1 ? LD_PATH_CSR : LD_PATH_DMA, msg,
-                                 sizes[s], dst);
+                r = LD_APP_SHA256_ON(&dev, p, msg, sizes[s], dst);
                 t1 = now(&dev);
             }
             cycles[s][p] = call_cycles(t1 - t0, timer);
             oks[s][p] = r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0);
             if (r != LD_OK)
                 printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r, ld_strerror(r));
-            printf("LDRESULT engine=%s path=%s bytes=%u cycles=", LD_ENGINE_SPEC, paths[p], (unsigned)sizes[s]);
+            put_result(LD_APP_SHA256_ENGINE, paths[p], sizes[s]);
             put_u64(cycles[s][p]);
             printf(" raw=");
             put_u64(t1 - t0);
-            printf(" ok=%d digest=", oks[s][p]);
-            put_hex(dst, 32);
-            printf("\n");
+            put_result_end(oks[s][p], dst, 32);
         }
     }
     printf("LDTIMER cycles=");
@@ -114,11 +102,6 @@ static void measure(void)
             printf("x %s\n", oks[s][p] ? "yes" : "NO");
         }
     printf("\n");
-}
-
-static void check(const char *name, int ok)
-{
-    printf("LDCHECK name=%s ok=%d\n", name, ok ? 1 : 0);
 }
 
 static void bad_inputs(void)
@@ -175,14 +158,12 @@ static void bad_inputs(void)
 
 int main(void)
 {
-    uint8_t *m = (uint8_t *)msgbuf;
-    uint32_t i, info;
+    uint32_t info;
 
-    for (i = 0; i < MAXLEN; i++)
-        m[i] = (uint8_t)((i * 7 + 3) & 0xff);
+    fill_message((uint8_t *)msgbuf, MAXLEN);
     info = dev.read32(dev.info);
     printf("\nLiteDigest demo: engine %s, latency %u cycles/block, %u stages, arch %u\n",
-           LD_ENGINE_SPEC, (unsigned)LD_INFO_LATENCY(info), (unsigned)LD_INFO_STAGES(info),
+           LD_APP_SHA256_ENGINE, (unsigned)LD_INFO_LATENCY(info), (unsigned)LD_INFO_STAGES(info),
            (unsigned)LD_INFO_ARCH(info));
     measure();
     bad_inputs();

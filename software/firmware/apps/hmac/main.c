@@ -39,22 +39,12 @@
 #define BYTES 64
 #define MAX_BYTES 1024
 
-static uint8_t pool[POOL][MAX_BYTES] LD_DMA_ALIGNED;
-static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));
-static uint8_t macs[BATCH * 32] LD_DMA_ALIGNED;
-static const void *ptrs[BATCH];
-static size_t lens[BATCH];
-static uint8_t ref[POOL][32];
+LD_APP_BATCH_BUFFERS(macs, 32, 32);
 
 /* the key: 20 bytes 0x0b (RFC 4231 test case 1's) */
 static const uint8_t key[20] = {
     0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
     0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b};
-
-static void check(const char *name, int ok)
-{
-    printf("LDCHECK name=%s ok=%d\n", name, ok);
-}
 
 #ifdef CSR_HMAC_SHA256_BASE
 static const ld_hw_dev mac_dev = LD_APP_DEV_MAC(HMAC_SHA256, LD_FAMILY_HMAC_SHA256);
@@ -71,10 +61,7 @@ static void run_mac_peripheral(void)
     t1 = now(&mac_dev);
     t_key = t1 - t0;
     check("mac_set_key", r == LD_OK && (ld_hw_mac_keys(&mac_dev) & 1u));
-    for (i = 0; i < BATCH; i++) {
-        ptrs[i] = pool[i % POOL];
-        lens[i] = BYTES;
-    }
+    LD_APP_BATCH_OVER_POOL(BYTES);
     memset(macs, 0, sizeof macs);
     flush_cpu_dcache();
     t0 = now(&mac_dev);

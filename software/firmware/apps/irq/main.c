@@ -141,7 +141,7 @@ static timing run_case(uint32_t len, int batch, uint8_t *digest)
     return t;
 }
 
-static int check(uint32_t len, int batch, const uint8_t *digest)
+static int digests_right(uint32_t len, int batch, const uint8_t *digest)
 {
     const uint8_t *m = (const uint8_t *)msgbuf;
     uint8_t want[32];
@@ -188,7 +188,7 @@ static void measure(const char *mode, uint32_t len, int batch)
     printf(" handler=");
     put_u64(t.handler);
     printf(" waits=%u work=%u irqs=%u ok=%d r=%d digest=", (unsigned)waits, (unsigned)work,
-           (unsigned)(irqs - irqs0), t.r == LD_OK && check(len, batch, digest), t.r);
+           (unsigned)(irqs - irqs0), t.r == LD_OK && digests_right(len, batch, digest), t.r);
     put_hex(digest, 32);
     printf("\n");
 }
@@ -203,11 +203,7 @@ static void measure_all(const char *mode)
 
 int main(void)
 {
-    uint8_t *m = (uint8_t *)msgbuf;
-    uint32_t i;
-
-    for (i = 0; i < MAXLEN; i++)
-        m[i] = (uint8_t)((i * 7 + 3) & 0xff);
+    fill_message((uint8_t *)msgbuf, MAXLEN);
     printf("\nLiteDigest interrupts: %s, interrupt %d\n", SHA256_ENGINE, SHA256_INTERRUPT);
 
     timer = timer_cost(&dev);

@@ -143,12 +143,9 @@ static void access_costs(uint64_t overhead)
 
 int main(void)
 {
-    uint8_t *m = (uint8_t *)msgbuf;
     uint64_t overhead;
-    uint32_t i;
 
-    for (i = 0; i < MAXLEN; i++)
-        m[i] = (uint8_t)((i * 7 + 3) & 0xff);
+    fill_message((uint8_t *)msgbuf, MAXLEN);
     overhead = mark_cost();
     printf("\nLiteDigest profile: %s, one mark costs ", SHA256_ENGINE);
     put_u64(overhead);

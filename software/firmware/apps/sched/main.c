@@ -64,7 +64,7 @@ static const periph periphs[] = {
 #endif
 };
 
-static void check(const char *pname, const char *name, int ok)
+static void check_of(const char *pname, const char *name, int ok)
 {
     printf("LDCHECK name=%s_%s ok=%d\n", pname, name, ok ? 1 : 0);
 }
@@ -178,7 +178,7 @@ static void mixed_run(const periph *pp, int path, unsigned p, const char *run)
     r = ld_hw_schedule(&pp->dev, path, msgs, n, slots, p, NULL);
     for (i = 0; i < n; i++)
         ok &= report(pp, run, &msgs[i]);
-    check(pp->name, run, ok && r == LD_OK);
+    check_of(pp->name, run, ok && r == LD_OK);
 }
 
 /* bad messages fail alone: the others still complete */
@@ -196,9 +196,9 @@ static void bad_messages(const periph *pp, unsigned p)
     msgs[1].alg = other;                                        /* wrong family */
     msgs[2].data = (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE); /* outside RAM */
     r = ld_hw_schedule(&pp->dev, LD_PATH_DMA, msgs, 4, slots, p, NULL);
-    check(pp->name, "bad_msgs_reported", r != LD_OK && msgs[1].result == LD_ERR_ARG &&
+    check_of(pp->name, "bad_msgs_reported", r != LD_OK && msgs[1].result == LD_ERR_ARG &&
           msgs[2].result == LD_ERR_RANGE);
-    check(pp->name, "bad_msgs_others_ok", report(pp, "bad", &msgs[0]) && report(pp, "bad", &msgs[3]));
+    check_of(pp->name, "bad_msgs_others_ok", report(pp, "bad", &msgs[0]) && report(pp, "bad", &msgs[3]));
 }
 
 int main(void)
@@ -220,7 +220,7 @@ int main(void)
         unsigned p;
         uint64_t timer;
         if (ld_hw_get_info(&pp->dev, &info) != LD_OK) {
-            check(pp->name, "info", 0);
+            check_of(pp->name, "info", 0);
             continue;
         }
         timer = timer_cost(&pp->dev);

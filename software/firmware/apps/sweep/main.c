@@ -25,12 +25,6 @@
 #include "litedigest/ld_md.h"
 #include "../ld_app.h"
 
-#ifdef SHA256_ENGINE
-#define LD_ENGINE_SPEC SHA256_ENGINE
-#else
-#define LD_ENGINE_SPEC "sha256"
-#endif
-
 #define MAXLEN 65536
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (.bss) */
 
@@ -40,19 +34,18 @@ static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 #define NPATHS 3
 #define WARM_MAX 16384
 static const uint32_t sizes[NSIZES] = {64, 256, 1024, 4096, 16384, 65536};
-static const char *const paths[NPATHS] = {"sw", "csr", "dma"};
+static const char *const paths[NPATHS] = LD_APP_PATH_NAMES;
 
 int main(void)
 {
     uint8_t *m = (uint8_t *)msgbuf;
     uint8_t ref[32], out[32];
-    uint32_t i, info;
+    uint32_t info;
     int s, p;
 
-    for (i = 0; i < MAXLEN; i++)
-        m[i] = (uint8_t)((i * 7 + 3) & 0xff);
+    fill_message(m, MAXLEN);
     info = dev.read32(dev.info);
-    printf("\nLiteDigest sweep: engine %s, latency %u cycles/block\n", LD_ENGINE_SPEC,
+    printf("\nLiteDigest sweep: engine %s, latency %u cycles/block\n", LD_APP_SHA256_ENGINE,
            (unsigned)LD_INFO_LATENCY(info));
     for (s = 0; s < NSIZES; s++) {
         for (p = 0; p < NPATHS; p++) {
@@ -62,21 +55,15 @@ int main(void)
             for (run = 0; run < runs; run++) {
                 memset(dst, 0, 32);
                 t0 = now(&dev);
-                if (p == 0)
-                    r = ld_sha256(LD_SHA256, m, sizes[s], dst);
-                else
-                    r = ld_hw_md(&dev, LD_ALG_SHA256, p == 1 ? LD_PATH_CSR : LD_PATH_DMA, m,
-                                 sizes[s], dst);
+                r = LD_APP_SHA256_ON(&dev, p, m, sizes[s], dst);
                 t1 = now(&dev);
             }
             if (r != LD_OK)
                 printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r, ld_strerror(r));
-            printf("LDRESULT engine=%s path=%s bytes=%u cycles=", LD_ENGINE_SPEC, paths[p],
-                   (unsigned)sizes[s]);
+            put_result(LD_APP_SHA256_ENGINE, paths[p], sizes[s]);
             put_u64(t1 - t0);
-            printf(" ok=%d digest=", r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0));
-            put_hex(dst, 32);
-            printf("\n");
+            put_result_end(r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0), dst,
+                           32);
         }
     }
     printf("LDDONE\n");

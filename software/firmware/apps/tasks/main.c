@@ -41,11 +41,6 @@ static uint8_t msg_a[BYTES] LD_DMA_ALIGNED;
 static uint8_t msg_b[BYTES] LD_DMA_ALIGNED;
 static const uint8_t key[37] = "a key that both tasks use, 37 bytes!";
 
-static void check(const char *name, int ok)
-{
-    printf("LDCHECK name=%s ok=%d\n", name, ok);
-}
-
 /* --- the tasks' lock: a try-lock (cooperative tasks cannot block, they retry later) ---- */
 typedef struct {
     int owner;          /* 0: free, else the task holding the peripheral */
