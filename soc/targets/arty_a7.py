@@ -48,7 +48,7 @@ build/arty_a7/bsp-toolchain-*), libbase from LiteX's sources that need no LiteX 
 ELF is checked (rv32, no compressed instructions, linked at the DDR base, inside the memory
 map). ``vivado/arty_a7_run_demo.tcl`` (xsdb) programs the bitstream and runs it on the board.
 Without the board, the same demo firmware runs on the simulated SoC that has this build's
-SHA-256 engine, the peripheral the demo drives (``--sim-demo``; socdemo.run_sha256_app), the
+SHA-256 engine, the peripheral the demo drives (``--sim-demo``; firmware.run_sim_app), the
 stand-in for the board.
 
 Engines: ``DEFAULT_ENGINES``, every family once (the simulated main SoC's without its HMAC
@@ -72,7 +72,7 @@ import time
 
 from litedigest.soc import buildcache
 from litedigest.soc.flows import xc7 as flow_xc7
-from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets import firmware, vivado_subsystem as vs
 from litedigest.soc.targets.vivado_subsystem import TargetError  # noqa: F401  (API)
 
 BOARD = "arty_a7"
@@ -557,8 +557,7 @@ def build_firmware(out, facts, app=FIRMWARE_APP, log=print):
     from litedigest.soc.sim.errors import SimError
     from litedigest.soc.sim.firmware import APPS_DIR, build_firmware as make_app
     if app == FIRMWARE_APP and "sha256" not in facts["peripherals"]:
-        return {"ok": None, "skipped": "the demo firmware drives the sha256 peripheral; this "
-                                       "engine set has none"}
+        return {"ok": None, "skipped": firmware.NO_DEMO_PERIPHERAL}
     triple = _triple()
     if triple is None:
         return {"ok": None, "skipped": "no RISC-V cross-compiler (riscv64-unknown-elf-gcc ...) on PATH"}
@@ -589,19 +588,19 @@ def run_sim_demo(peripherals, log=print):
     """The stand-in for the board: the same demo firmware (software/firmware/apps/demo, the same
     C library) on the simulated SoC (VexRiscv, rv32im). The demo drives the sha256 peripheral
     alone, so it runs on the standard simulated SoC that has this build's SHA-256 engine
-    (socdemo.run_sha256_app: sim.soc_engines_for, the SoC the other tests build and cache), and
+    (firmware.run_sim_app on sim.soc_engines_for's SoC, the one the other tests build and cache), and
     the engine spec it reports must be this build's. `peripherals`: {instance: engine spec} of
     the build. Returns a report dict: ok, the engine, the SoC's engines, the records and checks
     the firmware printed."""
-    from litedigest import socdemo
     from litedigest.soc.targets.sim import soc_engines_for
     if "sha256" not in peripherals:
-        return {"ok": None, "skipped": "the demo firmware drives the sha256 peripheral; this "
-                                       "engine set has none"}
+        return {"ok": None, "skipped": firmware.NO_DEMO_PERIPHERAL}
     spec = peripherals["sha256"]
     t0 = time.monotonic()
-    _, text, _ = socdemo.run_sha256_app(spec, "demo", log=lambda m: log(f"{BOARD}: {m}"))
-    records, checks = socdemo.parse_console(text)
+    log(f"{BOARD}: running {FIRMWARE_APP} on the simulated SoC with "
+        f"{', '.join(soc_engines_for(spec))} (the SoC's build is cached after the first run)...")
+    text = firmware.run_sim_app(soc_engines_for(spec), FIRMWARE_APP)
+    records, checks = firmware.demo_results(text)
     same_engine = bool(records) and all(r.get("engine") == spec for r in records)
     ok = same_engine and all(r["ok"] for r in records) and all(c["ok"] for c in checks)
     return {"ok": ok, "engine": spec, "soc_engines": soc_engines_for(spec),
