@@ -28,6 +28,8 @@
 //   X8 a bus error (RRESP != OKAY) abandons the slot's job: no block of it is shown until its
 //      next job (but the one shown when the error came, held until taken), its blocks are
 //      dropped (abort), nothing more is requested for it.
+`include "job_env.svh"
+
 module axi_formal #(
     parameter S = 1, SB = 1,
     parameter RPB = 8,
@@ -57,8 +59,7 @@ module axi_formal #(
     localparam ROW = 1 << LOGROW;
     localparam BB = $clog2(RPB) > 0 ? $clog2(RPB) : 1;
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire ar_valid, r_ready, aw_valid, w_valid;
     wire [31:0] ar_addr;
@@ -147,30 +148,11 @@ module axi_formal #(
     wire [11:0] ar_off = ar_addr[11:0];
     wire [12:0] ar_end = ar_off + ((ar_len + 1) << LOGROW);
 
-    // the environment
-    wire [33:0] pad_rows = (seg_bytes + ROW - 1) >> LOGROW;
-    always @(*) if (past_valid) begin
-        if (job_start) begin
-            assume(!h_act[job_slot] && job_slot < S);
-            if (!job_csr) begin
-                assume(seg_row >= RAM_BASE_ROW && seg_row + seg_rows <= RAM_END_ROW);
-                if (job_pad)
-                    assume(seg_rows == pad_rows && seg_tail_rows == 0);
-                else begin
-                    assume(seg_rows != 0 && seg_rows[BB-1:0] == 0 && seg_tail_rows[BB-1:0] == 0);
-                    assume(seg_tail_rows == 0 ||
-                           (seg_tail_row >= RAM_BASE_ROW && seg_tail_row + seg_tail_rows <= RAM_END_ROW));
-                end
-                assume({seg_row, {LOGROW{1'b0}}} + seg_bytes <= {RAM_END_ROW, {LOGROW{1'b0}}});
-            end else
-                assume(!job_pad);
-        end
-        assume((allow & ~h_act) == 0);
-        if (h_beats == 0) assume(!r_valid);
-    end
+    // the environment: the peripheral's jobs (job_env.svh), the slave's beats
+    `LD_JOB_START_ENV
+    always @(*) if (past_valid) if (h_beats == 0) assume(!r_valid);
 
     always @(posedge clk) begin
-        past_valid <= 1;
         if (past_valid) begin
             h_beats <= h_beats + (ar ? ar_len + 1 : 0) - beat;
             h_total <= h_total + fetch - release_;

@@ -27,6 +27,8 @@
 //      last block is the padding's);
 //   D8 with the fairness: a fetch ends (its block shown, or dropped) within RPB*(ACKW+1)+1
 //      cycles.
+`include "job_env.svh"
+
 module dma_formal #(
     parameter S = 4, SB = 2,
     parameter RPB = 4,                 // rows per block
@@ -48,10 +50,9 @@ module dma_formal #(
     input bus_ack, bus_err,
     input src_ready
 );
-    localparam BLOCK_ROWS_BITS = $clog2(RPB) > 0 ? $clog2(RPB) : 1;
+    localparam BB = $clog2(RPB) > 0 ? $clog2(RPB) : 1;     // log2 of a block's rows
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire [RB-1:0] adr;
     wire cyc, stb, we;
@@ -118,33 +119,16 @@ module dma_formal #(
         assign held[g] = h_hold != 0 && h_fs == g;
     end endgenerate
 
-    // the environment
-    wire [33:0] pad_rows = (seg_bytes + (1 << LOGROW) - 1) >> LOGROW;
+    // the environment: the peripheral's jobs (job_env.svh), the bus
+    `LD_JOB_START_ENV
     always @(*) if (past_valid) begin
-        if (job_start) begin
-            assume(!h_act[job_slot] && job_slot < S);
-            if (!job_csr) begin
-                assume(seg_row >= RAM_BASE_ROW && seg_row + seg_rows <= RAM_END_ROW);
-                if (job_pad)
-                    assume(seg_rows == pad_rows && seg_tail_rows == 0);
-                else begin
-                    assume(seg_rows != 0 && seg_rows[BLOCK_ROWS_BITS-1:0] == 0 && seg_tail_rows[BLOCK_ROWS_BITS-1:0] == 0);
-                    assume(seg_tail_rows == 0 ||
-                           (seg_tail_row >= RAM_BASE_ROW && seg_tail_row + seg_tail_rows <= RAM_END_ROW));
-                end
-                assume({seg_row, {LOGROW{1'b0}}} + seg_bytes <= {RAM_END_ROW, {LOGROW{1'b0}}});
-            end else
-                assume(!job_pad);
-        end
         if (NOPAD) assume(!job_pad);
-        assume((allow & ~h_act) == 0);
         assume(!(bus_ack && bus_err));
         if (!req) assume(!bus_ack && !bus_err);
         if (ACKW != 0 && req && h_wait >= ACKW) assume(bus_ack || bus_err);
     end
 
     always @(posedge clk) begin
-        past_valid <= 1;
         h_wait <= req && !bus_ack && !bus_err ? h_wait + 1 : 0;
         h_fetch_age <= fetch ? 0 : h_fetch_age + (h_fetch_age != 8'hff);
         if (past_valid) begin
@@ -216,7 +200,7 @@ module dma_formal #(
             if (h_pad[s]) assert(h_trows[s] == 0);
             if (!h_pad[s]) begin
                 assert(!aux_pmore[s]);
-                assert(h_trows[s][BLOCK_ROWS_BITS-1:0] == 0);
+                assert(h_trows[s][BB-1:0] == 0);
                 if (filling && h_fs == s)
                     assert(((h_rows[s] + aux_fill_cnt) & (RPB - 1)) == 0 || (h_rows[s] == 0 && h_trows[s] == 0));
                 else
