@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-// The environment the harnesses share, one macro each, so a property every proof assumes is
-// written once: axi.sv, dma.sv and engine.sv (and slots.sv, for the reset) include this file
-// and use the macros in their module (the names each macro reads are listed above it).
+// The environment the harnesses share, one macro each, so what several proofs assume (and how
+// the two DMA readers' harnesses wire their unit) is written once: axi.sv, dma.sv and engine.sv
+// (and slots.sv, for the reset) include this file and use the macros in their module (the
+// names each macro reads are listed above it).
 // Macros rather than included module bodies: a macro expands on one line, so the lines of the
 // assertions after it, which the proofs' reports map to property groups, are the file's own.
 `ifndef LD_JOB_ENV_SVH
@@ -41,6 +42,25 @@
         end \
         assume((allow & ~h_act) == 0); \
     end
+
+// A DMA reader's job, block and fetch ports (ld_dma, ld_axi: the same DMA reader interface)
+// wired to the harness's signals of the same names, in a port list: the job (no tweak stage, no
+// load_cv, variant 0), its segments, allow/pause/more, the fetches and aborts, the block
+// stream's handshake and tags. Reads: S, the job ports, seg_*, allow, pause, more, fetch_*,
+// abort_*, bus_error, src_*.
+`define LD_READER_PORTS \
+        .job_start(job_start), .job_slot(job_slot), .job_csr(job_csr), .job_first(job_first), \
+        .job_load_cv(1'b0), .job_last(job_last), .job_variant(4'd0), .job_out(1'b0), \
+        .job_pad(job_pad), \
+        .segments_row(seg_row), .segments_rows(seg_rows), .segments_tail_row(seg_tail_row), \
+        .segments_tail_rows(seg_tail_rows), .segments_bytes(seg_bytes), \
+        .allow(allow), .pause(pause), .more(more), \
+        .fetch_valid(fetch_valid), .fetch_slot(fetch_slot), \
+        .abort_valid(abort_valid), .abort_slot(abort_slot), .bus_error(bus_error), \
+        .tweak_out_pending({S{1'b0}}), \
+        .source_valid(src_valid), .source_ready(src_ready), .source_first(src_first), \
+        .source_last(src_last), .source_payload_slot(src_slot), \
+        .source_payload_load_cv(src_load_cv), .source_payload_variant(src_variant)
 
 // A result sink that stalls (out_valid and not out_ready, `stall`) at most STALL cycles in a
 // row when STALL > 0 (fairness, for the induction); `stall_run` counts the stalled cycles in
