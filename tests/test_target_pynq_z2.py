@@ -14,7 +14,7 @@ import pytest
 from litedigest.soc.targets.sim import MAIN_SOC
 from litedigest import spec as specmod
 from litedigest.soc.targets import pynq_z2
-from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets import builder, vivado_subsystem as vs
 
 import vivado_checks
 
@@ -68,7 +68,7 @@ def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     file it adds exists; the address it gives the subsystem's AXI-Lite port and the window's
     range are the ones the register map (csr.json) and the drivers assume; one interrupt line
     per peripheral, in csr.json's order."""
-    calls = vs.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
+    calls = builder.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
     if calls is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
     names = [c[0] for c in calls]
