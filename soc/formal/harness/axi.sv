@@ -46,11 +46,7 @@ module axi_formal #(
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
     input clk,
-    input job_start, input [SB-1:0] job_slot, input job_csr, job_first, job_last, job_pad,
-    input [RB-1:0] seg_row, seg_rows, seg_tail_row, seg_tail_rows,
-    input [31:0] seg_bytes,
-    input [S-1:0] allow,
-    input pause,
+    `LD_JOB_INPUTS,
     input ar_ready, r_valid,
     input [1:0] r_resp,
     input src_ready,
@@ -103,12 +99,9 @@ module axi_formal #(
     );
 
     // --- the model ------------------------------------------------------------------------
-    (* mem2reg *) reg [RB-1:0] h_row [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_rows [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trow [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trows [0:S-1];
+    `LD_JOB_MODEL
     (* mem2reg *) reg [7:0] h_buf [0:S-1];      // the slot's blocks in the buffer
-    reg [S-1:0] h_act = 0, h_pad = 0, h_err = 0;
+    reg [S-1:0] h_err = 0;
     reg h_held = 0;                    // the block on source was shown and not taken last cycle
     always @(posedge clk) h_held <= src_valid && !src_ready;
     reg [RB-1:0] h_ar_row = 0;
@@ -120,10 +113,7 @@ module axi_formal #(
     reg tracking = 0, tracked_done = 0;
     reg [SB-1:0] t_slot = 0;
     reg [7:0] t_ahead = 0;
-    integer s;
-    initial for (s = 0; s < S; s = s + 1) begin
-        h_row[s] = 0; h_rows[s] = 0; h_trow[s] = 0; h_trows[s] = 0; h_buf[s] = 0;
-    end
+    initial for (s = 0; s < S; s = s + 1) h_buf[s] = 0;
 
     wire fetch = past_valid && fetch_valid;
     wire ar = past_valid && ar_valid && ar_ready;
@@ -183,13 +173,8 @@ module axi_formal #(
             for (s = 0; s < S; s = s + 1)
                 if (h_act[s] && !more[s] && h_buf[s] == 0 && !(fetch && fetch_slot == s)) h_act[s] <= 0;
             if (job_start) begin
-                h_act[job_slot] <= 1;
-                h_pad[job_slot] <= job_pad && !job_csr;
+                `LD_JOB_MODEL_START
                 h_err[job_slot] <= 0;
-                h_row[job_slot] <= job_csr ? 0 : seg_row;
-                h_rows[job_slot] <= job_csr ? 0 : seg_rows;
-                h_trow[job_slot] <= seg_tail_row;
-                h_trows[job_slot] <= job_csr ? 0 : seg_tail_rows;
             end
         end
     end

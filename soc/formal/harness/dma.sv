@@ -42,11 +42,7 @@ module dma_formal #(
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
     input clk,
-    input job_start, input [SB-1:0] job_slot, input job_csr, job_first, job_last, job_pad,
-    input [RB-1:0] seg_row, seg_rows, seg_tail_row, seg_tail_rows,
-    input [31:0] seg_bytes,
-    input [S-1:0] allow,
-    input pause,
+    `LD_JOB_INPUTS,
     input bus_ack, bus_err,
     input src_ready
 );
@@ -84,18 +80,11 @@ module dma_formal #(
     );
 
     // --- the model ------------------------------------------------------------------------
-    reg [S-1:0] h_act = 0, h_pad = 0, h_last = 0;
-    (* mem2reg *) reg [RB-1:0] h_row [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_rows [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trow [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trows [0:S-1];
+    `LD_JOB_MODEL
+    reg [S-1:0] h_last = 0;
     reg [SB-1:0] h_fs = 0;             // the slot of the latest fetch
     reg [1:0] h_hold = 0;              // blocks fetched and not yet out or dropped
     reg [7:0] h_wait = 0, h_fetch_age = 0;
-    integer s;
-    initial for (s = 0; s < S; s = s + 1) begin
-        h_row[s] = 0; h_rows[s] = 0; h_trow[s] = 0; h_trows[s] = 0;
-    end
 
     wire req = past_valid && cyc && stb;
     wire take = past_valid && src_valid && src_ready;
@@ -140,13 +129,8 @@ module dma_formal #(
             for (s = 0; s < S; s = s + 1)
                 if (h_act[s] && !more[s] && !held[s] && !(fetch && fetch_slot == s)) h_act[s] <= 0;
             if (job_start) begin
-                h_act[job_slot] <= 1;
-                h_pad[job_slot] <= job_pad && !job_csr;
+                `LD_JOB_MODEL_START
                 h_last[job_slot] <= job_last;
-                h_row[job_slot] <= job_csr ? 0 : seg_row;
-                h_rows[job_slot] <= job_csr ? 0 : seg_rows;
-                h_trow[job_slot] <= seg_tail_row;
-                h_trows[job_slot] <= job_csr ? 0 : seg_tail_rows;
             end
         end
     end

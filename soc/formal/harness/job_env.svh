@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // The environment the harnesses share, one macro each, so what several proofs assume (and how
-// the two DMA readers' harnesses wire their unit) is written once: axi.sv, dma.sv and engine.sv
-// (and slots.sv, for the reset) include this file and use the macros in their module (the
-// names each macro reads are listed above it).
+// the two DMA readers' harnesses declare, model and wire their jobs) is written once: axi.sv,
+// dma.sv and engine.sv (and slots.sv, for the reset) include this file and use the macros in
+// their module (the names each macro reads are listed above it).
 // Macros rather than included module bodies: a macro expands on one line, so the lines of the
 // assertions after it, which the proofs' reports map to property groups, are the file's own.
 `ifndef LD_JOB_ENV_SVH
@@ -42,6 +42,40 @@
         end \
         assume((allow & ~h_act) == 0); \
     end
+
+// A DMA reader's job inputs, free but for the assumptions above, in the harness's port list:
+// a job's start, slot and flags, its segments (rows of RB bits), `allow` (a bit a slot) and
+// `pause`. Reads: S, SB, RB.
+`define LD_JOB_INPUTS \
+    input job_start, input [SB-1:0] job_slot, input job_csr, job_first, job_last, job_pad, \
+    input [RB-1:0] seg_row, seg_rows, seg_tail_row, seg_tail_rows, \
+    input [31:0] seg_bytes, \
+    input [S-1:0] allow, \
+    input pause
+
+// The harness's model of a DMA reader's jobs: which slots run one (h_act), which of them is a
+// DMA `pad` job (h_pad), and each slot's rows still to read: the segment's next row and count
+// (h_row, h_rows), then the tail's (h_trow, h_trows); `s`, the harnesses' slot index. At a job
+// start (LD_JOB_MODEL_START, in the harness's clocked block, under `if (job_start)`) the slot
+// runs with the rows of its segments, none for a CSR job. Reads: S, RB, the job ports, seg_*.
+`define LD_JOB_MODEL \
+    (* mem2reg *) reg [RB-1:0] h_row [0:S-1]; \
+    (* mem2reg *) reg [RB-1:0] h_rows [0:S-1]; \
+    (* mem2reg *) reg [RB-1:0] h_trow [0:S-1]; \
+    (* mem2reg *) reg [RB-1:0] h_trows [0:S-1]; \
+    reg [S-1:0] h_act = 0, h_pad = 0; \
+    integer s; \
+    initial for (s = 0; s < S; s = s + 1) begin \
+        h_row[s] = 0; h_rows[s] = 0; h_trow[s] = 0; h_trows[s] = 0; \
+    end
+
+`define LD_JOB_MODEL_START \
+    h_act[job_slot] <= 1; \
+    h_pad[job_slot] <= job_pad && !job_csr; \
+    h_row[job_slot] <= job_csr ? 0 : seg_row; \
+    h_rows[job_slot] <= job_csr ? 0 : seg_rows; \
+    h_trow[job_slot] <= seg_tail_row; \
+    h_trows[job_slot] <= job_csr ? 0 : seg_tail_rows;
 
 // A DMA reader's job, block and fetch ports (ld_dma, ld_axi: the same DMA reader interface)
 // wired to the harness's signals of the same names, in a port list: the job (no tweak stage, no
