@@ -41,6 +41,6 @@ packages = {**BASE, **(CHECKOUT if EDITABLE else {})}
 setup(
     packages=list(packages),
     package_dir=packages,
-    package_data={"litedigest.notebooks": ["*.ipynb"], "litedigest.soc.formal": ["harness/*.sv"]},
+    package_data={"litedigest.notebooks": ["*.ipynb"], "litedigest.soc.formal": ["harness/*.sv", "harness/*.svh"]},
     cffi_modules=["software/python/litedigest/_clib/build.py:ffibuilder"],
 )

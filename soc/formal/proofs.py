@@ -3,8 +3,9 @@
 (in parallel, each with a time limit) and the cache of their verdicts.
 
 A verdict is cached under build/formal/ keyed by a hash of everything it depends on: the
-unit's Verilog (made afresh from the design each run), the harness, the .sby script and the
-tool versions; a run with nothing changed only regenerates the Verilog and reads the cache.
+unit's Verilog (made afresh from the design each run), the harness with the files it includes
+(job_env.svh), the .sby script and the tool versions; a run with nothing changed only
+regenerates the Verilog and reads the cache.
 """
 import concurrent.futures
 import hashlib
@@ -229,7 +230,7 @@ def cache_key(proof, unit):
     script = sby.sby_script(unit, proof.harness, proof.top, proof.mode, proof.depth,
                             {**unit.params, **proof.params}, timeout=proof.timeout)
     h = hashlib.sha256()
-    for part in (unit.verilog, sby.harness_text(proof.harness), script,
+    for part in (unit.verilog, *map(sby.harness_text, sby.harness_files(proof.harness)), script,
                  json.dumps(tool_versions(), sort_keys=True)):
         h.update(part.encode())
         h.update(b"\0")

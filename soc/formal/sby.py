@@ -25,6 +25,18 @@ def harness_text(name):
         return f.read()
 
 
+_INCLUDE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)
+
+
+def harness_files(name):
+    """The harness file `name` and the files of harness/ it includes (job_env.svh), each once:
+    what a proof's work directory needs beside the unit."""
+    files = [name]
+    for inc in _INCLUDE.findall(harness_text(name)):
+        files += [f for f in harness_files(inc) if f not in files]
+    return files
+
+
 def sby_script(unit, harness, top, mode, depth, params, defines=(), timeout=None, solver="yices"):
     """The .sby text of a proof: `unit` (units.Unit, its Verilog as `<unit.name>.v`) under the
     harness file `harness` (module `top`) with `params` (harness parameters), `defines`
@@ -43,7 +55,7 @@ def sby_script(unit, harness, top, mode, depth, params, defines=(), timeout=None
     if cuts:
         lines.append(f"cutpoint {cuts}")
     lines += ["flatten", "setundef -undriven -anyseq", "opt_clean", "",
-              "[files]", f"{unit.name}.v", harness, ""]
+              "[files]", f"{unit.name}.v", *harness_files(harness), ""]
     return "\n".join(l for l in lines if l is not None) + "\n"
 
 
@@ -55,8 +67,9 @@ def run(workdir, unit, harness, top, mode, depth, params, defines=(), timeout=30
     os.makedirs(workdir)
     with open(os.path.join(workdir, f"{unit.name}.v"), "w") as f:
         f.write(unit.verilog)
-    with open(os.path.join(workdir, harness), "w") as f:
-        f.write(harness_text(harness))
+    for name in harness_files(harness):
+        with open(os.path.join(workdir, name), "w") as f:
+            f.write(harness_text(name))
     sby = sby_script(unit, harness, top, mode, depth, params, defines, timeout)
     with open(os.path.join(workdir, "proof.sby"), "w") as f:
         f.write(sby)

@@ -140,12 +140,9 @@ def build_sim(build_dir, hash_engine=None, firmware=None, main_ram_size=DEFAULT_
 
 
 def soc_build_dir(engines):
-    """build/soc/<engines>: one cached build per list of engine specs (a spec alone: its own
-    SoC, or the shared one that has it, see the sim target's soc_engines_for)."""
+    """build/soc/<engines>: one cached build per list of engine specs (the soc backend, the
+    demo, the benches and the tests share it)."""
     from litedigest import spec as specmod
-    if isinstance(engines, (str, specmod.EngineSpec)):
-        from litedigest.soc.targets.sim import soc_engines_for
-        engines = soc_engines_for(engines)
     names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
     return os.path.join(buildcache.build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
 

@@ -11,7 +11,7 @@ The SoC (like the simulated one, soc/targets/sim.py):
 - VexRiscv (standard), sys clock from the ECP5 PLL on the 25 MHz oscillator (``--sys-clk-freq``,
   default 50 MHz), reset on the PWR button;
 - console UART on the board's USB-serial (``serial``, 115200 baud);
-- no ROM, no BIOS: the CPU resets into the integrated main RAM (``soc.wide_ram.WideRAM`` in
+- no ROM, no BIOS: the CPU resets into the integrated main RAM (``soc.cores.wide_ram.WideRAM`` in
   block RAM: the CPU's 32-bit port and a read port of ``--dma-row-bits`` (default 128) for the
   hash peripherals' DMA),
   whose initial contents are the firmware built for this SoC (``software/firmware/apps/demo``
@@ -25,7 +25,6 @@ the firmware, yosys/nextpnr logs and reports, ``<top>.bit``, ``summary.json``; a
 configuration and sources makes a rerun with nothing changed instant. ``--bitstreams-dir``
 (default ``bitstreams/ecp5``) receives the manifest (and the bitstream when it is small enough).
 """
-import argparse
 import os
 import shutil
 import statistics
@@ -34,6 +33,10 @@ import time
 
 from litedigest import buildcache
 from litedigest.soc.flows.dse import DEFAULT_PLACER, check_placer_build, placer_args, placer_type
+from litedigest.soc.targets import args as targs, builder
+from litedigest.soc.targets.builder import build_software, litex_builder_args
+from litedigest.soc.targets import firmware as target_firmware
+from litedigest.soc.targets.firmware import firmware_app
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -228,43 +231,29 @@ def make_soc(board="ulx3s", device=None, hash_engines=None, sys_clk_freq=DEFAULT
 def generate(build_dir, soc):
     """LiteX: Verilog, LPF and yosys script, headers, csr.json, software libraries (no BIOS)."""
     from litex.soc.integration.builder import Builder
-    builder = Builder(soc, output_dir=build_dir, compile_software=True,
-                      csr_json=os.path.join(build_dir, "csr.json"),
-                      csr_csv=os.path.join(build_dir, "csr.csv"))
+    builder = Builder(soc, **litex_builder_args(build_dir))
     builder.build(run=False)
-    builder._prepare_rom_software()
-    builder._generate_rom_software(compile_bios=False)
+    build_software(builder)
     return builder
 
 
 def main_ram_init_file(gateware_dir, main_ram_size, dma_row_bits):
+    """The path of the main RAM's $readmemh file (the firmware goes there)."""
     rows = main_ram_size // (dma_row_bits // 8)
-    cands = []
-    for fn in sorted(os.listdir(gateware_dir)):
-        if fn.endswith(".init") and "main_ram" in fn:
-            with open(os.path.join(gateware_dir, fn)) as f:
-                if sum(1 for _ in f) == rows:
-                    cands.append(fn)
-    if len(cands) != 1:
-        raise RuntimeError(f"cannot identify the main RAM .init file in {gateware_dir}: {cands}")
-    return os.path.join(gateware_dir, cands[0])
-
-
-def firmware_app(engines):
-    from litedigest import spec as specmod
-    fams = [specmod.parse(e).family for e in engines]
-    return "demo" if "sha256" in fams else "idle"
+    return os.path.join(gateware_dir, builder.main_ram_init_file(gateware_dir, rows))
 
 
 def _sources():
-    """Every source the bitstream depends on: the gateware, this target, the flow that runs the
-    tools, the firmware (its builder, the apps, the C library and its build)."""
+    """Every source the bitstream depends on: the gateware, this target and the build steps it
+    shares, the flow that runs the tools, the firmware (its builder, the apps, the C library and
+    its build)."""
     from litedigest.soc.flows import ecp5 as flow_ecp5, tools
     from litedigest.soc.sim import firmware
     fw = os.path.join(REPO_ROOT, "software", "firmware")
     exts = (".c", ".h", ".S", ".ld", ".mak", "Makefile")
-    return [buildcache.gateware_sources(), os.path.abspath(__file__), flow_ecp5.__file__, tools.__file__,
-            firmware.__file__, buildcache.source_files(os.path.join(fw, "apps"), exts),
+    return [buildcache.gateware_sources(), os.path.abspath(__file__), builder.__file__,
+            target_firmware.__file__, flow_ecp5.__file__, tools.__file__, firmware.__file__,
+            buildcache.source_files(os.path.join(fw, "apps"), exts),
             buildcache.source_files(os.path.join(fw, "lib"), exts), os.path.join(fw, "lib", "sources.txt")]
 
 
@@ -346,27 +335,16 @@ def _is_default(args, engines, device):
             and args.build_dir is None and not getattr(args, "engine_clock", None))
 
 
+# The options the manifest's `generated_by` records (targs.recipe), with the values that leave
+# them out: what the bitstream is made of and how it is placed and routed
+RECIPE = (("hash_engine", (None,)), ("board", ("ulx3s",)), ("device", (None, "")),
+          ("seeds", (",".join(map(str, DEFAULT_SEEDS)),)), ("sys_clk_freq", (DEFAULT_SYS_CLK_MHZ,)),
+          ("dma_row_bits", (DEFAULT_DMA_ROW_BITS,)), ("engine_clock", (None, "")),
+          ("router", ("router1",)), ("placer", (DEFAULT_PLACER,)))
+
+
 def _cmdline(args):
-    parts = ["litedigest", "build", "ecp5"]
-    if args.hash_engine is not None:
-        parts += ["--hash-engine", args.hash_engine]
-    if args.board != "ulx3s":
-        parts += ["--board", args.board]
-    if args.device:
-        parts += ["--device", args.device]
-    if args.seeds != ",".join(map(str, DEFAULT_SEEDS)):
-        parts += ["--seeds", args.seeds]
-    if args.sys_clk_freq != DEFAULT_SYS_CLK_MHZ:
-        parts += ["--sys-clk-freq", str(args.sys_clk_freq)]
-    if args.dma_row_bits != DEFAULT_DMA_ROW_BITS:
-        parts += ["--dma-row-bits", str(args.dma_row_bits)]
-    if getattr(args, "engine_clock", None):
-        parts += ["--engine-clock", args.engine_clock]
-    if args.router != "router1":
-        parts += ["--router", args.router]
-    if args.placer != DEFAULT_PLACER:
-        parts += ["--placer", args.placer]
-    return " ".join(parts)
+    return targs.recipe("ecp5", args, RECIPE)
 
 
 def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks=None):
@@ -388,6 +366,8 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
                        main_ram_size=args.main_ram_size, dma_row_bits=args.dma_row_bits,
                        engine_clocks=engine_clocks)
         print(f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}", flush=True)
+        # (named `builder`: Migen names the signals LiteX makes while building after the variable
+        # the Builder goes into here, so another name renames them in the Verilog)
         builder = generate(build_dir, soc)
         gw = builder.gateware_dir
         top = soc.platform.name
@@ -578,23 +558,22 @@ def write_bitstreams_dir(summary, build_dir, out_dir, cmdline):
                       "from_seed": summary["bitstream"]["seed"],
                       "size": summary["bitstream"]["size"], "sha256": summary["bitstream"]["sha256"]},
     }
-    buildcache.write(os.path.join(out_dir, "manifest.json"), man, newline=True)
+    builder.write_manifest(man, out_dir)
     print(f"ecp5: wrote {os.path.join(out_dir, 'manifest.json')}"
           + (f" and {name}" if committed else " (bitstream too large to commit)"))
     return man
 
 
 def add_arguments(p):
-    p.add_argument("--hash-engine", default=None,
-                   help="engine specs, comma-separated (default: " + ",".join(DEFAULT_ENGINES) + ")")
+    targs.soc_args(p, "engine specs, comma-separated (default: " + ",".join(DEFAULT_ENGINES) + ")",
+                   metavar=None, main_ram_help="main RAM bytes (block RAM)",
+                   main_ram_default=DEFAULT_MAIN_RAM_SIZE)
     p.add_argument("--board", default="ulx3s", choices=sorted(BOARDS), help="the board (default ulx3s)")
     p.add_argument("--device", default=None, help="the board's FPGA (ulx3s: LFE5U-85F, default)")
     p.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)),
                    help="nextpnr seeds, comma-separated (the bitstream is from the fastest)")
     p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK_MHZ,
                    help="sys clock in MHz (the PLL output and the nextpnr target)")
-    p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE,
-                   help="main RAM bytes (block RAM)")
     p.add_argument("--dma-row-bits", type=int, default=DEFAULT_DMA_ROW_BITS,
                    help="width of the main RAM's DMA read port in bits (power of two, 32 up to the "
                         "smallest block of the engines: 512, or 1024 with only SHA-512 engines; "
@@ -624,9 +603,7 @@ def add_arguments(p):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Build the LiteDigest SoC for an ECP5 board")
-    add_arguments(p)
-    return build(p.parse_args(argv))
+    return targs.main("Build the LiteDigest SoC for an ECP5 board", add_arguments, build, argv)
 
 
 if __name__ == "__main__":

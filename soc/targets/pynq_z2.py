@@ -29,7 +29,7 @@ proc_sys_reset):
   walkers' descriptor reads and digest writes (single beats) go through one Wishbone bus and
   LiteX's Wishbone2AXI: their reads join the arbiter, their writes own AW/W/B. Measured with an
   AXI slave model of DDR (``litedigest.soc.sim.axi_ddr``; ``python -m
-  litedigest.soc.sim.pynq_dma``): sha256:opt:p4 hashing 64 KiB at 7.1 B/cycle of the 64-bit
+  litedigest.soc.targets.pynq_dma``): sha256:opt:p4 hashing 64 KiB at 7.1 B/cycle of the 64-bit
   port with a 30-cycle first beat, 6.9 with 60 (random ARREADY and RVALID gaps); the Wishbone
   bridge of before, single beats one at a time, managed one 64-bit word per DDR round trip;
 - one level-high interrupt output ``irq_<instance>`` per peripheral (its EventManager irq,
@@ -53,16 +53,14 @@ Vivado TCL (``vivado/pynq_z2_overlay.tcl``: project, block design, bitstream, ``
 when ``vivado`` is on PATH, and otherwise checks what can be checked: Verilator lint and
 Yosys ``synth_xilinx`` utilization against the xc7z020.
 """
-import argparse
-import json
 import os
 import sys
 
-from litedigest import buildcache
 from litedigest.soc.flows import xc7 as flow_xc7
+from litedigest.soc.targets import args as targs, builder
 from litedigest.soc.targets import vivado_subsystem as vs
-from litedigest.soc.targets.vivado_subsystem import (  # noqa: F401  (this module's API)
-    TargetError, engine_list, engines_key, tcl_list, verilator_lint)
+from litedigest.soc.targets.builder import TargetError  # noqa: F401  (this module's API)
+from litedigest.soc.targets.vivado_subsystem import tcl_list
 
 BOARD = "pynq_z2"
 DEVICE = "xc7z020clg400-1"
@@ -128,13 +126,7 @@ class LiteDigestSubsystem(vs.LiteDigestSubsystem):
         vs.LiteDigestSubsystem.__init__(self, hash_engines, with_clock_pads, target=TARGET)
 
 
-# --- build ------------------------------------------------------------------------------------
-
-def generate(out_dir, engines):
-    """Generate the subsystem into out_dir: gateware/<top>.v, csr.json, csr.csv,
-    software/include/generated/{csr,soc,mem}.h. Returns a dict of facts (peripherals, paths)."""
-    return vs.generate(out_dir, engines, TARGET)
-
+# --- the block design -------------------------------------------------------------------------
 
 def vivado_tcl(facts, jobs=2):
     """The Vivado batch script: project, block design (PS7 + subsystem + axi_intc),
@@ -210,80 +202,39 @@ def _main_soc():
 
 
 def add_arguments(p):
-    p.add_argument("--hash-engine", default=None, metavar="SPECS",
-                   help="engine specs, comma-separated (default: the main SoC's, "
-                        + ",".join(_main_soc()) + ")")
-    p.add_argument("--output-dir", default=None,
-                   help="build directory (default: build/pynq_z2/<engines>)")
-    p.add_argument("--no-synth", action="store_true",
-                   help="skip Yosys synth_xilinx (the full engine set takes minutes)")
-    p.add_argument("--no-lint", action="store_true", help="skip the Verilator lint")
-    p.add_argument("--no-vivado", action="store_true",
-                   help="do not run Vivado even when it is on PATH (write the TCL only)")
-    p.add_argument("--jobs", type=int, default=2, help="Vivado implementation jobs")
-    p.add_argument("--nice", type=int, default=10, help="niceness of the Yosys run (default 10)")
-    p.add_argument("--force", action="store_true", help="regenerate and resynthesize even if cached")
-    p.add_argument("--manifest", default=None, metavar="PATH",
-                   help="also write the manifest here (bitstreams/pynq_z2/manifest.json)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-
-
-def default_output_dir(engines):
-    return vs.default_output_dir(TARGET, engines)
+    targs.soc_args(p, "engine specs, comma-separated (default: the main SoC's, "
+                   + ",".join(_main_soc()) + ")")
+    targs.vivado_builder_args(p, BOARD)
 
 
 def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=2, niceness=10,
         force=False, manifest_path=None, command=None, log=print):
     """Generate, write the Vivado TCL, run Vivado if present, lint and synthesize. Returns the
     report dict (also written to <output_dir>/report.json). Raises TargetError on bad input.
-    Runs on one output directory take turns (vivado_subsystem.run)."""
-    return vs.run(TARGET, engines, output_dir, synth=synth, lint=lint, vivado=vivado, jobs=jobs,
-                  niceness=niceness, force=force, manifest_path=manifest_path, command=command,
-                  log=log)
+    Runs on one output directory take turns (builder.run_vivado)."""
+    return builder.run_vivado(TARGET, engines, output_dir, synth=synth, lint=lint, vivado=vivado,
+                              jobs=jobs, niceness=niceness, force=force,
+                              manifest_path=manifest_path, command=command, log=log)
 
 
-def make_manifest(report, facts, bit, command):
-    """The per-board manifest (bitstreams/pynq_z2/manifest.json): what was built, with what,
-    and what it measured; the bitstream's sha256 when Vivado built one."""
-    has_bit = os.path.exists(bit) and report["vivado"].get("ran")
-    tools, checks, util = vs.manifest_checks(report)
-    return {
-        "board": BOARD,
-        "device": DEVICE,
-        "overlay": {"bit": f"{OVERLAY_NAME}.bit", "hwh": f"{OVERLAY_NAME}.hwh"},
-        "subsystem": {"top": SUBSYSTEM_TOP, "vlnv": SUBSYSTEM_VLNV, "cell": SUBSYSTEM_CELL,
-                      "gp0_base": f"0x{GP0_BASE:08X}", "csr_window_bytes": 1 << AXIL_ADDRESS_WIDTH,
-                      "dma": f"AXI4 {DMA_DATA_WIDTH}-bit master on S_AXI_HP0, DDR 0x{DDR_BASE:08X}"
-                             f"+0x{DDR_SIZE:08X}",
-                      "clock_hz": FCLK0_HZ,
-                      "interrupts": "irq_<instance> -> xlconcat -> axi_intc_0 -> IRQ_F2P[0]; "
-                                    "index = csr.json constant <instance>_interrupt"},
-        "engines": report["engines"],
-        "peripherals": report["peripherals"],
-        "tools": tools,
-        "checks": checks,
-        "utilization_yosys_xc7": util,
-        "fmax_mhz": None,
-        "fmax_note": "not measured: no Xilinx place and route here (Vivado absent); the "
-                     "design is constrained by the PS's FCLK_CLK0 at 100 MHz, and Vivado's "
-                     "timing summary (vivado_timing.rpt) says whether it meets it.",
-        "bitstream": {"file": f"{OVERLAY_NAME}.bit",
-                      "sha256": buildcache.file_sha256(bit) if has_bit else None,
-                      "reason": None if has_bit else
-                      "not built: the PYNQ-Z2 bitstream needs Vivado, which is not available here"},
-        "recipe": command,
-    }
-
-
-def _manifest(report, facts, command):
-    return make_manifest(report, facts, os.path.join(report["output_dir"], f"{OVERLAY_NAME}.bit"),
-                         command)
+def make_manifest(report, facts, command):
+    """The per-board manifest (bitstreams/pynq_z2/manifest.json): builder.vivado_manifest with
+    the overlay's files and where the PS sees the subsystem."""
+    return builder.vivado_manifest(
+        TARGET, report, command,
+        head={"overlay": {"bit": f"{OVERLAY_NAME}.bit", "hwh": f"{OVERLAY_NAME}.hwh"}},
+        window={"gp0_base": f"0x{GP0_BASE:08X}"},
+        dma=f"AXI4 {DMA_DATA_WIDTH}-bit master on S_AXI_HP0, DDR 0x{DDR_BASE:08X}+0x{DDR_SIZE:08X}",
+        interrupts="irq_<instance> -> xlconcat -> axi_intc_0 -> IRQ_F2P[0]; "
+                   "index = csr.json constant <instance>_interrupt",
+        clock_note="design is constrained by the PS's FCLK_CLK0 at 100 MHz")
 
 
 TARGET = vs.Target(
-    name=BOARD, device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE, csr_base=GP0_BASE,
-    capacity=flow_xc7.XC7Z020, tcl_name="pynq_z2_overlay.tcl", vivado_tcl=vivado_tcl,
-    make_manifest=_manifest, vivado_outputs=(f"{OVERLAY_NAME}.bit", f"{OVERLAY_NAME}.hwh"),
+    name=BOARD, title="PYNQ-Z2", device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE,
+    csr_base=GP0_BASE, capacity=flow_xc7.XC7Z020, tcl_name="pynq_z2_overlay.tcl",
+    vivado_tcl=vivado_tcl, make_manifest=make_manifest,
+    vivado_outputs=(f"{OVERLAY_NAME}.bit", f"{OVERLAY_NAME}.hwh"),
     synth_note="Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no PS, "
                "AXI interconnects or axi_intc), before placement: logic only; Vivado's "
                "own counts differ.",
@@ -292,31 +243,14 @@ TARGET = vs.Target(
 
 def build(args):
     """`litedigest build pynq_z2` entry point (litedigest.cli.build)."""
-    cmd = vs.build_command(args, BOARD)
-    try:
-        report = run(args.hash_engine, args.output_dir, synth=not args.no_synth,
-                     lint=not args.no_lint, vivado=not args.no_vivado, jobs=args.jobs,
-                     niceness=args.nice, force=args.force, manifest_path=args.manifest,
-                     command=cmd, log=(lambda *a: print(*a, file=sys.stderr)) if args.json else print)
-    except TargetError as e:
-        print(f"litedigest build pynq_z2: error: {e}", file=sys.stderr)
-        return 2
-    except Exception as e:  # flows.xc7.Xc7SynthError and the like: the message says what failed
-        from litedigest.soc.flows.xc7 import Xc7SynthError
-        if isinstance(e, Xc7SynthError):
-            print(f"litedigest build pynq_z2: error: {e}", file=sys.stderr)
-            return 1
-        raise
-    if args.json:
-        print(json.dumps(report, indent=2))
-    lint = report.get("lint") or {}
-    return 1 if lint.get("ok") is False else 0
+    return builder.run_command(
+        BOARD, lambda **kw: run(**targs.vivado_builder_argdict(args), **kw), args,
+        targs.recipe(BOARD, args, targs.VIVADO_RECIPE))
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Build the LiteDigest PYNQ-Z2 subsystem and Vivado TCL")
-    add_arguments(p)
-    return build(p.parse_args(argv))
+    return targs.main("Build the LiteDigest PYNQ-Z2 subsystem and Vivado TCL", add_arguments,
+                      build, argv)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@
 - Host bridge: ``UARTBone`` on ``serial:1`` through ``RS232PHYModel``, exposed over TCP by the
   patched ``serial2tcp_nodelay`` sim module (``soc/sim_modules``): TCP_NODELAY, buffered TX,
   bounded RX, loopback only, port chosen per run in ``sim_config.js``.
-- Main RAM is ``soc.wide_ram.WideRAM``: the CPU's 32-bit port plus a port one
+- Main RAM is ``soc.cores.wide_ram.WideRAM``: the CPU's 32-bit port plus a port one
   64-byte row wide for the hash peripherals' DMA (round-robin arbitrated between them), so a
   pipelined engine can be fed a block every few cycles.
 - ``hash_engines``: engine specs (a list, or one comma-separated string); each becomes a
@@ -27,7 +27,6 @@ Run as a script to build (used by ``litedigest.soc.sim.build.build_sim`` in a su
     python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base,sha1] [--main-ram-size N]
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -43,6 +42,8 @@ from litex.soc.integration.soc_core import SoCCore
 from litex.tools.litex_sim import SimSoC
 
 from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
+from litedigest.soc.targets import args as targs
+from litedigest.soc.targets.builder import build_software, litex_builder_args, main_ram_init_file
 
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
@@ -177,12 +178,7 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
     soc = LiteDigestSimSoC(hash_engines=hash_engines, main_ram_size=main_ram_size, main_ram_init=init)
     # With no ROM the Builder compiles no software: the libraries firmware links against are
     # built below (without the BIOS).
-    builder = Builder(soc,
-        output_dir       = build_dir,
-        compile_software = True,
-        csr_json         = os.path.join(build_dir, "csr.json"),
-        csr_csv          = os.path.join(build_dir, "csr.csv"),
-    )
+    builder = Builder(soc, **litex_builder_args(build_dir))
     # The patched TCP bridge module, copied into the build (the toolchain writes a
     # variables.mak next to extra modules, so they must not live in the source tree).
     mods_dir = os.path.join(build_dir, "sim_modules")
@@ -199,9 +195,7 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
         jobs             = jobs or os.cpu_count(),
         opt_level        = opt_level,
     )
-    # LiteX software (picolibc, compiler-rt, libbase, ...) without the BIOS.
-    builder._prepare_rom_software()
-    builder._generate_rom_software(compile_bios=False)
+    build_software(builder)
 
     if compile_gateware:
         import subprocess
@@ -210,25 +204,29 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
     return builder
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description="Build the LiteDigest simulated SoC")
+def add_arguments(p):
     p.add_argument("--build-dir", required=True)
-    p.add_argument("--hash-engine", default=None, help="engine spec(s), comma-separated")
-    p.add_argument("--main-ram-size", type=lambda s: int(s, 0), default=DEFAULT_MAIN_RAM_SIZE)
+    targs.soc_args(p, "engine spec(s), comma-separated", metavar=None,
+                   main_ram_default=DEFAULT_MAIN_RAM_SIZE)
     p.add_argument("--firmware", default=None, help="initial main RAM image (.bin)")
     p.add_argument("--no-compile-gateware", action="store_true")
     p.add_argument("--opt-level", default="O3")
-    args = p.parse_args(argv)
+
+
+def run(args):
+    """Build from the command line's `args`, then write sim_build_info.json (what the runner,
+    soc.sim.build, reads of the build)."""
     builder = build(args.build_dir, hash_engines=args.hash_engine, main_ram_size=args.main_ram_size,
                     firmware=args.firmware, compile_gateware=not args.no_compile_gateware,
                     opt_level=args.opt_level)
     soc = builder.soc
+    rows = soc.integrated_main_ram_size // (DMA_ROW_BITS // 8)
     info = {
         "gateware_dir": os.path.abspath(builder.gateware_dir),
         "software_dir": os.path.abspath(builder.software_dir),
         "main_ram_base": MAIN_RAM_BASE,
         "main_ram_size": args.main_ram_size,
-        "main_ram_init": "%s.init" % _memory_verilog_name(builder),
+        "main_ram_init": main_ram_init_file(builder.gateware_dir, rows),
         "hash_engines": engine_list(args.hash_engine),
         "hash_peripherals": {n: p.engine_spec for n, p in soc.hash_peripherals.items()},
         "main_ram_row_bytes": DMA_ROW_BITS // 8,
@@ -239,20 +237,8 @@ def main(argv=None):
     return 0
 
 
-def _memory_verilog_name(builder):
-    """File name (without .init) of the main RAM's $readmemh file in the gateware dir."""
-    gw = builder.gateware_dir
-    size = builder.soc.integrated_main_ram_size // (DMA_ROW_BITS // 8)
-    cands = []
-    for fn in sorted(os.listdir(gw)):
-        if fn.endswith(".init") and "main_ram" in fn:
-            with open(os.path.join(gw, fn)) as f:
-                n = sum(1 for _ in f)
-            if n == size:
-                cands.append(fn[:-len(".init")])
-    if len(cands) != 1:
-        raise RuntimeError(f"cannot identify the main RAM .init file in {gw}: {cands}")
-    return cands[0]
+def main(argv=None):
+    return targs.main("Build the LiteDigest simulated SoC", add_arguments, run, argv)
 
 
 if __name__ == "__main__":

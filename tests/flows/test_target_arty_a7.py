@@ -20,7 +20,7 @@ import pytest
 from litedigest import spec as specmod
 from litedigest.soc.targets import arty_a7
 from litedigest.paths import repo_root
-from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets import builder, vivado_subsystem as vs
 
 import vivado_checks
 
@@ -45,8 +45,8 @@ def csr(default_build):
 
 @pytest.fixture(scope="module")
 def calls(default_build):
-    """The Vivado commands the block-design TCL issues, run in tclsh (vs.tcl_dry_run)."""
-    c = vs.tcl_dry_run(default_build["vivado_tcl"])
+    """The Vivado commands the block-design TCL issues, run in tclsh (builder.tcl_dry_run)."""
+    c = builder.tcl_dry_run(default_build["vivado_tcl"])
     if c is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
     return c
@@ -182,8 +182,8 @@ def test_vivado_tcl_runs_and_adds_existing_files(default_build, calls):
 
 
 def test_vivado_tcl_needs_the_board_files(default_build):
-    with pytest.raises(vs.TclDryRunError, match="board files"):
-        vs.tcl_dry_run(default_build["vivado_tcl"], board_files=False)
+    with pytest.raises(builder.TclDryRunError, match="board files"):
+        builder.tcl_dry_run(default_build["vivado_tcl"], board_files=False)
 
 
 def test_every_wired_cell_exists_before_use(calls):
@@ -316,7 +316,7 @@ def test_dma_at_the_arty_ddr_base_in_simulation():
     pointers), a job at the end of the DDR window (the firmware's "outside main RAM" check) is
     refused with err_addr and nothing read."""
     import hashlib
-    from litedigest.soc.sim.pynq_dma import SubsystemSim
+    from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     mem_base = arty_a7.DDR_BASE
     msg = bytes((7 * i + 3) & 0xFF for i in range(300))

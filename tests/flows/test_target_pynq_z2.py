@@ -14,7 +14,7 @@ import pytest
 from litedigest.soc.targets.sim import MAIN_SOC
 from litedigest import spec as specmod
 from litedigest.soc.targets import pynq_z2
-from litedigest.soc.targets import vivado_subsystem as vs
+from litedigest.soc.targets import builder, vivado_subsystem as vs
 
 import vivado_checks
 
@@ -68,7 +68,7 @@ def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     file it adds exists; the address it gives the subsystem's AXI-Lite port and the window's
     range are the ones the register map (csr.json) and the drivers assume; one interrupt line
     per peripheral, in csr.json's order."""
-    calls = vs.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
+    calls = builder.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
     if calls is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
     names = [c[0] for c in calls]
@@ -158,7 +158,7 @@ def test_bad_output_dir_is_a_clear_error(tmp_path):
 
 
 # --- the AXI ports in simulation --------------------------------------------------------------
-# The subsystem in Migen's simulator (soc/sim/pynq_dma.py): CSRs through the AXI-Lite slave,
+# The subsystem in Migen's simulator (soc/targets/pynq_dma.py): CSRs through the AXI-Lite slave,
 # the DMA's AXI4 master on the DDR model (soc/sim/axi_ddr.py: first-beat latency, random
 # ARREADY / RVALID gaps, protocol checks by assertion).
 
@@ -173,7 +173,7 @@ def test_axi_ports_simulation():
     slave (CSR path: din words, start, digest) and one DMA job whose reads leave through the
     AXI4 master to the DDR model as one 8-beat INCR burst per block; both digests checked
     against hashlib."""
-    from litedigest.soc.sim.pynq_dma import SubsystemSim
+    from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     mem_base = 0x1234_0000
     msg2 = bytes(range(200))
@@ -238,7 +238,7 @@ def test_axi_dma_p4_slots_with_back_pressure():
     RVALID gaps 30%: every digest right, several bursts in flight. (Migen simulates this
     subsystem at some 20 cycles a second: one round of short messages.)"""
     import random
-    from litedigest.soc.sim.pynq_dma import SubsystemSim
+    from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(7)
     mem_base = 0x0800_0000
@@ -267,7 +267,7 @@ def test_axi_dma_bus_error_then_fine():
     waits for the CPU's ack (as the Wishbone reader does), after which slot 1's digest comes
     out right, and a new job on slot 0 hashes right."""
     import random
-    from litedigest.soc.sim.pynq_dma import SubsystemSim
+    from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(3)
     mem_base = 0x0C00_0000
@@ -305,7 +305,7 @@ def test_axi_batch_walker():
     sha256 (descriptors read, digests written back through the AXI write channel) while sha1
     hashes a DMA job; every digest right, nothing else in memory written."""
     import random
-    from litedigest.soc.sim.pynq_dma import SubsystemSim
+    from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(5)
     mem_base = 0x1800_0000
@@ -371,7 +371,7 @@ def test_c_driver_reports_axi_errors_then_hashes_right(resp):
     import hashlib
     import time
     from litedigest import _clib as native
-    from litedigest.soc.sim.pynq_dma import DriverPort, SubsystemSim
+    from litedigest.soc.targets.pynq_dma import DriverPort, SubsystemSim
 
     mem_base, size = 0x0C00_0000, 0x2000
     mem = bytearray(size)

@@ -11,7 +11,7 @@ from litedigest.paths import repo_root
 
 SPDX = "SPDX-License-Identifier: BSD-2-Clause"
 # what a source file is, by its ending or its name (data, prose and the fuzz corpus are not)
-SOURCE_EXTS = (".py", ".sh", ".mak", ".tcl", ".c", ".h", ".cpp", ".inc", ".ld", ".S", ".sv", ".v")
+SOURCE_EXTS = (".py", ".sh", ".mak", ".tcl", ".c", ".h", ".cpp", ".inc", ".ld", ".S", ".sv", ".svh", ".v")
 SOURCE_NAMES = ("Makefile", "meson.build", "CMakeLists.txt", "meson_options.txt")
 HEAD_LINES = 3   # after a shebang line, or a generated file's first line
 

@@ -28,6 +28,8 @@
 //   X8 a bus error (RRESP != OKAY) abandons the slot's job: no block of it is shown until its
 //      next job (but the one shown when the error came, held until taken), its blocks are
 //      dropped (abort), nothing more is requested for it.
+`include "job_env.svh"
+
 module axi_formal #(
     parameter S = 1, SB = 1,
     parameter RPB = 8,
@@ -44,11 +46,7 @@ module axi_formal #(
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
     input clk,
-    input job_start, input [SB-1:0] job_slot, input job_csr, job_first, job_last, job_pad,
-    input [RB-1:0] seg_row, seg_rows, seg_tail_row, seg_tail_rows,
-    input [31:0] seg_bytes,
-    input [S-1:0] allow,
-    input pause,
+    `LD_JOB_INPUTS,
     input ar_ready, r_valid,
     input [1:0] r_resp,
     input src_ready,
@@ -57,8 +55,7 @@ module axi_formal #(
     localparam ROW = 1 << LOGROW;
     localparam BB = $clog2(RPB) > 0 ? $clog2(RPB) : 1;
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire ar_valid, r_ready, aw_valid, w_valid;
     wire [31:0] ar_addr;
@@ -91,18 +88,7 @@ module axi_formal #(
         .ar_payload_len(ar_len), .ar_payload_size(ar_size), .ar_payload_burst(ar_burst),
         .ar_payload_cache(ar_cache), .ar_param_id(ar_id),
         .r_valid(r_valid), .r_ready(r_ready), .r_payload_resp(r_resp),
-        .job_start(job_start), .job_slot(job_slot), .job_csr(job_csr), .job_first(job_first),
-        .job_load_cv(1'b0), .job_last(job_last), .job_variant(4'd0), .job_out(1'b0),
-        .job_pad(job_pad),
-        .segments_row(seg_row), .segments_rows(seg_rows), .segments_tail_row(seg_tail_row),
-        .segments_tail_rows(seg_tail_rows), .segments_bytes(seg_bytes),
-        .allow(allow), .pause(pause), .more(more),
-        .fetch_valid(fetch_valid), .fetch_slot(fetch_slot),
-        .abort_valid(abort_valid), .abort_slot(abort_slot), .bus_error(bus_error),
-        .tweak_out_pending({S{1'b0}}),
-        .source_valid(src_valid), .source_ready(src_ready), .source_first(src_first),
-        .source_last(src_last), .source_payload_slot(src_slot),
-        .source_payload_load_cv(src_load_cv), .source_payload_variant(src_variant),
+        `LD_READER_PORTS,
         .aux_fill_slot(t_fill_slot),
         .aux_used(aux_used), .aux_filled(aux_filled), .aux_head(aux_head),
         .aux_e_slot(aux_e_slot), .aux_e_rows(aux_e_rows), .aux_in_buf(aux_in_buf),
@@ -113,12 +99,9 @@ module axi_formal #(
     );
 
     // --- the model ------------------------------------------------------------------------
-    (* mem2reg *) reg [RB-1:0] h_row [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_rows [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trow [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trows [0:S-1];
+    `LD_JOB_MODEL
     (* mem2reg *) reg [7:0] h_buf [0:S-1];      // the slot's blocks in the buffer
-    reg [S-1:0] h_act = 0, h_pad = 0, h_err = 0;
+    reg [S-1:0] h_err = 0;
     reg h_held = 0;                    // the block on source was shown and not taken last cycle
     always @(posedge clk) h_held <= src_valid && !src_ready;
     reg [RB-1:0] h_ar_row = 0;
@@ -130,10 +113,7 @@ module axi_formal #(
     reg tracking = 0, tracked_done = 0;
     reg [SB-1:0] t_slot = 0;
     reg [7:0] t_ahead = 0;
-    integer s;
-    initial for (s = 0; s < S; s = s + 1) begin
-        h_row[s] = 0; h_rows[s] = 0; h_trow[s] = 0; h_trows[s] = 0; h_buf[s] = 0;
-    end
+    initial for (s = 0; s < S; s = s + 1) h_buf[s] = 0;
 
     wire fetch = past_valid && fetch_valid;
     wire ar = past_valid && ar_valid && ar_ready;
@@ -147,30 +127,11 @@ module axi_formal #(
     wire [11:0] ar_off = ar_addr[11:0];
     wire [12:0] ar_end = ar_off + ((ar_len + 1) << LOGROW);
 
-    // the environment
-    wire [33:0] pad_rows = (seg_bytes + ROW - 1) >> LOGROW;
-    always @(*) if (past_valid) begin
-        if (job_start) begin
-            assume(!h_act[job_slot] && job_slot < S);
-            if (!job_csr) begin
-                assume(seg_row >= RAM_BASE_ROW && seg_row + seg_rows <= RAM_END_ROW);
-                if (job_pad)
-                    assume(seg_rows == pad_rows && seg_tail_rows == 0);
-                else begin
-                    assume(seg_rows != 0 && seg_rows[BB-1:0] == 0 && seg_tail_rows[BB-1:0] == 0);
-                    assume(seg_tail_rows == 0 ||
-                           (seg_tail_row >= RAM_BASE_ROW && seg_tail_row + seg_tail_rows <= RAM_END_ROW));
-                end
-                assume({seg_row, {LOGROW{1'b0}}} + seg_bytes <= {RAM_END_ROW, {LOGROW{1'b0}}});
-            end else
-                assume(!job_pad);
-        end
-        assume((allow & ~h_act) == 0);
-        if (h_beats == 0) assume(!r_valid);
-    end
+    // the environment: the peripheral's jobs (job_env.svh), the slave's beats
+    `LD_JOB_START_ENV
+    always @(*) if (past_valid) if (h_beats == 0) assume(!r_valid);
 
     always @(posedge clk) begin
-        past_valid <= 1;
         if (past_valid) begin
             h_beats <= h_beats + (ar ? ar_len + 1 : 0) - beat;
             h_total <= h_total + fetch - release_;
@@ -212,13 +173,8 @@ module axi_formal #(
             for (s = 0; s < S; s = s + 1)
                 if (h_act[s] && !more[s] && h_buf[s] == 0 && !(fetch && fetch_slot == s)) h_act[s] <= 0;
             if (job_start) begin
-                h_act[job_slot] <= 1;
-                h_pad[job_slot] <= job_pad && !job_csr;
+                `LD_JOB_MODEL_START
                 h_err[job_slot] <= 0;
-                h_row[job_slot] <= job_csr ? 0 : seg_row;
-                h_rows[job_slot] <= job_csr ? 0 : seg_rows;
-                h_trow[job_slot] <= seg_tail_row;
-                h_trows[job_slot] <= job_csr ? 0 : seg_tail_rows;
             end
         end
     end

@@ -27,6 +27,8 @@
 //      last block is the padding's);
 //   D8 with the fairness: a fetch ends (its block shown, or dropped) within RPB*(ACKW+1)+1
 //      cycles.
+`include "job_env.svh"
+
 module dma_formal #(
     parameter S = 4, SB = 2,
     parameter RPB = 4,                 // rows per block
@@ -40,18 +42,13 @@ module dma_formal #(
     parameter [15:0] CHECKS = 16'hffff   // the property groups checked (bit n: group n)
 ) (
     input clk,
-    input job_start, input [SB-1:0] job_slot, input job_csr, job_first, job_last, job_pad,
-    input [RB-1:0] seg_row, seg_rows, seg_tail_row, seg_tail_rows,
-    input [31:0] seg_bytes,
-    input [S-1:0] allow,
-    input pause,
+    `LD_JOB_INPUTS,
     input bus_ack, bus_err,
     input src_ready
 );
-    localparam BLOCK_ROWS_BITS = $clog2(RPB) > 0 ? $clog2(RPB) : 1;
+    localparam BB = $clog2(RPB) > 0 ? $clog2(RPB) : 1;     // log2 of a block's rows
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire [RB-1:0] adr;
     wire cyc, stb, we;
@@ -74,18 +71,7 @@ module dma_formal #(
         .sys_clk(clk), .sys_rst(rst),
         .bus_adr(adr), .bus_cyc(cyc), .bus_stb(stb), .bus_we(we), .bus_sel(sel),
         .bus_ack(bus_ack), .bus_err(bus_err),
-        .job_start(job_start), .job_slot(job_slot), .job_csr(job_csr), .job_first(job_first),
-        .job_load_cv(1'b0), .job_last(job_last), .job_variant(4'd0), .job_out(1'b0),
-        .job_pad(job_pad),
-        .segments_row(seg_row), .segments_rows(seg_rows), .segments_tail_row(seg_tail_row),
-        .segments_tail_rows(seg_tail_rows), .segments_bytes(seg_bytes),
-        .allow(allow), .pause(pause), .more(more),
-        .fetch_valid(fetch_valid), .fetch_slot(fetch_slot),
-        .abort_valid(abort_valid), .abort_slot(abort_slot), .bus_error(bus_error),
-        .tweak_out_pending({S{1'b0}}),
-        .source_valid(src_valid), .source_ready(src_ready), .source_first(src_first),
-        .source_last(src_last), .source_payload_slot(src_slot),
-        .source_payload_load_cv(src_load_cv), .source_payload_variant(src_variant),
+        `LD_READER_PORTS,
         .source_payload_data(src_data),
         .aux_cur_row(aux_cur_row), .aux_cur_rows(aux_cur_rows), .aux_tail_row(aux_tail_row),
         .aux_tail_rows(aux_tail_rows), .aux_fs(aux_fs),
@@ -94,18 +80,11 @@ module dma_formal #(
     );
 
     // --- the model ------------------------------------------------------------------------
-    reg [S-1:0] h_act = 0, h_pad = 0, h_last = 0;
-    (* mem2reg *) reg [RB-1:0] h_row [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_rows [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trow [0:S-1];
-    (* mem2reg *) reg [RB-1:0] h_trows [0:S-1];
+    `LD_JOB_MODEL
+    reg [S-1:0] h_last = 0;
     reg [SB-1:0] h_fs = 0;             // the slot of the latest fetch
     reg [1:0] h_hold = 0;              // blocks fetched and not yet out or dropped
     reg [7:0] h_wait = 0, h_fetch_age = 0;
-    integer s;
-    initial for (s = 0; s < S; s = s + 1) begin
-        h_row[s] = 0; h_rows[s] = 0; h_trow[s] = 0; h_trows[s] = 0;
-    end
 
     wire req = past_valid && cyc && stb;
     wire take = past_valid && src_valid && src_ready;
@@ -118,33 +97,16 @@ module dma_formal #(
         assign held[g] = h_hold != 0 && h_fs == g;
     end endgenerate
 
-    // the environment
-    wire [33:0] pad_rows = (seg_bytes + (1 << LOGROW) - 1) >> LOGROW;
+    // the environment: the peripheral's jobs (job_env.svh), the bus
+    `LD_JOB_START_ENV
     always @(*) if (past_valid) begin
-        if (job_start) begin
-            assume(!h_act[job_slot] && job_slot < S);
-            if (!job_csr) begin
-                assume(seg_row >= RAM_BASE_ROW && seg_row + seg_rows <= RAM_END_ROW);
-                if (job_pad)
-                    assume(seg_rows == pad_rows && seg_tail_rows == 0);
-                else begin
-                    assume(seg_rows != 0 && seg_rows[BLOCK_ROWS_BITS-1:0] == 0 && seg_tail_rows[BLOCK_ROWS_BITS-1:0] == 0);
-                    assume(seg_tail_rows == 0 ||
-                           (seg_tail_row >= RAM_BASE_ROW && seg_tail_row + seg_tail_rows <= RAM_END_ROW));
-                end
-                assume({seg_row, {LOGROW{1'b0}}} + seg_bytes <= {RAM_END_ROW, {LOGROW{1'b0}}});
-            end else
-                assume(!job_pad);
-        end
         if (NOPAD) assume(!job_pad);
-        assume((allow & ~h_act) == 0);
         assume(!(bus_ack && bus_err));
         if (!req) assume(!bus_ack && !bus_err);
         if (ACKW != 0 && req && h_wait >= ACKW) assume(bus_ack || bus_err);
     end
 
     always @(posedge clk) begin
-        past_valid <= 1;
         h_wait <= req && !bus_ack && !bus_err ? h_wait + 1 : 0;
         h_fetch_age <= fetch ? 0 : h_fetch_age + (h_fetch_age != 8'hff);
         if (past_valid) begin
@@ -167,13 +129,8 @@ module dma_formal #(
             for (s = 0; s < S; s = s + 1)
                 if (h_act[s] && !more[s] && !held[s] && !(fetch && fetch_slot == s)) h_act[s] <= 0;
             if (job_start) begin
-                h_act[job_slot] <= 1;
-                h_pad[job_slot] <= job_pad && !job_csr;
+                `LD_JOB_MODEL_START
                 h_last[job_slot] <= job_last;
-                h_row[job_slot] <= job_csr ? 0 : seg_row;
-                h_rows[job_slot] <= job_csr ? 0 : seg_rows;
-                h_trow[job_slot] <= seg_tail_row;
-                h_trows[job_slot] <= job_csr ? 0 : seg_tail_rows;
             end
         end
     end
@@ -216,7 +173,7 @@ module dma_formal #(
             if (h_pad[s]) assert(h_trows[s] == 0);
             if (!h_pad[s]) begin
                 assert(!aux_pmore[s]);
-                assert(h_trows[s][BLOCK_ROWS_BITS-1:0] == 0);
+                assert(h_trows[s][BB-1:0] == 0);
                 if (filling && h_fs == s)
                     assert(((h_rows[s] + aux_fill_cnt) & (RPB - 1)) == 0 || (h_rows[s] == 0 && h_trows[s] == 0));
                 else

@@ -30,6 +30,8 @@
 // the result sink stalls at most STALL cycles in a row (fairness, for the induction only).
 // Auxiliary, so that the induction closes early: the round counter of a one-block engine
 // stays within its ROUNDS (ROUNDS = 0: the engine has none).
+`include "job_env.svh"
+
 module engine_formal #(
     parameter LAT = 33,
     parameter IN_FLIGHT = 1,
@@ -53,9 +55,7 @@ module engine_formal #(
 );
     localparam AW = $clog2(LAT + 2);
 
-    // the design starts with a cycle of reset (LiteX's CRG resets the system clock domain)
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire in_ready, out_valid, out_last;
     wire [SB-1:0] out_slot;
@@ -89,13 +89,10 @@ module engine_formal #(
     reg t_last = 0;
     reg [3:0] ahead = 0;
     reg [AW-1:0] age = 0, real_age = 0;
-    reg [7:0] stall_run = 0;
     reg [AW-1:0] wait_ = 0;           // non-stalled cycles the oldest block has waited, at least
     wire t_shown = tracking && ahead == 0 && out_valid;
 
     always @(posedge clk) begin
-        past_valid <= 1;
-        stall_run <= stall ? stall_run + 1 : 0;
         if (count <= IN_FLIGHT + 1)
             count <= count + acc - pop;
         if (pop || count == 0)
@@ -123,7 +120,7 @@ module engine_formal #(
     always @(*) if (in_valid) assume(in_slot < SLOTS);
 
     // fairness (induction only): the result sink stalls at most STALL cycles in a row
-    always @(*) if (STALL != 0 && stall_run >= STALL && out_valid) assume(out_ready);
+    `LD_SINK_FAIRNESS
 
     always @(*) if (past_valid) begin
         if (CHECKS[1]) if (out_valid) assert(count != 0);                                 // E1
@@ -222,8 +219,7 @@ module engine_mac_formal #(
     localparam AW = $clog2(LAT + 2);
     localparam CW = 4;
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire in_ready, out_valid, out_last;
     wire [SB-1:0] out_slot;
@@ -263,7 +259,6 @@ module engine_mac_formal #(
     reg t_last = 0, t_kinit = 0;
     reg [CW-1:0] ahead = 0;
     reg [AW-1:0] age = 0, real_age = 0;
-    reg [7:0] stall_run = 0;
     reg [AW-1:0] wait_ = 0;
     wire [AW-1:0] t_lat = t_kinit ? KLAT : LAT;
     wire [CW-1:0] cnt_in = cnt >> (CW * in_slot);
@@ -340,8 +335,6 @@ module engine_mac_formal #(
     end
 
     always @(posedge clk) begin
-        past_valid <= 1;
-        stall_run <= stall ? stall_run + 1 : 0;
         if (count <= IN_FLIGHT + 1)
             count <= count + acc - pop;
         for (s = 0; s < SLOTS; s = s + 1)
@@ -373,7 +366,7 @@ module engine_mac_formal #(
     always @(*) if (in_valid) assume(in_slot < SLOTS && in_key < KEYS);
 
     // fairness: the result sink stalls at most STALL cycles in a row
-    always @(*) if (STALL != 0 && stall_run >= STALL && out_valid) assume(out_ready);
+    `LD_SINK_FAIRNESS
 
     always @(*) if (past_valid) begin
         if (CHECKS[1]) if (out_valid) assert(cnt_out != 0);                               // E1

@@ -31,6 +31,8 @@
 //   J6 ack clears `done` and the error bits (unless a request is rejected in that cycle);
 //   J7 nothing is lost: a bus error sets err_bus, and a job's end sets `done`, even in the
 //      cycle of an ack (a finding of these proofs, fixed: docs/RELIABILITY.md).
+`include "job_env.svh"
+
 module slots_formal #(
     parameter S = 4, SB = 2,
     parameter BLOCK = 64,              // block bytes
@@ -65,8 +67,7 @@ module slots_formal #(
     localparam ROW = 1 << LOGROW;
     localparam BOUND = JOB + OUT * RET + 2;
 
-    reg past_valid = 0;
-    wire rst = !past_valid;
+    `LD_RESET_CYCLE
 
     wire job_start, job_csr, job_first, job_load_cv, job_last, job_pad;
     wire [SB-1:0] job_slot;
@@ -159,7 +160,6 @@ module slots_formal #(
     end endgenerate
 
     always @(posedge clk) begin
-        past_valid <= 1;
         if (past_valid && cv_taken) h_cv_pending <= 0;
         if (past_valid && job_start && req_load_cv && !req_first) h_cv_pending <= 1;
     end

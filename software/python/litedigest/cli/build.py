@@ -2,7 +2,9 @@
 """`litedigest build TARGET [options]`: build a board target (soc/targets/<TARGET>.py).
 
 Each board target module is `litedigest.soc.targets.<name>` and provides
-`add_arguments(parser)` (its options) and `build(args) -> int`; TARGETS lists the ones this
+`add_arguments(parser)` (its options) and `build(args) -> int`, both made of the targets'
+shared parts (soc/targets/args.py: the options, builder.py: the build, the manifest, the exit
+status), as `python -m litedigest.soc.targets.<name>` uses them; TARGETS lists the ones this
 command offers. The simulated SoC (`sim`) is built on demand by the other commands instead.
 """
 import importlib

@@ -13,7 +13,7 @@ them; it counts the cycles from the first block request to the last job's end an
 bytes per cycle, the 64-bit port's use, the engine's cycles per block and whether every digest
 matches hashlib. The command prints it:
 
-    python -m litedigest.soc.sim.pynq_dma --engine sha256:opt:p4 --bytes 65536 --latency 30
+    python -m litedigest.soc.targets.pynq_dma --engine sha256:opt:p4 --bytes 65536 --latency 30
 
 Migen's simulator is slow on this subsystem (it re-evaluates the whole combinational logic
 several times a cycle): some 15 to 25 cycles a second with sha256:opt:p4, whose 64 KiB take
