@@ -9,6 +9,7 @@ litedigest.soc) and the build and verification tools (litedigest.tools, the flow
 simulator runner, the formal harnesses) build from the repository's sources and run from a
 checkout installed in editable mode (``pip install -e '.[soc]'``), which maps them all.
 """
+
 import sys
 
 from setuptools import setup
@@ -41,6 +42,9 @@ packages = {**BASE, **(CHECKOUT if EDITABLE else {})}
 setup(
     packages=list(packages),
     package_dir=packages,
-    package_data={"litedigest.notebooks": ["*.ipynb"], "litedigest.soc.formal": ["harness/*.sv", "harness/*.svh"]},
+    package_data={
+        "litedigest.notebooks": ["*.ipynb"],
+        "litedigest.soc.formal": ["harness/*.sv", "harness/*.svh"],
+    },
     cffi_modules=["software/python/litedigest/_clib/build.py:ffibuilder"],
 )

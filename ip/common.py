@@ -4,6 +4,7 @@
 Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of message blocks and a source of
 chaining values, both LiteX stream endpoints tagged with the message's slot id.
 """
+
 from migen import Cat, Replicate, Constant, log2_int
 
 
@@ -24,7 +25,7 @@ def csa(a, b, c, width=32):
     One full-adder delay instead of a carry-propagating adder (Michail et al. 2012, sec. 7.5)."""
     s = a ^ b ^ c
     maj = (a & b) | (a & c) | (b & c)
-    return s, Cat(Constant(0, 1), maj[:width - 1])
+    return s, Cat(Constant(0, 1), maj[: width - 1])
 
 
 def add_mod(*operands, width=32):
@@ -53,14 +54,16 @@ def add_tree(*operands, width=32):
     if const or not ops:  # first: it pairs with the first operand, so give the early ones first
         ops.insert(0, Constant(const, width))
     while len(ops) > 1:
-        ops = [(ops[i] + ops[i + 1])[:width] if i + 1 < len(ops) else ops[i]
-               for i in range(0, len(ops), 2)]
+        ops = [
+            (ops[i] + ops[i + 1])[:width] if i + 1 < len(ops) else ops[i]
+            for i in range(0, len(ops), 2)
+        ]
     return ops[0]
 
 
 def words(sig, n, width=32):
     """Split a packed signal into n words, word i at bits [width*i, width*(i+1))."""
-    return [sig[width * i:width * (i + 1)] for i in range(n)]
+    return [sig[width * i : width * (i + 1)] for i in range(n)]
 
 
 def slot_bits(slots):

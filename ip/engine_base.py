@@ -25,6 +25,7 @@ Round architectures plug in on top:
 - optimized architectures with an initialization unit drive `busy`, `count` and `finish`
   themselves (see sha256.SHA256Engine._opt_datapath).
 """
+
 from migen import Module, Signal, Array, Constant, Cat, If, Mux
 
 from litex.soc.interconnect import stream
@@ -86,9 +87,11 @@ class RoundGroup:
         large table a block-RAM ROM whose 5.6 ns clock-to-out led the round)."""
         if self.ahead is None:
             return self.select(table, width) + word
-        vals = list(table[self.offset:self.offset + self.count])
+        vals = list(table[self.offset : self.offset + self.count])
         following = rom(vals + vals[-1:], width)[self.phase + 1]
-        return self._register(width, (vals[0] + first_word)[:width], (following + next_word)[:width])
+        return self._register(
+            width, (vals[0] + first_word)[:width], (following + next_word)[:width]
+        )
 
     def select_sum(self, table, width, terms, first_terms, next_terms):
         """select(table) plus the words `terms`. Ahead, a register: table[0] + `first_terms`
@@ -96,13 +99,16 @@ class RoundGroup:
         beside the previous group's rounds (from the accepted block's words at the accept)."""
         if self.ahead is None:
             return add_mod(self.select(table, width), *terms, width=width)
-        vals = list(table[self.offset:self.offset + self.count])
+        vals = list(table[self.offset : self.offset + self.count])
         following = rom(vals + vals[-1:], width)[self.phase + 1]
-        return self._register(width, add_mod(vals[0], *first_terms, width=width),
-                              add_mod(following, *next_terms, width=width))
+        return self._register(
+            width,
+            add_mod(vals[0], *first_terms, width=width),
+            add_mod(following, *next_terms, width=width),
+        )
 
     def select(self, table, width):
-        vals = list(table[self.offset:self.offset + self.count])
+        vals = list(table[self.offset : self.offset + self.count])
         if len(set(vals)) == 1:
             return Constant(vals[0], width)
         if self.ahead is not None:
@@ -114,12 +120,12 @@ class RoundGroup:
 class HashEngine(Module):
     """Common part of the engines. Subclasses set the class attributes and call `setup`."""
 
-    WORD = 32            # bits per word
-    BLOCK_WORDS = 16     # message words per block
-    IVS = {}             # variant name -> list of initial chaining-value words
-    ARCHITECTURES = {}   # arch -> steps per clock
+    WORD = 32  # bits per word
+    BLOCK_WORDS = 16  # message words per block
+    IVS = {}  # variant name -> list of initial chaining-value words
+    ARCHITECTURES = {}  # arch -> steps per clock
 
-    SINK_EXTRA = []      # family-specific sink fields (Skein: the tweak)
+    SINK_EXTRA = []  # family-specific sink fields (Skein: the tweak)
 
     def setup(self, arch, slots, round_cycles, stages=1, custom_timing=None):
         """Common signals. `custom_timing` (dict latency, interval, in_flight, stages) is for
@@ -128,8 +134,10 @@ class HashEngine(Module):
         if custom_timing is not None:
             stages = 1
         if arch not in self.ARCHITECTURES:
-            raise ValueError(f"unknown {self.family} architecture {arch!r} "
-                             f"(known: {', '.join(self.ARCHITECTURES)})")
+            raise ValueError(
+                f"unknown {self.family} architecture {arch!r} "
+                f"(known: {', '.join(self.ARCHITECTURES)})"
+            )
         if slots < 1:
             raise ValueError("slots must be >= 1")
         if stages < 1 or round_cycles % stages:
@@ -138,8 +146,10 @@ class HashEngine(Module):
             raise ValueError(f"a {stages}-stage engine needs at least {stages} slots, got {slots}")
         if tuple(self.IVS) != specmod.variants_of(self.family):
             # the catalogue's variant order is what the drivers write into ctrl.variant
-            raise ValueError(f"{self.family} IVs {tuple(self.IVS)} are not in the catalogue's "
-                             f"variant order {specmod.variants_of(self.family)}")
+            raise ValueError(
+                f"{self.family} IVs {tuple(self.IVS)} are not in the catalogue's "
+                f"variant order {specmod.variants_of(self.family)}"
+            )
         wb = self.WORD
         ncv = len(next(iter(self.IVS.values())))
         self.arch = arch
@@ -151,7 +161,7 @@ class HashEngine(Module):
         self.steps_per_cycle = self.ARCHITECTURES[arch]
         self.round_cycles = round_cycles
         self.stages = stages
-        self.latency = round_cycles + 1   # accept to result valid
+        self.latency = round_cycles + 1  # accept to result valid
         if stages == 1:
             self.interval = self.latency  # the engine accepts again when the result appears
         else:
@@ -164,8 +174,10 @@ class HashEngine(Module):
             self.stages = custom_timing["stages"]
 
         vbits = max(1, (len(self.IVS) - 1).bit_length())
-        self.sink = sink = stream.Endpoint(engine_sink_layout(self.block_bits, self.digest_bits, slots, vbits)
-                                           + list(self.SINK_EXTRA))
+        self.sink = sink = stream.Endpoint(
+            engine_sink_layout(self.block_bits, self.digest_bits, slots, vbits)
+            + list(self.SINK_EXTRA)
+        )
         self.source = source = stream.Endpoint(engine_source_layout(self.digest_bits, slots))
 
         # Data registers (state, message window, chaining values, pre-computed sums, the result
@@ -178,8 +190,12 @@ class HashEngine(Module):
         self.count = Signal(max=round_cycles + 1)
         cur_slot = Signal(slot_bits(slots))
         cur_last = Signal()
-        cv_cur = Signal(self.digest_bits, reset_less=True)  # chaining value the current block started from
-        cv_mem = Array(Signal(self.digest_bits, name=f"cv_slot{i}", reset_less=True) for i in range(slots))
+        cv_cur = Signal(
+            self.digest_bits, reset_less=True
+        )  # chaining value the current block started from
+        cv_mem = Array(
+            Signal(self.digest_bits, name=f"cv_slot{i}", reset_less=True) for i in range(slots)
+        )
 
         res_valid = Signal()
         res_digest = Signal(self.digest_bits, reset_less=True)
@@ -194,7 +210,7 @@ class HashEngine(Module):
             self.out_free.eq(~res_valid | source.ready),
             accept.eq(sink.valid & sink.ready),
             source.valid.eq(res_valid),
-            source.digest.eq(res_digest),   # (iterate overrides it)
+            source.digest.eq(res_digest),  # (iterate overrides it)
             source.slot.eq(res_slot),
             source.last.eq(res_last),
         ]
@@ -205,7 +221,8 @@ class HashEngine(Module):
         self.init_cv = init_cv = Signal(self.digest_bits)
         self.comb += init_cv.eq(Mux(sink.first, iv, Mux(sink.load_cv, sink.cv, cv_mem[sink.slot])))
         if own:  # the one block in the engine (pipelines carry these per stage)
-            self.sync += If(accept,
+            self.sync += If(
+                accept,
                 busy.eq(1),
                 cur_slot.eq(sink.slot),
                 cur_last.eq(sink.last),
@@ -228,11 +245,18 @@ class HashEngine(Module):
         def finish(cv_new):
             """Completion of the single block in a one-stage engine."""
             return complete(cv_new, cur_slot, cur_last) + [busy.eq(0)]
+
         self.result = result
         self.complete = complete
         self.finish = finish
-        self._res = dict(valid=res_valid, digest=res_digest, slot=res_slot, last=res_last,
-                         cur_slot=cur_slot, cur_last=cur_last)
+        self._res = dict(
+            valid=res_valid,
+            digest=res_digest,
+            slot=res_slot,
+            last=res_last,
+            cur_slot=cur_slot,
+            cur_last=cur_last,
+        )
 
     def iterate(self, step, carry_save=(), start_words=()):
         """The conventional sequencer. `step(rin, win, group)` returns (state', window') for
@@ -265,7 +289,9 @@ class HashEngine(Module):
         r = self._res
         wb = self.word_bits
         if start_words and self.round_cycles < 2:
-            raise ValueError("start_words needs two groups or more: the start register lives one cycle")
+            raise ValueError(
+                "start_words needs two groups or more: the start register lives one cycle"
+            )
         self.start_parts = {}
         for i in start_words:
             start = Signal(wb, name=f"st{i}_start", reset_less=True)
@@ -274,8 +300,13 @@ class HashEngine(Module):
             self.start_parts[i] = (st[i], start)
         carry, rin = self._carry_save_registers(carry_save, self.start_parts)
         store_cv = self._result_from_registers(
-            Cat(*[add_mod(s, *carry.get(i, []), c, width=wb)
-                  for i, (s, c) in enumerate(zip(st, self.cv_words))]))
+            Cat(
+                *[
+                    add_mod(s, *carry.get(i, []), c, width=wb)
+                    for i, (s, c) in enumerate(zip(st, self.cv_words))
+                ]
+            )
+        )
         last = Signal(name="last_group")
         self.comb += last.eq(count == self.round_cycles - 1)
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
@@ -285,18 +316,25 @@ class HashEngine(Module):
         init_regs = [0 if i in self.start_parts else v for i, v in enumerate(self.init_st)]
         init_regs += [0] * (len(st_regs) - len(st))
         self.sync += [
-            If(accept,
+            If(
+                accept,
                 [d.eq(v) for d, v in zip(st_regs, init_regs)],
                 [d.eq(v) for d, v in zip(w, self.data_w)],
                 count.eq(0),
-            ).Elif(busy & ~last,
+            )
+            .Elif(
+                busy & ~last,
                 count.eq(count + 1),
                 [d.eq(v) for d, v in zip(st_regs, st_next)],
                 [d.eq(v) for d, v in zip(w, w_next)],
-            ).Elif(busy & last & self.out_free,
+            )
+            .Elif(
+                busy & last & self.out_free,
                 [d.eq(v) for d, v in zip(st_regs, st_next)],
                 busy.eq(0),
-                r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
+                r["valid"].eq(1),
+                r["slot"].eq(r["cur_slot"]),
+                r["last"].eq(r["cur_last"]),
             ),
             store_cv,
         ]
@@ -308,8 +346,13 @@ class HashEngine(Module):
         with its start register (`start_parts`, see `iterate`)."""
         wb = self.word_bits
         words = carry_save if isinstance(carry_save, dict) else {i: 2 for i in carry_save}
-        carry = {i: [Signal(wb, name=f"st{i}_carry" + (str(j) if j > 1 else ""), reset_less=True)
-                     for j in range(1, n)] for i, n in words.items()}
+        carry = {
+            i: [
+                Signal(wb, name=f"st{i}_carry" + (str(j) if j > 1 else ""), reset_less=True)
+                for j in range(1, n)
+            ]
+            for i, n in words.items()
+        }
         rin = list(self.st)
         for i, (reg, start) in (start_parts or {}).items():
             rin[i] = Signal(wb, name=f"st{i}_word")
@@ -331,7 +374,9 @@ class HashEngine(Module):
         state = list(state)
         for i, regs in carry.items():
             if len(state[i]) != len(regs) + 1:
-                raise ValueError(f"state word {i}: {len(state[i])} words for {len(regs) + 1} registers")
+                raise ValueError(
+                    f"state word {i}: {len(state[i])} words for {len(regs) + 1} registers"
+                )
             state[i], *rest = state[i]
             state.extend(rest)
         return state
@@ -351,8 +396,10 @@ class HashEngine(Module):
             sink.ready.eq(~self.busy & self.out_free),
             # the slot's chaining value reaches cv_mem at the end of the cycle its result is
             # taken: the same message's next block, accepted in that cycle, starts from the sum
-            If(taken & ~sink.first & ~sink.load_cv & (sink.slot == r["slot"]),
-                self.init_cv.eq(res_sum)),
+            If(
+                taken & ~sink.first & ~sink.load_cv & (sink.slot == r["slot"]),
+                self.init_cv.eq(res_sum),
+            ),
         ]
         return If(taken, self.cv_mem[r["slot"]].eq(res_sum))
 
@@ -377,18 +424,25 @@ class HashEngine(Module):
         last = count == self.round_cycles - 1
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
         st_next, w_next, pre_next, st_final = step(st, w, pre, group, self.cv_words)
-        self.sync += If(accept,
-            [d.eq(v) for d, v in zip(st, self.init_st)],
-            [d.eq(v) for d, v in zip(w, self.data_w)],
-            [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
-            count.eq(0),
-        ).Elif(busy & ~last,
-            count.eq(count + 1),
-            [d.eq(v) for d, v in zip(st, st_next)],
-            [d.eq(v) for d, v in zip(w, w_next)],
-            [d.eq(v) for d, v in zip(pre, pre_next)],
-        ).Elif(busy & last & self.out_free,
-            self.finish(Cat(*st_final)),
+        self.sync += (
+            If(
+                accept,
+                [d.eq(v) for d, v in zip(st, self.init_st)],
+                [d.eq(v) for d, v in zip(w, self.data_w)],
+                [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
+                count.eq(0),
+            )
+            .Elif(
+                busy & ~last,
+                count.eq(count + 1),
+                [d.eq(v) for d, v in zip(st, st_next)],
+                [d.eq(v) for d, v in zip(w, w_next)],
+                [d.eq(v) for d, v in zip(pre, pre_next)],
+            )
+            .Elif(
+                busy & last & self.out_free,
+                self.finish(Cat(*st_final)),
+            )
         )
 
     def _iterate_precomputed_carry_save(self, step, pre_init, npre, carry_save):
@@ -408,20 +462,30 @@ class HashEngine(Module):
         store_cv = self._result_from_registers(res)
         st_regs = st + self._carry_registers(carry)
         self.sync += [
-            If(accept,
-                [d.eq(v) for d, v in zip(st_regs, list(self.init_st) + [0] * (len(st_regs) - len(st)))],
+            If(
+                accept,
+                [
+                    d.eq(v)
+                    for d, v in zip(st_regs, list(self.init_st) + [0] * (len(st_regs) - len(st)))
+                ],
                 [d.eq(v) for d, v in zip(w, self.data_w)],
                 [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
                 count.eq(0),
-            ).Elif(busy & ~last,
+            )
+            .Elif(
+                busy & ~last,
                 count.eq(count + 1),
                 [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
                 [d.eq(v) for d, v in zip(w, w_next)],
                 [d.eq(v) for d, v in zip(pre, pre_next)],
-            ).Elif(busy & last & self.out_free,
+            )
+            .Elif(
+                busy & last & self.out_free,
                 [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
                 busy.eq(0),
-                r["valid"].eq(1), r["slot"].eq(r["cur_slot"]), r["last"].eq(r["cur_last"]),
+                r["valid"].eq(1),
+                r["slot"].eq(r["cur_slot"]),
+                r["last"].eq(r["cur_last"]),
             ),
             store_cv,
         ]
@@ -463,7 +527,10 @@ class HashEngine(Module):
             regs = dict(
                 valid=Signal(name=f"{name}{s}_valid"),
                 st=[Signal(wb, name=f"{name}{s}_st{i}", reset_less=True) for i in range(ncv)],
-                w=[Signal(wb, name=f"{name}{s}_w{i}", reset_less=True) for i in range(self.BLOCK_WORDS)],
+                w=[
+                    Signal(wb, name=f"{name}{s}_w{i}", reset_less=True)
+                    for i in range(self.BLOCK_WORDS)
+                ],
                 pre=[Signal(wb, name=f"{name}{s}_pre{i}", reset_less=True) for i in range(npre)],
                 cv=Signal(self.digest_bits, name=f"{name}{s}_cv", reset_less=True),
                 slot=Signal(len(self.sink.slot), name=f"{name}{s}_slot"),
@@ -471,8 +538,8 @@ class HashEngine(Module):
                 **{t: Signal(len(prev[t]), name=f"{name}{s}_{t}") for t in tags},
             )
             group = RoundGroup(phase, s * period, period)
-            cv_words = [regs["cv"][wb * i:wb * (i + 1)] for i in range(ncv)]
-            final = handover   # the stage's last round group
+            cv_words = [regs["cv"][wb * i : wb * (i + 1)] for i in range(ncv)]
+            final = handover  # the stage's last round group
             is_last = s == count - 1
             if pre_init is None:
                 if is_last:  # the final addition, folded into the last round group's sums
@@ -482,12 +549,15 @@ class HashEngine(Module):
                     st_next, w_next = step(regs["st"], regs["w"], group)
                 pre_next = []
             else:
-                st_next, w_next, pre_next, st_final = step(regs["st"], regs["w"], regs["pre"],
-                                                           group, cv_words)
+                st_next, w_next, pre_next, st_final = step(
+                    regs["st"], regs["w"], regs["pre"], group, cv_words
+                )
                 if is_last:
                     st_next = [Mux(final, f, x) for f, x in zip(st_final, st_next)]
-            self.sync += If(advance,
-                If(handover,
+            self.sync += If(
+                advance,
+                If(
+                    handover,
                     [d.eq(v) for d, v in zip(regs["st"], prev["st"])],
                     [d.eq(v) for d, v in zip(regs["w"], prev["w"])],
                     [d.eq(v) for d, v in zip(regs["pre"], prev["pre"])],
@@ -502,8 +572,16 @@ class HashEngine(Module):
                     [d.eq(v) for d, v in zip(regs["pre"], pre_next)],
                 ),
             )
-            out = dict(valid=regs["valid"], st=st_next, w=w_next, pre=pre_next, cv=regs["cv"],
-                       slot=regs["slot"], last=regs["last"], **{t: regs[t] for t in tags})
+            out = dict(
+                valid=regs["valid"],
+                st=st_next,
+                w=w_next,
+                pre=pre_next,
+                cv=regs["cv"],
+                slot=regs["slot"],
+                last=regs["last"],
+                **{t: regs[t] for t in tags},
+            )
             regs["out"] = out
             chain.append(regs)
             prev = out
@@ -529,10 +607,16 @@ class HashEngine(Module):
         init_cv = Signal(self.digest_bits, name="pipe_init_cv")
         self.comb += init_cv.eq(Mux(~sink.first & ~sink.load_cv & reusable, fin_cv, self.init_cv))
         wb, ncv = self.word_bits, len(self.st)
-        init_st = [init_cv[wb * i:wb * (i + 1)] for i in range(ncv)]
-        entry = dict(valid=self.accept, st=init_st, w=self.data_w, cv=init_cv,
-                     slot=sink.slot, last=sink.last,
-                     pre=pre_init(init_st, self.data_w) if pre_init else [])
+        init_st = [init_cv[wb * i : wb * (i + 1)] for i in range(ncv)]
+        entry = dict(
+            valid=self.accept,
+            st=init_st,
+            w=self.data_w,
+            cv=init_cv,
+            slot=sink.slot,
+            last=sink.last,
+            pre=pre_init(init_st, self.data_w) if pre_init else [],
+        )
         regs = self.stage_chain(step, pre_init, npre, entry, self.stages, timing)[-1]
         done = Signal()
         self.comb += [
@@ -544,6 +628,7 @@ class HashEngine(Module):
         one = lambda slot: Constant(1, self.slots) << slot
         self.sync += [
             If(done, self.complete(fin_cv, regs["slot"], regs["last"])),
-            slot_busy.eq((slot_busy & ~Mux(done, one(regs["slot"]), 0))
-                         | Mux(self.accept, one(sink.slot), 0)),
+            slot_busy.eq(
+                (slot_busy & ~Mux(done, one(regs["slot"]), 0)) | Mux(self.accept, one(sink.slot), 0)
+            ),
         ]

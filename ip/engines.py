@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Engine factory: one spec string (litedigest.spec) -> a Migen engine module, plus Verilog export."""
+
 from migen import Signal
 from migen.fhdl import verilog
 
@@ -15,11 +16,16 @@ def _engine_class(family):
     module litedigest.ip.<family> (the path follows the name: a new family needs no entry
     here)."""
     mod = importlib.import_module(f"{__package__}.{family}")
-    found = [c for c in vars(mod).values()
-             if isinstance(c, type) and issubclass(c, HashEngine) and c.__dict__.get("family") == family]
+    found = [
+        c
+        for c in vars(mod).values()
+        if isinstance(c, type) and issubclass(c, HashEngine) and c.__dict__.get("family") == family
+    ]
     if len(found) != 1:
-        raise ImportError(f"{mod.__name__} must define one HashEngine subclass with family = "
-                          f"{family!r}, found {len(found)}")
+        raise ImportError(
+            f"{mod.__name__} must define one HashEngine subclass with family = "
+            f"{family!r}, found {len(found)}"
+        )
     return found[0]
 
 

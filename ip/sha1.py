@@ -19,6 +19,7 @@
   the initialization unit, then 40 mega-steps; the last one also adds the chaining value (its
   A word through the pre-computed P1): latency 41.
 """
+
 from migen import Signal, Mux
 
 from .common import rotr, add_mod
@@ -48,7 +49,7 @@ def schedule(win, n):
     ext = list(win)
     for i in range(n):
         ext.append(rotl(ext[i + 13] ^ ext[i + 8] ^ ext[i + 2] ^ ext[i], 1))
-    return ext[n:n + 16]
+    return ext[n : n + 16]
 
 
 class SHA1Engine(HashEngine):
@@ -84,7 +85,6 @@ class SHA1Engine(HashEngine):
         self.comb += region.eq(group.select(self._quarters(), 2))
         return region
 
-
     def _steps(self, rin, win, idx, fold=None):
         """`fold` (a pipeline's last stage, k = 1): words added to the new state, the chaining
         value in the last group; the new a takes its word through e + cv_a, formed from
@@ -100,10 +100,20 @@ class SHA1Engine(HashEngine):
                 self.comb += t.eq(rotl(a, 5) + f_t(region, b, c, d) + e + kt + win[0])
                 return [t, a, rotl(b, 30), c, d], schedule(win, 1)
             ef = Signal(32, name="e_fold")
-            self.comb += [ef.eq(add_mod(e, fold[0])),
-                          t.eq(rotl(a, 5) + f_t(region, b, c, d) + ef + kt + win[0])]
-            return ([t, add_mod(a, fold[1]), add_mod(rotl(b, 30), fold[2]), add_mod(c, fold[3]),
-                     add_mod(d, fold[4])], schedule(win, 1))
+            self.comb += [
+                ef.eq(add_mod(e, fold[0])),
+                t.eq(rotl(a, 5) + f_t(region, b, c, d) + ef + kt + win[0]),
+            ]
+            return (
+                [
+                    t,
+                    add_mod(a, fold[1]),
+                    add_mod(rotl(b, 30), fold[2]),
+                    add_mod(c, fold[3]),
+                    add_mod(d, fold[4]),
+                ],
+                schedule(win, 1),
+            )
         # k5: pre-calculated sums of each step's E operand with K + W (Lien, Grembowski and Gaj 2004, fig. 7)
         e_terms = [e, d, c, rotl(b, 30), rotl(a, 30)]
         sums = []
@@ -129,8 +139,13 @@ class SHA1Engine(HashEngine):
         mega-step and step 0's f(b, c, d) (Ch), from the starting chaining value and the
         block's first words."""
         a, b, c, d, e = st
-        return [add_mod(e, data_w[0], K1[0]), add_mod(d, data_w[1], K1[0]),
-                add_mod(data_w[2], K1[0]), add_mod(data_w[3], K1[0]), ch(b, c, d)]
+        return [
+            add_mod(e, data_w[0], K1[0]),
+            add_mod(d, data_w[1], K1[0]),
+            add_mod(data_w[2], K1[0]),
+            add_mod(data_w[3], K1[0]),
+            ch(b, c, d),
+        ]
 
     def _opt_step(self, st, w, pre, group, cv_words):
         """One mega-step (two steps). P0 = e + (W+K)[2j] and P1 = d + (W+K)[2j+1] were
@@ -151,12 +166,23 @@ class SHA1Engine(HashEngine):
             a2.eq(add_mod(rotl(a1, 5), q1)),
         ]
         # K of the (W+K) pair prefetched in mega-step j: steps 2j+4, 2j+5 (0 past the end)
-        k_pre = group.select([K1[(2 * j + 4) // 20] if 2 * j + 4 < 80 else 0 for j in range(40)], 32)
+        k_pre = group.select(
+            [K1[(2 * j + 4) // 20] if 2 * j + 4 < 80 else 0 for j in range(40)], 32
+        )
         cv_a = Mux(group.at(self.round_cycles - 2), cv_words[0], 0)
         st_next = [a2, a1, rotl(a, 30), rotl(b, 30), c]
-        pre_next = [add_mod(c, wk2), add_mod(rotl(b, 30), wk3, cv_a),
-                    add_mod(w[4], k_pre), add_mod(w[5], k_pre),
-                    f_t(region_next, a1, rotl(a, 30), rotl(b, 30))]
-        st_final = [a2, add_mod(a1, cv_words[1]), add_mod(rotl(a, 30), cv_words[2]),
-                    add_mod(rotl(b, 30), cv_words[3]), add_mod(c, cv_words[4])]
+        pre_next = [
+            add_mod(c, wk2),
+            add_mod(rotl(b, 30), wk3, cv_a),
+            add_mod(w[4], k_pre),
+            add_mod(w[5], k_pre),
+            f_t(region_next, a1, rotl(a, 30), rotl(b, 30)),
+        ]
+        st_final = [
+            a2,
+            add_mod(a1, cv_words[1]),
+            add_mod(rotl(a, 30), cv_words[2]),
+            add_mod(rotl(b, 30), cv_words[3]),
+            add_mod(c, cv_words[4]),
+        ]
         return st_next, schedule(w, 2), pre_next, st_final

@@ -37,25 +37,100 @@ interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (a
 65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
 full occupancy interval == latency.
 """
+
 from migen import Signal, Mux
 
 from .common import rotr, shr, add_mod, add_tree
 from .engine_base import HashEngine
 
 K256 = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    0x428A2F98,
+    0x71374491,
+    0xB5C0FBCF,
+    0xE9B5DBA5,
+    0x3956C25B,
+    0x59F111F1,
+    0x923F82A4,
+    0xAB1C5ED5,
+    0xD807AA98,
+    0x12835B01,
+    0x243185BE,
+    0x550C7DC3,
+    0x72BE5D74,
+    0x80DEB1FE,
+    0x9BDC06A7,
+    0xC19BF174,
+    0xE49B69C1,
+    0xEFBE4786,
+    0x0FC19DC6,
+    0x240CA1CC,
+    0x2DE92C6F,
+    0x4A7484AA,
+    0x5CB0A9DC,
+    0x76F988DA,
+    0x983E5152,
+    0xA831C66D,
+    0xB00327C8,
+    0xBF597FC7,
+    0xC6E00BF3,
+    0xD5A79147,
+    0x06CA6351,
+    0x14292967,
+    0x27B70A85,
+    0x2E1B2138,
+    0x4D2C6DFC,
+    0x53380D13,
+    0x650A7354,
+    0x766A0ABB,
+    0x81C2C92E,
+    0x92722C85,
+    0xA2BFE8A1,
+    0xA81A664B,
+    0xC24B8B70,
+    0xC76C51A3,
+    0xD192E819,
+    0xD6990624,
+    0xF40E3585,
+    0x106AA070,
+    0x19A4C116,
+    0x1E376C08,
+    0x2748774C,
+    0x34B0BCB5,
+    0x391C0CB3,
+    0x4ED8AA4A,
+    0x5B9CCA4F,
+    0x682E6FF3,
+    0x748F82EE,
+    0x78A5636F,
+    0x84C87814,
+    0x8CC70208,
+    0x90BEFFFA,
+    0xA4506CEB,
+    0xBEF9A3F7,
+    0xC67178F2,
 ]
 # variant index -> initial hash value H0..H7
 IVS = [
-    [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19],
-    [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4],
+    [
+        0x6A09E667,
+        0xBB67AE85,
+        0x3C6EF372,
+        0xA54FF53A,
+        0x510E527F,
+        0x9B05688C,
+        0x1F83D9AB,
+        0x5BE0CD19,
+    ],
+    [
+        0xC1059ED8,
+        0x367CD507,
+        0x3070DD17,
+        0xF70E5939,
+        0xFFC00B31,
+        0x68581511,
+        0x64F98FA7,
+        0xBEFA4FA4,
+    ],
 ]
 
 
@@ -100,14 +175,18 @@ class SHA2Engine(HashEngine):
     def __init__(self, arch, slots, stages=1):
         if stages > 1 and arch not in self.PIPELINED:
             raise ValueError(f"{self.family}:{arch} has no pipelined version yet (p{stages})")
-        self.setup(arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1),
-                   stages=stages)
+        self.setup(
+            arch, slots, round_cycles=self.ROUNDS // self.ARCHITECTURES.get(arch, 1), stages=stages
+        )
         self.rounds_per_cycle = self.steps_per_cycle
         if arch == "opt":
             if stages == 1:  # the second new a as its three operands (see _opt_step)
-                self.iterate_precomputed(lambda *a: self._opt_step(*a, a_carry_save=True),
-                                         lambda *a: self._opt_init(*a, area=True),
-                                         self.OPT_PRE, carry_save={0: 3})
+                self.iterate_precomputed(
+                    lambda *a: self._opt_step(*a, a_carry_save=True),
+                    lambda *a: self._opt_init(*a, area=True),
+                    self.OPT_PRE,
+                    carry_save={0: 3},
+                )
             else:
                 self.iterate_pipelined(self._opt_step, self._opt_init, self.OPT_PRE)
             return
@@ -134,10 +213,17 @@ class SHA2Engine(HashEngine):
             # a named signal, not an expression: later new words take sigma() of earlier ones,
             # and carry-save trees reference operands twice, so expressions would blow up
             nw = Signal(self.WORD, name=f"w_new{i}")
-            self.comb += nw.eq(add(self._small_sigma(1, ext[i + 14]), ext[i + 9],
-                                   self._small_sigma(0, ext[i + 1]), ext[i], width=self.WORD))
+            self.comb += nw.eq(
+                add(
+                    self._small_sigma(1, ext[i + 14]),
+                    ext[i + 9],
+                    self._small_sigma(0, ext[i + 1]),
+                    ext[i],
+                    width=self.WORD,
+                )
+            )
             ext.append(nw)
-        return ext[n:n + 16]
+        return ext[n : n + 16]
 
     def _base_round(self, rin, win, idx, fold=None):
         """One round (conventional adder chain, Michail et al. 2016, fig. 2: no carry-save, no
@@ -160,9 +246,16 @@ class SHA2Engine(HashEngine):
         wb = self.WORD
         t2f, df = Signal(wb, name="t2_fold"), Signal(wb, name="d_fold")
         self.comb += [t2f.eq(add_mod(t2, fold[0], width=wb)), df.eq(add_mod(d, fold[4], width=wb))]
-        st = [add_mod(t1, t2f, width=wb), add_mod(a, fold[1], width=wb), add_mod(b, fold[2], width=wb),
-              add_mod(c, fold[3], width=wb), add_mod(t1, df, width=wb), add_mod(e, fold[5], width=wb),
-              add_mod(f, fold[6], width=wb), add_mod(g, fold[7], width=wb)]
+        st = [
+            add_mod(t1, t2f, width=wb),
+            add_mod(a, fold[1], width=wb),
+            add_mod(b, fold[2], width=wb),
+            add_mod(c, fold[3], width=wb),
+            add_mod(t1, df, width=wb),
+            add_mod(e, fold[5], width=wb),
+            add_mod(f, fold[6], width=wb),
+            add_mod(g, fold[7], width=wb),
+        ]
         return st, self.schedule(win, 1)
 
     def _unrolled_rounds(self, rin, win, idx):
@@ -184,15 +277,23 @@ class SHA2Engine(HashEngine):
             # a: all off the round chain.
             if i == 0:
                 init = self.init_st
-                khw = idx.select_sum(table, wb, [h, win[0]], [init[7], self.data_w[0]],
-                                     [h_next, win[k]])
-                dkhw = idx.select_sum(table, wb, [d, h, win[0]], [init[3], init[7], self.data_w[0]],
-                                      [d_next, h_next, win[k]])
+                khw = idx.select_sum(
+                    table, wb, [h, win[0]], [init[7], self.data_w[0]], [h_next, win[k]]
+                )
+                dkhw = idx.select_sum(
+                    table,
+                    wb,
+                    [d, h, win[0]],
+                    [init[3], init[7], self.data_w[0]],
+                    [d_next, h_next, win[k]],
+                )
             else:
                 khw, dkhw = Signal(wb, name=f"khw{i}"), Signal(wb, name=f"dkhw{i}")
                 kt = idx.select(table, wb)
-                self.comb += [khw.eq(add_mod(h, kt, win[i], width=wb)),
-                              dkhw.eq(add_mod(d, khw, width=wb))]
+                self.comb += [
+                    khw.eq(add_mod(h, kt, win[i], width=wb)),
+                    dkhw.eq(add_mod(d, khw, width=wb)),
+                ]
             s1, che = Signal(wb, name=f"s1_{i}"), Signal(wb, name=f"ch{i}")
             t1 = Signal(wb, name=f"t1_{i}")
             na, ne = na_s[i], ne_s[i]
@@ -247,12 +348,22 @@ class SHA256Engine(SHA2Engine):
         `area`: two-operand adders (add_tree) instead of carry-save trees."""
         a, b, c, d, e, f, g, h = st
         if area:  # the block's words first: they are registers, the state words come later
-            return [add_tree(data_w[0], h, K256[0]), add_tree(data_w[0], h, d, K256[0]),
-                    add_tree(data_w[1], g, K256[1]), add_tree(data_w[1], g, c, K256[1]),
-                    add_tree(data_w[2], K256[2]), add_tree(data_w[3], K256[3])]
-        return [add_mod(h, data_w[0], K256[0]), add_mod(h, d, data_w[0], K256[0]),
-                add_mod(g, data_w[1], K256[1]), add_mod(g, c, data_w[1], K256[1]),
-                add_mod(data_w[2], K256[2]), add_mod(data_w[3], K256[3])]
+            return [
+                add_tree(data_w[0], h, K256[0]),
+                add_tree(data_w[0], h, d, K256[0]),
+                add_tree(data_w[1], g, K256[1]),
+                add_tree(data_w[1], g, c, K256[1]),
+                add_tree(data_w[2], K256[2]),
+                add_tree(data_w[3], K256[3]),
+            ]
+        return [
+            add_mod(h, data_w[0], K256[0]),
+            add_mod(h, d, data_w[0], K256[0]),
+            add_mod(g, data_w[1], K256[1]),
+            add_mod(g, c, data_w[1], K256[1]),
+            add_mod(data_w[2], K256[2]),
+            add_mod(data_w[3], K256[3]),
+        ]
 
     def _opt_step(self, st, w, pre, group, cv_words, a_carry_save=False):
         """One mega-round (two rounds) on pre-computed sums, the temporal pre-computation of
@@ -318,9 +429,12 @@ class SHA256Engine(SHA2Engine):
         cv_e = Mux(next_last, cv_words[4], 0)
         st_next = [new_a, a1, a, b, e2, e1, e, f]
         pre_next = [
-            add_mod(f, wk2), add_mod(f, b, wk2),                # H*, X*
-            add_mod(e, wk3, cv_a), add_mod(e, a, wk3, cv_e),    # P4*, P4c*
-            add_mod(w[4], k_even), add_mod(w[5], k_odd),        # W+K prefetch
+            add_mod(f, wk2),
+            add_mod(f, b, wk2),  # H*, X*
+            add_mod(e, wk3, cv_a),
+            add_mod(e, a, wk3, cv_e),  # P4*, P4c*
+            add_mod(w[4], k_even),
+            add_mod(w[5], k_odd),  # W+K prefetch
         ]
         if a_carry_save:
             # the sums of the next mega-round and the schedule are off the round's path: adders
@@ -329,11 +443,22 @@ class SHA256Engine(SHA2Engine):
             # behind a1's in the last group was this engine's path; folding a's and e's into
             # P4/P4c took two adders and their gating more than adding them there)
             pre_next = [
-                add_tree(f, wk2, width=32), add_tree(f, b, wk2, width=32),
-                add_tree(e, wk3, width=32), add_tree(e, a, wk3, width=32),
-                pre_next[4], pre_next[5],
+                add_tree(f, wk2, width=32),
+                add_tree(f, b, wk2, width=32),
+                add_tree(e, wk3, width=32),
+                add_tree(e, a, wk3, width=32),
+                pre_next[4],
+                pre_next[5],
             ]
             return st_next, self.schedule(w, 2, add=add_tree), pre_next, None
-        st_final = [new_a, add_mod(a1, cv_words[1]), add_mod(a, cv_words[2]), add_mod(b, cv_words[3]),
-                    e2, add_mod(e1, cv_words[5]), add_mod(e, cv_words[6]), add_mod(f, cv_words[7])]
+        st_final = [
+            new_a,
+            add_mod(a1, cv_words[1]),
+            add_mod(a, cv_words[2]),
+            add_mod(b, cv_words[3]),
+            e2,
+            add_mod(e1, cv_words[5]),
+            add_mod(e, cv_words[6]),
+            add_mod(f, cv_words[7]),
+        ]
         return st_next, self.schedule(w, 2), pre_next, st_final

@@ -6,6 +6,7 @@ software's), FIPS 180-4: 64-bit words, 1024-bit blocks, 80 rounds, on the shared
 - ``k5``: five rounds per clock, the partially unrolled architecture of Lien, Grembowski and Gaj 2004 (pre-calculated
   h + K + W sums, carry-save trees): latency 17.
 """
+
 from math import isqrt
 
 from .sha256 import SHA2Engine
@@ -30,7 +31,7 @@ def _icbrt(n):
         x = y
     while (x + 1) ** 3 <= n:
         x += 1
-    while x ** 3 > n:
+    while x**3 > n:
         x -= 1
     return x
 
@@ -39,14 +40,30 @@ def _icbrt(n):
 # 80 primes; 5.3.5 / 5.3.4: of the square roots of the first 8 primes (SHA-512) and of the
 # 9th..16th primes (SHA-384).
 _P = _primes(80)
-K512 = [_icbrt(p << 192) & (2 ** 64 - 1) for p in _P]
-IV512 = [isqrt(p << 128) & (2 ** 64 - 1) for p in _P[:8]]
-IV384 = [isqrt(p << 128) & (2 ** 64 - 1) for p in _P[8:16]]
+K512 = [_icbrt(p << 192) & (2**64 - 1) for p in _P]
+IV512 = [isqrt(p << 128) & (2**64 - 1) for p in _P[:8]]
+IV384 = [isqrt(p << 128) & (2**64 - 1) for p in _P[8:16]]
 # FIPS 180-4 5.3.6 (generated there by the SHA-512/t IV generation function)
-IV512_224 = [0x8C3D37C819544DA2, 0x73E1996689DCD4D6, 0x1DFAB7AE32FF9C82, 0x679DD514582F9FCF,
-             0x0F6D2B697BD44DA8, 0x77E36F7304C48942, 0x3F9D85A86A1D36C8, 0x1112E6AD91D692A1]
-IV512_256 = [0x22312194FC2BF72C, 0x9F555FA3C84C64C2, 0x2393B86B6F53B151, 0x963877195940EABD,
-             0x96283EE2A88EFFE3, 0xBE5E1E2553863992, 0x2B0199FC2C85B8AA, 0x0EB72DDC81C52CA2]
+IV512_224 = [
+    0x8C3D37C819544DA2,
+    0x73E1996689DCD4D6,
+    0x1DFAB7AE32FF9C82,
+    0x679DD514582F9FCF,
+    0x0F6D2B697BD44DA8,
+    0x77E36F7304C48942,
+    0x3F9D85A86A1D36C8,
+    0x1112E6AD91D692A1,
+]
+IV512_256 = [
+    0x22312194FC2BF72C,
+    0x9F555FA3C84C64C2,
+    0x2393B86B6F53B151,
+    0x963877195940EABD,
+    0x96283EE2A88EFFE3,
+    0xBE5E1E2553863992,
+    0x2B0199FC2C85B8AA,
+    0x0EB72DDC81C52CA2,
+]
 
 
 class SHA512Engine(SHA2Engine):

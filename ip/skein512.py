@@ -37,6 +37,7 @@ Architectures (Athanasiou et al. 2013, sec. 3; latency = cycles from accept to r
 A block enters when the first module's first stage is free in that cycle (the block looping
 in it has finished its iterations there) and its slot has no block in flight.
 """
+
 from fractions import Fraction
 
 from migen import Signal, Mux, Cat, Constant, If, Array, Replicate
@@ -47,8 +48,16 @@ from .engine_base import HashEngine, pack_words
 MASK64 = (1 << 64) - 1
 C240 = 0x1BD11BDAA9FC1A22
 # Threefish-512 rotation constants R[d mod 8][j] and word permutation (Skein 1.3, tables 4, 3)
-ROT = ((46, 36, 19, 37), (33, 27, 14, 42), (17, 49, 36, 39), (44, 9, 54, 56),
-       (39, 30, 34, 24), (13, 50, 10, 17), (25, 29, 39, 43), (8, 35, 56, 22))
+ROT = (
+    (46, 36, 19, 37),
+    (33, 27, 14, 42),
+    (17, 49, 36, 39),
+    (44, 9, 54, 56),
+    (39, 30, 34, 24),
+    (13, 50, 10, 17),
+    (25, 29, 39, 43),
+    (8, 35, 56, 22),
+)
 PERM = (2, 1, 4, 7, 6, 5, 0, 3)
 ROUNDS = 72
 # UBI types (tweak T1 bits 61:56) and flags
@@ -90,7 +99,7 @@ def threefish512(key, tweak, block):
 def config_cv(out_bits, key_cv=None):
     """Chaining value after the configuration UBI of a sequential Skein-512 with `out_bits`
     output bits (from key_cv, or zero: no key)."""
-    cfg = [0x133414853, out_bits] + [0] * 6   # schema "SHA3", version 1, output length, no tree
+    cfg = [0x133414853, out_bits] + [0] * 6  # schema "SHA3", version 1, output length, no tree
     tweak = [32, (T_CFG << 56) | FLAG_FIRST | FLAG_FINAL]
     e = threefish512(key_cv or [0] * 8, tweak, cfg)
     return [a ^ b for a, b in zip(e, cfg)]
@@ -108,12 +117,12 @@ IVS.update({f"skein512-{n}": [_bswap64(w) for w in config_cv(n)] for n in OUTPUT
 
 
 def _bswap64_sig(x):
-    return Cat(*[x[8 * (7 - i):8 * (8 - i)] for i in range(8)])
+    return Cat(*[x[8 * (7 - i) : 8 * (8 - i)] for i in range(8)])
 
 
 def _rotl(x, n):
     n %= 64
-    return Cat(x[64 - n:], x[:64 - n]) if n else x
+    return Cat(x[64 - n :], x[: 64 - n]) if n else x
 
 
 class _Block:
@@ -121,14 +130,18 @@ class _Block:
     `k` (rotated so k[i] is key word (s + i) mod 9), tweak words `t` (t[i] = T[(s + i) mod 3]),
     the next subkey's index `s`, the plaintext `m` for the feed-forward, rounds done `rnd`,
     and the slot/last tags."""
+
     FIELDS = (("v", 8, 64), ("k", 9, 64), ("t", 3, 64), ("m", 8, 64))
 
     def __init__(self, prefix, slot_bits):
         self.prefix = prefix
         for name, n, w in self.FIELDS:
             # data: reset_less (the valid bit says when they hold a block; see engine_base)
-            setattr(self, name, [Signal(w, name=f"{prefix}_{name}{i}", reset_less=True)
-                                 for i in range(n)])
+            setattr(
+                self,
+                name,
+                [Signal(w, name=f"{prefix}_{name}{i}", reset_less=True) for i in range(n)],
+            )
         self.valid = Signal(name=f"{prefix}_valid")
         self.s = Signal(5, name=f"{prefix}_s")
         self.rnd = Signal(7, name=f"{prefix}_rnd")
@@ -153,7 +166,7 @@ class Skein512Engine(HashEngine):
     WORD = 64
     BLOCK_WORDS = 8
     IVS = IVS
-    ARCHITECTURES = {"r1": 1, "r4": 4, "r8": 8}   # arch -> rounds per clock
+    ARCHITECTURES = {"r1": 1, "r4": 4, "r8": 8}  # arch -> rounds per clock
     SINK_EXTRA = [("tweak", 128)]
 
     def __init__(self, arch="r8", slots=None, stages=1, modules=1):
@@ -161,7 +174,9 @@ class Skein512Engine(HashEngine):
             raise ValueError(f"unknown skein512 architecture {arch!r} (known: r1, r4, r8)")
         u = self.ARCHITECTURES[arch]
         if (stages > 1 or modules > 1) and u != 8:
-            raise ValueError("the functional/structural pipelines are built on the 8-round datapath (r8)")
+            raise ValueError(
+                "the functional/structural pipelines are built on the 8-round datapath (r8)"
+            )
         if stages not in (1, 2, 4, 8):
             raise ValueError(f"functional pipeline stages must be 1, 2, 4 or 8, not {stages}")
         if modules not in (1, 3):
@@ -169,9 +184,17 @@ class Skein512Engine(HashEngine):
         in_flight = stages * modules
         slots = slots or in_flight
         latency = 1 + (ROUNDS // u) * stages + (1 if stages > 1 else 0)
-        self.setup(arch, slots, round_cycles=ROUNDS // u, custom_timing=dict(
-            latency=latency, interval=Fraction(latency, in_flight), in_flight=in_flight,
-            stages=stages))
+        self.setup(
+            arch,
+            slots,
+            round_cycles=ROUNDS // u,
+            custom_timing=dict(
+                latency=latency,
+                interval=Fraction(latency, in_flight),
+                in_flight=in_flight,
+                stages=stages,
+            ),
+        )
         self.modules = modules
         self.rounds_per_cycle = u
         self._datapath(u, stages, modules)
@@ -184,9 +207,16 @@ class Skein512Engine(HashEngine):
     def _subkey(k, t, s):
         """Subkey s from the rotated key words k (k[i] = key word (s + i) mod 9) and tweak
         words t (t[i] = T[(s + i) mod 3])."""
-        return [k[0], k[1], k[2], k[3], k[4],
-                add_mod(k[5], t[0], width=64), add_mod(k[6], t[1], width=64),
-                add_mod(k[7], Cat(s, Replicate(0, 59)), width=64)]
+        return [
+            k[0],
+            k[1],
+            k[2],
+            k[3],
+            k[4],
+            add_mod(k[5], t[0], width=64),
+            add_mod(k[6], t[1], width=64),
+            add_mod(k[7], Cat(s, Replicate(0, 59)), width=64),
+        ]
 
     def _round(self, prefix, v, rot_sel, rots):
         """One Threefish round (4 MIX + permute) on words v; the rotation constants are
@@ -222,16 +252,18 @@ class Skein512Engine(HashEngine):
                 v, k, t, s = nv, k[1:] + k[:1], t[1:] + t[:1], s + 1
             if u == 8:
                 v = self._round(f"{prefix}_d{r}", v, None, ROT[pos])
-            elif u == 4:   # rounds 0-3 or 4-7 of the rotation table
+            elif u == 4:  # rounds 0-3 or 4-7 of the rotation table
                 v = self._round(f"{prefix}_d{r}", v, (b.rnd[2], [pos, pos + 4]), None)
-            else:          # u == 1: any of the 8
+            else:  # u == 1: any of the 8
                 v = self._round(f"{prefix}_d{r}", v, (b.rnd[:3], list(range(8))), None)
             if not key_at_start:
-                if u == 1:   # a subkey after every 4th round only
+                if u == 1:  # a subkey after every 4th round only
                     add = b.rnd[:2] == 3
                     sk = self._subkey(k, t, s)
                     nv = [Signal(64, name=f"{prefix}_a{r}_{i}") for i in range(8)]
-                    self.comb += [x.eq(add_mod(a, Mux(add, c, 0), width=64)) for x, a, c in zip(nv, v, sk)]
+                    self.comb += [
+                        x.eq(add_mod(a, Mux(add, c, 0), width=64)) for x, a, c in zip(nv, v, sk)
+                    ]
                     nk = [Signal(64, name=f"{prefix}_k{i}") for i in range(9)]
                     nt = [Signal(64, name=f"{prefix}_t{i}") for i in range(3)]
                     self.comb += [x.eq(Mux(add, a, c)) for x, a, c in zip(nk, k[1:] + k[:1], k)]
@@ -249,8 +281,11 @@ class Skein512Engine(HashEngine):
             [d.eq(x) for d, x in zip(out.k, k)],
             [d.eq(x) for d, x in zip(out.t, t)],
             [d.eq(x) for d, x in zip(out.m, b.m)],
-            out.s.eq(s), out.rnd.eq(b.rnd + per),
-            out.valid.eq(b.valid), out.slot.eq(b.slot), out.last.eq(b.last),
+            out.s.eq(s),
+            out.rnd.eq(b.rnd + per),
+            out.valid.eq(b.valid),
+            out.slot.eq(b.slot),
+            out.last.eq(b.last),
         ]
         return out
 
@@ -270,22 +305,29 @@ class Skein512Engine(HashEngine):
         kk, tt = key + [k8], [t0, t1, t0 ^ t1]
         if key_at_start:
             v0, s0 = msg, 0
-        else:   # add subkey 0 now; the rounds then add 1..18 at the end of every 4 rounds
-            v0 = [add_mod(a, c, width=64) for a, c in zip(msg, self._subkey(kk, tt, Constant(0, 5)))]
+        else:  # add subkey 0 now; the rounds then add 1..18 at the end of every 4 rounds
+            v0 = [
+                add_mod(a, c, width=64) for a, c in zip(msg, self._subkey(kk, tt, Constant(0, 5)))
+            ]
             kk, tt, s0 = kk[1:] + kk[:1], tt[1:] + tt[:1], 1
         self.comb += [
             [d.eq(x) for d, x in zip(init.v, v0)],
             [d.eq(x) for d, x in zip(init.k, kk)],
             [d.eq(x) for d, x in zip(init.t, tt)],
             [d.eq(x) for d, x in zip(init.m, msg)],
-            init.s.eq(s0), init.rnd.eq(0),
-            init.valid.eq(self.accept), init.slot.eq(sink.slot), init.last.eq(sink.last),
+            init.s.eq(s0),
+            init.rnd.eq(0),
+            init.valid.eq(self.accept),
+            init.slot.eq(sink.slot),
+            init.last.eq(sink.last),
         ]
 
         # --- m modules of p ring stages --------------------------------------------------------
         regs = [[_Block(f"m{i}s{j}", len(sink.slot)) for j in range(p)] for i in range(m)]
-        outs = [[self._stage(f"m{i}f{j}", regs[i][j], j, p, u, key_at_start) for j in range(p)]
-                for i in range(m)]
+        outs = [
+            [self._stage(f"m{i}f{j}", regs[i][j], j, p, u, key_at_start) for j in range(p)]
+            for i in range(m)
+        ]
         per_module = ROUNDS // m
         loop = [Signal(name=f"m{i}_loop") for i in range(m)]
         leave = [Signal(name=f"m{i}_leave") for i in range(m)]
@@ -322,16 +364,22 @@ class Skein512Engine(HashEngine):
                 self.sync += If(advance, regs[i][j].eq(outs[i][j - 1]))
             src_loop = outs[i][p - 1]
             if i == 0:
-                self.sync += If(advance,
-                    If(loop[0], regs[0][0].eq(src_loop)).Else(regs[0][0].eq(init)))
+                self.sync += If(
+                    advance, If(loop[0], regs[0][0].eq(src_loop)).Else(regs[0][0].eq(init))
+                )
             else:
                 prev = outs[i - 1][p - 1]
-                self.sync += If(advance,
-                    If(loop[i], regs[i][0].eq(src_loop)).Else(regs[i][0].eq(prev, valid=leave[i - 1])))
+                self.sync += If(
+                    advance,
+                    If(loop[i], regs[i][0].eq(src_loop)).Else(
+                        regs[i][0].eq(prev, valid=leave[i - 1])
+                    ),
+                )
         if key_at_start:
             self.sync += If(advance, ob.eq(outs[m - 1][p - 1], valid=leave[m - 1]))
         self.sync += [
             If(done, self.complete(result, fin.slot, fin.last)),
-            slot_busy.eq((slot_busy & ~Mux(done, one(fin.slot), 0))
-                         | Mux(self.accept, one(sink.slot), 0)),
+            slot_busy.eq(
+                (slot_busy & ~Mux(done, one(fin.slot), 0)) | Mux(self.accept, one(sink.slot), 0)
+            ),
         ]

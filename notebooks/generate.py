@@ -9,6 +9,7 @@ Every notebook opens its target first (litedigest.nbtarget.open_target): the PYN
 `pynq` imports and the LiteDigest overlay loads, else the simulated SoC behind the same
 driver, and says which in its first output. tests/project/test_notebooks.py executes them all.
 """
+
 import os
 import sys
 
@@ -17,16 +18,16 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-TARGET_CELL = '''\
+TARGET_CELL = """\
 import litedigest
 from litedigest.nbtarget import open_target
 
 target = open_target()   # the PYNQ board if pynq imports and the overlay loads, else the simulated SoC
 print("Running on", target.description)
-print("Engines:", target.engines)'''
+print("Engines:", target.engines)"""
 
 NB01 = [
-    new_markdown_cell('''\
+    new_markdown_cell("""\
 # LiteDigest: interactive hashing on the engines
 
 Type or load some data, hash it on the LiteDigest engines and compare every digest with Python's
@@ -36,24 +37,24 @@ length, MAC key) where the target has a Skein engine.
 The notebook runs on the PYNQ board when `pynq` is importable and the LiteDigest overlay loads;
 otherwise on the simulated SoC (Verilator + VexRiscv) through the same driver: register access
 through an MMIO object, message buffers from `allocate`, flushed before the engines' DMA reads
-them. The first output says which.'''),
+them. The first output says which."""),
     new_code_cell(TARGET_CELL),
-    new_markdown_cell('''\
+    new_markdown_cell("""\
 ## The data
 
-Edit `text`, or set `path` to a file to hash its contents.'''),
-    new_code_cell('''\
+Edit `text`, or set `path` to a file to hash its contents."""),
+    new_code_cell("""\
 text = "LiteDigest: hash engines in the fabric, hashlib in Python."   # edit me
 path = None                                                             # or e.g. "../README.md"
 
 data = open(path, "rb").read() if path else text.encode()
-print(f"{len(data)} bytes to hash")'''),
-    new_markdown_cell('''\
+print(f"{len(data)} bytes to hash")"""),
+    new_markdown_cell("""\
 ## Every algorithm of the target's engines against hashlib
 
 `target.algorithms()` lists what the engines compute (SHA-224 runs on the SHA-256 engine,
-SHA-384 and SHA-512/t on the SHA-512 engine); engines added to the SoC appear here by themselves.'''),
-    new_code_cell('''\
+SHA-384 and SHA-512/t on the SHA-512 engine); engines added to the SoC appear here by themselves."""),
+    new_code_cell("""\
 import hashlib
 
 results = {}
@@ -64,13 +65,13 @@ for name in target.algorithms():
     ref = hashlib.new(name, data).hexdigest()
     results[name] = hw == ref
     print(f"{name:11s} {hw}  {'= hashlib' if hw == ref else 'DIFFERS from hashlib ' + ref}")
-assert results and all(results.values()), results'''),
-    new_markdown_cell('''\
+assert results and all(results.values()), results"""),
+    new_markdown_cell("""\
 ## Streaming: update in pieces, copy a running hash
 
 The hash objects follow hashlib: `update` any number of times, `copy` a running state,
-`digest` without ending it.'''),
-    new_code_cell('''\
+`digest` without ending it."""),
+    new_code_cell("""\
 h = target.new("sha256")
 pieces = [data[i:i + 7] for i in range(0, len(data), 7)]
 for p in pieces[: len(pieces) // 2]:
@@ -82,13 +83,13 @@ first_half = b"".join(pieces[: len(pieces) // 2])
 print("whole message:", h.hexdigest(), h.digest() == hashlib.sha256(data).digest())
 print("first half:   ", half.hexdigest(), half.digest() == hashlib.sha256(first_half).digest())
 assert h.digest() == hashlib.sha256(data).digest()
-assert half.digest() == hashlib.sha256(first_half).digest()'''),
-    new_markdown_cell('''\
+assert half.digest() == hashlib.sha256(first_half).digest()"""),
+    new_markdown_cell("""\
 ## HMAC
 
 Python's `hmac` module takes any hashlib-style constructor as `digestmod`: with the engines'
-hash objects both the inner and the outer hash run on the engines.'''),
-    new_code_cell('''\
+hash objects both the inner and the outer hash run on the engines."""),
+    new_code_cell("""\
 import hmac
 
 key = b"a secret key"
@@ -98,16 +99,16 @@ for name in ("sha1", "sha224", "sha256", "sha384", "sha512"):
     mac = hmac.new(key, data, digestmod=lambda d=b"", n=name: target.new(n, d)).hexdigest()
     ref = hmac.new(key, data, name).hexdigest()
     print(f"HMAC-{name.upper():7s} {mac}  {'= hmac/hashlib' if mac == ref else 'DIFFERS: ' + ref}")
-    assert mac == ref'''),
-    new_markdown_cell('''\
+    assert mac == ref"""),
+    new_markdown_cell("""\
 ### On the HMAC engine
 
 The HMAC engine (`hmac-sha256:opt[:p4]`, Michail et al. 2012: two SHA-256 cores, the inner one
 hashing the message from the key's stored inner state, the outer one the inner digest from the
 stored outer state) keeps the key's states in a key slot of the peripheral, write-only.
 `litedigest.hmac` takes it as `engine=`, with the standard library's API. Edit `key`, or read it
-from a file (keep keys out of notebooks you share).'''),
-    new_code_cell('''\
+from a file (keep keys out of notebooks you share)."""),
+    new_code_cell("""\
 from litedigest import hmac as ld_hmac, spec as ld_spec
 
 key = b"a secret key"                  # or: key = open("my.key", "rb").read()
@@ -117,13 +118,13 @@ for engine in mac_engines:
     ref = hmac.new(key, data, "sha256").hexdigest()
     print(f"{engine}: HMAC-SHA256 {mac}  {'= hmac' if mac == ref else 'DIFFERS: ' + ref}")
     assert mac == ref
-print("HMAC engines:", mac_engines or "none on this target")'''),
-    new_markdown_cell('''\
+print("HMAC engines:", mac_engines or "none on this target")"""),
+    new_markdown_cell("""\
 ## Skein-512
 
 Any output length (`digest_bits`) and a MAC key (`key`). The reference is `pyskein` when it is
-installed, else the C library's software Skein-512 on the host (`backend="sw"`).'''),
-    new_code_cell('''\
+installed, else the C library's software Skein-512 on the host (`backend="sw"`)."""),
+    new_code_cell("""\
 if any(a.startswith("skein512") for a in target.algorithms()):
     try:
         import skein as pyskein
@@ -141,14 +142,14 @@ if any(a.startswith("skein512") for a in target.algorithms()):
               f"{'= ' + refname if hw == ref else 'DIFFERS from ' + refname}")
         assert hw == ref
 else:
-    print("the target has no Skein-512 engine")'''),
-    new_markdown_cell('''\
+    print("the target has no Skein-512 engine")"""),
+    new_markdown_cell("""\
 ## One flipped bit
 
 Flip the lowest bit of the first byte and hash again: about half of the digest bits change
 (the avalanche effect). Each row of the picture is one algorithm's digest bits; dark squares
-are the bits that changed.'''),
-    new_code_cell('''\
+are the bits that changed."""),
+    new_code_cell("""\
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -172,11 +173,11 @@ ax.set_yticks(range(len(names)), [f"{n} ({c.split(': ')[1]})" for n, c in zip(na
 ax.set_xlabel("digest bit")
 ax.set_title(f"Digest bits changed by one flipped input bit ({len(data)}-byte message, on {target.kind})")
 plt.tight_layout()
-plt.show()'''),
+plt.show()"""),
 ]
 
 NB02 = [
-    new_markdown_cell('''\
+    new_markdown_cell("""\
 # LiteDigest: hardware versus software
 
 SHA-256 of messages from 64 B to 64 KiB, in software and on the engine.
@@ -191,9 +192,9 @@ SHA-256 of messages from 64 B to 64 KiB, in software and on the engine.
   `pynq.allocate` buffer), in bytes per second.
 
 Below: one message at a time over sizes from 64 B to 64 KiB; many small messages through the
-batch walker; many long messages through the scheduler on the pipelined engines.'''),
+batch walker; many long messages through the scheduler on the pipelined engines."""),
     new_code_cell(TARGET_CELL),
-    new_code_cell('''\
+    new_code_cell("""\
 import hashlib
 import time
 
@@ -218,8 +219,8 @@ else:
     for n in SIZES:
         print(f"{n:6d} {sw[n]:10d} {csr[n]:9d} {dma[n]:8d}   "
               f"{sw[n] / n:7.2f} / {csr[n] / n:6.2f} / {dma[n] / n:6.3f}      "
-              f"{sw[n] / csr[n]:5.1f}x / {sw[n] / dma[n]:6.1f}x")'''),
-    new_code_cell('''\
+              f"{sw[n] / csr[n]:5.1f}x / {sw[n] / dma[n]:6.1f}x")"""),
+    new_code_cell("""\
 import matplotlib.pyplot as plt
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -254,15 +255,15 @@ for ax in (ax1, ax2):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
 plt.tight_layout()
-plt.show()'''),
-    new_markdown_cell('''\
+plt.show()"""),
+    new_markdown_cell("""\
 Reading the plots: every path pays a fixed cost per message (the padding block and the call;
 for the engine also the job set-up and reading the digest), so the cycles per byte fall with the
 size. Software settles at its cost per block; the CSR path at the CPU's cost of writing 16 words
 per block; the DMA path approaches the engine's own rate (one 64-byte block per interval, 33
 cycles for `sha256:opt`, i.e. about 0.52 cycles per byte) because the DMA fetches the next block
-while the engine works. The table above holds the measured values.'''),
-    new_markdown_cell('''\
+while the engine works. The table above holds the measured values."""),
+    new_markdown_cell("""\
 ## Many small messages: the batch walker
 
 Records, packets and keys are short: per message, a call's fixed cost outweighs the engine's
@@ -274,8 +275,8 @@ hashes 1,000 messages of 64 B and of 1 KiB per SHA peripheral of the main SoC (`
 `sha1:opt:p8`) through the walker, one by one (`ld_hw_md`) and in software; messages per
 second at 50 MHz (the ECP5 SoC's clock), every digest checked on the CPU and against `hashlib`
 (`litedigest bench --backend soc --batch`). On the board: messages per second of wall-clock
-time, the engine one message per call against `hashlib`.'''),
-    new_code_cell('''\
+time, the engine one message per call against `hashlib`."""),
+    new_code_cell("""\
 if target.on_board:
     import os
     msgs = [os.urandom(64) for _ in range(1000)]
@@ -298,8 +299,8 @@ else:
     for r in batch:
         print(f"{r['engine']:15s} {r['bytes']:6d}B {r['path']:>11s} {r['cycles_per_message']:11,.1f} "
               f"{r['cycles_per_message'] / r['bytes']:9.2f} {r['messages_per_second']:14,d} "
-              f"{r['speedup_vs_sw']:10.1f}x")'''),
-    new_code_cell('''\
+              f"{r['speedup_vs_sw']:10.1f}x")"""),
+    new_code_cell("""\
 if not target.on_board:
     engines = list(dict.fromkeys(r["engine"] for r in batch))
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
@@ -318,8 +319,8 @@ if not target.on_board:
     axes[0].set_ylabel("messages per second at 50 MHz")
     axes[0].legend()
     plt.tight_layout()
-    plt.show()'''),
-    new_markdown_cell('''\
+    plt.show()"""),
+    new_markdown_cell("""\
 ## Many long messages: the scheduler on the pipelines
 
 A p-stage pipeline needs p messages in flight. `ld_hw_schedule` keeps the slots full; on the
@@ -327,8 +328,8 @@ DMA path it hands the messages to the batch walker (the `sched` firmware on the 
 p messages of 16 KiB, `litedigest bench --backend soc --sched`). Utilization is the engine's
 busy cycles (blocks x interval) over the engine's run, and over the whole call (descriptors,
 waiting, digests). Skein-512's messages go the same way: the peripheral zero-pads each one,
-makes its tweaks and its output block, and writes the digest.'''),
-    new_code_cell('''\
+makes its tweaks and its output block, and writes the digest."""),
+    new_code_cell("""\
 if target.on_board:
     print("The scheduler figures come from the simulated SoC (exact cycles); see docs/MEASUREMENTS.md.")
 else:
@@ -340,11 +341,11 @@ else:
     for e, r in last.items():
         print(f"{e:22s} {r['messages']:4d} x 16K {r['run_cycles']:11,d} {r['utilization']:6.3f} "
               f"{r['cycles']:11,d} {r['end_to_end_utilization']:6.3f} {r['bytes_per_cycle']:12.3f} "
-              f"{1 / r['bytes_per_cycle']:9.3f}")'''),
+              f"{1 / r['bytes_per_cycle']:9.3f}")"""),
 ]
 
 NB02 += [
-    new_markdown_cell('''\
+    new_markdown_cell("""\
 ## HMAC: MACs per second
 
 HMAC-SHA-256 of 64-byte messages under one key. On the simulated SoC the `hmac` firmware
@@ -353,8 +354,8 @@ HMAC-SHA-256 of 64-byte messages under one key. On the simulated SoC the `hmac` 
 one by one on its DMA and CSR paths, on the SHA-256 peripheral from the key's two states
 computed once (`ld_hw_hmac`), and in software on the same CPU (`ld_hmac`); every MAC is checked
 on the CPU and against Python's `hmac`. On the board: MACs per second of wall-clock time, the
-HMAC engine one call each against Python's `hmac` on the ARM.'''),
-    new_code_cell('''\
+HMAC engine one call each against Python's `hmac` on the ARM."""),
+    new_code_cell("""\
 import hmac as std_hmac
 import time
 import matplotlib.pyplot as plt
@@ -390,20 +391,20 @@ else:
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
     plt.tight_layout()
-    plt.show()'''),
+    plt.show()"""),
 ]
 
 NB03 = [
-    new_markdown_cell('''\
+    new_markdown_cell("""\
 # LiteDigest: the design space of the engines
 
 Latency and interval of every engine spec (exact, from the engines' own attributes: the same
 numbers the RTL simulation measures), and, where `bitstreams/engines.json` exists (written by
 `litedigest dse`), area and fmax from the open synthesis and place-and-route flow and the
 throughput that follows (block bits x fmax / interval, Michail et al. 2016 eq. 3), plotted like the papers'
-figures. Engines on the current target are marked.'''),
+figures. Engines on the current target are marked."""),
     new_code_cell(TARGET_CELL),
-    new_code_cell('''\
+    new_code_cell("""\
 from fractions import Fraction
 
 from litedigest import spec
@@ -422,8 +423,8 @@ print(f"{len(rows)} engine specs; on the target: {sorted(on_target)}")
 for r in rows:
     print(f"{r['spec']:22s} latency {r['latency']:3d}  interval {str(r['interval']):>6s}  "
           f"in flight {r['in_flight']:2d}  {float(r['block_bits'] / r['interval']):6.2f} bits/cycle"
-          + ("   <- on the target" if r["on_target"] else ""))'''),
-    new_code_cell('''\
+          + ("   <- on the target" if r["on_target"] else ""))"""),
+    new_code_cell("""\
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -441,8 +442,8 @@ for ax, fam in zip(axes[:, 0], families):
     ax.set_title(f"{fam}: cycles per block (* = on the target)")
     ax.legend(fontsize=8)
 plt.tight_layout()
-plt.show()'''),
-    new_code_cell('''\
+plt.show()"""),
+    new_code_cell("""\
 fig, ax = plt.subplots(figsize=(8, 5))
 for fam in families:
     rs = [r for r in rows if r["family"] == fam]
@@ -456,15 +457,15 @@ ax.set_title("Throughput per cycle against pipelining (large markers: on the tar
 ax.grid(True, which="both", alpha=0.3)
 ax.legend()
 plt.tight_layout()
-plt.show()'''),
-    new_markdown_cell('''\
+plt.show()"""),
+    new_markdown_cell("""\
 ## Area, fmax and throughput (bitstreams/engines.json)
 
 From `litedigest dse`: area of the bare engine (Yosys `synth_ecp5` LUT4/FF and, when measured,
 `synth_xilinx -family xc7` LUT/FF/CARRY4 for the Zynq-7020 fabric), routed fmax on an ECP5
 (nextpnr-ecp5, median of several seeds; the file names the device and speed grade), and the
-throughput that follows. Skipped, with a note, where the file is not there.'''),
-    new_code_cell('''\
+throughput that follows. Skipped, with a note, where the file is not there."""),
+    new_code_cell("""\
 import os
 
 from litedigest.paths import repo_root
@@ -496,8 +497,8 @@ if os.path.exists(path):
               f"{e['ecp5']['fmax_median']:7.2f} MHz | xc7 {x.get('lut', '-'):>6} LUT | "
               f"{e['throughput_mbps']:8.1f} Mbit/s")
 else:
-    print(f"{path} is not there (it is written by `litedigest dse`): area and fmax are not plotted")'''),
-    new_code_cell('''\
+    print(f"{path} is not there (it is written by `litedigest dse`): area and fmax are not plotted")"""),
+    new_code_cell("""\
 if doc is not None:
     es = [e for e in doc["engines"] if e["throughput_mbps"] is not None]   # routed ones
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
@@ -543,8 +544,8 @@ if doc is not None:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         plt.tight_layout()
-        plt.show()'''),
-    new_markdown_cell('''\
+        plt.show()"""),
+    new_markdown_cell("""\
 ## Against the papers
 
 The papers measured their architectures against one another: pipeline depth (Michail et al.
@@ -556,8 +557,8 @@ sides (`litedigest.measure.design_space`; the papers' numbers are in `litedigest
 T× throughput, A× area (their slices, our LUT4 with carries), T/A×. A paper cell is the ratio on
 its primary device, then the range over its other devices. A spec that `bitstreams/engines.json`
 does not have yet is "not measured yet" in the tables, left out of the plots and listed under
-them. docs/DESIGN_SPACE.md explains where the ratios differ.'''),
-    new_code_cell('''\
+them. docs/DESIGN_SPACE.md explains where the ratios differ."""),
+    new_code_cell("""\
 from IPython.display import Markdown, display
 
 from litedigest.measure import design_space
@@ -569,7 +570,7 @@ for c in comparisons:
                      f"{'; '.join(p.short for p in c.papers)}, primary device {c.device}.\\n\\n"
                      + design_space.table_markdown(c)))
     print(f"{c.key}: {len(c.measured)} of {len(c.rows)} rows measured; not measured yet: "
-          + (", ".join(c.missing) or "none"))'''),
+          + (", ".join(c.missing) or "none"))"""),
     new_code_cell('''\
 import matplotlib.pyplot as plt
 import numpy as np
@@ -666,7 +667,7 @@ axes[2, 1].axis("off")
 plt.tight_layout()
 plt.show()
 not_plotted(plotted)'''),
-    new_code_cell('''\
+    new_code_cell("""\
 # Athanasiou et al. 2013: every Skein-512 datapath over the 1-round one
 sk = by_key["skein"]
 labels = [r.label.split(" (")[0] for r in sk.rows]
@@ -692,7 +693,7 @@ for ax, m in zip(axes, ("T", "A", "TA")):
 axes[0].legend(fontsize=7)
 plt.tight_layout()
 plt.show()
-not_plotted(sk.rows)'''),
+not_plotted(sk.rows)"""),
 ]
 
 NOTEBOOKS = {
@@ -704,10 +705,14 @@ NOTEBOOKS = {
 
 def build(cells):
     nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nb.metadata["language_info"] = {"name": "python"}
     for i, c in enumerate(nb.cells):
-        c["id"] = f"cell-{i:02d}"   # stable ids: regenerating gives identical files
+        c["id"] = f"cell-{i:02d}"  # stable ids: regenerating gives identical files
     return nb
 
 

@@ -7,6 +7,7 @@ wheel, installs it into fresh venvs (base; base + one extra) and measures site-p
     scripts/install_sizes.py [--markdown] [--extras soc,flows,notebooks]
 
 Needs the package index (or pip's cache) for the dependencies."""
+
 import argparse
 import glob
 import os
@@ -32,25 +33,53 @@ def venv_with(tmp, name, requirement):
     path = os.path.join(tmp, name)
     subprocess.run([sys.executable, "-m", "venv", path], check=True)
     if requirement:
-        subprocess.run([os.path.join(path, "bin", "python"), "-m", "pip", "install", "-q",
-                        "--disable-pip-version-check", requirement], check=True)
+        subprocess.run(
+            [
+                os.path.join(path, "bin", "python"),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                requirement,
+            ],
+            check=True,
+        )
     return site_bytes(path)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--extras", default="soc,flows,notebooks")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
-                        os.path.join(tmp, "dist"), ROOT], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "build",
+                "--wheel",
+                "--no-isolation",
+                "--outdir",
+                os.path.join(tmp, "dist"),
+                ROOT,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         (wheel,) = glob.glob(os.path.join(tmp, "dist", "*.whl"))
         empty = venv_with(tmp, "empty", None)
         rows = [("base (`pip install litedigest`)", venv_with(tmp, "base", wheel) - empty)]
         for extra in [e for e in args.extras.split(",") if e]:
-            rows.append((f"base + `[{extra}]`",
-                         venv_with(tmp, extra, f"litedigest[{extra}] @ file://{wheel}") - empty))
+            rows.append(
+                (
+                    f"base + `[{extra}]`",
+                    venv_with(tmp, extra, f"litedigest[{extra}] @ file://{wheel}") - empty,
+                )
+            )
     if args.markdown:
         print("| install | size (MB) |\n|---|---:|")
     for name, n in rows:

@@ -10,6 +10,7 @@ configuration file first, when given: pyproject.toml by default).
 
     .venv/bin/python scripts/lint_imports.py            # exit 0 when every contract is kept
 """
+
 import ast
 import os
 import shutil
@@ -23,8 +24,11 @@ def package_sets():
     """setup.py's {"BASE": {package: folder}, "CHECKOUT": {...}}, read without running it."""
     with open(os.path.join(ROOT, "setup.py")) as f:
         tree = ast.parse(f.read())
-    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
-            if isinstance(node, ast.Assign) and node.targets[0].id in ("BASE", "CHECKOUT")}
+    return {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and node.targets[0].id in ("BASE", "CHECKOUT")
+    }
 
 
 def package_dirs():
@@ -56,8 +60,11 @@ def mirror(dest):
 
 
 def main(argv):
-    tree = mirror(os.path.join(os.environ.get("LITEDIGEST_BUILD") or os.path.join(ROOT, "build"),
-                               "lint-imports", "src"))
+    tree = mirror(
+        os.path.join(
+            os.environ.get("LITEDIGEST_BUILD") or os.path.join(ROOT, "build"), "lint-imports", "src"
+        )
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([tree, os.environ.get("PYTHONPATH", "")]))
     exe = os.path.join(os.path.dirname(sys.executable), "lint-imports")
     if not any(a.endswith(".toml") or a.endswith(".ini") or a.endswith(".cfg") for a in argv):

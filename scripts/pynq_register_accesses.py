@@ -18,6 +18,7 @@ Also prints the other Python calls of the C path (DMA staging copies and buffer 
 
     .venv/bin/python scripts/pynq_register_accesses.py [--sizes 0,64,1000,16000]
 """
+
 import argparse
 import hashlib
 import os
@@ -30,8 +31,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def old_driver():
-    src = subprocess.run(["git", "-C", ROOT, "show", f"{BEFORE_COMMIT}:software/python/litedigest/driver.py"],
-                         capture_output=True, text=True, check=True).stdout
+    src = subprocess.run(
+        ["git", "-C", ROOT, "show", f"{BEFORE_COMMIT}:software/python/litedigest/driver.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     mod = types.ModuleType("litedigest_driver_3aa1c16")
     exec(compile(src, "driver.py@" + BEFORE_COMMIT, "exec"), mod.__dict__)
     return mod
@@ -52,6 +57,7 @@ def main(argv=None):
     import litedigest
     from litedigest.backends import pynq as pynq_backend
     from litedigest.board.sim import open_sim_device
+
     dev = open_sim_device()
     pynq_backend.use_device(dev)
     counts = {"reg": 0}
@@ -70,12 +76,20 @@ def main(argv=None):
     drv = old_driver()
     inst = dev.instance_for("sha256")
     fields = drv.parse_csr_fields(dev.regmap.csr_h, inst)
-    old = drv.HashPeripheral(dev.read32, dev.write32, dev.write_bytes, registers=dev.regmap.registers,
-                             fields=fields, instance=inst,
-                             dma_buffer=(dev.buffer.physical_address, dev.buffer_bytes))
+    old = drv.HashPeripheral(
+        dev.read32,
+        dev.write32,
+        dev.write_bytes,
+        registers=dev.regmap.registers,
+        fields=fields,
+        instance=inst,
+        dma_buffer=(dev.buffer.physical_address, dev.buffer_bytes),
+    )
     try:
-        print("| bytes | before: Python driver (3aa1c16) | after: C driver, Python HAL (simulation) "
-              "| after: C driver on a board's MMIO window | other Python calls after (staging copies + flushes) |")
+        print(
+            "| bytes | before: Python driver (3aa1c16) | after: C driver, Python HAL (simulation) "
+            "| after: C driver on a board's MMIO window | other Python calls after (staging copies + flushes) |"
+        )
         print("|---|---|---|---|---|")
         for n in sizes:
             msg = os.urandom(n)
@@ -100,7 +114,9 @@ def main(argv=None):
             finally:
                 hw._binding = saved
             after = counts["reg"]
-            print(f"| {n} | {before} | {after} | 0 | {calls['dma_write'] + dev.flushes - flushes} |")
+            print(
+                f"| {n} | {before} | {after} | 0 | {calls['dma_write'] + dev.flushes - flushes} |"
+            )
     finally:
         mmio.read, mmio.write = read, write
         dev.close_sim()

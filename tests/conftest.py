@@ -4,6 +4,7 @@
 The tests live in a folder per layer; what a folder's tests need sets their markers, so that
 `-m` picks a tier: the quick tier (scripts/test.sh --quick) is what needs none of them. A test
 elsewhere that needs one carries the marker itself (@pytest.mark.rtl, @pytest.mark.soc)."""
+
 import os
 
 import pytest
@@ -56,4 +57,5 @@ def _close_cached_backends():
     test. A later module that needs one starts it again (seconds: the build is cached)."""
     yield
     from litedigest.backends import close_all
+
     close_all()

@@ -7,6 +7,7 @@
 `name` may carry the .rsp suffix or not. CAVP byte-oriented files list Len in bits; a Len = 0
 entry carries Msg = 00, which means the empty message.
 """
+
 import os
 
 import cryptography_vectors
@@ -83,16 +84,22 @@ def monte_check(hash_fn, seed, mds, iterations=None):
 
 # --- Skein-512 golden known answers (tests/data/skein512_golden_kat.txt) -----------------------
 
+
 def load_skein_kat():
     """[dict(bits, out_bits, msg, key, md, name), ...] for the Skein-512 entries (hash and
     MAC; no tree entries) of the Skein golden KAT file copied into tests/data."""
     import re
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "skein512_golden_kat.txt")
+
+    path = os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "data", "skein512_golden_kat.txt"
+    )
     out = []
     with open(path) as f:
         text = f.read()
     for chunk in text.split("--------------------------------"):
-        head = re.search(r":Skein-512:\s+(\d+)-bit hash, msgLen =\s+(\d+) bits, data = '([^']+)'", chunk)
+        head = re.search(
+            r":Skein-512:\s+(\d+)-bit hash, msgLen =\s+(\d+) bits, data = '([^']+)'", chunk
+        )
         if not head:
             continue
         out_bits, nbits, kind = int(head.group(1)), int(head.group(2)), head.group(3)
@@ -110,6 +117,14 @@ def load_skein_kat():
         md = hexblock(r"Result:", [r"$"])
         assert len(md) == (out_bits + 7) // 8, chunk
         assert len(msg) == (nbits + 7) // 8, chunk
-        out.append(dict(bits=nbits, out_bits=out_bits, msg=msg, key=key, md=md,
-                        name=f"{out_bits}-{nbits}-{kind}"))
+        out.append(
+            dict(
+                bits=nbits,
+                out_bits=out_bits,
+                msg=msg,
+                key=key,
+                md=md,
+                name=f"{out_bits}-{nbits}-{kind}",
+            )
+        )
     return out

@@ -2,6 +2,7 @@
 """Checks both Vivado targets (soc/targets/pynq_z2.py, soc/targets/arty_a7.py) make of the
 subsystem they generate: the same register map at AXI-Lite offsets and the same subsystem ports,
 each target passing its own module for its window, DMA width and DDR."""
+
 from litedigest import hw_regs
 
 PERIPHERAL_REGS = list(hw_regs.REGISTERS) + list(hw_regs.EVENT_REGISTERS)  # the generated map

@@ -26,6 +26,7 @@ with neither is an error, as is a meaning of something the peripheral does not d
     python -m litedigest.tools.regmap --write   # regenerate the three files in place
     python -m litedigest.tools.regmap --check   # exit 1 with a diff when a committed file differs
 """
+
 import argparse
 import difflib
 import os
@@ -52,11 +53,17 @@ C_LICENSE = f"/* {SPDX} */"
 
 # small engines of every family; sha256:base:p2 has two slots (slot-wide registers), skein512:r1
 # the Skein-only registers and fields, hmac-sha256:opt (two slots) the MAC-only ones
-REPRESENTATIVES = ("sha1:base", "sha256:base", "sha512:base", "sha256:base:p2", "skein512:r1",
-                   "hmac-sha256:opt")
+REPRESENTATIVES = (
+    "sha1:base",
+    "sha256:base",
+    "sha512:base",
+    "sha256:base:p2",
+    "skein512:r1",
+    "hmac-sha256:opt",
+)
 SKEIN_FAMILY = "skein512"
-RAM_BASE, RAM_SIZE = 0x40000000, 0x10000     # any main RAM: the layout does not depend on it
-WORD_BITS = 32                               # the CSR bus (csr_data_width)
+RAM_BASE, RAM_SIZE = 0x40000000, 0x10000  # any main RAM: the layout does not depend on it
+WORD_BITS = 32  # the CSR bus (csr_data_width)
 
 # ------------------------------------------------------------------ meanings (REGISTERS.md)
 # "{...}" fields are filled in from the catalogue (litedigest.spec) and the peripheral module.
@@ -65,87 +72,87 @@ REGISTER_DOCS = {
     "cycles_value": "the cycle count at the last latch",
     "ctrl": "fields below; pulse fields act on the write, level fields are kept",
     "din": "one 32-bit big-endian chunk of the block per write (bytes b0..b3 -> `b0<<24 | ... | b3`); "
-           "block_bytes/4 writes fill the CSR block buffer; one more before `start` sets "
-           "`err_state` and is dropped. Reads back as 0 (a MAC peripheral's keys go through it)",
+    "block_bytes/4 writes fill the CSR block buffer; one more before `start` sets "
+    "`err_state` and is dropped. Reads back as 0 (a MAC peripheral's keys go through it)",
     "cv": "a chaining value to resume from (`load_cv`)",
     "dma_base": "byte address of the job's first segment in main RAM, aligned to `_DMA_ALIGN`",
     "dma_length": "bytes of the first segment, a non-zero multiple of the block size",
     "tail_base": "byte address of the second segment, used when `ctrl.tail` (aligned like `dma_base`)",
     "tail_length": "bytes of the second segment, used when `ctrl.tail`: a multiple of the block "
-                   "size, may be 0",
+    "size, may be 0",
     "status": "fields below",
     "slots_busy": "bit s: slot s has a job running",
     "slots_done": "bit s: slot s's job finished since its last `slots_ack` (with or without error)",
     "slots_ack": "a write clears the `slots_done` bits set in the value",
     "digest_sel": "the slot whose chaining value `digest` shows",
     "digest": "chaining value of slot `digest_sel` after its latest block (the digest after a "
-              "`last` block; truncation is software's)",
+    "`last` block; truncation is software's)",
     "blocks": "blocks completed since reset (free-running, wraps)",
     "finish_cycles": "the cycle counter's value when the latest job finished (a scheduler's exact "
-                     "end of run)",
+    "end of run)",
     "info": "{info_bits}; fields below",
     # Skein peripherals
     "tweak": "the job's start tweak, T1 at the lowest address then T0 (LiteX order): T1 bits "
-             "{t1_final} final, {t1_first} first, 61:56 type, {t1_bitpad} bitpad, 54:48 tree "
-             "level, 31:0 position bits 95:64; T0 position bits 63:0. The position is the number "
-             "of bytes **before** the job",
+    "{t1_final} final, {t1_first} first, 61:56 type, {t1_bitpad} bitpad, 54:48 tree "
+    "level, 31:0 position bits 95:64; T0 position bits 63:0. The position is the number "
+    "of bytes **before** the job",
     "final_bytes": "bytes the UBI's final block adds to the position (0..{block_bytes}; more is "
-                   "`err_len`), used when the tweak's final bit is set",
+    "`err_len`), used when the tweak's final bit is set",
     # the batch walker
     "batch_base": "byte address of the descriptor table (16-byte descriptors: message address, "
-                  "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM; "
-                  "Skein: each message is hashed with its output block, the output written is "
-                  "the 64-byte digest (of the variant's size)",
+    "length in bytes, output address, flags = variant), 16-byte aligned, in main RAM; "
+    "Skein: each message is hashed with its output block, the output written is "
+    "the 64-byte digest (of the variant's size)",
     "batch_count": "descriptors in the table (0: the batch ends at once)",
     "batch_status": "fields below",
     "batch_progress": "chaining values the current or latest batch has written",
     "batch_start_cycles": "the cycle counter's value when the latest batch started (`batch_start` "
-                          "accepted); `finish_cycles` is stamped at its end: the batch's exact run, "
-                          "read after it without timing the CPU",
+    "accepted); `finish_cycles` is stamped at its end: the batch's exact run, "
+    "read after it without timing the CPU",
 }
 FIELD_DOCS = {
     "ctrl": {
         "start": "hash the block written to `din` on slot `slot` (CSR path)",
         "dma_start": "hash `dma_length` bytes at `dma_base` (then the tail segment when `tail`) on "
-                     "slot `slot`",
+        "slot `slot`",
         "first": "the job's first block starts from the IV of `variant`",
         "last": "the job's last block ends the message (informational; the padding is software's, "
-                "or the peripheral's with `pad`)",
+        "or the peripheral's with `pad`)",
         "hold": "the DMA reader fetches nothing while set: jobs started meanwhile wait, and the "
-                "next `ctrl` write without `hold` releases them together (a scheduler starts its "
-                "first wave of slots this way, so they run in step)",
+        "next `ctrl` write without `hold` releases them together (a scheduler starts its "
+        "first wave of slots this way, so they run in step)",
         "load_cv": "the job's first block starts from `cv` instead (ignored when `first`); `cv` is "
-                   "read when that block enters the engine, so a second `load_cv` job is refused "
-                   "(`err_state`) until then",
+        "read when that block enters the engine, so a second `load_cv` job is refused "
+        "(`err_state`) until then",
         "ack": "clear `done` and the error bits (an error or a job's end in the same cycle stays set); resets the `din` word count (not `slots_done`)",
         "tail": "`dma_start`: continue with the tail segment",
         "variant": "IV choice, per family (litedigest.spec.VARIANTS): {variants}. Skein-512's "
-                   "`zero` is the zero chain a key or configuration UBI starts from, `skein512-N` "
-                   "the configured chaining value of N output bits",
+        "`zero` is the zero chain a key or configuration UBI starts from, `skein512-N` "
+        "the configured chaining value of N output bits",
         "out": "`dma_start` only (`start` with it: `err_state`): after the job's blocks, the "
-               "output UBI's first block (Skein's counter 0: 64 zero bytes, tweak type OUT with "
-               "first and final, position 8), made by the peripheral from the slot's chaining "
-               "value, so one job hashes a message and yields up to 512 output bits",
+        "output UBI's first block (Skein's counter 0: 64 zero bytes, tweak type OUT with "
+        "first and final, position 8), made by the peripheral from the slot's chaining "
+        "value, so one job hashes a message and yields up to 512 output bits",
         "slot": "the slot of a `start`/`dma_start` (0..S-1)",
     },
     "status": {
         "busy": "some slot has a job running",
         "done": "a job finished or was rejected since the last `ack`",
         "err_len": "`start` with fewer than block_bytes/4 words in `din`, or a DMA length zero / "
-                   "not a multiple of the block size",
+        "not a multiple of the block size",
         "err_addr": "a DMA segment outside main RAM or not aligned to `_DMA_ALIGN` (nothing was read)",
         "err_state": "a start on a busy slot, a slot number >= S, a `start` while the previous CSR "
-                     "block still waits for the engine, a second pending `load_cv`, `out` with "
-                     "`start`, or one `din` word too many",
+        "block still waits for the engine, a second pending `load_cv`, `out` with "
+        "`start`, or one `din` word too many",
         "err_bus": "the DMA saw a bus error; the job of the slot being read was abandoned (it "
-                   "finishes at once)",
+        "finishes at once)",
         "words": "`din` words written since the last block/ack",
     },
     "info": {
         "latency": "cycles from a block's accept to its result",
         "stages": "pipeline stages (Skein: functional pipeline stages)",
         "arch": "the round architecture (litedigest.spec.ARCH_CODES): {arch_codes}; r1/r4/r8 are "
-                "Skein-512's 1, 4 or 8 rounds per cycle",
+        "Skein-512's 1, 4 or 8 rounds per cycle",
         "align_log2": "log2 of the DMA alignment in bytes (`_DMA_ALIGN`)",
         "slots": "S, the messages the engine holds (jobs that may run at once)",
     },
@@ -154,15 +161,17 @@ FIELD_DOCS = {
         "busy": "a batch runs (it owns the slots: ctrl job starts are refused with `err_state`)",
         "done": "the batch ended (with or without error) since the last `ack`",
         "err_desc": "a descriptor was refused (its message fails the job checks of `status`, its "
-                    "output address is outside main RAM or not aligned, reserved flag bits set): "
-                    "no more messages are started; those started before it are written",
+        "output address is outside main RAM or not aligned, reserved flag bits set): "
+        "no more messages are started; those started before it are written",
         "err_bus": "a bus error on a descriptor read, an output write or a message read",
         "err_state": "`batch_start` while a slot is busy or done but not acknowledged, or while a "
-                     "batch runs",
+        "batch runs",
     },
 }
-EVENT_DOCS = {"done": "a job finished or was rejected (not a batch's own jobs)",
-              "batch": "a batch ended"}
+EVENT_DOCS = {
+    "done": "a job finished or was rejected (not a batch's own jobs)",
+    "batch": "a batch ended",
+}
 # the registers whose fields the header and the Python module describe
 FIELD_REGISTERS = ("ctrl", "status", "info", "batch_status")
 # how the info row of the register table names the fields (as the C/Python readers call them)
@@ -176,10 +185,10 @@ class Field:
     offset: int
     size: int
     pulse: bool
-    skein: bool          # Skein peripherals only
-    sha: bool            # SHA peripherals only (not Skein)
-    description: str     # the CSR field's own, when every instance has the same one
-    mac: bool = False    # MAC peripherals only (HMAC)
+    skein: bool  # Skein peripherals only
+    sha: bool  # SHA peripherals only (not Skein)
+    description: str  # the CSR field's own, when every instance has the same one
+    mac: bool = False  # MAC peripherals only (HMAC)
 
     @property
     def bits(self):
@@ -190,14 +199,14 @@ class Field:
 @dataclass(frozen=True)
 class Register:
     name: str
-    access: str          # "W" (CSRStorage) or "R" (CSRStatus)
-    width: object        # bits (int), "state" (the chaining value) or "slots" (a bit per slot)
+    access: str  # "W" (CSRStorage) or "R" (CSRStatus)
+    width: object  # bits (int), "state" (the chaining value) or "slots" (a bit per slot)
     fields: tuple
-    skein: bool          # Skein peripherals only
-    sha: bool            # SHA peripherals only (not Skein)
-    event: bool          # the EventManager's
-    description: str     # the CSR's own, when every instance has the same one
-    mac: bool = False    # MAC peripherals only (HMAC)
+    skein: bool  # Skein peripherals only
+    sha: bool  # SHA peripherals only (not Skein)
+    event: bool  # the EventManager's
+    description: str  # the CSR's own, when every instance has the same one
+    mac: bool = False  # MAC peripherals only (HMAC)
 
     def words(self):
         """32-bit words (an int), or None when the width follows the engine."""
@@ -206,23 +215,28 @@ class Register:
 
 @dataclass(frozen=True)
 class RegMap:
-    registers: tuple     # in address order (LiteX allocates them in declaration order)
-    events: tuple        # (name, bit)
+    registers: tuple  # in address order (LiteX allocates them in declaration order)
+    events: tuple  # (name, bit)
 
     def __getitem__(self, name):
         return next(r for r in self.registers if r.name == name)
 
     def select(self, skein=False, event=False, sha=False, mac=False):
-        return [r for r in self.registers
-                if r.skein == skein and r.event == event and r.sha == sha and r.mac == mac]
+        return [
+            r
+            for r in self.registers
+            if r.skein == skein and r.event == event and r.sha == sha and r.mac == mac
+        ]
 
 
 def _instances():
     for s in REPRESENTATIVES:
         engine = make_engine(s)
-        periph = periphmod.HashPeripheral(engine, ram_base=RAM_BASE, ram_size=RAM_SIZE, dma_width=32)
+        periph = periphmod.HashPeripheral(
+            engine, ram_base=RAM_BASE, ram_size=RAM_SIZE, dma_width=32
+        )
         ev_ids = {id(c) for c in periph.ev.get_csrs()}
-        csrs = periph.get_csrs()     # (prefixes the EventManager's names: call once)
+        csrs = periph.get_csrs()  # (prefixes the EventManager's names: call once)
         yield specmod.parse(s), engine, csrs, ev_ids
 
 
@@ -244,8 +258,10 @@ def _width(name, sizes):
     if all(b <= WORD_BITS for _, b in sizes):
         # one word everywhere; some instances have more fields in it (a MAC peripheral's ctrl)
         return max(b for _, b in sizes)
-    raise ValueError(f"register {name}: width {[b for _, b in sizes]} follows neither the "
-                     f"chaining value nor the slot count")
+    raise ValueError(
+        f"register {name}: width {[b for _, b in sizes]} follows neither the "
+        f"chaining value nor the slot count"
+    )
 
 
 def _scope(what, present, everywhere, skein_specs, mac_specs):
@@ -259,8 +275,10 @@ def _scope(what, present, everywhere, skein_specs, mac_specs):
         return False, False, True
     if present == everywhere - skein_specs:
         return False, True, False
-    raise ValueError(f"{what} is in {sorted(present)} only (neither every instance, nor the "
-                     f"Skein ones, nor the MAC ones, nor the others)")
+    raise ValueError(
+        f"{what} is in {sorted(present)} only (neither every instance, nor the "
+        f"Skein ones, nor the MAC ones, nor the others)"
+    )
 
 
 def _merged_order(orders):
@@ -272,13 +290,15 @@ def _merged_order(orders):
                 merged.insert(merged.index(o[i - 1]) + 1 if i else 0, name)
     for o in orders:
         if o != [n for n in merged if n in o]:
-            raise ValueError(f"the instances declare their registers in different orders: {o} / {merged}")
+            raise ValueError(
+                f"the instances declare their registers in different orders: {o} / {merged}"
+            )
     return merged
 
 
 def collect():
     """The RegMap of the peripheral, from the CSRs of the REPRESENTATIVES' instances."""
-    seen = {}            # name -> [(spec, engine, csr, is_event)]
+    seen = {}  # name -> [(spec, engine, csr, is_event)]
     orders = []
     for spec, engine, csrs, ev_ids in _instances():
         for c in csrs:
@@ -293,35 +313,60 @@ def collect():
     registers = []
     for name in order:
         inst = seen[name]
-        access = _one(("W" if isinstance(c, CSRStorage) else "R" for _, _, c, _ in inst), f"{name} access")
+        access = _one(
+            ("W" if isinstance(c, CSRStorage) else "R" for _, _, c, _ in inst), f"{name} access"
+        )
         fields = {}
         for s, _, c, _ in inst:
-            for f in (c.fields.fields if hasattr(c, "fields") else []):
-                fields.setdefault(f.name, []).append((s, (f.offset, f.size, bool(f.pulse)), f.description or ""))
+            for f in c.fields.fields if hasattr(c, "fields") else []:
+                fields.setdefault(f.name, []).append(
+                    (s, (f.offset, f.size, bool(f.pulse)), f.description or "")
+                )
         flist = []
         here = {s for s, *_ in inst}
         for fname, occ in fields.items():
-            off, size, pulse = _one((v for _, v, _ in occ), f"field {name}.{fname} (offset, size, pulse)")
+            off, size, pulse = _one(
+                (v for _, v, _ in occ), f"field {name}.{fname} (offset, size, pulse)"
+            )
             # a field's scope is relative to its register's instances
-            skein, sha, mac = _scope(f"field {name}.{fname}", {s for s, *_ in occ}, here,
-                                     skein_specs & here, mac_specs & here)
+            skein, sha, mac = _scope(
+                f"field {name}.{fname}",
+                {s for s, *_ in occ},
+                here,
+                skein_specs & here,
+                mac_specs & here,
+            )
             descs = {d for *_, d in occ}
-            flist.append(Field(fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else "",
-                               mac))
+            flist.append(
+                Field(
+                    fname, off, size, pulse, skein, sha, descs.pop() if len(descs) == 1 else "", mac
+                )
+            )
         flist.sort(key=lambda f: f.offset)
         for a, b in zip(flist, flist[1:]):
             if a.offset + a.size > b.offset:
                 raise ValueError(f"fields {name}.{a.name} and {name}.{b.name} overlap")
         descs = {c.description or "" for _, _, c, _ in inst}
         skein, sha, mac = _scope(f"register {name}", here, everywhere, skein_specs, mac_specs)
-        registers.append(Register(
-            # an event register is as wide as its events (the SHA peripherals' `batch` is the
-            # top bit, absent in Skein ones)
-            name=name, access=access, width=(max(c.size for _, _, c, _ in inst) if inst[0][3] else
-                                             _width(name, [(e, c.size) for _, e, c, _ in inst])),
-            fields=tuple(flist), skein=skein, sha=sha, mac=mac,
-            event=_one((ev for *_, ev in inst), f"{name} being an event register"),
-            description=descs.pop() if len(descs) == 1 else ""))
+        registers.append(
+            Register(
+                # an event register is as wide as its events (the SHA peripherals' `batch` is the
+                # top bit, absent in Skein ones)
+                name=name,
+                access=access,
+                width=(
+                    max(c.size for _, _, c, _ in inst)
+                    if inst[0][3]
+                    else _width(name, [(e, c.size) for _, e, c, _ in inst])
+                ),
+                fields=tuple(flist),
+                skein=skein,
+                sha=sha,
+                mac=mac,
+                event=_one((ev for *_, ev in inst), f"{name} being an event register"),
+                description=descs.pop() if len(descs) == 1 else "",
+            )
+        )
     ev_status = next(r for r in registers if r.event and r.access == "R")
     events = tuple((f.name, f.offset) for f in ev_status.fields)
     return RegMap(tuple(registers), events)
@@ -331,11 +376,17 @@ def collect():
 def _doc_values(rm):
     info = rm["info"]
     return {
-        "variants": "; ".join(f"{fam}: " + ", ".join(f"{i} {v}" for i, v in enumerate(vs))
-                              for fam, vs in specmod.VARIANTS.items()),
-        "arch_codes": ", ".join(f"{v} {k}" for k, v in sorted(specmod.ARCH_CODES.items(), key=lambda kv: kv[1])),
-        "info_bits": "bits " + ", ".join(f"{f.bits} {INFO_LABELS.get(f.name, f.name)}" for f in info.fields),
-        "t1_final": periphmod.TWEAK_FINAL - 64, "t1_first": periphmod.TWEAK_FIRST - 64,
+        "variants": "; ".join(
+            f"{fam}: " + ", ".join(f"{i} {v}" for i, v in enumerate(vs))
+            for fam, vs in specmod.VARIANTS.items()
+        ),
+        "arch_codes": ", ".join(
+            f"{v} {k}" for k, v in sorted(specmod.ARCH_CODES.items(), key=lambda kv: kv[1])
+        ),
+        "info_bits": "bits "
+        + ", ".join(f"{f.bits} {INFO_LABELS.get(f.name, f.name)}" for f in info.fields),
+        "t1_final": periphmod.TWEAK_FINAL - 64,
+        "t1_first": periphmod.TWEAK_FIRST - 64,
         "t1_bitpad": periphmod.TWEAK_BITPAD - 64,
         "block_bytes": specmod.ALGORITHMS[SKEIN_FAMILY][1],
     }
@@ -351,8 +402,11 @@ def meanings(rm):
 
     def resolve(what, have, docs):
         """have: {name: the CSR's description}"""
-        problems.extend(f"{what}{n}: documented in tools/regmap.py, not declared by the peripheral"
-                        for n in docs if n not in have)
+        problems.extend(
+            f"{what}{n}: documented in tools/regmap.py, not declared by the peripheral"
+            for n in docs
+            if n not in have
+        )
         out = {}
         for n, desc in have.items():
             if n in docs:
@@ -360,16 +414,29 @@ def meanings(rm):
             elif desc:
                 out[n] = desc
             else:
-                problems.append(f"{what}{n}: no meaning (add it to tools/regmap.py or give the CSR "
-                                f"a description that is the same in every instance)")
+                problems.append(
+                    f"{what}{n}: no meaning (add it to tools/regmap.py or give the CSR "
+                    f"a description that is the same in every instance)"
+                )
         return out
 
-    regs = resolve("register ", {r.name: r.description for r in rm.registers if not r.event}, REGISTER_DOCS)
-    fields = {r.name: resolve(f"field {r.name}.", {f.name: f.description for f in r.fields},
-                              FIELD_DOCS.get(r.name, {}))
-              for r in rm.registers if not r.event}
-    problems.extend(f"fields of {n}: documented in tools/regmap.py, not declared by the peripheral"
-                    for n in FIELD_DOCS if n not in fields)
+    regs = resolve(
+        "register ", {r.name: r.description for r in rm.registers if not r.event}, REGISTER_DOCS
+    )
+    fields = {
+        r.name: resolve(
+            f"field {r.name}.",
+            {f.name: f.description for f in r.fields},
+            FIELD_DOCS.get(r.name, {}),
+        )
+        for r in rm.registers
+        if not r.event
+    }
+    problems.extend(
+        f"fields of {n}: documented in tools/regmap.py, not declared by the peripheral"
+        for n in FIELD_DOCS
+        if n not in fields
+    )
     events = resolve("event ", {n: "" for n, _ in rm.events}, EVENT_DOCS)
     if problems:
         raise ValueError("register documentation out of step:\n  " + "\n  ".join(problems))
@@ -391,7 +458,9 @@ def _width_cell(reg):
 
 def _register_rows(regs, docs):
     rows = ["| register | access | bits | meaning |", "|---|---|---|---|"]
-    rows += [f"| `{r.name}` | {r.access} | {_width_cell(r)} | {_cell(docs[r.name])} |" for r in regs]
+    rows += [
+        f"| `{r.name}` | {r.access} | {_width_cell(r)} | {_cell(docs[r.name])} |" for r in regs
+    ]
     return rows
 
 
@@ -402,25 +471,39 @@ def md_blocks(rm):
     states = {}
     for fam, nbytes in specmod.STATE_BYTES.items():
         states.setdefault(nbytes, []).append(fam)
-    state_text = ", ".join(f"{8 * n} bits ({n // 4} words) for {' and '.join(fams)}"
-                           for n, fams in sorted(states.items()))
+    state_text = ", ".join(
+        f"{8 * n} bits ({n // 4} words) for {' and '.join(fams)}"
+        for n, fams in sorted(states.items())
+    )
     rows = _register_rows(rm.select(), reg_docs)
-    rows.append("| " + "/".join(f"`{r.name}`" for r in rm.select(event=True)) + " | LiteX EventManager | "
-                f"{len(rm.events)} | " + "; ".join(f"bit {b}: event `{n}`, {event_docs[n]}" for n, b in rm.events)
-                + " |")
-    out = {"registers": "\n".join(rows + [
-        "",
-        "access: W, written by the CPU (a LiteX CSRStorage, which reads back what was written); "
-        "R, read only (CSRStatus). bits: the register's width; a register of more than 32 bits "
-        f"takes several 32-bit words. state: the engine's chaining value, {state_text}. "
-        "S: one bit per slot, (S + 31) / 32 words.",
-    ])}
+    rows.append(
+        "| " + "/".join(f"`{r.name}`" for r in rm.select(event=True)) + " | LiteX EventManager | "
+        f"{len(rm.events)} | "
+        + "; ".join(f"bit {b}: event `{n}`, {event_docs[n]}" for n, b in rm.events)
+        + " |"
+    )
+    out = {
+        "registers": "\n".join(
+            rows
+            + [
+                "",
+                "access: W, written by the CPU (a LiteX CSRStorage, which reads back what was written); "
+                "R, read only (CSRStatus). bits: the register's width; a register of more than 32 bits "
+                f"takes several 32-bit words. state: the engine's chaining value, {state_text}. "
+                "S: one bit per slot, (S + 31) / 32 words.",
+            ]
+        )
+    }
     for r in rm.select() + rm.select(sha=True):
         if not r.fields:
             continue
-        kinds = r.access == "W"        # pulse or level
-        rows = [f"`{r.name}` fields:", "", "| bit | name |" + (" kind |" if kinds else "") + " meaning |",
-                "|---|---|" + ("---|" if kinds else "") + "---|"]
+        kinds = r.access == "W"  # pulse or level
+        rows = [
+            f"`{r.name}` fields:",
+            "",
+            "| bit | name |" + (" kind |" if kinds else "") + " meaning |",
+            "|---|---|" + ("---|" if kinds else "") + "---|",
+        ]
         for f in r.fields:
             text = _only_note(f, r, ": ") + field_docs[r.name][f.name]
             kind = f" {'pulse' if f.pulse else 'level'} |" if kinds else ""
@@ -428,7 +511,7 @@ def md_blocks(rm):
         out[r.name] = "\n".join(rows)
     out["skein"] = "\n".join(_register_rows(rm.select(skein=True), reg_docs))
     out["mac"] = "\n".join(_register_rows(rm.select(mac=True), reg_docs))
-    if rm.select(sha=True):      # (none since Skein peripherals have the batch walker too)
+    if rm.select(sha=True):  # (none since Skein peripherals have the batch walker too)
         out["sha"] = "\n".join(_register_rows(rm.select(sha=True), reg_docs))
     return out
 
@@ -441,12 +524,14 @@ def splice(text, blocks):
     found = _BLOCK.findall(text)
     names = [m[1] for m in found]
     if sorted(names) != sorted(blocks):
-        raise ValueError(f"{DOC} has GENERATED blocks {names}, the generator writes {sorted(blocks)}")
+        raise ValueError(
+            f"{DOC} has GENERATED blocks {names}, the generator writes {sorted(blocks)}"
+        )
     return _BLOCK.sub(lambda m: m.group(1) + blocks[m.group(2)] + "\n" + m.group(4), text)
 
 
 def _only_note(item, reg=None, sep=""):
-    """"Skein peripherals only" (or SHA, MAC) for a register, or for a field of `reg` (a field of
+    """ "Skein peripherals only" (or SHA, MAC) for a register, or for a field of `reg` (a field of
     a register with the same scope gets none)."""
     for attr, who in (("skein", "Skein"), ("sha", "SHA"), ("mac", "MAC")):
         if getattr(item, attr) and not (reg is not None and getattr(reg, attr)):
@@ -488,22 +573,38 @@ def header(rm):
         r = rm[reg]
         P = f"LD_{reg.upper()}_"
         arg = reg[0]
-        out += ["", f"/* {reg} ({'written' if r.access == 'W' else 'read'}, {r.width} bits)"
-                    + (": pulse fields act on the write, level fields are kept */" if r.access == "W" else " */")]
+        out += [
+            "",
+            f"/* {reg} ({'written' if r.access == 'W' else 'read'}, {r.width} bits)"
+            + (
+                ": pulse fields act on the write, level fields are kept */"
+                if r.access == "W"
+                else " */"
+            ),
+        ]
         for f in r.fields:
             N = P + f.name.upper()
-            note = ", ".join(x for x in (("pulse" if f.pulse else "") if r.access == "W" else "",
-                                         _only_note(f, r)) if x)
+            note = ", ".join(
+                x
+                for x in (("pulse" if f.pulse else "") if r.access == "W" else "", _only_note(f, r))
+                if x
+            )
             if f.size == 1:
                 out.append(_define(N, f"(1u << {f.offset})", note or None))
             elif r.access == "W":
-                out += [_define(N + "_BIT", str(f.offset), note or None),
-                        _define(N + "_MASK", f"(0x{(1 << f.size) - 1:x}u << {N}_BIT)"),
-                        _define(f"{N}_VAL({f.name[0]})",
-                                f"(((uint32_t)({f.name[0]}) << {N}_BIT) & {N}_MASK)")]
+                out += [
+                    _define(N + "_BIT", str(f.offset), note or None),
+                    _define(N + "_MASK", f"(0x{(1 << f.size) - 1:x}u << {N}_BIT)"),
+                    _define(
+                        f"{N}_VAL({f.name[0]})",
+                        f"(((uint32_t)({f.name[0]}) << {N}_BIT) & {N}_MASK)",
+                    ),
+                ]
             else:
                 shifted = f"(({arg}) >> {f.offset})" if f.offset else f"({arg})"
-                out.append(_define(f"{N}({arg})", f"({shifted} & 0x{(1 << f.size) - 1:x}u)", note or None))
+                out.append(
+                    _define(f"{N}({arg})", f"({shifted} & 0x{(1 << f.size) - 1:x}u)", note or None)
+                )
         errs = [P + f.name.upper() for f in r.fields if f.name.startswith("err_")]
         if errs:
             out.append(_define(P + "ERRORS", "(" + " | ".join(errs) + ")"))
@@ -513,9 +614,12 @@ def header(rm):
     for arch, code in sorted(specmod.ARCH_CODES.items(), key=lambda kv: kv[1]):
         fams = ", ".join(f for f, a in specmod.ARCHITECTURES.items() if arch in a)
         out.append(_define(f"LD_ARCH_{_arch_macro(arch)}", str(code), fams))
-    out += ["", "/* register sizes in 32-bit words (a multi-word register: the most significant word",
-            " * at the register's address, the next ones at +4, +8, ...; state: the chaining value's",
-            " * bits, slots: the engine's slot count) */"]
+    out += [
+        "",
+        "/* register sizes in 32-bit words (a multi-word register: the most significant word",
+        " * at the register's address, the next ones at +4, +8, ...; state: the chaining value's",
+        " * bits, slots: the engine's slot count) */",
+    ]
     for r in rm.registers:
         N = f"LD_REG_{r.name.upper()}_NWORDS"
         if isinstance(r.width, int):
@@ -541,16 +645,27 @@ def pymodule(rm):
     def regs(sel):
         return _pydict((r.name, _lit((r.access, r.width))) for r in sel)
 
-    fields = "{\n" + "".join(
-        f"    {_lit(reg)}: " + _pydict(((f.name, _lit((f.offset, f.size))) for f in rm[reg].fields), "        ")[:-1]
-        + "    },\n" for reg in FIELD_REGISTERS) + "}"
+    fields = (
+        "{\n"
+        + "".join(
+            f"    {_lit(reg)}: "
+            + _pydict(((f.name, _lit((f.offset, f.size))) for f in rm[reg].fields), "        ")[:-1]
+            + "    },\n"
+            for reg in FIELD_REGISTERS
+        )
+        + "}"
+    )
     pulse = tuple(f.name for f in rm["ctrl"].fields if f.pulse)
-    skein_fields = {reg: tuple(f.name for f in rm[reg].fields if f.skein) for reg in FIELD_REGISTERS}
+    skein_fields = {
+        reg: tuple(f.name for f in rm[reg].fields if f.skein) for reg in FIELD_REGISTERS
+    }
     skein_fields = {k: v for k, v in skein_fields.items() if v}
     mac_fields = {reg: tuple(f.name for f in rm[reg].fields if f.mac) for reg in FIELD_REGISTERS}
     mac_fields = {k: v for k, v in mac_fields.items() if v}
-    sha_fields = {reg: tuple(f.name for f in rm[reg].fields if f.sha and not rm[reg].sha)
-                  for reg in FIELD_REGISTERS}
+    sha_fields = {
+        reg: tuple(f.name for f in rm[reg].fields if f.sha and not rm[reg].sha)
+        for reg in FIELD_REGISTERS
+    }
     sha_fields = {k: v for k, v in sha_fields.items() if v}
     errors = tuple(f.name for f in rm["status"].fields if f.name.startswith("err_"))
     return f'''# {SPDX}
@@ -654,15 +769,22 @@ def catalog_header():
     for i, name in enumerate(fams):
         out.append(_define(f"LD_FAMILY_{name.upper()}", i))
     cfg = [f"LD_CONFIG_{name.upper()}" for name in fams]
-    out += ["", "/* the families compiled into the C library (ld_config.h): LD_CONFIG_<FAMILY>, default 1 */"]
+    out += [
+        "",
+        "/* the families compiled into the C library (ld_config.h): LD_CONFIG_<FAMILY>, default 1 */",
+    ]
     for c in cfg:
         out += [f"#ifndef {c}", f"#define {c} 1", "#endif"]
-    out += [f"#if !({' || '.join(cfg)})",
-            '#error "LiteDigest: every algorithm family is configured out (ld_config.h)"', "#endif",
-            f"#define LD_FAMILIES_ALL_ON ({' && '.join(cfg)})",
-            "/* LD_FAMILY_ON(f): family f is compiled in (a constant when f is one) */",
-            "#define LD_FAMILY_ON(f) (" + " : ".join(
-                f"(f) == LD_FAMILY_{name.upper()} ? {c}" for name, c in zip(fams, cfg)) + " : 0)"]
+    out += [
+        f"#if !({' || '.join(cfg)})",
+        '#error "LiteDigest: every algorithm family is configured out (ld_config.h)"',
+        "#endif",
+        f"#define LD_FAMILIES_ALL_ON ({' && '.join(cfg)})",
+        "/* LD_FAMILY_ON(f): family f is compiled in (a constant when f is one) */",
+        "#define LD_FAMILY_ON(f) ("
+        + " : ".join(f"(f) == LD_FAMILY_{name.upper()} ? {c}" for name, c in zip(fams, cfg))
+        + " : 0)",
+    ]
     out += ["", "/* bytes of a block and of the chaining value, per family */"]
     for name, f in fams.items():
         out.append(_define(f"LD_FAMILY_{name.upper()}_BLOCK_BYTES", f.block_bytes, col=40))
@@ -677,27 +799,47 @@ def catalog_header():
     for i, (alg, _, _) in enumerate(algs):
         out.append(_define(f"LD_ALG_{alg.upper()}", i))
     out.append(_define("LD_ALG_COUNT", len(algs)))
-    out += ["", "/* X(id, family, variant, digest bytes, hashlib name) for every algorithm, in id order */",
-            "#define LD_MD_ALGORITHMS(X) \\"]
-    rows = [f"    X(LD_ALG_{alg.upper()}, LD_FAMILY_{name.upper()}, LD_{alg.upper()}, "
-            f"{f.algorithms[alg]}, \"{alg}\")" for alg, name, f in algs]
+    out += [
+        "",
+        "/* X(id, family, variant, digest bytes, hashlib name) for every algorithm, in id order */",
+        "#define LD_MD_ALGORITHMS(X) \\",
+    ]
+    rows = [
+        f"    X(LD_ALG_{alg.upper()}, LD_FAMILY_{name.upper()}, LD_{alg.upper()}, "
+        f'{f.algorithms[alg]}, "{alg}")'
+        for alg, name, f in algs
+    ]
     out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     macs = list(specmod.MAC_FAMILIES.items())
-    out += ["", "/* MAC engine families (litedigest.spec.MACS): ld_hw_dev.family of a MAC peripheral */"]
+    out += [
+        "",
+        "/* MAC engine families (litedigest.spec.MACS): ld_hw_dev.family of a MAC peripheral */",
+    ]
     for i, (name, _) in enumerate(macs):
         out.append(_define(f"LD_FAMILY_{name.upper()}", len(fams) + i))
-    out += ["/* X(family, the algorithm its cores hash with, key slots) of every MAC family */",
-            "#define LD_MAC_FAMILIES(X) \\"]
-    rows = [f"    X(LD_FAMILY_{name.upper()}, LD_ALG_{specmod.MACS[alg].hash_family.upper()}, "
-            f"{specmod.MACS[alg].key_slots})" for name, alg in macs]
+    out += [
+        "/* X(family, the algorithm its cores hash with, key slots) of every MAC family */",
+        "#define LD_MAC_FAMILIES(X) \\",
+    ]
+    rows = [
+        f"    X(LD_FAMILY_{name.upper()}, LD_ALG_{specmod.MACS[alg].hash_family.upper()}, "
+        f"{specmod.MACS[alg].key_slots})"
+        for name, alg in macs
+    ]
     out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     for name, f in fams.items():
         # a ring family's configured output sizes (its variants `<family>-<bits>`)
-        sizes = [(int(alg.rsplit("-", 1)[1]), v) for v, alg in enumerate(f.variants)
-                 if f.ring and alg.startswith(name + "-")]
+        sizes = [
+            (int(alg.rsplit("-", 1)[1]), v)
+            for v, alg in enumerate(f.variants)
+            if f.ring and alg.startswith(name + "-")
+        ]
         if sizes:
-            out += ["", f"/* X(output bits, variant) of {name}'s configured output sizes, in variant order */",
-                    f"#define LD_{name.upper()}_SIZES(X) \\"]
+            out += [
+                "",
+                f"/* X(output bits, variant) of {name}'s configured output sizes, in variant order */",
+                f"#define LD_{name.upper()}_SIZES(X) \\",
+            ]
             rows = [f"    X({bits}, {v})" for bits, v in sizes]
             out += [r + " \\" for r in rows[:-1]] + [rows[-1]]
     out += ["", "#endif", ""]
@@ -732,15 +874,24 @@ def md_table_header():
         "extern const ld_md_alg_row ld_md_algs[LD_ALG_COUNT];",
         "#define LD_MD_ALG_ROWS \\",
     ]
-    rows = [f"    {{ LD_FAMILY_{name.upper()}, LD_{alg.upper()}, {f.algorithms[alg]}, \"{alg}\" }}"
-            for alg, name, f in algs]
+    rows = [
+        f'    {{ LD_FAMILY_{name.upper()}, LD_{alg.upper()}, {f.algorithms[alg]}, "{alg}" }}'
+        for alg, name, f in algs
+    ]
     out += [r + ", \\" for r in rows[:-1]] + [rows[-1]]
     md = [(name, f) for name, f in fams.items() if not f.ring]
     common = max({f.block_bytes for _, f in md}, key=[f.block_bytes for _, f in md].count)
-    out += ["", "/* log2 of a Merkle-Damgard family's block bytes */",
-            "#define LD_MD_BLOCK_SHIFT(family) (" + "".join(
-                f"(family) == LD_FAMILY_{name.upper()} ? {f.block_bytes.bit_length() - 1} : "
-                for name, f in md if f.block_bytes != common) + f"{common.bit_length() - 1})"]
+    out += [
+        "",
+        "/* log2 of a Merkle-Damgard family's block bytes */",
+        "#define LD_MD_BLOCK_SHIFT(family) ("
+        + "".join(
+            f"(family) == LD_FAMILY_{name.upper()} ? {f.block_bytes.bit_length() - 1} : "
+            for name, f in md
+            if f.block_bytes != common
+        )
+        + f"{common.bit_length() - 1})",
+    ]
     out += ["", "#endif", ""]
     return "\n".join(out)
 
@@ -751,8 +902,13 @@ def outputs(root=ROOT, rm=None):
     rm = rm or collect()
     with open(os.path.join(root, DOC)) as f:
         md = splice(f.read(), md_blocks(rm))
-    return {HEADER: header(rm), CATALOG_HEADER: catalog_header(), MD_TABLE_HEADER: md_table_header(),
-            PYMOD: pymodule(rm), DOC: md}
+    return {
+        HEADER: header(rm),
+        CATALOG_HEADER: catalog_header(),
+        MD_TABLE_HEADER: md_table_header(),
+        PYMOD: pymodule(rm),
+        DOC: md,
+    }
 
 
 def write(out_root=ROOT, root=ROOT):
@@ -777,13 +933,23 @@ def diffs(root=ROOT):
         except FileNotFoundError:
             old = ""
         if old != text:
-            out.append("".join(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
-                                                    f"a/{rel}", f"b/{rel} (generated)")))
+            out.append(
+                "".join(
+                    difflib.unified_diff(
+                        old.splitlines(True),
+                        text.splitlines(True),
+                        f"a/{rel}",
+                        f"b/{rel} (generated)",
+                    )
+                )
+            )
     return out
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m litedigest.tools.regmap", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m litedigest.tools.regmap", description=__doc__.split("\n")[0]
+    )
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--write", action="store_true", help="regenerate the files in place")
     g.add_argument("--check", action="store_true", help="exit 1 with a diff when a file differs")

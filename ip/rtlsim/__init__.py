@@ -6,6 +6,7 @@ file into a shared library (cached under build/rtlsim/<hash>/, keyed by the Veri
 harness source; litedigest.buildcache: the build root, a lock per build directory), and
 drives it through ctypes.
 """
+
 import ctypes
 import hashlib
 import os
@@ -22,8 +23,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def _verilator_root():
-    out = subprocess.run(["verilator", "--getenv", "VERILATOR_ROOT"], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        ["verilator", "--getenv", "VERILATOR_ROOT"], capture_output=True, text=True, check=True
+    )
     return Path(out.stdout.strip())
 
 
@@ -43,7 +45,9 @@ def build_library(spec, slots=None, build_dir=None):
         return engine, lib
     if shutil.which("verilator") is None:
         raise RTLSimError("verilator is not installed (run scripts/setup.sh)")
-    with buildcache.locked(out_dir):   # concurrent builders (pytest-xdist): one builds, the others wait
+    with buildcache.locked(
+        out_dir
+    ):  # concurrent builders (pytest-xdist): one builds, the others wait
         if not lib.exists():
             _build(engine, vtext, bw, cw, out_dir, lib)
     return engine, lib
@@ -62,31 +66,85 @@ def _build(engine, vtext, bw, cw, out_dir, lib):
         flags += " -DLD_KEYS"
     run = lambda cmd: subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True)
     try:
-        run(["verilator", "--cc", "ld_engine.v", "--top-module", "ld_engine", "-O3",
-             "-Wno-fatal", "-Wno-lint", "-Wno-style", "--Mdir", "obj", "-CFLAGS", flags])
+        run(
+            [
+                "verilator",
+                "--cc",
+                "ld_engine.v",
+                "--top-module",
+                "ld_engine",
+                "-O3",
+                "-Wno-fatal",
+                "-Wno-lint",
+                "-Wno-style",
+                "--Mdir",
+                "obj",
+                "-CFLAGS",
+                flags,
+            ]
+        )
         # the model archive plus Verilator's runtime objects (VM_GLOBAL_FAST)
-        run(["make", "-s", "-C", "obj", "-f", "Vld_engine.mk", f"-j{os.cpu_count() or 2}",
-             "Vld_engine__ALL.a", "verilated.o", "verilated_threads.o"])
+        run(
+            [
+                "make",
+                "-s",
+                "-C",
+                "obj",
+                "-f",
+                "Vld_engine.mk",
+                f"-j{os.cpu_count() or 2}",
+                "Vld_engine__ALL.a",
+                "verilated.o",
+                "verilated_threads.o",
+            ]
+        )
         root = _verilator_root()
         objs = ["obj/Vld_engine__ALL.a", "obj/verilated.o", "obj/verilated_threads.o"]
-        run(["g++", "-shared", *flags.split(), "-std=c++17", "-Iobj", f"-I{root}/include",
-             f"-I{root}/include/vltstd", str(HERE / "harness.cpp"),
-             "-Wl,--whole-archive", *objs, "-Wl,--no-whole-archive", "-pthread",
-             "-o", "libldsim.so"])
+        run(
+            [
+                "g++",
+                "-shared",
+                *flags.split(),
+                "-std=c++17",
+                "-Iobj",
+                f"-I{root}/include",
+                f"-I{root}/include/vltstd",
+                str(HERE / "harness.cpp"),
+                "-Wl,--whole-archive",
+                *objs,
+                "-Wl,--no-whole-archive",
+                "-pthread",
+                "-o",
+                "libldsim.so",
+            ]
+        )
     except subprocess.CalledProcessError as e:
-        raise RTLSimError(f"building the engine simulator failed: {' '.join(e.cmd)}\n"
-                          f"{e.stdout[-3000:]}{e.stderr[-3000:]}") from None
-    os.replace(tmp / "libldsim.so", lib)   # whole: readers check for it without the lock
+        raise RTLSimError(
+            f"building the engine simulator failed: {' '.join(e.cmd)}\n"
+            f"{e.stdout[-3000:]}{e.stderr[-3000:]}"
+        ) from None
+    os.replace(tmp / "libldsim.so", lib)  # whole: readers check for it without the lock
 
 
 class Block:
     """One block for the engine: `words` (block_bits/word_bits ints), flags and tags, for
     Skein its 128-bit `tweak` (int: T0 in bits 63:0, T1 in bits 127:64), for a MAC engine its
     key slot `key` and `key_init` (the block is the padded key K0)."""
+
     __slots__ = ("words", "slot", "first", "last", "variant", "cv", "tweak", "key", "key_init")
 
-    def __init__(self, words, slot=0, first=False, last=False, variant=0, cv=None, tweak=0, key=0,
-                 key_init=False):
+    def __init__(
+        self,
+        words,
+        slot=0,
+        first=False,
+        last=False,
+        variant=0,
+        cv=None,
+        tweak=0,
+        key=0,
+        key_init=False,
+    ):
         self.words, self.slot, self.first, self.last = words, slot, first, last
         self.variant, self.cv, self.tweak = variant, cv, tweak
         self.key, self.key_init = key, key_init
@@ -108,7 +166,7 @@ class RTLSim:
         self.word_bits = wb = self.engine.word_bits
         self.bw = self.engine.block_bits // wb  # engine words per block
         self.cw = self.engine.digest_bits // wb  # engine words per chaining value
-        self._chunks = wb // 32                 # harness 32-bit chunks per engine word
+        self._chunks = wb // 32  # harness 32-bit chunks per engine word
         self._lib = lib = ctypes.CDLL(str(path))
         u32p = ctypes.POINTER(ctypes.c_uint32)
         u64p = ctypes.POINTER(ctypes.c_uint64)
@@ -119,8 +177,23 @@ class RTLSim:
         lib.ldsim_cycle.restype = ctypes.c_uint64
         lib.ldsim_cycle.argtypes = [ctypes.c_void_p]
         lib.ldsim_run.restype = ctypes.c_long
-        lib.ldsim_run.argtypes = [ctypes.c_void_p, ctypes.c_long, u32p, u32p, u32p, u32p, u32p,
-                                  u32p, u32p, u32p, u32p, u32p, u64p, u64p, ctypes.c_uint64]
+        lib.ldsim_run.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_long,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u32p,
+            u64p,
+            u64p,
+            ctypes.c_uint64,
+        ]
         if hasattr(self.engine.sink, "key"):
             lib.ldsim_wipe.argtypes = [ctypes.c_void_p]
             lib.ldsim_keys_valid.restype = ctypes.c_uint32
@@ -155,10 +228,17 @@ class RTLSim:
             raise ValueError(f"need a non-zero multiple of {bs} bytes, got {len(data)}")
         n = len(data) // bs
         cv_words = self.words(cv) if cv is not None else None
-        return [Block(self.words(data[bs * i:bs * (i + 1)]), slot=slot, variant=variant,
-                      first=i == 0 and first and cv is None, last=i == n - 1 and last,
-                      cv=cv_words if i == 0 else None)
-                for i in range(n)]
+        return [
+            Block(
+                self.words(data[bs * i : bs * (i + 1)]),
+                slot=slot,
+                variant=variant,
+                first=i == 0 and first and cv is None,
+                last=i == n - 1 and last,
+                cv=cv_words if i == 0 else None,
+            )
+            for i in range(n)
+        ]
 
     def set_stalls(self, stall_in, stall_out):
         """Percent of cycles the sink has no valid / the source no ready (random, seeded)."""
@@ -184,22 +264,50 @@ class RTLSim:
         U32, U64 = ctypes.c_uint32, ctypes.c_uint64
         a_blk = (U32 * len(flat))(*flat)
         a_slot = (U32 * n)(*[b.slot for b in blocks])
-        a_flags = (U32 * n)(*[(1 if b.first else 0) | (2 if b.last else 0) | (4 if b.cv is not None else 0)
-                              | (8 if b.key_init else 0) for b in blocks])
+        a_flags = (U32 * n)(
+            *[
+                (1 if b.first else 0)
+                | (2 if b.last else 0)
+                | (4 if b.cv is not None else 0)
+                | (8 if b.key_init else 0)
+                for b in blocks
+            ]
+        )
         a_key = (U32 * n)(*[b.key for b in blocks])
         a_var = (U32 * n)(*[b.variant for b in blocks])
         a_cv = (U32 * len(cvs))(*cvs)
-        a_tw = (U32 * (4 * n))(*[(b.tweak >> (32 * c)) & 0xFFFFFFFF for b in blocks for c in range(4)])
+        a_tw = (U32 * (4 * n))(
+            *[(b.tweak >> (32 * c)) & 0xFFFFFFFF for b in blocks for c in range(4)]
+        )
         o_cv, o_slot, o_last = (U32 * (n * cw))(), (U32 * n)(), (U32 * n)()
         o_acc, o_cyc = (U64 * n)(), (U64 * n)()
         if max_cycles is None:
             max_cycles = 1000 + n * (self.engine.latency + 2) * 50
-        got = self._lib.ldsim_run(self._h, n, a_blk, a_slot, a_flags, a_var, a_cv, a_tw, a_key, o_cv,
-                                  o_slot, o_last, o_acc, o_cyc, max_cycles)
+        got = self._lib.ldsim_run(
+            self._h,
+            n,
+            a_blk,
+            a_slot,
+            a_flags,
+            a_var,
+            a_cv,
+            a_tw,
+            a_key,
+            o_cv,
+            o_slot,
+            o_last,
+            o_acc,
+            o_cyc,
+            max_cycles,
+        )
         if got < 0:
-            raise TimeoutError(f"engine produced no result for {n} blocks within {max_cycles} cycles")
-        results = [Result(self._join(o_cv[cw * j:cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
-                   for j in range(got)]
+            raise TimeoutError(
+                f"engine produced no result for {n} blocks within {max_cycles} cycles"
+            )
+        results = [
+            Result(self._join(o_cv[cw * j : cw * (j + 1)]), o_slot[j], bool(o_last[j]), o_cyc[j])
+            for j in range(got)
+        ]
         return results, list(o_acc)
 
     def wipe(self):

@@ -21,6 +21,7 @@ acknowledge, so the comparison is loaded every cycle); the read is then an AND-O
 and the registers, and a write strobe one gate from `hit`. The bus protocol and its cycles
 are LiteX's.
 """
+
 from functools import reduce
 from operator import or_
 
@@ -33,7 +34,7 @@ from litex.soc.interconnect import csr as litex_csr, csr_bus
 def _or_tree(terms):
     """The OR of `terms` as a balanced tree (written as a chain, synthesis may keep its depth)."""
     while len(terms) > 1:
-        terms = [reduce(or_, terms[i:i + 2]) for i in range(0, len(terms), 2)]
+        terms = [reduce(or_, terms[i : i + 2]) for i in range(0, len(terms), 2)]
     return terms[0]
 
 
@@ -47,8 +48,9 @@ class DecodedCSRBank(litex_csr.GenericBank):
             bus = csr_bus.Interface()
         self.bus = bus
         aligned_paging = paging // 4
-        litex_csr.GenericBank.__init__(self, description=description, busword=len(bus.dat_w),
-                                       ordering=ordering)
+        litex_csr.GenericBank.__init__(
+            self, description=description, busword=len(bus.dat_w), ordering=ordering
+        )
         n = len(self.simple_csrs)
         # (no reset: loaded every cycle, and read or acted on only with the bridge's strobes)
         hit = self.hit = Signal(max(n, 1), name="hit", reset_less=True)
@@ -56,13 +58,14 @@ class DecodedCSRBank(litex_csr.GenericBank):
         self.sync += [hit[i].eq(wb_adr == base + i) for i in range(n)]
         for i, c in enumerate(self.simple_csrs):
             self.comb += [
-                c.r.eq(bus.dat_w[:c.size]),
+                c.r.eq(bus.dat_w[: c.size]),
                 c.re.eq(hit[i] & bus.we),
                 c.we.eq(hit[i] & bus.re),
             ]
         if n:
-            self.sync += bus.dat_r.eq(_or_tree([Replicate(hit[i], c.size) & c.w
-                                                for i, c in enumerate(self.simple_csrs)]))
+            self.sync += bus.dat_r.eq(
+                _or_tree([Replicate(hit[i], c.size) & c.w for i, c in enumerate(self.simple_csrs)])
+            )
 
 
 class RegisteredCSRBridge:
@@ -75,7 +78,7 @@ class RegisteredCSRBridge:
         bridge = getattr(self, f"{name}_bridge")
         wb = bridge.wishbone
         shift = {"word": 0, "byte": log2_int(len(wb.dat_w) // 8)}[wb.addressing]
-        self._csr_bank_adr = wb.adr[shift:shift + len(bridge.csr.adr)]
+        self._csr_bank_adr = wb.adr[shift : shift + len(bridge.csr.adr)]
 
     def finalize(self, *args, **kwargs):
         # LiteX makes its banks inside SoC.finalize (csr_bus.CSRBankArray) with no hook for
@@ -87,6 +90,7 @@ class RegisteredCSRBridge:
             if len(self.csr.masters) != 1 or not hasattr(self, "_csr_bank_adr"):
                 return litex_bank(*a, **kw)
             return DecodedCSRBank(*a, wb_adr=self._csr_bank_adr, **kw)
+
         csr_bus.CSRBank = bank
         try:
             super().finalize(*args, **kwargs)

@@ -11,6 +11,7 @@ batch walker's chaining values) always pass.
 bridge included, for 16 cycles (the simulator's CRG has no reset input, so in LiteX's sim the
 bit reaches only the CPU): a watchdog's or a user's soft reset in the middle of a job.
 """
+
 from migen import Module, Signal, If
 
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage
@@ -20,16 +21,29 @@ class DMAFaultInjector(Module, AutoCSR):
     def __init__(self, master, slave, row_bytes):
         # master: the port the DMA masters drive; slave: main RAM's wide port (row addressing)
         row_shift = (row_bytes - 1).bit_length()
-        self.addr = CSRStorage(32, name="addr", description="byte address: DMA reads of the "
-                               "row holding it are answered with a bus error")
-        self.count = CSRStorage(8, name="count", write_from_dev=True, description="reads still "
-                                "to fail; each one injected counts down (0: transparent)")
+        self.addr = CSRStorage(
+            32,
+            name="addr",
+            description="byte address: DMA reads of the "
+            "row holding it are answered with a bus error",
+        )
+        self.count = CSRStorage(
+            8,
+            name="count",
+            write_from_dev=True,
+            description="reads still to fail; each one injected counts down (0: transparent)",
+        )
         self.injected = injected = Signal()
         hit = Signal()
         self.comb += [
             master.connect(slave, omit={"cyc", "stb", "ack", "err"}),
-            hit.eq(master.cyc & master.stb & ~master.we & (self.count.storage != 0)
-                   & (master.adr[:32 - row_shift] == self.addr.storage[row_shift:])),
+            hit.eq(
+                master.cyc
+                & master.stb
+                & ~master.we
+                & (self.count.storage != 0)
+                & (master.adr[: 32 - row_shift] == self.addr.storage[row_shift:])
+            ),
             slave.cyc.eq(master.cyc & ~hit),
             slave.stb.eq(master.stb & ~hit),
             master.ack.eq(slave.ack & ~injected),

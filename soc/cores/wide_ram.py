@@ -12,6 +12,7 @@ Both ports see one memory of `row_bits`-wide rows; row r holds 32-bit words
 r*row_words .. r*row_words + row_words - 1, word j at bits [32j, 32j+32), so the byte order
 in a row is the byte order in memory.
 """
+
 from migen import Module, Signal, Memory, If, Array, Cat, Mux, WRITE_FIRST
 from migen.fhdl.bitcontainer import log2_int
 
@@ -22,7 +23,7 @@ def rows_of_words(words, row_words):
     """Pack 32-bit words (list) into rows of `row_words` words (word j at bits 32j)."""
     rows = []
     for r in range(0, len(words), row_words):
-        chunk = list(words[r:r + row_words]) + [0] * (row_words - len(words[r:r + row_words]))
+        chunk = list(words[r : r + row_words]) + [0] * (row_words - len(words[r : r + row_words]))
         rows.append(sum(w << (32 * j) for j, w in enumerate(chunk)))
     return rows
 
@@ -32,12 +33,16 @@ class WideRAM(Module):
         row_bytes = row_bits // 8
         row_words = row_bits // 32
         if row_bits % 32 or row_words & (row_words - 1) or size % row_bytes:
-            raise ValueError(f"row_bits must be 32 x a power of two dividing the size, got {row_bits}")
+            raise ValueError(
+                f"row_bits must be 32 x a power of two dividing the size, got {row_bits}"
+            )
         self.size, self.row_bits, self.row_bytes = size, row_bits, row_bytes
         nrows = size // row_bytes
         self.mem = Memory(row_bits, nrows, init=rows_of_words(init or [], row_words), name=name)
         self.bus = bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
-        self.wide = wide = wishbone.Interface(data_width=row_bits, address_width=32, addressing="word")
+        self.wide = wide = wishbone.Interface(
+            data_width=row_bits, address_width=32, addressing="word"
+        )
 
         wsel = log2_int(row_words, need_pow2=True)
         rbits = log2_int(nrows, need_pow2=False)
@@ -50,10 +55,10 @@ class WideRAM(Module):
         self.comb += writing.eq(bus.cyc & bus.stb & bus.we & ~bus.ack)
         self.comb += [
             word.eq(bus.adr[:wsel] if wsel else 0),
-            pa.adr.eq(bus.adr[wsel:wsel + rbits]),
+            pa.adr.eq(bus.adr[wsel : wsel + rbits]),
             pa.dat_w.eq(Cat(*([bus.dat_w] * row_words))),
             pa.we.eq(Cat(*[Mux(writing & (word == j), bus.sel, 0) for j in range(row_words)])),
-            bus.dat_r.eq(Array(pa.dat_r[32 * j:32 * (j + 1)] for j in range(row_words))[word_q]),
+            bus.dat_r.eq(Array(pa.dat_r[32 * j : 32 * (j + 1)] for j in range(row_words))[word_q]),
         ]
         self.sync += [
             word_q.eq(word),
@@ -74,8 +79,8 @@ class WideRAM(Module):
             pb.we.eq(Mux(wide.cyc & wide.stb & wide.we & ~wide.ack, wide.sel, 0)),
         ]
         self.sync += [
-            wide.ack.eq(0), wide.err.eq(0),
+            wide.ack.eq(0),
+            wide.err.eq(0),
             If(wide.cyc & wide.stb & ~wide.ack & ~wide.err, wide.ack.eq(1)),
         ]
         self.specials += self.mem, pa, pb
-

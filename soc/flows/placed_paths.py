@@ -24,6 +24,7 @@ over, whatever its paths.
 
     python -m litedigest.soc.flows.placed_paths placed.json --congestion [--window 8]
 """
+
 import argparse
 import json
 import re
@@ -47,8 +48,12 @@ def _comb_arcs(cell, out_port):
     if out_port == "F":
         return [(p, 0.24) for p in LUT_INPUTS]
     if out_port == "OFX" and mode == "LOGIC":
-        return [(p, 0.45) for p in LUT_INPUTS] + [("M", 0.2), ("FXA", 0.17), ("FXB", 0.17),
-                                                  ("F1", 0.2)]
+        return [(p, 0.45) for p in LUT_INPUTS] + [
+            ("M", 0.2),
+            ("FXA", 0.17),
+            ("FXB", 0.17),
+            ("F1", 0.2),
+        ]
     return []
 
 
@@ -133,7 +138,7 @@ class PlacedDesign:
                 continue
             best = (None, None)
             for pred, inp, delay in preds:
-                t, _ = memo.get(pred, (None, None))      # (a loop's back edge: not counted)
+                t, _ = memo.get(pred, (None, None))  # (a loop's back edge: not counted)
                 if t is None:
                     continue
                 t += delay + (0.0 if inp in _DEDICATED else self.net_delay(pred[0], cname))
@@ -186,9 +191,11 @@ def report(design, clock, paths=3, starts=20):
     ends = design.endpoints(clock)
     if not ends:
         return f"no flip-flop of a clock named like {clock!r}"
-    lines = [f"{len(ends)} flip-flop inputs of {clock}; the latest path {ends[0][0]:.2f} ns "
-             f"(estimate, see the module docstring)"]
-    shown = set()       # launching registers shown (one path each: the next ones name more)
+    lines = [
+        f"{len(ends)} flip-flop inputs of {clock}; the latest path {ends[0][0]:.2f} ns "
+        f"(estimate, see the module docstring)"
+    ]
+    shown = set()  # launching registers shown (one path each: the next ones name more)
     for t, cname, inp, drv in ends:
         if len(shown) >= paths:
             break
@@ -223,7 +230,9 @@ def design_part(net_name):
     signals soc_<module>_... or builder_<module>_..., an instance's net <instance>.<port>;
     a net Yosys named after the cells it passes (<signal>_TRELLIS_FF_Q_..._LUT4_Z...) is
     its signal's."""
-    net_name = re.split(r"_(?:TRELLIS_FF|TRELLIS_COMB|LUT4|CCU2C|PFUMX|L6MUX21|DP16KD)_", net_name)[0]
+    net_name = re.split(r"_(?:TRELLIS_FF|TRELLIS_COMB|LUT4|CCU2C|PFUMX|L6MUX21|DP16KD)_", net_name)[
+        0
+    ]
     parts = net_name.split("_")
     if parts[0] in ("soc", "builder") and len(parts) > 1:
         return "_".join(parts[:2])
@@ -274,15 +283,22 @@ def congestion_report(design, window=8, top=5, parts=8):
     wins = []
     for wx in range(0, xmax, window):
         for wy in range(0, ymax, window):
-            tot = sum(tiles.get((x, y), 0.0) for x in range(wx, min(wx + window, xmax))
-                      for y in range(wy, min(wy + window, ymax)))
+            tot = sum(
+                tiles.get((x, y), 0.0)
+                for x in range(wx, min(wx + window, xmax))
+                for y in range(wy, min(wy + window, ymax))
+            )
             area = (min(wx + window, xmax) - wx) * (min(wy + window, ymax) - wy)
             wins.append((tot / area, wx, wy))
     wins.sort(reverse=True)
-    lines = [f"routing demand (RUDY, see the module docstring): tiles 0-{xmax - 1} x 0-{ymax - 1} "
-             f"(up to the last one used), mean {mean:.1f} a tile; hottest {window} x {window} windows:"]
-    lines += [f"  x {wx}-{wx + window - 1}, y {wy}-{wy + window - 1}: {d:.1f} ({d / mean:.2f} x the mean)"
-              for d, wx, wy in wins[:top]]
+    lines = [
+        f"routing demand (RUDY, see the module docstring): tiles 0-{xmax - 1} x 0-{ymax - 1} "
+        f"(up to the last one used), mean {mean:.1f} a tile; hottest {window} x {window} windows:"
+    ]
+    lines += [
+        f"  x {wx}-{wx + window - 1}, y {wy}-{wy + window - 1}: {d:.1f} ({d / mean:.2f} x the mean)"
+        for d, wx, wy in wins[:top]
+    ]
     _, hx, hy = wins[0]
     share = defaultdict(float)
     for part, density, (x0, x1, y0, y1) in nets:
@@ -292,7 +308,9 @@ def congestion_report(design, window=8, top=5, parts=8):
             share[part] += density * ox * oy
     total = sum(share.values()) or 1.0
     lines.append("parts of the design asking for the hottest window (share of its demand):")
-    lines += [f"  {v / total:6.1%}  {k}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])[:parts]]
+    lines += [
+        f"  {v / total:6.1%}  {k}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])[:parts]
+    ]
     return "\n".join(lines)
 
 
@@ -300,8 +318,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("placed", help="nextpnr-ecp5 --write JSON of a placed design")
     p.add_argument("--clock", help="part of the clock net's name (e.g. sys_clk)")
-    p.add_argument("--congestion", action="store_true",
-                   help="the routing demand of the placement instead of its paths")
+    p.add_argument(
+        "--congestion",
+        action="store_true",
+        help="the routing demand of the placement instead of its paths",
+    )
     p.add_argument("--window", type=int, default=8, help="--congestion: window size in tiles")
     p.add_argument("--paths", type=int, default=3, help="paths shown step by step")
     p.add_argument("--starts", type=int, default=20, help="launching registers listed")

@@ -24,6 +24,7 @@ router2 common/route/router2.cc), `router2/initCurrCongWeight`, `router2/histCon
 
 Not in `flows.ecp5` on purpose: that file is in the stamp of every design-space record.
 """
+
 import argparse
 import json
 import os
@@ -61,9 +62,18 @@ def with_settings(placed, out, settings):
 
 
 def _common(device, package, speed, seed, lpf, freq_mhz, out_of_context):
-    cmd = [flow_ecp5._exe(flow_ecp5.NEXTPNR), f"--{flow_ecp5.DEVICES[device]['nextpnr']}",
-           "--package", package, "--speed", str(speed), "--seed", str(seed),
-           "--timing-allow-fail", "-q"] + (["--out-of-context"] if out_of_context else [])
+    cmd = [
+        flow_ecp5._exe(flow_ecp5.NEXTPNR),
+        f"--{flow_ecp5.DEVICES[device]['nextpnr']}",
+        "--package",
+        package,
+        "--speed",
+        str(speed),
+        "--seed",
+        str(seed),
+        "--timing-allow-fail",
+        "-q",
+    ] + (["--out-of-context"] if out_of_context else [])
     if lpf:
         cmd += ["--lpf", os.path.abspath(lpf)]
     if freq_mhz:
@@ -71,8 +81,20 @@ def _common(device, package, speed, seed, lpf, freq_mhz, out_of_context):
     return cmd
 
 
-def place(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed=6, seed=1,
-          placer="static", lpf=None, freq_mhz=None, out_of_context=False, timeout=None, extra=()):
+def place(
+    netlist,
+    workdir,
+    device="LFE5U-85F",
+    package="CABGA381",
+    speed=6,
+    seed=1,
+    placer="static",
+    lpf=None,
+    freq_mhz=None,
+    out_of_context=False,
+    timeout=None,
+    extra=(),
+):
     """Place `netlist` (a synth_ecp5 JSON) and write `workdir`/placed.json (kept: a second call
     returns it without placing again). `extra`: more nextpnr arguments (the placer's options,
     e.g. --placer-heap-beta 0.5). Returns dict(placed, estimate={clock: MHz}, seconds)."""
@@ -83,9 +105,21 @@ def place(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed=6, see
     secs = 0.0
     if not os.path.exists(out):
         tmp = os.path.join(workdir, "placed.json.tmp")
-        cmd = _common(device, package, speed, seed, lpf, freq_mhz, out_of_context) + [
-            "--json", os.path.abspath(netlist), "--placer", placer, "--no-route",
-            "--write", tmp, "--log", log] + list(extra)
+        cmd = (
+            _common(device, package, speed, seed, lpf, freq_mhz, out_of_context)
+            + [
+                "--json",
+                os.path.abspath(netlist),
+                "--placer",
+                placer,
+                "--no-route",
+                "--write",
+                tmp,
+                "--log",
+                log,
+            ]
+            + list(extra)
+        )
         secs = flow_ecp5._run(cmd, workdir, timeout=timeout)
         os.replace(tmp, out)
     with open(log) as f:
@@ -94,7 +128,9 @@ def place(netlist, workdir, device="LFE5U-85F", package="CABGA381", speed=6, see
 
 
 # router1: "iterations | routed w/ ripup, w/o | delta | remaining arcs | batch s, total s"
-_ROUTER1 = re.compile(r"^Info:\s+\d+ \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|\s+[0-9.]+\s+([0-9.]+)\|", re.M)
+_ROUTER1 = re.compile(
+    r"^Info:\s+\d+ \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|\s+[0-9.]+\s+([0-9.]+)\|", re.M
+)
 # router2: "iter=N wires=W overused=O overuse=U"
 _ROUTER2 = re.compile(r"iter=(\d+) wires=\d+ overused=(\d+)")
 
@@ -102,13 +138,27 @@ _ROUTER2 = re.compile(r"iter=(\d+) wires=\d+ overused=(\d+)")
 def progress(log_text):
     """How far a routing got, from its log: router1's (seconds, arcs left) per 1,000
     iterations and router2's (iteration, overused wires)."""
-    return dict(router1=[(float(t), int(n)) for n, t in _ROUTER1.findall(log_text)],
-                router2=[(int(i), int(n)) for i, n in _ROUTER2.findall(log_text)])
+    return dict(
+        router1=[(float(t), int(n)) for n, t in _ROUTER1.findall(log_text)],
+        router2=[(int(i), int(n)) for i, n in _ROUTER2.findall(log_text)],
+    )
 
 
-def route(placed, workdir, settings=None, tag="route", device="LFE5U-85F", package="CABGA381",
-          speed=6, seed=1, lpf=None, freq_mhz=None, out_of_context=False, textcfg=True,
-          timeout=None):
+def route(
+    placed,
+    workdir,
+    settings=None,
+    tag="route",
+    device="LFE5U-85F",
+    package="CABGA381",
+    speed=6,
+    seed=1,
+    lpf=None,
+    freq_mhz=None,
+    out_of_context=False,
+    textcfg=True,
+    timeout=None,
+):
     """Route the placed netlist `placed` with `settings` changed (with_settings). Returns
     dict(routed, fmax={clock: MHz}, utilization={bel type: {used, available}}, seconds, log,
     report, textcfg, settings, progress); a route stopped at `timeout` seconds is routed=False
@@ -127,7 +177,14 @@ def route(placed, workdir, settings=None, tag="route", device="LFE5U-85F", packa
         if p and os.path.exists(p):
             os.remove(p)
     cmd = _common(device, package, speed, seed, lpf, freq_mhz, out_of_context) + [
-        "--json", net, "--no-place", "--report", report, "--log", log]
+        "--json",
+        net,
+        "--no-place",
+        "--report",
+        report,
+        "--log",
+        log,
+    ]
     if cfg:
         cmd += ["--textcfg", cfg]
     out = dict(settings={k: used[k] for k in sorted(settings or {})}, log=log)
@@ -135,13 +192,18 @@ def route(placed, workdir, settings=None, tag="route", device="LFE5U-85F", packa
         out["seconds"] = round(flow_ecp5._run(cmd, workdir, timeout=timeout), 1)
         with open(report) as f:
             fmax, util = flow_ecp5.parse_nextpnr_report(f.read())
-        out.update(routed=True, fmax={k: v["achieved"] for k, v in fmax.items()}, report=report,
-                   textcfg=cfg, utilization=util)
+        out.update(
+            routed=True,
+            fmax={k: v["achieved"] for k, v in fmax.items()},
+            report=report,
+            textcfg=cfg,
+            utilization=util,
+        )
     except subprocess.TimeoutExpired:
         out.update(routed=False, seconds=timeout)
     with open(log) as f:
         out["progress"] = progress(f.read())
-    os.remove(net)      # a copy of the placement (100+ MB for the SoC): the log and report stay
+    os.remove(net)  # a copy of the placement (100+ MB for the SoC): the log and report stay
     return out
 
 
@@ -157,7 +219,9 @@ def main(argv=None):
     sub = p.add_subparsers(dest="step", required=True)
     for name in ("place", "route"):
         s = sub.add_parser(name)
-        s.add_argument("netlist", help="place: a synth_ecp5 JSON; route: the placed.json of `place`")
+        s.add_argument(
+            "netlist", help="place: a synth_ecp5 JSON; route: the placed.json of `place`"
+        )
         s.add_argument("--device", default="LFE5U-85F", choices=sorted(flow_ecp5.DEVICES))
         s.add_argument("--package", default="CABGA381")
         s.add_argument("--speed", type=int, default=6)
@@ -165,26 +229,51 @@ def main(argv=None):
         s.add_argument("--lpf", help="the design's LPF (clock constraints)")
         s.add_argument("--freq", type=float, help="target MHz of every clock (no LPF)")
         s.add_argument("--timeout", type=float, help="stop after this many seconds")
-        s.add_argument("--out-of-context", action="store_true",
-                       help="a design without I/O (route: implied by a placement made so)")
+        s.add_argument(
+            "--out-of-context",
+            action="store_true",
+            help="a design without I/O (route: implied by a placement made so)",
+        )
     sub.choices["place"].add_argument("--dir", required=True, help="where placed.json is written")
     sub.choices["place"].add_argument("--placer", default="static", choices=("static", "heap"))
-    sub.choices["place"].add_argument("--placer-heap-beta", type=float, metavar="DENSITY",
-                                      help="HeAP's maximum placement density (nextpnr's default 0.9; "
-                                           "no effect on ECP5: its arch sets 0.75)")
-    sub.choices["place"].add_argument("--placer-static-target-util", type=float, metavar="UTIL",
-                                      help="the static placer's target density (default 0.7); needs "
-                                           "a nextpnr patched with scripts/nextpnr-static-target-util.patch")
-    sub.choices["place"].add_argument("--no-tmdriv", action="store_true",
-                                      help="place for wirelength only (nextpnr --no-tmdriv)")
+    sub.choices["place"].add_argument(
+        "--placer-heap-beta",
+        type=float,
+        metavar="DENSITY",
+        help="HeAP's maximum placement density (nextpnr's default 0.9; "
+        "no effect on ECP5: its arch sets 0.75)",
+    )
+    sub.choices["place"].add_argument(
+        "--placer-static-target-util",
+        type=float,
+        metavar="UTIL",
+        help="the static placer's target density (default 0.7); needs "
+        "a nextpnr patched with scripts/nextpnr-static-target-util.patch",
+    )
+    sub.choices["place"].add_argument(
+        "--no-tmdriv", action="store_true", help="place for wirelength only (nextpnr --no-tmdriv)"
+    )
     r = sub.choices["route"]
-    r.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
-                   help="a nextpnr setting for this route (router=router2, timing_driven=false)")
+    r.add_argument(
+        "--set",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a nextpnr setting for this route (router=router2, timing_driven=false)",
+    )
     r.add_argument("--tag", default="route", help="name of this route's files (default route)")
     r.add_argument("--dir", help="where its files go (default: the placed netlist's directory)")
     a = p.parse_args(argv)
-    kw = dict(device=a.device, package=a.package, speed=a.speed, seed=a.seed, lpf=a.lpf,
-              freq_mhz=a.freq, out_of_context=a.out_of_context)
+    kw = dict(
+        device=a.device,
+        package=a.package,
+        speed=a.speed,
+        seed=a.seed,
+        lpf=a.lpf,
+        freq_mhz=a.freq,
+        out_of_context=a.out_of_context,
+    )
     try:
         if a.step == "place":
             extra = ("--placer-heap-beta", str(a.placer_heap_beta)) if a.placer_heap_beta else ()
@@ -193,8 +282,14 @@ def main(argv=None):
                 extra += ("--placer-static-target-util", str(a.placer_static_target_util))
             res = place(a.netlist, a.dir, placer=a.placer, timeout=a.timeout, extra=extra, **kw)
         else:
-            res = route(a.netlist, a.dir or os.path.dirname(os.path.abspath(a.netlist)),
-                        settings=dict(a.set), tag=a.tag, timeout=a.timeout, **kw)
+            res = route(
+                a.netlist,
+                a.dir or os.path.dirname(os.path.abspath(a.netlist)),
+                settings=dict(a.set),
+                tag=a.tag,
+                timeout=a.timeout,
+                **kw,
+            )
             prog = res.pop("progress")
             res["last"] = {k: v[-1] for k, v in prog.items() if v}
     except subprocess.TimeoutExpired:

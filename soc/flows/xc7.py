@@ -11,6 +11,7 @@ area, the pynq_z2 target) call it and compare the result with `XC7Z020` (the dev
 capacity, Zynq-7000 SoC data sheet DS190, "Zynq-7000 SoC Family" table, XC7Z020); the arty_a7
 target compares with `XC7A100T` (DS180).
 """
+
 import json
 import os
 import subprocess
@@ -24,7 +25,7 @@ from litedigest.soc.flows import tools
 XC7Z020 = {
     "device": "xc7z020clg400-1",
     "lut": 53200,
-    "lutram": 17400,     # LUTs in SLICEMs, usable as distributed RAM / shift registers
+    "lutram": 17400,  # LUTs in SLICEMs, usable as distributed RAM / shift registers
     "ff": 106400,
     "carry4": 13300,
     "bram36": 140,
@@ -49,9 +50,20 @@ XC7A100T = {
 
 # LUTs a memory primitive occupies (7 Series Libraries Guide UG953 / CLB guide UG474)
 _LUTRAM_LUTS = {
-    "RAM32X1S": 1, "RAM32X1D": 2, "RAM64X1S": 1, "RAM64X1D": 2, "RAM128X1S": 2,
-    "RAM128X1D": 4, "RAM256X1S": 4, "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8,
-    "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1,
+    "RAM32X1S": 1,
+    "RAM32X1D": 2,
+    "RAM64X1S": 1,
+    "RAM64X1D": 2,
+    "RAM128X1S": 2,
+    "RAM128X1D": 4,
+    "RAM256X1S": 4,
+    "RAM32M": 4,
+    "RAM64M": 4,
+    "RAM32M16": 8,
+    "RAM64M8": 8,
+    "SRL16E": 1,
+    "SRLC16E": 1,
+    "SRLC32E": 1,
 }
 _LUT_CELLS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6")
 _FF_CELLS = ("FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE")
@@ -73,8 +85,9 @@ def yosys_command():
 
 def yosys_version(yosys=None):
     """Yosys's version line, e.g. 'Yosys 0.70 (git sha1 28ba3cb92, ...)'."""
-    out = subprocess.run([yosys or yosys_command(), "-V"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [yosys or yosys_command(), "-V"], capture_output=True, text=True, check=True
+    ).stdout
     return _short_version(out.strip().splitlines()[0]) if out.strip() else "unknown"
 
 
@@ -118,11 +131,14 @@ def utilization(counts, device=XC7Z020):
 
 def fits(counts, device=XC7Z020):
     """True when every resource is within the device's capacity."""
-    return (counts["lut"] + counts.get("lutram", 0) <= device["lut"]
-            and counts.get("lutram", 0) <= device["lutram"]
-            and counts["ff"] <= device["ff"] and counts["carry4"] <= device["carry4"]
-            and counts["bram36"] + counts["bram18"] / 2 <= device["bram36"]
-            and counts["dsp"] <= device["dsp"])
+    return (
+        counts["lut"] + counts.get("lutram", 0) <= device["lut"]
+        and counts.get("lutram", 0) <= device["lutram"]
+        and counts["ff"] <= device["ff"]
+        and counts["carry4"] <= device["carry4"]
+        and counts["bram36"] + counts["bram18"] / 2 <= device["bram36"]
+        and counts["dsp"] <= device["dsp"]
+    )
 
 
 def format_report(counts, device=XC7Z020):
@@ -134,13 +150,18 @@ def format_report(counts, device=XC7Z020):
         ("  of which LUTRAM/SRL", counts.get("lutram", 0), device["lutram"], u["lutram"]),
         ("FF", counts["ff"], device["ff"], u["ff"]),
         ("CARRY4", counts["carry4"], device["carry4"], u["carry4"]),
-        ("BRAM (RAMB36E1 + RAMB18E1/2)", counts["bram36"] + counts["bram18"] / 2,
-         device["bram36"], u["bram36"]),
+        (
+            "BRAM (RAMB36E1 + RAMB18E1/2)",
+            counts["bram36"] + counts["bram18"] / 2,
+            device["bram36"],
+            u["bram36"],
+        ),
         ("DSP48E1", counts["dsp"], device["dsp"], u["dsp"]),
     ]
     out = [f"{name:30s} {used:>9g} / {cap:<7d} ({pct:6.2f} %)" for name, used, cap, pct in rows]
-    out.append(f"(RAMB36E1 {counts['bram36']}, RAMB18E1 {counts['bram18']}; "
-               f"device {device['device']})")
+    out.append(
+        f"(RAMB36E1 {counts['bram36']}, RAMB18E1 {counts['bram18']}; device {device['device']})"
+    )
     return "\n".join(out)
 
 
@@ -178,10 +199,14 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
         f.write(f"synth_xilinx -family xc7 -noiopad -top {top} {extra_args}\n")
         f.write(f'tee -q -o "{path_in(stat)}" stat -json\n')
     t0 = time.monotonic()
-    proc = subprocess.run([yosys, "-q", "-l", path_in(log), "-s", path_in(script)],
-                          cwd=workdir,
-                          preexec_fn=(lambda: os.nice(niceness)) if niceness > 0 else None,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        [yosys, "-q", "-l", path_in(log), "-s", path_in(script)],
+        cwd=workdir,
+        preexec_fn=(lambda: os.nice(niceness)) if niceness > 0 else None,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     seconds = time.monotonic() - t0
     if proc.returncode != 0 or not os.path.exists(stat):
         tail = (proc.stdout or "")[-2000:]
@@ -190,8 +215,9 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
                 tail = f.read()[-3000:] + tail
         except OSError:
             pass
-        raise Xc7SynthError(f"yosys synth_xilinx of {top} failed (exit {proc.returncode}); "
-                            f"log {log}:\n{tail}")
+        raise Xc7SynthError(
+            f"yosys synth_xilinx of {top} failed (exit {proc.returncode}); log {log}:\n{tail}"
+        )
     with open(stat) as f:
         data = json.load(f)
     cells = data.get("design", {}).get("num_cells_by_type")
@@ -208,6 +234,7 @@ def synth_xilinx(verilog_files, top, workdir, log=None, extra_args="", yosys=Non
 def main(argv=None):
     """`python -m litedigest.soc.flows.xc7 TOP FILE.v... [--workdir D]`: synthesize and print."""
     import argparse
+
     p = argparse.ArgumentParser(description="Yosys synth_xilinx utilization on the xc7z020")
     p.add_argument("top")
     p.add_argument("verilog", nargs="+")

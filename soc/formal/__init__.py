@@ -11,4 +11,5 @@
 
 Run them with `python -m litedigest.soc.formal` or `pytest tests/formal/test_formal.py`.
 """
+
 from .proofs import PROOFS, Proof, run, run_one, ok  # noqa: F401

@@ -4,6 +4,7 @@
 Runs the formal proofs (all, or those named; a name may be a prefix) and prints one line
 each: verdict, whether it is the expected one, mode and depth, seconds, what it checks.
 Exit status 1 when a verdict is not the expected one."""
+
 import argparse
 import sys
 
@@ -12,7 +13,9 @@ from .trace import summary
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m litedigest.soc.formal", description=__doc__.split("\n\n")[1])
+    p = argparse.ArgumentParser(
+        prog="python -m litedigest.soc.formal", description=__doc__.split("\n\n")[1]
+    )
     p.add_argument("names", nargs="*", help="proofs to run (name or prefix; default all)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="proofs at a time (default 2)")
     p.add_argument("--refresh", action="store_true", help="ignore cached verdicts")
@@ -33,8 +36,10 @@ def main(argv=None):
         bad += not good and not pr.known
         mark = "ok" if good else ("KNOWN" if pr.known else "UNEXPECTED")
         caught = f" caught by {','.join(r['failed'])}" if r["status"] == "FAIL" else ""
-        print(f"{n:34} {r['status']:7} {mark:10} {pr.mode:5} {pr.depth:3} "
-              f"{r['seconds']:6.1f}s{' (cached)' if r['cached'] else ''}{caught}  {pr.what}")
+        print(
+            f"{n:34} {r['status']:7} {mark:10} {pr.mode:5} {pr.depth:3} "
+            f"{r['seconds']:6.1f}s{' (cached)' if r['cached'] else ''}{caught}  {pr.what}"
+        )
         if args.trace and r["status"] == "FAIL" and r.get("trace"):
             print(summary(r["trace"], [s for s in _trace_signals(pr.harness)]))
     return 1 if bad else 0
@@ -45,8 +50,19 @@ def _trace_signals(harness):
         "engine.sv": ["in_valid", "in_ready", "out_valid", "out_ready", "out_slot", "count"],
         "slots.sv": ["ack", "bus_error", "st_err_bus", "st_done", "job_start", "active"],
         "dma.sv": ["job_start", "fetch_valid", "cyc", "adr", "bus_ack", "src_valid", "src_ready"],
-        "axi.sv": ["job_start", "fetch_valid", "ar_valid", "ar_ready", "ar_addr", "ar_len", "r_valid", "r_resp",
-                   "src_valid", "src_ready", "abort_valid"],
+        "axi.sv": [
+            "job_start",
+            "fetch_valid",
+            "ar_valid",
+            "ar_ready",
+            "ar_addr",
+            "ar_len",
+            "r_valid",
+            "r_resp",
+            "src_valid",
+            "src_ready",
+            "abort_valid",
+        ],
     }[harness]
 
 

@@ -7,6 +7,7 @@ unit's Verilog (made afresh from the design each run), the harness with the file
 (job_env.svh), the .sby script and the tool versions; a run with nothing changed only
 regenerates the Verilog and reads the cache.
 """
+
 import concurrent.futures
 import hashlib
 import json
@@ -27,8 +28,8 @@ ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8", "sha256:opt:p4"
 # the MAC engines of the standard SoCs (MAIN_SOC's hmac-sha256:opt, the MAC SoC's :p4): the
 # harness engine_mac_formal (engine.sv), with the key slot, key_init and wipe free
 MAC_ENGINES = ("hmac-sha256:opt", "hmac-sha256:opt:p4")
-MAC_K = 4          # their induction depth: the harness's auxiliary invariants make it close at 2
-STALL = 2          # the result sink's longest stall in the induction tasks (fairness)
+MAC_K = 4  # their induction depth: the harness's auxiliary invariants make it close at 2
+STALL = 2  # the result sink's longest stall in the induction tasks (fairness)
 # The engines' BMC runs to two latencies + 2 cycles, except where that takes minutes: the suite
 # runs those to the depth below, the full depth only with LITEDIGEST_FORMAL_LONG=1 (as
 # `engine-<spec>-bmc<depth>`). hmac-sha256:opt:p4: 132 cycles take about 400 s, 48 (six blocks
@@ -36,9 +37,11 @@ STALL = 2          # the result sink's longest stall in the induction tasks (fai
 # stalls. sha256:opt (68 cycles: 92-250 s on free cores, 507 s in a suite run) and sha512:k5
 # (36: 92-385 s): to their induction's depth, latency + 8, so every block's whole way through
 # the engine, with any stalls (the induction covers every depth with stalls of at most STALL).
-INDUCTION_MARGIN = 8   # the engines' induction depth: latency + this
-BMC_DEPTH = {"hmac-sha256:opt:p4": 48,
-             **{s: specmod.parse(s).latency + INDUCTION_MARGIN for s in ("sha256:opt", "sha512:k5")}}
+INDUCTION_MARGIN = 8  # the engines' induction depth: latency + this
+BMC_DEPTH = {
+    "hmac-sha256:opt:p4": 48,
+    **{s: specmod.parse(s).latency + INDUCTION_MARGIN for s in ("sha256:opt", "sha512:k5")},
+}
 LONG = bool(os.environ.get("LITEDIGEST_FORMAL_LONG"))
 # seconds, each proof: a limit for a solver that no longer converges, not a budget. The
 # longest BMCs take 120-190 s on a free core, and CI's two cores run the suite's other worker
@@ -49,19 +52,19 @@ TIMEOUT = 900
 @dataclass
 class Proof:
     name: str
-    group: str            # engine / slots / dma / axi
-    what: str             # one line for the report
-    unit: tuple           # (builder name in units, kwargs)
+    group: str  # engine / slots / dma / axi
+    what: str  # one line for the report
+    unit: tuple  # (builder name in units, kwargs)
     harness: str
-    mode: str             # bmc / prove
+    mode: str  # bmc / prove
     depth: int
     params: dict = field(default_factory=dict)
     expect: str = "PASS"  # a planted fault: "FAIL", with the property group that must catch it
-    catches: str = ""     # e.g. "E4"
-    known: bool = False   # a finding: the property fails on the design as it is
+    catches: str = ""  # e.g. "E4"
+    known: bool = False  # a finding: the property fails on the design as it is
     timeout: int = TIMEOUT
-    cost: float = 2       # seconds it takes, roughly (the longest start first)
-    module: str = ""      # the harness's top module, when not <harness>_formal
+    cost: float = 2  # seconds it takes, roughly (the longest start first)
+    module: str = ""  # the harness's top module, when not <harness>_formal
 
     @property
     def top(self):
@@ -87,8 +90,19 @@ def _long_bmc(key, what, eng, depth, lat, **kw):
     """With LITEDIGEST_FORMAL_LONG, the full-depth BMC of an engine the suite runs shorter."""
     if not LONG or depth >= 2 * lat + 2:
         return []
-    return [Proof(f"engine-{key}-bmc{2 * lat + 2}", "engine", f"{what} (long)", eng, "engine.sv",
-                  "bmc", 2 * lat + 2, timeout=900, **kw)]
+    return [
+        Proof(
+            f"engine-{key}-bmc{2 * lat + 2}",
+            "engine",
+            f"{what} (long)",
+            eng,
+            "engine.sv",
+            "bmc",
+            2 * lat + 2,
+            timeout=900,
+            **kw,
+        )
+    ]
 
 
 def all_proofs():
@@ -99,10 +113,25 @@ def all_proofs():
         eng = ("engine_unit", dict(spec=spec))
         depth = _bmc_depth(spec, lat)
         out += [
-            Proof(f"engine-{key}-bmc", "engine", f"{spec}: E1-E8, any stalls", eng, "engine.sv",
-                  "bmc", depth),
-            Proof(f"engine-{key}-prove", "engine", f"{spec}: E1-E8, stalls of at most {STALL} cycles",
-                  eng, "engine.sv", "prove", lat + INDUCTION_MARGIN, dict(STALL=STALL)),
+            Proof(
+                f"engine-{key}-bmc",
+                "engine",
+                f"{spec}: E1-E8, any stalls",
+                eng,
+                "engine.sv",
+                "bmc",
+                depth,
+            ),
+            Proof(
+                f"engine-{key}-prove",
+                "engine",
+                f"{spec}: E1-E8, stalls of at most {STALL} cycles",
+                eng,
+                "engine.sv",
+                "prove",
+                lat + INDUCTION_MARGIN,
+                dict(STALL=STALL),
+            ),
         ]
         out += _long_bmc(key, f"{spec}: E1-E8, any stalls", eng, depth, lat)
     for spec in MAC_ENGINES:
@@ -111,95 +140,291 @@ def all_proofs():
         eng = ("engine_unit", dict(spec=spec))
         depth = _bmc_depth(spec, lat)
         out += [
-            Proof(f"engine-{key}-bmc", "engine", f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
-                  eng, "engine.sv", "bmc", depth, module="engine_mac_formal"),
-            Proof(f"engine-{key}-prove", "engine",
-                  f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
-                  eng, "engine.sv", "prove", MAC_K, module="engine_mac_formal"),
+            Proof(
+                f"engine-{key}-bmc",
+                "engine",
+                f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
+                eng,
+                "engine.sv",
+                "bmc",
+                depth,
+                module="engine_mac_formal",
+            ),
+            Proof(
+                f"engine-{key}-prove",
+                "engine",
+                f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
+                eng,
+                "engine.sv",
+                "prove",
+                MAC_K,
+                module="engine_mac_formal",
+            ),
         ]
-        out += _long_bmc(key, f"{spec}: E1-E8, any stalls, keys, key inits, wipes", eng, depth, lat,
-                         module="engine_mac_formal")
+        out += _long_bmc(
+            key,
+            f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
+            eng,
+            depth,
+            lat,
+            module="engine_mac_formal",
+        )
     lat = specmod.parse(MAC_ENGINES[0]).latency
     # a pipeline accepts its first block in the first handover cycle, the last of the first
     # stage period: the faults show a period later than the latency alone says
     per = int(specmod.parse(MAC_ENGINES[0]).interval)
-    out.append(Proof("fault-engine-hmac-passenger", "engine",
-                     f"{MAC_ENGINES[0]} with a passenger's result dropped",
-                     ("engine_unit", dict(spec=MAC_ENGINES[0], fault="passenger")), "engine.sv", "bmc",
-                     lat + 4 + per, _only("E4"), "FAIL", "E4", module="engine_mac_formal"))
+    out.append(
+        Proof(
+            "fault-engine-hmac-passenger",
+            "engine",
+            f"{MAC_ENGINES[0]} with a passenger's result dropped",
+            ("engine_unit", dict(spec=MAC_ENGINES[0], fault="passenger")),
+            "engine.sv",
+            "bmc",
+            lat + 4 + per,
+            _only("E4"),
+            "FAIL",
+            "E4",
+            module="engine_mac_formal",
+        )
+    )
     # a key initialization's result comes after the outer core alone: the core's latency
     klat = specmod.parse(f"{specmod.MACS['hmac-sha256'].hash_family}:opt").latency
     for delta, group in ((-1, "E4"), (1, "E3")):
-        out.append(Proof(f"fault-engine-hmac-key_init{delta:+d}", "engine",
-                         f"{MAC_ENGINES[0]}: key initializations checked against latency {klat + delta}",
-                         ("engine_unit", dict(spec=MAC_ENGINES[0])), "engine.sv", "bmc", klat + 4 + per,
-                         dict(_only(group), KLAT=klat + delta), "FAIL", group, module="engine_mac_formal"))
+        out.append(
+            Proof(
+                f"fault-engine-hmac-key_init{delta:+d}",
+                "engine",
+                f"{MAC_ENGINES[0]}: key initializations checked against latency {klat + delta}",
+                ("engine_unit", dict(spec=MAC_ENGINES[0])),
+                "engine.sv",
+                "bmc",
+                klat + 4 + per,
+                dict(_only(group), KLAT=klat + delta),
+                "FAIL",
+                group,
+                module="engine_mac_formal",
+            )
+        )
     lat = specmod.parse("sha256:opt").latency
-    for fault, group, depth in (("drop", "E4", lat + 4), ("release", "E6", lat + 4),
-                                ("spurious", "E1", 4), ("slot_flip", "E2", lat + 4)):
-        out.append(Proof(f"fault-engine-{fault}", "engine", f"sha256:opt with `{fault}` planted",
-                         ("engine_unit", dict(spec="sha256:opt", fault=fault)), "engine.sv", "bmc",
-                         depth, _only(group), "FAIL", group))
+    for fault, group, depth in (
+        ("drop", "E4", lat + 4),
+        ("release", "E6", lat + 4),
+        ("spurious", "E1", 4),
+        ("slot_flip", "E2", lat + 4),
+    ):
+        out.append(
+            Proof(
+                f"fault-engine-{fault}",
+                "engine",
+                f"sha256:opt with `{fault}` planted",
+                ("engine_unit", dict(spec="sha256:opt", fault=fault)),
+                "engine.sv",
+                "bmc",
+                depth,
+                _only(group),
+                "FAIL",
+                group,
+            )
+        )
     for delta, group in ((-1, "E4"), (1, "E3")):
-        out.append(Proof(f"fault-engine-latency{delta:+d}", "engine",
-                         f"sha256:opt checked against latency {lat + delta}",
-                         ("engine_unit", dict(spec="sha256:opt")), "engine.sv", "bmc", lat + 4,
-                         dict(_only(group), LAT=lat + delta), "FAIL", group))
-    out.append(Proof("fault-engine-in_flight", "engine", "sha256:opt checked against 0 blocks in flight",
-                     ("engine_unit", dict(spec="sha256:opt")), "engine.sv", "bmc", 4,
-                     dict(_only("E5"), IN_FLIGHT=0), "FAIL", "E5"))
+        out.append(
+            Proof(
+                f"fault-engine-latency{delta:+d}",
+                "engine",
+                f"sha256:opt checked against latency {lat + delta}",
+                ("engine_unit", dict(spec="sha256:opt")),
+                "engine.sv",
+                "bmc",
+                lat + 4,
+                dict(_only(group), LAT=lat + delta),
+                "FAIL",
+                group,
+            )
+        )
+    out.append(
+        Proof(
+            "fault-engine-in_flight",
+            "engine",
+            "sha256:opt checked against 0 blocks in flight",
+            ("engine_unit", dict(spec="sha256:opt")),
+            "engine.sv",
+            "bmc",
+            4,
+            dict(_only("E5"), IN_FLIGHT=0),
+            "FAIL",
+            "E5",
+        )
+    )
 
     sl = ("slots_unit", {})
     out += [
-        Proof("slots-prove", "slots", "SlotControl, 4 slots: J1-J6, any environment", sl, "slots.sv",
-              "prove", 8),
-        Proof("slots-bound", "slots", "SlotControl, 4 slots: J1-J6 and the bound, bounded neighbours",
-              sl, "slots.sv", "prove", 20, dict(JOB=4, RET=3)),
+        Proof(
+            "slots-prove",
+            "slots",
+            "SlotControl, 4 slots: J1-J6, any environment",
+            sl,
+            "slots.sv",
+            "prove",
+            8,
+        ),
+        Proof(
+            "slots-bound",
+            "slots",
+            "SlotControl, 4 slots: J1-J6 and the bound, bounded neighbours",
+            sl,
+            "slots.sv",
+            "prove",
+            20,
+            dict(JOB=4, RET=3),
+        ),
     ]
-    for fault, group, depth in (("ram_row", "J1", 3), ("ram_row", "J3", 3), ("outstanding", "J4", 8),
-                                ("ack_late", "J6", 6), ("ack_loses", "J7", 4)):
-        out.append(Proof(f"fault-slots-{fault}-{group}", "slots", f"SlotControl with `{fault}` planted",
-                         ("slots_unit", dict(fault=fault)), "slots.sv", "bmc", depth, _only(group),
-                         "FAIL", group))
+    for fault, group, depth in (
+        ("ram_row", "J1", 3),
+        ("ram_row", "J3", 3),
+        ("outstanding", "J4", 8),
+        ("ack_late", "J6", 6),
+        ("ack_loses", "J7", 4),
+    ):
+        out.append(
+            Proof(
+                f"fault-slots-{fault}-{group}",
+                "slots",
+                f"SlotControl with `{fault}` planted",
+                ("slots_unit", dict(fault=fault)),
+                "slots.sv",
+                "bmc",
+                depth,
+                _only(group),
+                "FAIL",
+                group,
+            )
+        )
 
     out += [
-        Proof("dma-p4-128", "dma", "DMAReader, 4 slots, 128-bit rows: D1-D7", ("dma_unit", {}),
-              "dma.sv", "prove", 6),
-        Proof("dma-1-128-bound", "dma", "DMAReader, 1 slot, 128-bit rows: D1-D8, ack within 2 cycles",
-              ("dma_unit", dict(nslots=1)), "dma.sv", "prove", 6, dict(ACKW=2)),
-        Proof("dma-sha512-512", "dma", "DMAReader, 1 slot, 1024-bit blocks, 512-bit rows: D1-D7",
-              ("dma_unit", dict(nslots=1, block_bits=1024, word_bits=64, dma_width=512)), "dma.sv",
-              "prove", 6),
+        Proof(
+            "dma-p4-128",
+            "dma",
+            "DMAReader, 4 slots, 128-bit rows: D1-D7",
+            ("dma_unit", {}),
+            "dma.sv",
+            "prove",
+            6,
+        ),
+        Proof(
+            "dma-1-128-bound",
+            "dma",
+            "DMAReader, 1 slot, 128-bit rows: D1-D8, ack within 2 cycles",
+            ("dma_unit", dict(nslots=1)),
+            "dma.sv",
+            "prove",
+            6,
+            dict(ACKW=2),
+        ),
+        Proof(
+            "dma-sha512-512",
+            "dma",
+            "DMAReader, 1 slot, 1024-bit blocks, 512-bit rows: D1-D7",
+            ("dma_unit", dict(nslots=1, block_bits=1024, word_bits=64, dma_width=512)),
+            "dma.sv",
+            "prove",
+            6,
+        ),
     ]
     for fault, group in (("row_past", "D1"), ("stb_drop", "D2"), ("valid_drop", "D3")):
-        out.append(Proof(f"fault-dma-{fault}", "dma", f"DMAReader with `{fault}` planted",
-                         ("dma_unit", dict(nslots=1, fault=fault)), "dma.sv", "bmc", 10, _only(group),
-                         "FAIL", group))
+        out.append(
+            Proof(
+                f"fault-dma-{fault}",
+                "dma",
+                f"DMAReader with `{fault}` planted",
+                ("dma_unit", dict(nslots=1, fault=fault)),
+                "dma.sv",
+                "bmc",
+                10,
+                _only(group),
+                "FAIL",
+                group,
+            )
+        )
 
-    out.append(Proof("axi-1-64", "axi", "AXIBurstReader, 1 slot, 64-bit beats, 16 blocks: X1-X8",
-                     ("axi_unit", {}), "axi.sv", "bmc", 12, dict(AUX=0)))
-    out.append(Proof("axi-256-held", "axi", "AXIBurstReader, 256-bit beats: a block shown stays until taken",
-                     ("axi_unit", dict(dma_width=256)), "axi.sv", "bmc", 10,
-                     _only("X7", "X8")))
-    out.append(Proof("fault-axi-depth", "axi", "AXIBurstReader of 16 blocks checked against 8",
-                     ("axi_unit", {}), "axi.sv", "bmc", 12, dict(_only("X4"), DEPTH=8, PER_SLOT=4),
-                     "FAIL", "X4"))
-    for fault, group in (("cross4k", "X3"), ("row_past", "X5"), ("arvalid_drop", "X1"),
-                         ("valid_drop", "X7")):
-        out.append(Proof(f"fault-axi-{fault}", "axi", f"AXIBurstReader with `{fault}` planted",
-                         ("axi_unit", dict(fault=fault)), "axi.sv", "bmc", 8, _only(group),
-                         "FAIL", group))
+    out.append(
+        Proof(
+            "axi-1-64",
+            "axi",
+            "AXIBurstReader, 1 slot, 64-bit beats, 16 blocks: X1-X8",
+            ("axi_unit", {}),
+            "axi.sv",
+            "bmc",
+            12,
+            dict(AUX=0),
+        )
+    )
+    out.append(
+        Proof(
+            "axi-256-held",
+            "axi",
+            "AXIBurstReader, 256-bit beats: a block shown stays until taken",
+            ("axi_unit", dict(dma_width=256)),
+            "axi.sv",
+            "bmc",
+            10,
+            _only("X7", "X8"),
+        )
+    )
+    out.append(
+        Proof(
+            "fault-axi-depth",
+            "axi",
+            "AXIBurstReader of 16 blocks checked against 8",
+            ("axi_unit", {}),
+            "axi.sv",
+            "bmc",
+            12,
+            dict(_only("X4"), DEPTH=8, PER_SLOT=4),
+            "FAIL",
+            "X4",
+        )
+    )
+    for fault, group in (
+        ("cross4k", "X3"),
+        ("row_past", "X5"),
+        ("arvalid_drop", "X1"),
+        ("valid_drop", "X7"),
+    ):
+        out.append(
+            Proof(
+                f"fault-axi-{fault}",
+                "axi",
+                f"AXIBurstReader with `{fault}` planted",
+                ("axi_unit", dict(fault=fault)),
+                "axi.sv",
+                "bmc",
+                8,
+                _only(group),
+                "FAIL",
+                group,
+            )
+        )
     return out
 
 
 # rough run times (seconds, one free core of the project's machines, from one run of
 # `python -m litedigest.soc.formal --refresh`), for the order of the runs: the longest first
-COSTS = {"engine-sha512_k5-bmc36": 92, "engine-sha256_opt-bmc68": 92, "dma-p4-128": 52,
-         "engine-sha512_k5-bmc": 36, "engine-sha256_opt-bmc": 27,
-         "engine-sha512_k5-prove": 27, "engine-sha256_opt-prove": 24, "axi-1-64": 16,
-         "engine-hmac-sha256_opt-bmc": 14, "engine-sha1_opt-bmc": 12,
-         "engine-sha256_opt_p4-bmc": 8, "engine-hmac-sha256_opt_p4-bmc": 8,
-         "engine-hmac-sha256_opt_p4-bmc132": 400}
+COSTS = {
+    "engine-sha512_k5-bmc36": 92,
+    "engine-sha256_opt-bmc68": 92,
+    "dma-p4-128": 52,
+    "engine-sha512_k5-bmc": 36,
+    "engine-sha256_opt-bmc": 27,
+    "engine-sha512_k5-prove": 27,
+    "engine-sha256_opt-prove": 24,
+    "axi-1-64": 16,
+    "engine-hmac-sha256_opt-bmc": 14,
+    "engine-sha1_opt-bmc": 12,
+    "engine-sha256_opt_p4-bmc": 8,
+    "engine-hmac-sha256_opt_p4-bmc": 8,
+    "engine-hmac-sha256_opt_p4-bmc132": 400,
+}
 
 
 def _with_costs(proofs):
@@ -227,11 +452,22 @@ def _version(dist):
 
 
 def cache_key(proof, unit):
-    script = sby.sby_script(unit, proof.harness, proof.top, proof.mode, proof.depth,
-                            {**unit.params, **proof.params}, timeout=proof.timeout)
+    script = sby.sby_script(
+        unit,
+        proof.harness,
+        proof.top,
+        proof.mode,
+        proof.depth,
+        {**unit.params, **proof.params},
+        timeout=proof.timeout,
+    )
     h = hashlib.sha256()
-    for part in (unit.verilog, *map(sby.harness_text, sby.harness_files(proof.harness)), script,
-                 json.dumps(tool_versions(), sort_keys=True)):
+    for part in (
+        unit.verilog,
+        *map(sby.harness_text, sby.harness_files(proof.harness)),
+        script,
+        json.dumps(tool_versions(), sort_keys=True),
+    ):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
@@ -247,7 +483,7 @@ def labels(harness, failed):
             continue
         n = int(m.group(1)) - 1
         letter = {"engine.sv": "E", "slots.sv": "J", "dma.sv": "D", "axi.sv": "X"}[harness]
-        for i in range(n, max(-1, n - 12), -1):   # the line, else the block's label above it
+        for i in range(n, max(-1, n - 12), -1):  # the line, else the block's label above it
             lab = re.search(r"CHECKS\[(\d+)\]", lines[i])
             if lab:
                 out.add(letter + lab.group(1))
@@ -282,12 +518,27 @@ def _run_locked(proof, unit, key, gen, refresh):
         except (OSError, ValueError):
             pass
     workdir = os.path.join(formal_dir(), "work", proof.name)
-    r = sby.run(workdir, unit, proof.harness, proof.top, proof.mode, proof.depth,
-                {**unit.params, **proof.params}, timeout=proof.timeout)
-    out = dict(name=proof.name, key=key, status=r["status"], seconds=round(r["seconds"], 1),
-               failed=labels(proof.harness, r["failed"]), trace=r["trace"], log=r["log"],
-               info={k: v for k, v in unit.info.items() if k != "abstracted"},
-               abstracted=unit.info.get("abstracted"))
+    r = sby.run(
+        workdir,
+        unit,
+        proof.harness,
+        proof.top,
+        proof.mode,
+        proof.depth,
+        {**unit.params, **proof.params},
+        timeout=proof.timeout,
+    )
+    out = dict(
+        name=proof.name,
+        key=key,
+        status=r["status"],
+        seconds=round(r["seconds"], 1),
+        failed=labels(proof.harness, r["failed"]),
+        trace=r["trace"],
+        log=r["log"],
+        info={k: v for k, v in unit.info.items() if k != "abstracted"},
+        abstracted=unit.info.get("abstracted"),
+    )
     if r["status"] in ("PASS", "FAIL"):
         os.makedirs(os.path.dirname(cache_file), exist_ok=True)
         tmp = cache_file + f".tmp{os.getpid()}"
@@ -300,7 +551,7 @@ def _run_locked(proof, unit, key, gen, refresh):
 def run(names=None, jobs=2, refresh=False):
     """Run the proofs `names` (all by default), `jobs` at a time. Returns {name: result}."""
     todo = [PROOFS[n] for n in (names or PROOFS)]
-    todo.sort(key=lambda p: -p.cost)   # the longest first: the workers finish together
+    todo.sort(key=lambda p: -p.cost)  # the longest first: the workers finish together
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         futs = {p.name: ex.submit(run_one, p, refresh) for p in todo}
         return {n: f.result() for n, f in futs.items()}

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Running one proof with SymbiYosys (the YoWASP builds of Yosys and SymbiYosys, the Yices
 solver from PyPI) and reading its verdict."""
+
 import os
 import re
 import shutil
@@ -47,15 +48,29 @@ def sby_script(unit, harness, top, mode, depth, params, defines=(), timeout=None
     lines = ["[options]", f"mode {mode}", f"depth {depth}"]
     if timeout:
         lines.append(f"timeout {timeout}")
-    lines += ["", "[engines]", f"smtbmc {solver}", "", "[script]",
-              f"read -formal {defs} {unit.name}.v".replace("  ", " "),
-              f"read -formal {defs} {harness}".replace("  ", " "),
-              f"chparam {chparam} {top}" if chparam else "",
-              f"prep -top {top}"]
+    lines += [
+        "",
+        "[engines]",
+        f"smtbmc {solver}",
+        "",
+        "[script]",
+        f"read -formal {defs} {unit.name}.v".replace("  ", " "),
+        f"read -formal {defs} {harness}".replace("  ", " "),
+        f"chparam {chparam} {top}" if chparam else "",
+        f"prep -top {top}",
+    ]
     if cuts:
         lines.append(f"cutpoint {cuts}")
-    lines += ["flatten", "setundef -undriven -anyseq", "opt_clean", "",
-              "[files]", f"{unit.name}.v", *harness_files(harness), ""]
+    lines += [
+        "flatten",
+        "setundef -undriven -anyseq",
+        "opt_clean",
+        "",
+        "[files]",
+        f"{unit.name}.v",
+        *harness_files(harness),
+        "",
+    ]
     return "\n".join(l for l in lines if l is not None) + "\n"
 
 
@@ -75,12 +90,20 @@ def run(workdir, unit, harness, top, mode, depth, params, defines=(), timeout=30
         f.write(sby)
     t0 = time.monotonic()
     try:
-        p = subprocess.run(["yowasp-sby", "-f", "proof.sby"], cwd=workdir, env=tool_env(),
-                           capture_output=True, text=True, timeout=timeout + 60)
+        p = subprocess.run(
+            ["yowasp-sby", "-f", "proof.sby"],
+            cwd=workdir,
+            env=tool_env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout + 60,
+        )
         out = p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return dict(status="TIMEOUT", seconds=time.monotonic() - t0, log=out[-4000:], trace=None, failed=[])
+        return dict(
+            status="TIMEOUT", seconds=time.monotonic() - t0, log=out[-4000:], trace=None, failed=[]
+        )
     secs = time.monotonic() - t0
     m = re.search(r"DONE \((\w+),", out)
     status = m.group(1) if m else "ERROR"
@@ -90,7 +113,16 @@ def run(workdir, unit, harness, top, mode, depth, params, defines=(), timeout=30
         for fn in fns:
             if fn.endswith(".vcd") and "trace" in fn:
                 trace = os.path.join(dp, fn)
-    summary = [l for l in out.splitlines() if "summary" in l or "DONE" in l or "failed" in l.lower()
-               or "ERROR" in l]
-    return dict(status=status, seconds=secs, log="\n".join(summary[-40:]), full=out, trace=trace,
-                failed=failed)
+    summary = [
+        l
+        for l in out.splitlines()
+        if "summary" in l or "DONE" in l or "failed" in l.lower() or "ERROR" in l
+    ]
+    return dict(
+        status=status,
+        seconds=secs,
+        log="\n".join(summary[-40:]),
+        full=out,
+        trace=trace,
+        failed=failed,
+    )

@@ -15,6 +15,7 @@ that a harness's auxiliary invariants relate to its model, so that k-induction c
 each property group can fail. A MAC engine (HMAC) gets ports of its own for the harness
 `engine_mac_formal` (`_mac_engine_unit`).
 """
+
 from dataclasses import dataclass, field
 
 from migen import Module, Signal, If, Cat, Mux, Constant, Array, Memory
@@ -34,11 +35,11 @@ from litedigest.ip.engines import make_engine
 
 @dataclass
 class Unit:
-    name: str                  # the Verilog module
+    name: str  # the Verilog module
     verilog: str
-    cut: list = field(default_factory=list)     # signals (Verilog names) for yosys `cutpoint`
+    cut: list = field(default_factory=list)  # signals (Verilog names) for yosys `cutpoint`
     params: dict = field(default_factory=dict)  # harness parameters
-    info: dict = field(default_factory=dict)    # facts for the report (latency, slots, ...)
+    info: dict = field(default_factory=dict)  # facts for the report (latency, slots, ...)
 
 
 def module_ios(m):
@@ -68,6 +69,7 @@ def convert(m, name, ios=None):
 
 # --- engines -------------------------------------------------------------------------------
 
+
 class _FaultyEngine(Module):
     """An engine with a bug planted between it and its source (the ports keep their names):
     `drop`: its first result is taken silently; `release`: `valid` falls for a cycle after
@@ -79,14 +81,25 @@ class _FaultyEngine(Module):
         self.sink = engine.sink
         self.source = stream.Endpoint(engine.source.description)
         src = engine.source
-        for k in ("latency", "interval", "blocks_in_flight", "slots", "word_bits", "digest_bits",
-                  "block_bits", "round_cycles", "count"):
+        for k in (
+            "latency",
+            "interval",
+            "blocks_in_flight",
+            "slots",
+            "word_bits",
+            "digest_bits",
+            "block_bits",
+            "round_cycles",
+            "count",
+        ):
             setattr(self, k, getattr(engine, k))
         show = Signal()
         take = Signal()
         self.comb += [
-            self.source.payload.eq(src.payload), self.source.last.eq(src.last),
-            self.source.valid.eq(src.valid & show), src.ready.eq(self.source.ready | take),
+            self.source.payload.eq(src.payload),
+            self.source.last.eq(src.last),
+            self.source.valid.eq(src.valid & show),
+            src.ready.eq(self.source.ready | take),
         ]
         if fault == "drop":
             dropped = Signal()
@@ -103,7 +116,6 @@ class _FaultyEngine(Module):
             self.comb += [show.eq(1), self.source.slot.eq(src.slot ^ 1)]
         else:
             raise ValueError(f"unknown engine fault {fault!r}")
-
 
 
 def _lhs_signals(node):
@@ -179,15 +191,22 @@ def cheap_output_sums(frag, out, width):
         for st in by_target.get(sig, []):
             todo.extend(list_signals(st.r))
     xor = _SumToXor(width)
-    frag.comb = [xor.visit(st) if isinstance(st, _Assign) and isinstance(st.l, Signal)
-                 and st.l in cone else st for st in frag.comb]
+    frag.comb = [
+        xor.visit(st)
+        if isinstance(st, _Assign) and isinstance(st.l, Signal) and st.l in cone
+        else st
+        for st in frag.comb
+    ]
     return cone
 
 
 def drivers(frag, sig):
     """The signals `sig` is a copy of (its comb assignments `sig.eq(x)`, x a signal)."""
-    return {st.r for st in frag.comb if isinstance(st, _Assign) and st.l is sig
-            and isinstance(st.r, Signal)}
+    return {
+        st.r
+        for st in frag.comb
+        if isinstance(st, _Assign) and st.l is sig and isinstance(st.r, Signal)
+    }
 
 
 def abstract_data(frag, regs, flip=()):
@@ -254,8 +273,11 @@ def engine_unit(spec, fault=None):
     # the slots of the blocks in the stage registers (pipelines: `s<i>_valid`, `s<i>_slot`)
     stage_mask = Signal(engine.slots, name="stage_mask")
     names = {ns_name(t): t for t in targets}
-    stages = [(names[f"s{i}_valid"], names[f"s{i}_slot"]) for i in range(engine.stages)
-              if f"s{i}_valid" in names]
+    stages = [
+        (names[f"s{i}_valid"], names[f"s{i}_slot"])
+        for i in range(engine.stages)
+        if f"s{i}_valid" in names
+    ]
     mask = 0
     for v, sl in stages:
         mask = mask | Mux(v, Constant(1, engine.slots) << sl, 0)
@@ -266,12 +288,30 @@ def engine_unit(spec, fault=None):
     free = abstract_data(frag, regs, flip=drivers(frag, engine.source.digest))
     cheap_output_sums(frag, engine.source.digest, engine.word_bits)
     text, frag, ns = convert(frag, "ld_engine", ios | set(free))
-    return Unit("ld_engine", text, [], params=dict(
-        LAT=s.latency, IN_FLIGHT=engine.blocks_in_flight, SB=len(engine.sink.slot), SLOTS=engine.slots,
-        DB=engine.digest_bits, ROUNDS=engine.round_cycles if counted else 0, CB=len(engine.count),
-        OB=len(occupancy), PIPE=int(bool(stages))), info=dict(spec=str(spec), latency=s.latency,
-        in_flight=engine.blocks_in_flight, slots=engine.slots,
-        abstracted_bits=sum(len(r) for r in regs), abstracted=sorted(ns.get_name(r) for r in regs)))
+    return Unit(
+        "ld_engine",
+        text,
+        [],
+        params=dict(
+            LAT=s.latency,
+            IN_FLIGHT=engine.blocks_in_flight,
+            SB=len(engine.sink.slot),
+            SLOTS=engine.slots,
+            DB=engine.digest_bits,
+            ROUNDS=engine.round_cycles if counted else 0,
+            CB=len(engine.count),
+            OB=len(occupancy),
+            PIPE=int(bool(stages)),
+        ),
+        info=dict(
+            spec=str(spec),
+            latency=s.latency,
+            in_flight=engine.blocks_in_flight,
+            slots=engine.slots,
+            abstracted_bits=sum(len(r) for r in regs),
+            abstracted=sorted(ns.get_name(r) for r in regs),
+        ),
+    )
 
 
 def _passenger_dropped(frag, engine, outer):
@@ -284,8 +324,13 @@ def _passenger_dropped(frag, engine, outer):
     class Drop(NodeTransformer):
         def visit_If(self, node):
             node = super().visit_If(node)
-            if any(isinstance(st, _Assign) and st.l is res_valid and isinstance(st.r, Constant)
-                   and st.r.value == 1 for st in flat_iteration(node.t)):
+            if any(
+                isinstance(st, _Assign)
+                and st.l is res_valid
+                and isinstance(st.r, Constant)
+                and st.r.value == 1
+                for st in flat_iteration(node.t)
+            ):
                 node.cond = node.cond & keep
             return node
 
@@ -312,8 +357,12 @@ def _mac_engine_unit(spec, s, engine, fault=None):
     for sig in (engine.sink, engine.source):
         ports |= {x for x in sig.flatten() if isinstance(x, Signal)}
     ports |= {engine.wipe, engine.keys_valid}
-    stage = {(c, f): [names[f"{c}{i}_{f}"] for i in range(p)]
-             for c in "io" for f in ("valid", "key_init", "slot", "key", "last", "mac") if f != "mac" or c == "o"}
+    stage = {
+        (c, f): [names[f"{c}{i}_{f}"] for i in range(p)]
+        for c in "io"
+        for f in ("valid", "key_init", "slot", "key", "last", "mac")
+        if f != "mac" or c == "o"
+    }
     for (c, f), regs in stage.items():
         if f == "mac":
             continue
@@ -336,16 +385,39 @@ def _mac_engine_unit(spec, s, engine, fault=None):
     core = specmod.parse(f"{mac.hash_family}:{engine.arch}" + (f":p{p}" if p > 1 else ""))
     if core.latency != engine.round_cycles + 1:
         raise ValueError(f"{spec}: core latency {core.latency} != {engine.round_cycles} + 1")
-    return Unit("ld_engine", text, [], params=dict(
-        LAT=s.latency, KLAT=core.latency, IN_FLIGHT=engine.blocks_in_flight, SB=len(engine.sink.slot),
-        SLOTS=engine.slots, KB=len(engine.sink.key), KEYS=engine.key_slots, DB=engine.digest_bits,
-        P=p, PER=engine.round_cycles // p, PB=len(names["phase"]), BPS=engine.blocks_per_slot), info=dict(
-        spec=str(spec), latency=s.latency, key_init_latency=core.latency,
-        in_flight=engine.blocks_in_flight, slots=engine.slots, key_slots=engine.key_slots,
-        abstracted_bits=sum(len(r) for r in regs), abstracted=sorted(ns.get_name(r) for r in regs)))
+    return Unit(
+        "ld_engine",
+        text,
+        [],
+        params=dict(
+            LAT=s.latency,
+            KLAT=core.latency,
+            IN_FLIGHT=engine.blocks_in_flight,
+            SB=len(engine.sink.slot),
+            SLOTS=engine.slots,
+            KB=len(engine.sink.key),
+            KEYS=engine.key_slots,
+            DB=engine.digest_bits,
+            P=p,
+            PER=engine.round_cycles // p,
+            PB=len(names["phase"]),
+            BPS=engine.blocks_per_slot,
+        ),
+        info=dict(
+            spec=str(spec),
+            latency=s.latency,
+            key_init_latency=core.latency,
+            in_flight=engine.blocks_in_flight,
+            slots=engine.slots,
+            key_slots=engine.key_slots,
+            abstracted_bits=sum(len(r) for r in regs),
+            abstracted=sorted(ns.get_name(r) for r in regs),
+        ),
+    )
 
 
 # --- planted faults in the peripheral's units ------------------------------------------------
+
 
 class _Wrapped(Module):
     """Module `inner` with the same ports (the same public attributes, so the same Verilog
@@ -378,11 +450,12 @@ def _segments_one_row_more(w, inner):
 # --- the peripheral's job control ----------------------------------------------------------
 
 # the standard configurations: (slots, block bytes, DMA row bytes, main RAM base and size)
-SIM_RAM = (0x40000000, 256 * 1024)        # soc/targets/sim.py: main RAM, 512-bit DMA rows
+SIM_RAM = (0x40000000, 256 * 1024)  # soc/targets/sim.py: main RAM, 512-bit DMA rows
 
 
-def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=3, out_block=False,
-               fault=None):
+def slots_unit(
+    nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=3, out_block=False, fault=None
+):
     """SlotControl of a peripheral of `nslots` slots (the scheduler SoC's sha256:opt:p4 on the
     sim target's 512-bit DMA port by default). Faults: `outstanding` (the counter of a
     slot's blocks out sized for one block, where the DMA reader may have three), `ram_row`
@@ -390,6 +463,7 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
     `ack_late` (ack clears the status a cycle late), `ack_loses` (a bus error in the cycle of
     an ack does not reach the status: the first run's finding, J7)."""
     from litedigest.soc.peripheral.slots import SlotControl
+
     ram_base, ram_size = ram
     design_size, design_out = ram_size, outstanding
     if fault == "ram_row":
@@ -398,10 +472,17 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
         design_out = 1
     elif fault not in (None, "ack_late", "ack_loses"):
         raise ValueError(f"unknown slots fault {fault!r}")
-    m = SlotControl(nslots, block_bytes, row_bytes, ram_base, design_size, outstanding=design_out,
-                    out_block=out_block)
+    m = SlotControl(
+        nslots,
+        block_bytes,
+        row_bytes,
+        ram_base,
+        design_size,
+        outstanding=design_out,
+        out_block=out_block,
+    )
     top = m
-    if fault == "ack_late":      # the ack reaches the status bits a cycle late
+    if fault == "ack_late":  # the ack reaches the status bits a cycle late
         top = _Wrapped(m)
         top.ack = Signal(name="ack")
         top.sync += m.ack.eq(top.ack)
@@ -416,13 +497,27 @@ def slots_unit(nslots=4, block_bytes=64, row_bytes=64, ram=SIM_RAM, outstanding=
     outst = Signal(4 * nslots, name="outst")
     frag.comb.append(outst.eq(Cat(*[Cat(o, Constant(0, 4 - len(o))) for o in aux[1:]])))
     text, _, _ = convert(frag, "ld_slots", module_ios(top) | {aux[0], outst})
-    return Unit("ld_slots", text, params=dict(
-        S=nslots, SB=len(m.job.slot), BLOCK=block_bytes, LOGROW=row_bytes.bit_length() - 1,
-        RAM_BASE=ram_base, RAM_SIZE=ram_size, OUT=outstanding, OUT_BLOCK=int(out_block)),
-        info=dict(slots=nslots, block_bytes=block_bytes, row_bytes=row_bytes, outstanding=outstanding))
+    return Unit(
+        "ld_slots",
+        text,
+        params=dict(
+            S=nslots,
+            SB=len(m.job.slot),
+            BLOCK=block_bytes,
+            LOGROW=row_bytes.bit_length() - 1,
+            RAM_BASE=ram_base,
+            RAM_SIZE=ram_size,
+            OUT=outstanding,
+            OUT_BLOCK=int(out_block),
+        ),
+        info=dict(
+            slots=nslots, block_bytes=block_bytes, row_bytes=row_bytes, outstanding=outstanding
+        ),
+    )
 
 
 # --- the DMA readers ----------------------------------------------------------------------
+
 
 def _ram_rows(ram, row_bytes):
     base, size = ram
@@ -447,28 +542,36 @@ def dma_unit(nslots=4, block_bits=512, word_bits=32, dma_width=128, ram=SIM_RAM,
     abstracted like an engine's result register: it loads the complement of its value (the
     block's data come from the bus and do not steer the reader; D3 sees every load)."""
     from litedigest.soc.peripheral.dma_reader import DMAReader
+
     m = DMAReader(nslots, block_bits, word_bits, dma_width)
     top = m
     if fault is not None:
         top = _Wrapped(m)
         if fault == "row_past":
             _segments_one_row_more(top, m)
-        elif fault == "stb_drop":      # the request falls for a cycle before its ack
-            top.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        elif fault == "stb_drop":  # the request falls for a cycle before its ack
+            top.bus = bus = wishbone.Interface(
+                data_width=dma_width, address_width=32, addressing="word"
+            )
             g = _glitch(top, m.bus.stb & ~bus.ack & ~bus.err)
             top.comb += [m.bus.connect(bus), bus.cyc.eq(m.bus.cyc & ~g), bus.stb.eq(m.bus.stb & ~g)]
-        elif fault == "valid_drop":    # the block shown falls for a cycle before it is taken
+        elif fault == "valid_drop":  # the block shown falls for a cycle before it is taken
             top.source = src = stream.Endpoint(m.source.description)
             g = _glitch(top, m.source.valid & ~src.ready)
             top.comb += [m.source.connect(src), src.valid.eq(m.source.valid & ~g)]
         else:
             raise ValueError(f"unknown dma fault {fault!r}")
     frag = top.get_fragment()
-    fill = [t for t in list_targets(frag.sync["sys"]) if (ns_name(t) or "").startswith("fill")
-            and len(t) == dma_width]
+    fill = [
+        t
+        for t in list_targets(frag.sync["sys"])
+        if (ns_name(t) or "").startswith("fill") and len(t) == dma_width
+    ]
     abstract_data(frag, [], flip=fill)
-    aux = _row_pointers(frag, nslots, "aux") + [Signal(len(m.source.slot), name="aux_fs"),
-                                                Signal(nslots, name="aux_jlast")]
+    aux = _row_pointers(frag, nslots, "aux") + [
+        Signal(len(m.source.slot), name="aux_fs"),
+        Signal(nslots, name="aux_jlast"),
+    ]
     pmore = Signal(nslots, name="aux_pmore")
     frag.comb.append(pmore.eq(Cat(*expose(frag, *[f"pad_more{s}" for s in range(nslots)]))))
     aux.append(pmore)
@@ -479,43 +582,66 @@ def dma_unit(nslots=4, block_bits=512, word_bits=32, dma_width=128, ram=SIM_RAM,
     frag.comb.append(fill_cnt.eq(expose(frag, "fill_cnt")[0]))
     aux.append(fill_cnt)
     (fs,) = expose(frag, "fs")
-    frag.comb += [aux[4].eq(fs), aux[5].eq(Cat(*expose(frag, *[f"jlast{s}" for s in range(nslots)])))]
+    frag.comb += [
+        aux[4].eq(fs),
+        aux[5].eq(Cat(*expose(frag, *[f"jlast{s}" for s in range(nslots)]))),
+    ]
     text, _, _ = convert(frag, "ld_dma", module_ios(top) | set(aux))
     row_bytes = dma_width // 8
     lo, hi = _ram_rows(ram, row_bytes)
-    return Unit("ld_dma", text, params=dict(
-        S=nslots, SB=len(m.job.slot), RPB=block_bits // dma_width, LOGROW=row_bytes.bit_length() - 1,
-        RB=len(m.bus.adr), RAM_BASE_ROW=lo, RAM_END_ROW=hi),
-        info=dict(slots=nslots, block_bits=block_bits, dma_width=dma_width))
+    return Unit(
+        "ld_dma",
+        text,
+        params=dict(
+            S=nslots,
+            SB=len(m.job.slot),
+            RPB=block_bits // dma_width,
+            LOGROW=row_bytes.bit_length() - 1,
+            RB=len(m.bus.adr),
+            RAM_BASE_ROW=lo,
+            RAM_END_ROW=hi,
+        ),
+        info=dict(slots=nslots, block_bits=block_bits, dma_width=dma_width),
+    )
 
 
-PYNQ_RAM = (0x00000000, 512 * 1024 * 1024)   # soc/targets/pynq_z2.py: the PS DDR window
+PYNQ_RAM = (0x00000000, 512 * 1024 * 1024)  # soc/targets/pynq_z2.py: the PS DDR window
 
 
-def axi_unit(nslots=1, block_bits=512, word_bits=32, dma_width=64, ram=None, depth=None, fault=None):
+def axi_unit(
+    nslots=1, block_bits=512, word_bits=32, dma_width=64, ram=None, depth=None, fault=None
+):
     """The AXI burst reader of the pynq_z2 target (64-bit HP port; its engines have one slot:
     MAIN_SOC), SHA configuration, default depth. The block data memory is left out (its read
     port feeds `source.data` only, which the harness does not check)."""
     from litedigest.soc.peripheral import axi_reader
+
     # `cross4k`: the reader's idea of the boundary is 8 KiB (a parameter, not the module's
     # constant patched: the proofs are built two at a time, in threads)
     boundary = 8192 if fault == "cross4k" else axi_reader.AXI_4K
-    m = axi_reader.AXIBurstReader(nslots, block_bits, word_bits, dma_width, depth=depth,
-                                  boundary=boundary)
+    m = axi_reader.AXIBurstReader(
+        nslots, block_bits, word_bits, dma_width, depth=depth, boundary=boundary
+    )
     top = m
     if fault not in (None, "cross4k"):
         top = _Wrapped(m)
         if fault == "row_past":
             _segments_one_row_more(top, m)
-        elif fault == "valid_drop":    # the block shown falls for a cycle before it is taken
+        elif fault == "valid_drop":  # the block shown falls for a cycle before it is taken
             top.source = src = stream.Endpoint(m.source.description)
             g = _glitch(top, m.source.valid & ~src.ready)
             top.comb += [m.source.connect(src), src.valid.eq(m.source.valid & ~g)]
         elif fault == "arvalid_drop":  # ARVALID falls for a cycle before ARREADY
             top.axi = a = AXIInterface(data_width=dma_width, address_width=32, id_width=1)
             g = _glitch(top, m.axi.ar.valid & ~a.ar.ready)
-            top.comb += [m.axi.ar.connect(a.ar), a.r.connect(m.axi.r), m.axi.aw.connect(a.aw),
-                         m.axi.w.connect(a.w), a.b.connect(m.axi.b), a.ar.valid.eq(m.axi.ar.valid & ~g)]
+            top.comb += [
+                m.axi.ar.connect(a.ar),
+                a.r.connect(m.axi.r),
+                m.axi.aw.connect(a.aw),
+                m.axi.w.connect(a.w),
+                a.b.connect(m.axi.b),
+                a.ar.valid.eq(m.axi.ar.valid & ~g),
+            ]
         else:
             raise ValueError(f"unknown axi fault {fault!r}")
     frag = top.get_fragment()
@@ -532,16 +658,27 @@ def axi_unit(nslots=1, block_bits=512, word_bits=32, dma_width=64, ram=None, dep
     fill, alloc, head = adr(wport).value, adr(mwport).value, regs["head"]
     pw = len(head)
     aux = dict(
-        aux_fill_slot=(len(m.source.slot), Array(e_slot)[fill[:pw - 1]]),
-        aux_used=(pw, alloc - head), aux_filled=(pw, fill - head), aux_head=(pw, head),
+        aux_fill_slot=(len(m.source.slot), Array(e_slot)[fill[: pw - 1]]),
+        aux_used=(pw, alloc - head),
+        aux_filled=(pw, fill - head),
+        aux_head=(pw, head),
         aux_e_slot=(len(m.source.slot) * m.depth, Cat(*e_slot)),
         aux_e_rows=(len(e_rows[0]) * m.depth, Cat(*e_rows)),
-        aux_in_buf=(8 * nslots, Cat(*[Cat(regs[f"in_buf{s}"], Constant(0, 8 - len(regs[f"in_buf{s}"])))
-                                      for s in range(nslots)])),
+        aux_in_buf=(
+            8 * nslots,
+            Cat(
+                *[
+                    Cat(regs[f"in_buf{s}"], Constant(0, 8 - len(regs[f"in_buf{s}"])))
+                    for s in range(nslots)
+                ]
+            ),
+        ),
         aux_drop=(nslots, Cat(*[regs[f"drop{s}"] for s in range(nslots)])),
         aux_pmore=(nslots, Cat(*[regs[f"pad_more{s}"] for s in range(nslots)])),
-        aux_ar_busy=(1, regs["ar_busy"]), aux_ar_row=(len(regs["ar_row"]), regs["ar_row"]),
-        aux_ar_rows=(8, regs["ar_rows"]), aux_beat=(8, regs["beat"]),
+        aux_ar_busy=(1, regs["ar_busy"]),
+        aux_ar_row=(len(regs["ar_row"]), regs["ar_row"]),
+        aux_ar_rows=(8, regs["ar_rows"]),
+        aux_beat=(8, regs["beat"]),
     )
     ports = set()
     for name, (width, value) in aux.items():
@@ -553,10 +690,27 @@ def axi_unit(nslots=1, block_bits=512, word_bits=32, dma_width=64, ram=None, dep
     row_bytes = dma_width // 8
     base, size = ram or PYNQ_RAM
     lo, hi = base // row_bytes, (base + size) // row_bytes
-    return Unit("ld_axi", text, params=dict(
-        S=nslots, SB=len(m.job.slot), RPB=block_bits // dma_width, LOGROW=row_bytes.bit_length() - 1,
-        RB=len(m.segments.row), DEPTH=m.depth, PER_SLOT=m.per_slot, RAM_BASE_ROW=lo, RAM_END_ROW=hi,
-        PW=pw, ERB=len(e_rows[0])),
-        info=dict(slots=nslots, block_bits=block_bits, dma_width=dma_width, depth=m.depth,
-                  per_slot=m.per_slot))
-
+    return Unit(
+        "ld_axi",
+        text,
+        params=dict(
+            S=nslots,
+            SB=len(m.job.slot),
+            RPB=block_bits // dma_width,
+            LOGROW=row_bytes.bit_length() - 1,
+            RB=len(m.segments.row),
+            DEPTH=m.depth,
+            PER_SLOT=m.per_slot,
+            RAM_BASE_ROW=lo,
+            RAM_END_ROW=hi,
+            PW=pw,
+            ERB=len(e_rows[0]),
+        ),
+        info=dict(
+            slots=nslots,
+            block_bits=block_bits,
+            dma_width=dma_width,
+            depth=m.depth,
+            per_slot=m.per_slot,
+        ),
+    )

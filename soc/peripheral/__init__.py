@@ -15,6 +15,7 @@ made of stream stages (soc/REGISTERS.md for the registers):
   crossed by a request/acknowledge handshake (HeldCrossing);
 - integration: add_hash_peripheral / add_hash_subsystem for LiteX SoCs.
 """
+
 from .axi_read_arbiter import AXIReadArbiter
 from .axi_reader import AXIBurstReader
 from .core import ARCH_CODES, BlockRegister, CycleCounter, DigestMemory, HashPeripheral
@@ -23,13 +24,39 @@ from .dma_reader import DMAReader, round_robin_choice, round_robin_pick, row_geo
 from .engine_domain import EngineInClockDomain, HeldCrossing
 from .integration import add_hash_peripheral, add_hash_subsystem
 from .layouts import engine_block
-from .skein_tweak import (OUTPUT_TWEAK, TWEAK_BITPAD, TWEAK_FINAL, TWEAK_FIRST, SkeinTweak,
-                          tweak_of_block)
+from .skein_tweak import (
+    OUTPUT_TWEAK,
+    TWEAK_BITPAD,
+    TWEAK_FINAL,
+    TWEAK_FIRST,
+    SkeinTweak,
+    tweak_of_block,
+)
 from .slots import SlotControl
 
 __all__ = [
-    "ARCH_CODES", "AXIBurstReader", "AXIReadArbiter", "BlockRegister", "CSRBlock", "CycleCounter", "DMAReader", "DigestMemory",
-    "EngineInClockDomain", "HashPeripheral", "HeldCrossing", "OUTPUT_TWEAK", "SkeinTweak", "SlotControl", "TWEAK_BITPAD", "TWEAK_FINAL",
-    "TWEAK_FIRST", "add_hash_peripheral", "add_hash_subsystem", "engine_block",
-    "round_robin_choice", "round_robin_pick", "row_geometry", "tweak_of_block",
+    "ARCH_CODES",
+    "AXIBurstReader",
+    "AXIReadArbiter",
+    "BlockRegister",
+    "CSRBlock",
+    "CycleCounter",
+    "DMAReader",
+    "DigestMemory",
+    "EngineInClockDomain",
+    "HashPeripheral",
+    "HeldCrossing",
+    "OUTPUT_TWEAK",
+    "SkeinTweak",
+    "SlotControl",
+    "TWEAK_BITPAD",
+    "TWEAK_FINAL",
+    "TWEAK_FIRST",
+    "add_hash_peripheral",
+    "add_hash_subsystem",
+    "engine_block",
+    "round_robin_choice",
+    "round_robin_pick",
+    "row_geometry",
+    "tweak_of_block",
 ]

@@ -13,6 +13,7 @@ readers each keep several bursts outstanding and must share the port without tha
 The tag FIFO's depth bounds the bursts in flight (`max_bursts`, the register's included). The
 write channels are not this module's (the target's AW/W/B are left to the caller).
 """
+
 from migen import Module, Signal, Cat, If, Array
 from migen.fhdl.bitcontainer import bits_for
 from migen.genlib.fifo import SyncFIFO
@@ -41,10 +42,12 @@ class AXIReadArbiter(Module):
         self.sync += rr_sync
         self.comb += take.eq(any_req & (~ar.valid | ar.ready) & tags.writable)
         self.comb += [m.ar.ready.eq(take & (pick == i)) for i, m in enumerate(masters)]
-        self.sync += If(take,
+        self.sync += If(
+            take,
             ar.valid.eq(1),
             [getattr(ar, f).eq(Array(getattr(m.ar, f) for m in masters)[pick]) for f in fields],
-        ).Elif(ar.ready,
+        ).Elif(
+            ar.ready,
             ar.valid.eq(0),
         )
         self.comb += [ar.id.eq(0), tags.we.eq(take), tags.din.eq(pick)]
@@ -59,7 +62,10 @@ class AXIReadArbiter(Module):
         for i, m in enumerate(masters):
             self.comb += [
                 m.r.valid.eq(r.valid & tags.readable & (head == i)),
-                m.r.data.eq(r.data), m.r.resp.eq(r.resp), m.r.last.eq(r.last), m.r.id.eq(r.id),
+                m.r.data.eq(r.data),
+                m.r.resp.eq(r.resp),
+                m.r.last.eq(r.last),
+                m.r.id.eq(r.id),
             ]
         self.issued = Signal()
         self.in_flight = Signal(bits_for(max_bursts))

@@ -33,6 +33,7 @@ block of zeros with the port's `out_tweak`, no read). What differs:
 The buffer is sized so that the R channel is never stalled by the reader (RREADY stays high
 but for a cycle at a block without live rows): room is taken when a block is requested.
 """
+
 from migen import Module, Signal, Cat, If, Array, Mux, Memory, Replicate
 from migen.fhdl.bitcontainer import log2_int, bits_for
 from migen.genlib.record import Record
@@ -43,8 +44,8 @@ from .dma_reader import SlotJobs, add_reader_ports, pad_block, round_robin_pick,
 from .layouts import TWEAK_BITS, VARIANT_BITS, engine_block
 
 AXI_BURST_INCR = 0b01
-AXI_CACHE = 0b0011          # normal non-cacheable bufferable
-AXI_4K = 4096               # a burst never crosses a 4 KiB boundary
+AXI_CACHE = 0b0011  # normal non-cacheable bufferable
+AXI_4K = 4096  # a burst never crosses a 4 KiB boundary
 
 
 def default_depth(block_bits):
@@ -61,8 +62,19 @@ class AXIBurstReader(Module):
     at most; `with_tweak`: keep each block's tweak (Skein); `boundary`: the address boundary no
     burst crosses (AXI's 4 KiB; the formal harness plants a wrong one)."""
 
-    def __init__(self, nslots, block_bits, word_bits, dma_width, depth=None, per_slot=None,
-                 with_tweak=False, zero_pad=False, pad_offset=0, boundary=AXI_4K):
+    def __init__(
+        self,
+        nslots,
+        block_bits,
+        word_bits,
+        dma_width,
+        depth=None,
+        per_slot=None,
+        with_tweak=False,
+        zero_pad=False,
+        pad_offset=0,
+        boundary=AXI_4K,
+    ):
         _, rpb, rb = row_geometry(block_bits, dma_width)
         depth = depth or default_depth(block_bits)
         per_slot = per_slot or max(1, depth // 2)
@@ -76,28 +88,41 @@ class AXIBurstReader(Module):
 
         # --- per-slot jobs (as DMAReader), and what a bus error leaves -------------------------
         jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
-        cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
+        cur_row, cur_rows, tail_row, tail_rows = (
+            jobs.cur_row,
+            jobs.cur_rows,
+            jobs.tail_row,
+            jobs.tail_rows,
+        )
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
-        drop = mk("drop")                     # a bus error: the slot's blocks are dropped
+        drop = mk("drop")  # a bus error: the slot's blocks are dropped
         cnt = mk("in_buf", bits_for(per_slot))  # the slot's blocks in the buffer
         self.comb += self.more.eq(jobs.more)
 
         # --- the ring buffer: entries taken at the request (alloc), filled in order by the R
         # beats (fill), given to the engine or dropped in order (head) ----------------------------
-        pw = log2_int(depth) + 1              # pointers with a wrap bit
+        pw = log2_int(depth) + 1  # pointers with a wrap bit
         alloc, fill, head = Signal(pw), Signal(pw), Signal(pw)
-        idx = lambda p: p[:pw - 1]
+        idx = lambda p: p[: pw - 1]
         nl_bits = bits_for(rpb)
         e_slot = Array(Signal(len(source.slot), name=f"e_slot{i}") for i in range(depth))
-        e_rows = Array(Signal(nl_bits, name=f"e_rows{i}") for i in range(depth))   # live rows
+        e_rows = Array(Signal(nl_bits, name=f"e_rows{i}") for i in range(depth))  # live rows
         data = Memory(block_bits, depth, name="blocks")
         wport = data.get_port(write_capable=True, we_granularity=dma_width)
         rport = data.get_port(async_read=True)
         # what `source` needs of a block besides its data, written at the request
-        meta_layout = [("first", 1), ("load_cv", 1), ("last", 1), ("variant", VARIANT_BITS),
-                       ("p_on", 1), ("p_cnt", bits_for(block_bytes)), ("p_mark", 1), ("p_last", 1)]
+        meta_layout = [
+            ("first", 1),
+            ("load_cv", 1),
+            ("last", 1),
+            ("variant", VARIANT_BITS),
+            ("p_on", 1),
+            ("p_cnt", bits_for(block_bytes)),
+            ("p_mark", 1),
+            ("p_last", 1),
+        ]
         if with_tweak:
             meta_layout.append(("tweak", TWEAK_BITS))
         m_in, m_out = Record(meta_layout), Record(meta_layout)
@@ -107,21 +132,25 @@ class AXIBurstReader(Module):
         self.specials += data, wport, rport, meta, mwport, mrport
 
         # --- the choice: a slot with a block to request, room in the buffer ----------------------
-        ar_busy = Signal()                    # a request's burst(s) not yet accepted
+        ar_busy = Signal()  # a request's burst(s) not yet accepted
         req = Signal(nslots)
-        self.comb += req.eq(self.allow & self.more & Cat(*[cnt[s] < per_slot for s in range(nslots)]))
+        self.comb += req.eq(
+            self.allow & self.more & Cat(*[cnt[s] < per_slot for s in range(nslots)])
+        )
         choose = Signal()
         any_req, pick, rr_comb, rr_sync = round_robin_pick(choose, req, nslots)
         self.comb += rr_comb
         self.sync += rr_sync
-        used = Signal(pw)                     # entries taken
-        self.comb += [used.eq(alloc - head),
-                      choose.eq(any_req & ~self.pause & ~ar_busy & (used != depth))]
+        used = Signal(pw)  # entries taken
+        self.comb += [
+            used.eq(alloc - head),
+            choose.eq(any_req & ~self.pause & ~ar_busy & (used != depth)),
+        ]
 
         # the block requested for `pick`: its live rows (a pad job's last rows, none for a zero
         # block or the owed output block), its flags, the pad facts of its bytes
         rows = cur_rows[pick]
-        synth = Signal()                      # Skein's owed output block
+        synth = Signal()  # Skein's owed output block
         live = Signal(nl_bits)
         job_end = Signal()
         self.comb += [
@@ -133,31 +162,53 @@ class AXIBurstReader(Module):
         full, pad_last, comb = jobs.pad_facts(pick, block_bytes)
         self.comb += comb
         self.comb += [
-            m_in.first.eq(nfirst[pick] & ~synth), m_in.load_cv.eq(nlcv[pick] & ~synth),
-            m_in.last.eq(Mux(synth, jlast[pick],
-                             jlast[pick] & Mux(pmore[pick], pad_last, job_end) & ~jout[pick])),
+            m_in.first.eq(nfirst[pick] & ~synth),
+            m_in.load_cv.eq(nlcv[pick] & ~synth),
+            m_in.last.eq(
+                Mux(
+                    synth,
+                    jlast[pick],
+                    jlast[pick] & Mux(pmore[pick], pad_last, job_end) & ~jout[pick],
+                )
+            ),
             m_in.variant.eq(jvar[pick]),
-            m_in.p_on.eq(pmore[pick] & ~synth), m_in.p_cnt.eq(Mux(full, block_bytes, lft)),
-            m_in.p_mark.eq(~marked[pick] & ~full), m_in.p_last.eq(pad_last),
-            mwport.adr.eq(idx(alloc)), mwport.dat_w.eq(m_in.raw_bits()), mwport.we.eq(choose),
-            self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
-            tw.slot.eq(pick), tw.final.eq(Mux(pmore[pick], pad_last, job_end)),
+            m_in.p_on.eq(pmore[pick] & ~synth),
+            m_in.p_cnt.eq(Mux(full, block_bytes, lft)),
+            m_in.p_mark.eq(~marked[pick] & ~full),
+            m_in.p_last.eq(pad_last),
+            mwport.adr.eq(idx(alloc)),
+            mwport.dat_w.eq(m_in.raw_bits()),
+            mwport.we.eq(choose),
+            self.fetch.valid.eq(choose),
+            self.fetch.slot.eq(pick),
+            tw.slot.eq(pick),
+            tw.final.eq(Mux(pmore[pick], pad_last, job_end)),
             tw.advance.eq(choose & ~synth),
-            tw.out_slot.eq(pick), tw.out_take.eq(choose & synth),
+            tw.out_slot.eq(pick),
+            tw.out_take.eq(choose & synth),
         ]
         if with_tweak:
             self.comb += m_in.tweak.eq(Mux(synth, tw.out_tweak, tw.tweak))
-        self.sync += If(choose,
-            alloc.eq(alloc + 1), e_slot[idx(alloc)].eq(pick), e_rows[idx(alloc)].eq(live),
-            If(~synth,
-                nfirst[pick].eq(0), nlcv[pick].eq(0),
-                If((rows <= rpb) & (tail_rows[pick] != 0),
-                    cur_row[pick].eq(tail_row[pick]), cur_rows[pick].eq(tail_rows[pick]),
+        self.sync += If(
+            choose,
+            alloc.eq(alloc + 1),
+            e_slot[idx(alloc)].eq(pick),
+            e_rows[idx(alloc)].eq(live),
+            If(
+                ~synth,
+                nfirst[pick].eq(0),
+                nlcv[pick].eq(0),
+                If(
+                    (rows <= rpb) & (tail_rows[pick] != 0),
+                    cur_row[pick].eq(tail_row[pick]),
+                    cur_rows[pick].eq(tail_rows[pick]),
                     tail_rows[pick].eq(0),
                 ).Else(
-                    cur_row[pick].eq(cur_row[pick] + live), cur_rows[pick].eq(rows - live),
+                    cur_row[pick].eq(cur_row[pick] + live),
+                    cur_rows[pick].eq(rows - live),
                 ),
-                If(pmore[pick],
+                If(
+                    pmore[pick],
                     left[pick].eq(Mux(full, lft - block_bytes, 0)),
                     If(~full, marked[pick].eq(1)),
                     If(pad_last, pmore[pick].eq(0)),
@@ -166,23 +217,33 @@ class AXIBurstReader(Module):
         )
 
         # --- the address channel: the block's rows as one INCR burst, two at a 4 KiB boundary --
-        row_4k = boundary // (dma_width // 8)   # rows per 4 KiB
+        row_4k = boundary // (dma_width // 8)  # rows per 4 KiB
         ar_row = Signal(row_bits)
         ar_rows = Signal(nl_bits)
         to_4k = Signal(bits_for(row_4k))
         beats = Signal(nl_bits)
         ar = axi.ar
         self.comb += [
-            to_4k.eq(row_4k - ar_row[:log2_int(row_4k)]),
+            to_4k.eq(row_4k - ar_row[: log2_int(row_4k)]),
             beats.eq(Mux(ar_rows > to_4k, to_4k, ar_rows)),
-            ar.valid.eq(ar_busy), ar.addr.eq(ar_row << rb), ar.len.eq(beats - 1),
-            ar.size.eq(rb), ar.burst.eq(AXI_BURST_INCR), ar.cache.eq(AXI_CACHE),
-            ar.id.eq(0), ar.lock.eq(0), ar.prot.eq(0), ar.qos.eq(0),
+            ar.valid.eq(ar_busy),
+            ar.addr.eq(ar_row << rb),
+            ar.len.eq(beats - 1),
+            ar.size.eq(rb),
+            ar.burst.eq(AXI_BURST_INCR),
+            ar.cache.eq(AXI_CACHE),
+            ar.id.eq(0),
+            ar.lock.eq(0),
+            ar.prot.eq(0),
+            ar.qos.eq(0),
         ]
         self.sync += [
-            If(ar.valid & ar.ready,
-                If(ar_rows > beats,
-                    ar_row.eq(ar_row + beats), ar_rows.eq(ar_rows - beats),
+            If(
+                ar.valid & ar.ready,
+                If(
+                    ar_rows > beats,
+                    ar_row.eq(ar_row + beats),
+                    ar_rows.eq(ar_rows - beats),
                 ).Else(
                     ar_busy.eq(0),
                 ),
@@ -194,20 +255,22 @@ class AXIBurstReader(Module):
         r = axi.r
         beat = Signal(nl_bits)
         f_slot, f_rows = e_slot[idx(fill)], e_rows[idx(fill)]
-        skip = Signal()                       # the entry being filled has no live rows
+        skip = Signal()  # the entry being filled has no live rows
         got, err = Signal(), Signal()
         self.comb += [
             skip.eq((fill != alloc) & (f_rows == 0)),
             r.ready.eq(~skip),
             got.eq(r.valid & r.ready & (fill != alloc)),
             err.eq(got & (r.resp != 0)),
-            wport.adr.eq(idx(fill)), wport.dat_w.eq(Replicate(r.data, rpb)),
+            wport.adr.eq(idx(fill)),
+            wport.dat_w.eq(Replicate(r.data, rpb)),
             wport.we.eq(Mux(got, 1 << beat, 0)),
             self.bus_error.eq(err),
         ]
         self.sync += [
             If(skip, fill.eq(fill + 1)),
-            If(got,
+            If(
+                got,
                 If(beat == f_rows - 1, beat.eq(0), fill.eq(fill + 1)).Else(beat.eq(beat + 1)),
             ),
         ]
@@ -225,39 +288,58 @@ class AXIBurstReader(Module):
             h_drop.eq(drop[h_slot] & ~shown),
             source.valid.eq(ready_blk & ~h_drop),
             release.eq(ready_blk & (h_drop | source.ready)),
-            self.abort.valid.eq(ready_blk & h_drop), self.abort.slot.eq(h_slot),
-            rport.adr.eq(idx(head)), mrport.adr.eq(idx(head)), m_out.raw_bits().eq(mrport.dat_r),
+            self.abort.valid.eq(ready_blk & h_drop),
+            self.abort.slot.eq(h_slot),
+            rport.adr.eq(idx(head)),
+            mrport.adr.eq(idx(head)),
+            m_out.raw_bits().eq(mrport.dat_r),
         ]
         self.sync += If(release, head.eq(head + 1))
         for s in range(nslots):
             inc = choose & (pick == s)
             dec = release & (h_slot == s)
-            self.sync += If(inc & ~dec, cnt[s].eq(cnt[s] + 1)).Elif(dec & ~inc, cnt[s].eq(cnt[s] - 1))
+            self.sync += If(inc & ~dec, cnt[s].eq(cnt[s] + 1)).Elif(
+                dec & ~inc, cnt[s].eq(cnt[s] - 1)
+            )
 
         # the block in memory order: rows past the live ones zero, then the padding (DMAReader's
         # rule: `p_cnt` message bytes, 0x80 when `p_mark`, zeros, the bit length when `p_last`)
         blk_le = Signal(block_bits)
         p_bits = Signal(35)
         self.comb += [
-            blk_le.eq(Cat(*[Mux(h_rows > i, rport.dat_r[dma_width * i:dma_width * (i + 1)], 0)
-                            for i in range(rpb)])),
+            blk_le.eq(
+                Cat(
+                    *[
+                        Mux(h_rows > i, rport.dat_r[dma_width * i : dma_width * (i + 1)], 0)
+                        for i in range(rpb)
+                    ]
+                )
+            ),
             # the slot's job is the block's: a job starts on a slot only once its blocks left
             p_bits.eq(plen[h_slot] << 3),
         ]
-        padded_le, comb = pad_block(blk_le, m_out.p_on, m_out.p_cnt, m_out.p_mark, m_out.p_last, p_bits,
-                                    zero_pad)
+        padded_le, comb = pad_block(
+            blk_le, m_out.p_on, m_out.p_cnt, m_out.p_mark, m_out.p_last, p_bits, zero_pad
+        )
         self.comb += comb
         self.comb += [
             source.data.eq(engine_block(padded_le, word_bits)),
-            source.slot.eq(h_slot), source.first.eq(m_out.first), source.load_cv.eq(m_out.load_cv),
-            source.last.eq(m_out.last), source.variant.eq(m_out.variant),
+            source.slot.eq(h_slot),
+            source.first.eq(m_out.first),
+            source.load_cv.eq(m_out.load_cv),
+            source.last.eq(m_out.last),
+            source.variant.eq(m_out.variant),
         ]
         if with_tweak:
             self.comb += source.tweak.eq(m_out.tweak)
 
         # --- a bus error abandons the slot's job; a start on a slot wins over the updates above --
-        self.sync += If(err,
-            drop[f_slot].eq(1), cur_rows[f_slot].eq(0), tail_rows[f_slot].eq(0), pmore[f_slot].eq(0),
+        self.sync += If(
+            err,
+            drop[f_slot].eq(1),
+            cur_rows[f_slot].eq(0),
+            tail_rows[f_slot].eq(0),
+            pmore[f_slot].eq(0),
         )
         self.sync += jobs.start(job, seg, lambda s: [drop[s].eq(0)])
         # the write channels are not this reader's

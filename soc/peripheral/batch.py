@@ -28,6 +28,7 @@ bus error stops it with `err_bus`. A start while the slots are busy is refused (
 The walker shares the peripheral's bus with the DMA reader: it takes it between the reader's
 block fetches (the reader is paused while the walker waits), so a fetch is never split.
 """
+
 from migen import Module, Signal, Cat, If, Array, Mux, Replicate, FSM, NextState, NextValue
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
@@ -70,13 +71,25 @@ class BatchWalker(Module):
     - `busy`, `done`, `err_desc`, `err_bus`, `err_state` (out), `progress` (32, out);
       `clear` (in): ctrl.ack clears done and the errors."""
 
-    def __init__(self, nslots, digest_bits, word_bits, dma_width, ram_base, ram_size, row_bytes,
-                 block_bytes, out_block=False):
+    def __init__(
+        self,
+        nslots,
+        digest_bits,
+        word_bits,
+        dma_width,
+        ram_base,
+        ram_size,
+        row_bytes,
+        block_bytes,
+        out_block=False,
+    ):
         rb = log2_int(row_bytes)
         A = out_align(digest_bits)
         ab = log2_int(A)
         cv_bytes = digest_bits // 8
-        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        self.bus = bus = wishbone.Interface(
+            data_width=dma_width, address_width=32, addressing="word"
+        )
         self.grant = Signal()
         self.want = Signal()
         self.start = Signal()
@@ -101,26 +114,26 @@ class BatchWalker(Module):
         self.err_bus = Signal()
         self.err_state = Signal()
         self.progress = Signal(32)
-        self.started = Signal()             # (out) a batch starts (its start was accepted)
+        self.started = Signal()  # (out) a batch starts (its start was accepted)
         self.clear = Signal()
-        self.csr_write = Signal()           # (in) ctrl is written this cycle
-        self.reader_error = Signal()        # (in) the DMA reader saw a bus error
-        self.owns_bus = Signal()            # (out) the bus mux: the walker's transfer
-        self.pause_reader = Signal()        # (out) the reader starts no fetch
+        self.csr_write = Signal()  # (in) ctrl is written this cycle
+        self.reader_error = Signal()  # (in) the DMA reader saw a bus error
+        self.owns_bus = Signal()  # (out) the bus mux: the walker's transfer
+        self.pause_reader = Signal()  # (out) the reader starts no fetch
 
-        idx = Signal(32)                    # descriptors started
-        ptr = Signal(32)                    # the next descriptor's byte address
-        stop = Signal()                     # no more descriptors are started (end or error)
+        idx = Signal(32)  # descriptors started
+        ptr = Signal(32)  # the next descriptor's byte address
+        stop = Signal()  # no more descriptors are started (end or error)
         # a batch runs (the FSM is out of IDLE), a flip-flop of its own set and cleared with the
         # FSM's two transitions: SlotControl's request multiplexer selects on it, and decoded
         # from the FSM's state, placed with the bus logic, it sat at the start of the
         # four-engine ECP5 SoC's long sys path through the admission checks
         running = Signal()
         desc = Signal(8 * DESC_BYTES)
-        d_addr, d_len, d_out, d_flags = (desc[32 * i:32 * i + 32] for i in range(4))
+        d_addr, d_len, d_out, d_flags = (desc[32 * i : 32 * i + 32] for i in range(4))
         out_of = Array(Signal(32, name=f"out{s}") for s in range(nslots))
-        wb = Signal(nslots)                 # slots finished, their chaining value not written
-        mine = Signal(nslots)               # slots running a job of the batch
+        wb = Signal(nslots)  # slots finished, their chaining value not written
+        mine = Signal(nslots)  # slots running a job of the batch
 
         # a free slot (lowest) and a finished one (lowest)
         free = Signal(nslots)
@@ -134,20 +147,25 @@ class BatchWalker(Module):
         desc_rows = max(1, DESC_BYTES // row_bytes)
         out_rows = max(1, -(-cv_bytes // row_bytes)) if row_bytes < A else 1
         beat = Signal(max=max(desc_rows, out_rows) + 1)
-        cv_mem = Signal(8 * A)              # the chaining value in memory order, zero-extended
-        cv_valid = Signal(A)                # its bytes that are written
-        self.comb += [cv_mem.eq(engine_block(self.cv, word_bits)),
-                      cv_valid.eq((1 << cv_bytes) - 1)]
+        cv_mem = Signal(8 * A)  # the chaining value in memory order, zero-extended
+        cv_valid = Signal(A)  # its bytes that are written
+        self.comb += [cv_mem.eq(engine_block(self.cv, word_bits)), cv_valid.eq((1 << cv_bytes) - 1)]
         out_addr = out_of[wb_slot]
         if row_bytes >= A:
             lanes = row_bytes // A
             lane = out_addr[ab:rb] if lanes > 1 else 0
             out_dat = Replicate(cv_mem, lanes)
-            out_sel = Cat(*[Mux(lane == j, cv_valid, 0) for j in range(lanes)]) if lanes > 1 else cv_valid
+            out_sel = (
+                Cat(*[Mux(lane == j, cv_valid, 0) for j in range(lanes)]) if lanes > 1 else cv_valid
+            )
             out_adr = out_addr[rb:]
         else:
-            out_dat = Array(cv_mem[8 * row_bytes * j:8 * row_bytes * (j + 1)] for j in range(out_rows))[beat]
-            out_sel = Array(cv_valid[row_bytes * j:row_bytes * (j + 1)] for j in range(out_rows))[beat]
+            out_dat = Array(
+                cv_mem[8 * row_bytes * j : 8 * row_bytes * (j + 1)] for j in range(out_rows)
+            )[beat]
+            out_sel = Array(cv_valid[row_bytes * j : row_bytes * (j + 1)] for j in range(out_rows))[
+                beat
+            ]
             out_adr = out_addr[rb:] + beat
         # a row holds several descriptors: the last row read is kept, and a descriptor in it is
         # taken without a bus read (`drow_ok`: it holds the row at `drow_adr`; cleared at a
@@ -156,7 +174,7 @@ class BatchWalker(Module):
         if row_bytes >= DESC_BYTES:
             dlanes = row_bytes // DESC_BYTES
             dlane = ptr[4:rb] if dlanes > 1 else 0
-            lanes_of = lambda row: Array(row[128 * j:128 * (j + 1)] for j in range(dlanes))[dlane]
+            lanes_of = lambda row: Array(row[128 * j : 128 * (j + 1)] for j in range(dlanes))[dlane]
             desc_in, desc_kept = lanes_of(bus.dat_r), lanes_of(drow)
         else:
             desc_in, desc_kept = None, desc
@@ -177,55 +195,95 @@ class BatchWalker(Module):
             """Take descriptor `d`: the walker's checks and SlotControl's range checks of it."""
             job = range_checks(d[0:32], d[32:64], block_bytes, row_bytes, ram_base, ram_size)
             return [NextValue(desc, d), NextValue(desc_ok, checks(d))] + [
-                NextValue(getattr(self.checks, k), v) for k, v in job.items()]
-        desc_read = desc_in if desc_in is not None else Cat(desc[8 * row_bytes:], bus.dat_r)
+                NextValue(getattr(self.checks, k), v) for k, v in job.items()
+            ]
+
+        desc_read = desc_in if desc_in is not None else Cat(desc[8 * row_bytes :], bus.dat_r)
 
         self.comb += [
-            req.dma_start.eq(1), req.pad.eq(1), req.first.eq(1), req.last.eq(1), req.out.eq(out_block),
-            req.slot.eq(free_slot), req.base.eq(d_addr), req.length.eq(d_len),
+            req.dma_start.eq(1),
+            req.pad.eq(1),
+            req.first.eq(1),
+            req.last.eq(1),
+            req.out.eq(out_block),
+            req.slot.eq(free_slot),
+            req.base.eq(d_addr),
+            req.length.eq(d_len),
             req.variant.eq(d_flags[:VARIANT_BITS]),
             self.locked.eq(running),
         ]
 
         self.submodules.fsm = fsm = FSM(reset_state="IDLE")
         self.comb += self.started.eq(fsm.ongoing("IDLE") & self.start & self.idle)
-        fsm.act("IDLE",
-            If(self.start,
-                If(~self.idle,
-                    NextValue(self.err_state, 1), NextValue(self.done, 1), self.event.eq(1),
-                    NextValue(self.err_desc, 0), NextValue(self.err_bus, 0),
+        fsm.act(
+            "IDLE",
+            If(
+                self.start,
+                If(
+                    ~self.idle,
+                    NextValue(self.err_state, 1),
+                    NextValue(self.done, 1),
+                    self.event.eq(1),
+                    NextValue(self.err_desc, 0),
+                    NextValue(self.err_bus, 0),
                 ).Else(
                     NextValue(self.done, 0),
-                    NextValue(idx, 0), NextValue(ptr, self.base), NextValue(self.progress, 0),
-                    NextValue(stop, self.count == 0), NextValue(drow_ok, 0),
-                    NextValue(self.err_desc, 0), NextValue(self.err_bus, 0), NextValue(self.err_state, 0),
-                    NextValue(running, 1), NextState("PICK"),
+                    NextValue(idx, 0),
+                    NextValue(ptr, self.base),
+                    NextValue(self.progress, 0),
+                    NextValue(stop, self.count == 0),
+                    NextValue(drow_ok, 0),
+                    NextValue(self.err_desc, 0),
+                    NextValue(self.err_bus, 0),
+                    NextValue(self.err_state, 0),
+                    NextValue(running, 1),
+                    NextState("PICK"),
                 ),
             ),
         )
-        fsm.act("PICK",
-            If(wb != 0,
+        fsm.act(
+            "PICK",
+            If(
+                wb != 0,
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("WRITE")),
-            ).Elif(~stop & (idx == self.count),
+            )
+            .Elif(
+                ~stop & (idx == self.count),
                 NextValue(stop, 1),
-            ).Elif(~stop & (free != 0) & kept,
-                load(desc_kept), NextState("ISSUE"),
-            ).Elif(~stop & (free != 0),
+            )
+            .Elif(
+                ~stop & (free != 0) & kept,
+                load(desc_kept),
+                NextState("ISSUE"),
+            )
+            .Elif(
+                ~stop & (free != 0),
                 self.want.eq(1),
                 If(self.grant, NextValue(beat, 0), NextState("READ")),
-            ).Elif(stop & (mine == 0),
+            )
+            .Elif(
+                stop & (mine == 0),
                 NextValue(self.done, 1),
-                self.stamp.eq(1), self.event.eq(1),
-                NextValue(running, 0), NextState("IDLE"),
+                self.stamp.eq(1),
+                self.event.eq(1),
+                NextValue(running, 0),
+                NextState("IDLE"),
             ),
         )
-        fsm.act("READ",
-            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(0),
-            bus.adr.eq(ptr[rb:] + beat), bus.sel.eq(Replicate(1, row_bytes)),
-            If(bus.ack,
+        fsm.act(
+            "READ",
+            bus.cyc.eq(1),
+            bus.stb.eq(1),
+            bus.we.eq(0),
+            bus.adr.eq(ptr[rb:] + beat),
+            bus.sel.eq(Replicate(1, row_bytes)),
+            If(
+                bus.ack,
                 load(desc_read),
-                NextValue(drow, bus.dat_r), NextValue(drow_adr, ptr[rb:]), NextValue(drow_ok, 1),
+                NextValue(drow, bus.dat_r),
+                NextValue(drow_adr, ptr[rb:]),
+                NextValue(drow_ok, 1),
                 NextValue(beat, beat + 1),
                 If(beat == desc_rows - 1, NextState("ISSUE")),
             ),
@@ -236,36 +294,59 @@ class BatchWalker(Module):
         # critical path too)
         refused_q = Signal()
         slot_q = Signal(max=max(2, nslots))
-        fsm.act("ISSUE",
-            If(~desc_ok,
-                NextValue(self.err_desc, 1), NextValue(stop, 1), NextState("PICK"),
-            ).Elif(~self.csr_write,    # a ctrl write this cycle is SlotControl's request
+        fsm.act(
+            "ISSUE",
+            If(
+                ~desc_ok,
+                NextValue(self.err_desc, 1),
+                NextValue(stop, 1),
+                NextState("PICK"),
+            ).Elif(
+                ~self.csr_write,  # a ctrl write this cycle is SlotControl's request
                 self.request_valid.eq(1),
-                NextValue(refused_q, self.refused), NextValue(slot_q, free_slot),
+                NextValue(refused_q, self.refused),
+                NextValue(slot_q, free_slot),
                 NextState("ISSUED"),
             ),
         )
-        fsm.act("ISSUED",
-            If(refused_q,
-                NextValue(self.err_desc, 1), NextValue(stop, 1),
+        fsm.act(
+            "ISSUED",
+            If(
+                refused_q,
+                NextValue(self.err_desc, 1),
+                NextValue(stop, 1),
             ).Else(
-                NextValue(idx, idx + 1), NextValue(ptr, ptr + DESC_BYTES),
+                NextValue(idx, idx + 1),
+                NextValue(ptr, ptr + DESC_BYTES),
             ),
             NextState("PICK"),
         )
-        fsm.act("WRITE",
-            bus.cyc.eq(1), bus.stb.eq(1), bus.we.eq(1), NextValue(drow_ok, 0),
-            bus.adr.eq(out_adr), bus.sel.eq(out_sel), bus.dat_w.eq(out_dat),
-            If(bus.ack,
+        fsm.act(
+            "WRITE",
+            bus.cyc.eq(1),
+            bus.stb.eq(1),
+            bus.we.eq(1),
+            NextValue(drow_ok, 0),
+            bus.adr.eq(out_adr),
+            bus.sel.eq(out_sel),
+            bus.dat_w.eq(out_dat),
+            If(
+                bus.ack,
                 NextValue(beat, beat + 1),
-                If(beat == out_rows - 1,
+                If(
+                    beat == out_rows - 1,
                     self.ack_slots.eq(1 << wb_slot),
                     NextValue(self.progress, self.progress + 1),
                     NextState("PICK"),
                 ),
             ),
-            If(bus.err, NextValue(self.err_bus, 1), NextValue(stop, 1),
-               self.ack_slots.eq(1 << wb_slot), NextState("PICK")),
+            If(
+                bus.err,
+                NextValue(self.err_bus, 1),
+                NextValue(stop, 1),
+                self.ack_slots.eq(1 << wb_slot),
+                NextState("PICK"),
+            ),
         )
 
         # --- the bus is the walker's while it reads or writes (the reader is paused) -------------
@@ -290,6 +371,11 @@ class BatchWalker(Module):
         # clears the end state of a finished batch
         self.sync += [
             If(self.start & self.busy, self.err_state.eq(1)),
-            If(self.clear & ~self.busy,
-               self.done.eq(0), self.err_desc.eq(0), self.err_bus.eq(0), self.err_state.eq(0)),
+            If(
+                self.clear & ~self.busy,
+                self.done.eq(0),
+                self.err_desc.eq(0),
+                self.err_bus.eq(0),
+                self.err_state.eq(0),
+            ),
         ]

@@ -19,6 +19,7 @@ HashPeripheral is the CSR bank and the composition of the stages:
     bus <─────> DMAReader ─┘    (CSR first)       └─> SlotControl (retire), blocks
                     └── tweak port ──> SkeinTweak
 """
+
 from migen import Module, Signal, Cat, If, Memory, Mux, Array
 from migen.genlib.record import Record
 
@@ -43,7 +44,7 @@ def _msw_first(sig, nwords, width):
     """LiteX multi-word CSRs put the most significant 32 bits at the lowest address; the engine
     puts word 0 (H0) at the least significant bits. Reorder the engine words so H0 sits at the
     lowest address (a 64-bit word: its high half first)."""
-    return Cat(*[sig[width * (nwords - 1 - i):width * (nwords - i)] for i in range(nwords)])
+    return Cat(*[sig[width * (nwords - 1 - i) : width * (nwords - i)] for i in range(nwords)])
 
 
 class WriteOnlyCSRStorage(CSRStorage):
@@ -62,7 +63,9 @@ class CycleCounter(Module, AutoCSR):
     Mixed into the peripheral so its registers are `<instance>_cycles_latch/_value`."""
 
     def add_cycle_counter(self):
-        self.cycles_latch = CSRStorage(1, description="Any write copies the counter to cycles_value.")
+        self.cycles_latch = CSRStorage(
+            1, description="Any write copies the counter to cycles_value."
+        )
         self.cycles_value = CSRStatus(64, description="Cycle count at the last latch.")
         self.cycle_count = count = Signal(64)
         self.sync += [
@@ -81,18 +84,24 @@ class BlockRegister(Module):
         self.dma = dma = stream.Endpoint(block_layout(block_bits, nslots))
         self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
         data_reset_less(source)
-        self.wipe = Signal()     # (in) zero the held block (a MAC peripheral's wipe, when idle)
+        self.wipe = Signal()  # (in) zero the held block (a MAC peripheral's wipe, when idle)
         free = Signal()
         self.comb += [
             free.eq(~source.valid | source.ready),
             csr.ready.eq(free),
             dma.ready.eq(free & ~csr.valid),
         ]
-        take = lambda ep: [source.payload.eq(ep.payload), source.first.eq(ep.first), source.last.eq(ep.last)]
-        self.sync += If((csr.valid | dma.valid) & free,
+        take = lambda ep: [
+            source.payload.eq(ep.payload),
+            source.first.eq(ep.first),
+            source.last.eq(ep.last),
+        ]
+        self.sync += If(
+            (csr.valid | dma.valid) & free,
             source.valid.eq(1),
             If(csr.valid, take(csr)).Else(take(dma)),
-        ).Elif(source.ready,
+        ).Elif(
+            source.ready,
             source.valid.eq(0),
         )
         self.sync += If(self.wipe, source.data.eq(0))
@@ -106,7 +115,7 @@ class DigestMemory(Module):
         self.write = write = Record(slot_event_layout(nslots) + [("digest", digest_bits)])
         self.sel = Signal(8)
         self.value = Signal(digest_bits, reset_less=True)
-        self.sel2 = Signal(8)               # a second reader (the batch walker)
+        self.sel2 = Signal(8)  # a second reader (the batch walker)
         self.value2 = Signal(digest_bits)
         if nslots == 1:
             self.sync += If(write.valid, self.value.eq(write.digest))
@@ -118,9 +127,13 @@ class DigestMemory(Module):
             rp2 = mem.get_port(async_read=True)
             self.specials += mem, wp, rp, rp2
             self.comb += [
-                wp.adr.eq(write.slot), wp.dat_w.eq(write.digest), wp.we.eq(write.valid),
-                rp.adr.eq(self.sel), self.value.eq(rp.dat_r),
-                rp2.adr.eq(self.sel2), self.value2.eq(rp2.dat_r),
+                wp.adr.eq(write.slot),
+                wp.dat_w.eq(write.digest),
+                wp.we.eq(write.valid),
+                rp.adr.eq(self.sel),
+                self.value.eq(rp.dat_r),
+                rp2.adr.eq(self.sel2),
+                self.value2.eq(rp2.dat_r),
             ]
 
 
@@ -146,11 +159,11 @@ class HashPeripheral(CycleCounter):
         W = engine.word_bits
         block_bits = engine.block_bits
         block_bytes = block_bits // 8
-        ncw = engine.digest_bits // W     # engine words per chaining value
+        ncw = engine.digest_bits // W  # engine words per chaining value
         row_bytes, _, rb = row_geometry(block_bits, dma_width)
         self.dma_width, self.row_bytes = dma_width, row_bytes
         self.has_tweak = has_tweak = hasattr(engine.sink, "tweak")
-        self.has_keys = has_keys = hasattr(engine.sink, "key")     # a MAC engine (HMAC)
+        self.has_keys = has_keys = hasattr(engine.sink, "key")  # a MAC engine (HMAC)
         self._add_csrs(engine, row_bytes, block_bytes, has_tweak, has_keys)
         self.comb += [
             self.info.fields.latency.eq(engine.latency),
@@ -167,25 +180,50 @@ class HashPeripheral(CycleCounter):
         # a slot's blocks inside the engine at once (HMAC: one in each core)
         in_engine = getattr(engine, "blocks_per_slot", 1)
         if axi:
-            reader = AXIBurstReader(nslots, block_bits, W, dma_width, with_tweak=has_tweak,
-                                    zero_pad=has_tweak, pad_offset=pad_offset)
+            reader = AXIBurstReader(
+                nslots,
+                block_bits,
+                W,
+                dma_width,
+                with_tweak=has_tweak,
+                zero_pad=has_tweak,
+                pad_offset=pad_offset,
+            )
             # a slot's blocks fetched and not out of the engine: the reader's buffer, the block
             # register, the engine
             outstanding = reader.per_slot + 1 + in_engine
         else:
-            reader = DMAReader(nslots, block_bits, W, dma_width, zero_pad=has_tweak,
-                               pad_offset=pad_offset)
+            reader = DMAReader(
+                nslots, block_bits, W, dma_width, zero_pad=has_tweak, pad_offset=pad_offset
+            )
             outstanding = 2 + in_engine
-        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
-                                                    outstanding=outstanding, out_block=has_tweak,
-                                                    prechecked=True)
+        self.submodules.slots = slots = SlotControl(
+            nslots,
+            block_bytes,
+            row_bytes,
+            ram_base,
+            ram_size,
+            outstanding=outstanding,
+            out_block=has_tweak,
+            prechecked=True,
+        )
         # ctrl's range checks, a cycle behind the job registers (SlotControl's `prechecked`):
         # a ctrl write comes two cycles or more after the last job register write (each CSR
         # access is a bus transaction of its own), so at its start they are the registers' own
         ctrl_checks = Record(CHECK_LAYOUT)
-        self.sync += [getattr(ctrl_checks, k).eq(v) for k, v in range_checks(
-            self.dma_base.storage, self.dma_length.storage, block_bytes, row_bytes, ram_base, ram_size,
-            self.tail_base.storage, self.tail_length.storage).items()]
+        self.sync += [
+            getattr(ctrl_checks, k).eq(v)
+            for k, v in range_checks(
+                self.dma_base.storage,
+                self.dma_length.storage,
+                block_bytes,
+                row_bytes,
+                ram_base,
+                ram_size,
+                self.tail_base.storage,
+                self.tail_length.storage,
+            ).items()
+        ]
         self.submodules.csr_block = csr_block = CSRBlock(block_bits, W, nslots)
         self.submodules.reader = reader
         self.submodules.block = block = BlockRegister(block_bits, nslots)
@@ -197,37 +235,54 @@ class HashPeripheral(CycleCounter):
         # reader while it uses the bus
         self.walker_ack = Signal(nslots)
         self.walker_pause = Signal()
-        self.walker_busy = Signal()      # a batch runs
+        self.walker_busy = Signal()  # a batch runs
 
         req = slots.request
         self.comb += [
-            req.start.eq(f.start), req.dma_start.eq(f.dma_start), req.slot.eq(f.slot),
-            req.first.eq(f.first), req.last.eq(f.last), req.load_cv.eq(f.load_cv),
-            req.tail.eq(f.tail), req.variant.eq(f.variant),
-            req.base.eq(self.dma_base.storage), req.length.eq(self.dma_length.storage),
-            req.tail_base.eq(self.tail_base.storage), req.tail_length.eq(self.tail_length.storage),
+            req.start.eq(f.start),
+            req.dma_start.eq(f.dma_start),
+            req.slot.eq(f.slot),
+            req.first.eq(f.first),
+            req.last.eq(f.last),
+            req.load_cv.eq(f.load_cv),
+            req.tail.eq(f.tail),
+            req.variant.eq(f.variant),
+            req.base.eq(self.dma_base.storage),
+            req.length.eq(self.dma_length.storage),
+            req.tail_base.eq(self.tail_base.storage),
+            req.tail_length.eq(self.tail_length.storage),
             slots.ack.eq(f.ack),
             slots.ack_slots.eq(Mux(self.slots_ack.re, self.slots_ack.storage, 0) | self.walker_ack),
             reader.pause.eq(slots.status.err_bus | f.hold | (0 if axi else self.walker_pause)),
-            slots.csr_words.eq(csr_block.words), slots.csr_busy.eq(csr_block.source.valid),
+            slots.csr_words.eq(csr_block.words),
+            slots.csr_busy.eq(csr_block.source.valid),
             slots.more.eq(reader.more | start_pending),
-            slots.fetch.eq(reader.fetch), slots.abort.eq(reader.abort),
-            slots.retire.valid.eq(source.valid), slots.retire.slot.eq(source.slot),
+            slots.fetch.eq(reader.fetch),
+            slots.abort.eq(reader.abort),
+            slots.retire.valid.eq(source.valid),
+            slots.retire.slot.eq(source.slot),
             slots.cv_taken.eq(sink.valid & sink.ready & sink.load_cv),
-            slots.overflow.eq(csr_block.overflow), slots.bus_error.eq(reader.bus_error),
+            slots.overflow.eq(csr_block.overflow),
+            slots.bus_error.eq(reader.bus_error),
             slots.now.eq(self.cycle_count),
-
             csr_block.job.eq(slots.job),
-            csr_block.din.eq(self.din.storage), csr_block.din_we.eq(self.din.re),
+            csr_block.din.eq(self.din.storage),
+            csr_block.din_we.eq(self.din.re),
             csr_block.clear.eq(f.ack),
-
-            reader.job.eq(fetch_job), reader.segments.eq(fetch_segments),
+            reader.job.eq(fetch_job),
+            reader.segments.eq(fetch_segments),
             # a slot is fetched for while its job runs and (one fill buffer) no block of it waits
             # for the engine; the burst reader keeps waiting blocks in its buffer
-            reader.allow.eq(slots.active if axi else
-                            Cat(*[slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
-                                  for s in range(nslots)])),
-
+            reader.allow.eq(
+                slots.active
+                if axi
+                else Cat(
+                    *[
+                        slots.active[s] & ~on_slot(block.source, s) & ~on_slot(csr_block.source, s)
+                        for s in range(nslots)
+                    ]
+                )
+            ),
             csr_block.source.connect(block.csr),
             reader.source.connect(block.dma),
         ]
@@ -245,7 +300,8 @@ class HashPeripheral(CycleCounter):
             sink.cv.eq(_msw_first(self.cv.storage, ncw, W)),
             blk.ready.eq(sink.ready),
             source.ready.eq(1),
-            digests.write.valid.eq(source.valid), digests.write.slot.eq(source.slot),
+            digests.write.valid.eq(source.valid),
+            digests.write.slot.eq(source.slot),
             digests.write.digest.eq(source.digest),
             digests.sel.eq(self.digest_sel.storage),
             self.digest.status.eq(_msw_first(digests.value, ncw, W)),
@@ -255,14 +311,28 @@ class HashPeripheral(CycleCounter):
         if has_tweak:
             self.submodules.tweaks = tweaks = SkeinTweak(nslots)
             self.comb += [
-                tweaks.job.eq(fetch_job), tweaks.pad_bytes.eq(fetch_segments.bytes),
-                tweaks.tweak.eq(self.tweak.storage), tweaks.final_bytes.eq(self.final_bytes.storage),
+                tweaks.job.eq(fetch_job),
+                tweaks.pad_bytes.eq(fetch_segments.bytes),
+                tweaks.tweak.eq(self.tweak.storage),
+                tweaks.final_bytes.eq(self.final_bytes.storage),
                 csr_block.tweak.eq(tweaks.csr_tweak),
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
-        self._add_batch(engine, ram_base, ram_size, row_bytes, block_bytes, dma_width, slots, reader,
-                        digests, req, ctrl_checks, has_tweak)
+        self._add_batch(
+            engine,
+            ram_base,
+            ram_size,
+            row_bytes,
+            block_bytes,
+            dma_width,
+            slots,
+            reader,
+            digests,
+            req,
+            ctrl_checks,
+            has_tweak,
+        )
         if has_keys:
             self._add_keys(engine, slots, csr_block, block)
 
@@ -294,23 +364,44 @@ class HashPeripheral(CycleCounter):
         later. Returns (job, segments, start_pending)."""
         job_q = Record(job_layout(nslots))
         seg_q = Record(slots.segments.layout)
-        for sig in seg_q.flatten():      # (data: read only in the cycle job_q.start says so)
+        for sig in seg_q.flatten():  # (data: read only in the cycle job_q.start says so)
             sig.reset_less = True
         pending = Signal(nslots)
         self.sync += [job_q.eq(slots.job), seg_q.eq(slots.segments)]
         self.comb += pending.eq(Mux(job_q.start & ~job_q.csr, 1 << job_q.slot, 0))
         return job_q, seg_q, pending
 
-    def _add_batch(self, engine, ram_base, ram_size, row_bytes, block_bytes, dma_width, slots, reader,
-                   digests, req, ctrl_checks, has_tweak):
+    def _add_batch(
+        self,
+        engine,
+        ram_base,
+        ram_size,
+        row_bytes,
+        block_bytes,
+        dma_width,
+        slots,
+        reader,
+        digests,
+        req,
+        ctrl_checks,
+        has_tweak,
+    ):
         """Hardware padding (`ctrl.pad`) and the batch walker (batch.py), which shares the bus
         with the DMA reader and SlotControl's request port with ctrl. Skein: the walker's jobs
         end with the output block, so a chaining value it writes is the digest."""
         nslots = engine.slots
         f = self.ctrl.fields
-        self.submodules.batch = walker = BatchWalker(nslots, engine.digest_bits, engine.word_bits,
-                                                     dma_width, ram_base, ram_size, row_bytes,
-                                                     block_bytes, out_block=has_tweak)
+        self.submodules.batch = walker = BatchWalker(
+            nslots,
+            engine.digest_bits,
+            engine.word_bits,
+            dma_width,
+            ram_base,
+            ram_size,
+            row_bytes,
+            block_bytes,
+            out_block=has_tweak,
+        )
         wreq = walker.request
         strobes = ("start", "dma_start")
         self.comb += [
@@ -321,25 +412,37 @@ class HashPeripheral(CycleCounter):
             # walker's decision to issue (from its descriptor checks through the multiplexer,
             # the range adders and the admission to the status bits was a long sys path of
             # the four-engine ECP5 SoC)
-            If(walker.locked,
+            If(
+                walker.locked,
                 [getattr(req, k).eq(getattr(wreq, k)) for k, _ in req.layout if k not in strobes],
                 slots.checks.eq(walker.checks),
             ).Else(
                 slots.checks.eq(ctrl_checks),
                 req.pad.eq(f.pad),
-                [req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage)] if has_tweak else [],
+                [req.out.eq(f.out), req.final_bytes.eq(self.final_bytes.storage)]
+                if has_tweak
+                else [],
             ),
             If(walker.request_valid, [getattr(req, k).eq(getattr(wreq, k)) for k in strobes]),
-            slots.owner.eq(walker.request_valid), slots.locked.eq(walker.locked),
+            slots.owner.eq(walker.request_valid),
+            slots.locked.eq(walker.locked),
             slots.stamp.eq(walker.stamp),
-            walker.refused.eq(slots.refused), walker.finish.eq(slots.finish),
+            walker.refused.eq(slots.refused),
+            walker.finish.eq(slots.finish),
             walker.active.eq(slots.active),
-            walker.idle.eq((slots.active == 0) & (slots.done_slots == 0) & ~self.csr_block.source.valid),
-            walker.start.eq(f.batch_start), walker.csr_write.eq(self.ctrl.re),
-            walker.base.eq(self.batch_base.storage), walker.count.eq(self.batch_count.storage),
-            walker.clear.eq(f.ack), walker.reader_error.eq(reader.bus_error),
-            digests.sel2.eq(walker.cv_sel), walker.cv.eq(digests.value2),
-            self.walker_ack.eq(walker.ack_slots), self.walker_pause.eq(walker.pause_reader),
+            walker.idle.eq(
+                (slots.active == 0) & (slots.done_slots == 0) & ~self.csr_block.source.valid
+            ),
+            walker.start.eq(f.batch_start),
+            walker.csr_write.eq(self.ctrl.re),
+            walker.base.eq(self.batch_base.storage),
+            walker.count.eq(self.batch_count.storage),
+            walker.clear.eq(f.ack),
+            walker.reader_error.eq(reader.bus_error),
+            digests.sel2.eq(walker.cv_sel),
+            walker.cv.eq(digests.value2),
+            self.walker_ack.eq(walker.ack_slots),
+            self.walker_pause.eq(walker.pause_reader),
             self.batch_status.fields.busy.eq(walker.busy),
             self.batch_status.fields.done.eq(walker.done),
             self.batch_status.fields.err_desc.eq(walker.err_desc),
@@ -356,19 +459,28 @@ class HashPeripheral(CycleCounter):
             self.bus = walker.bus
             self.comb += walker.grant.eq(1)
             return
-        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        self.bus = bus = wishbone.Interface(
+            data_width=dma_width, address_width=32, addressing="word"
+        )
         wr, rd = walker.bus, reader.bus
         own = walker.owns_bus
         self.comb += [
             walker.grant.eq(~reader.filling),
             # the bus: the walker's transfer, else the reader's
-            bus.adr.eq(Mux(own, wr.adr, rd.adr)), bus.dat_w.eq(wr.dat_w),
-            bus.sel.eq(Mux(own, wr.sel, rd.sel)), bus.we.eq(own & wr.we),
-            bus.cyc.eq(Mux(own, wr.cyc, rd.cyc)), bus.stb.eq(Mux(own, wr.stb, rd.stb)),
-            bus.cti.eq(0), bus.bte.eq(0),
-            wr.dat_r.eq(bus.dat_r), rd.dat_r.eq(bus.dat_r),
-            wr.ack.eq(own & bus.ack), rd.ack.eq(~own & bus.ack),
-            wr.err.eq(own & bus.err), rd.err.eq(~own & bus.err),
+            bus.adr.eq(Mux(own, wr.adr, rd.adr)),
+            bus.dat_w.eq(wr.dat_w),
+            bus.sel.eq(Mux(own, wr.sel, rd.sel)),
+            bus.we.eq(own & wr.we),
+            bus.cyc.eq(Mux(own, wr.cyc, rd.cyc)),
+            bus.stb.eq(Mux(own, wr.stb, rd.stb)),
+            bus.cti.eq(0),
+            bus.bte.eq(0),
+            wr.dat_r.eq(bus.dat_r),
+            rd.dat_r.eq(bus.dat_r),
+            wr.ack.eq(own & bus.ack),
+            rd.ack.eq(~own & bus.ack),
+            wr.err.eq(own & bus.err),
+            rd.err.eq(~own & bus.err),
         ]
 
     def _add_keys(self, engine, slots, csr_block, block):
@@ -392,104 +504,237 @@ class HashPeripheral(CycleCounter):
             key.eq(f.key),
             key_bad.eq(f.key >= engine.key_slots),
             in_use.eq(Cat(*[slots.active[s] & (slot_key[s] == key) for s in range(nslots)]) != 0),
-            slots.extra_bad.eq(key_bad
-                               | Mux(f.key_init, ~req.start | in_use, ~(engine.keys_valid >> key)[0])),
+            slots.extra_bad.eq(
+                key_bad | Mux(f.key_init, ~req.start | in_use, ~(engine.keys_valid >> key)[0])
+            ),
             sink.key.eq(slot_key[block.source.slot]),
             sink.key_init.eq(slot_key_init[block.source.slot]),
             self.keys_valid.status.eq(engine.keys_valid),
-            idle.eq((slots.active == 0) & ~csr_block.source.valid & ~block.source.valid & ~self.walker_busy),
-            engine.wipe.eq(f.wipe & idle), csr_block.wipe.eq(f.wipe & idle), block.wipe.eq(f.wipe & idle),
+            idle.eq(
+                (slots.active == 0)
+                & ~csr_block.source.valid
+                & ~block.source.valid
+                & ~self.walker_busy
+            ),
+            engine.wipe.eq(f.wipe & idle),
+            csr_block.wipe.eq(f.wipe & idle),
+            block.wipe.eq(f.wipe & idle),
             slots.refuse.eq(f.wipe & ~idle),
         ]
-        self.sync += [If(job.start & (job.slot == s), slot_key[s].eq(key),
-                         slot_key_init[s].eq(f.key_init & job.csr)) for s in range(nslots)]
+        self.sync += [
+            If(
+                job.start & (job.slot == s),
+                slot_key[s].eq(key),
+                slot_key_init[s].eq(f.key_init & job.csr),
+            )
+            for s in range(nslots)
+        ]
         self.sync += If(f.wipe & idle, self.din.storage.eq(0))
 
     def _add_csrs(self, engine, row_bytes, block_bytes, has_tweak, has_keys=False):
         """The CSR bank, in register order (soc/REGISTERS.md is generated from it)."""
         nslots = engine.slots
-        out_field = [CSRField("out", offset=12, description="Skein, dma_start: after the job's "
-                              "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
-                              "OUT|FIRST|FINAL, position 8), made here, not read.")] if has_tweak else []
+        out_field = (
+            [
+                CSRField(
+                    "out",
+                    offset=12,
+                    description="Skein, dma_start: after the job's "
+                    "blocks, the output UBI's first block (counter 0: 64 zero bytes, tweak "
+                    "OUT|FIRST|FINAL, position 8), made here, not read.",
+                )
+            ]
+            if has_tweak
+            else []
+        )
         pad_fields = [
-            CSRField("pad", offset=13, description="dma_start: dma_length is the whole message in "
-                     "bytes (any length); the peripheral pads it (SHA: FIPS 180-4; Skein: zeros, "
-                     "the final tweak made from the length; tweak and final_bytes unused). Needs "
-                     "first; no tail."),
-            CSRField("batch_start", offset=14, pulse=True, description="Hash the batch_count "
-                     "descriptors at batch_base."),
+            CSRField(
+                "pad",
+                offset=13,
+                description="dma_start: dma_length is the whole message in "
+                "bytes (any length); the peripheral pads it (SHA: FIPS 180-4; Skein: zeros, "
+                "the final tweak made from the length; tweak and final_bytes unused). Needs "
+                "first; no tail.",
+            ),
+            CSRField(
+                "batch_start",
+                offset=14,
+                pulse=True,
+                description="Hash the batch_count descriptors at batch_base.",
+            ),
         ]
         key_init_field, key_fields = [], []
         if has_keys:
-            key_init_field = [CSRField("key_init", offset=15, description="start: the din block "
-                                       "is the key K0 of key slot `key` (its stored states are made).")]
-            key_fields = [
-                CSRField("key", offset=24, size=3, description=f"The job's key slot, 0.."
-                         f"{engine.key_slots - 1}."),
-                CSRField("wipe", offset=27, pulse=True, description="Zero every key slot's "
-                         "stored states and the key words held (refused while a job runs)."),
+            key_init_field = [
+                CSRField(
+                    "key_init",
+                    offset=15,
+                    description="start: the din block "
+                    "is the key K0 of key slot `key` (its stored states are made).",
+                )
             ]
-        self.ctrl = CSRStorage(fields=[
-            CSRField("start", offset=0, pulse=True, description="Hash the block written to din (slot `slot`)."),
-            CSRField("dma_start", offset=1, pulse=True, description="Hash the DMA segment(s) (slot `slot`)."),
-            CSRField("first", offset=2, description="The job's first block starts from the IV of `variant`."),
-            CSRField("last", offset=3, description="The job's last block ends the message."),
-            CSRField("hold", offset=4, description="The DMA reader fetches nothing while set: jobs "
-                     "started meanwhile wait and a ctrl write without hold releases them together."),
-            CSRField("load_cv", offset=5, description="The job's first block starts from cv."),
-            CSRField("ack", offset=6, pulse=True, description="Clear done and errors; reset din."),
-            CSRField("tail", offset=7, description="dma_start: the job continues with the tail segment."),
-            CSRField("variant", offset=8, size=4,
-                     description="IV choice: " + ", ".join(f"{v} {k}" for k, v in engine.variants.items())),
-        ] + out_field + pad_fields + key_init_field + [
-            CSRField("slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."),
-        ] + key_fields)
-        self.din = WriteOnlyCSRStorage(32, description="Block word input (big-endian word), one per "
-                                       "write; reads as 0.")
+            key_fields = [
+                CSRField(
+                    "key",
+                    offset=24,
+                    size=3,
+                    description=f"The job's key slot, 0..{engine.key_slots - 1}.",
+                ),
+                CSRField(
+                    "wipe",
+                    offset=27,
+                    pulse=True,
+                    description="Zero every key slot's "
+                    "stored states and the key words held (refused while a job runs).",
+                ),
+            ]
+        self.ctrl = CSRStorage(
+            fields=[
+                CSRField(
+                    "start",
+                    offset=0,
+                    pulse=True,
+                    description="Hash the block written to din (slot `slot`).",
+                ),
+                CSRField(
+                    "dma_start",
+                    offset=1,
+                    pulse=True,
+                    description="Hash the DMA segment(s) (slot `slot`).",
+                ),
+                CSRField(
+                    "first",
+                    offset=2,
+                    description="The job's first block starts from the IV of `variant`.",
+                ),
+                CSRField("last", offset=3, description="The job's last block ends the message."),
+                CSRField(
+                    "hold",
+                    offset=4,
+                    description="The DMA reader fetches nothing while set: jobs "
+                    "started meanwhile wait and a ctrl write without hold releases them together.",
+                ),
+                CSRField("load_cv", offset=5, description="The job's first block starts from cv."),
+                CSRField(
+                    "ack", offset=6, pulse=True, description="Clear done and errors; reset din."
+                ),
+                CSRField(
+                    "tail",
+                    offset=7,
+                    description="dma_start: the job continues with the tail segment.",
+                ),
+                CSRField(
+                    "variant",
+                    offset=8,
+                    size=4,
+                    description="IV choice: "
+                    + ", ".join(f"{v} {k}" for k, v in engine.variants.items()),
+                ),
+            ]
+            + out_field
+            + pad_fields
+            + key_init_field
+            + [
+                CSRField(
+                    "slot", offset=16, size=8, description=f"The job's slot, 0..{nslots - 1}."
+                ),
+            ]
+            + key_fields
+        )
+        self.din = WriteOnlyCSRStorage(
+            32, description="Block word input (big-endian word), one per write; reads as 0."
+        )
         # (data: read only by a load_cv job, after the CPU wrote it; the reset need not reach it)
-        self.cv = CSRStorage(engine.digest_bits, reset_less=True,
-                             description="Chaining value to resume from (H0 first).")
-        self.dma_base = CSRStorage(32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM.")
-        self.dma_length = CSRStorage(32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}.")
-        self.tail_base = CSRStorage(32, description=f"Tail segment byte address, {row_bytes}-byte aligned.")
-        self.tail_length = CSRStorage(32, description=f"Tail length in bytes, a multiple of {block_bytes}.")
-        self.status = CSRStatus(fields=[
-            CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_len", offset=2),
-            CSRField("err_addr", offset=3), CSRField("err_state", offset=4), CSRField("err_bus", offset=5),
-            CSRField("words", offset=8, size=8),
-        ])
+        self.cv = CSRStorage(
+            engine.digest_bits,
+            reset_less=True,
+            description="Chaining value to resume from (H0 first).",
+        )
+        self.dma_base = CSRStorage(
+            32, description=f"DMA byte address, {row_bytes}-byte aligned, in main RAM."
+        )
+        self.dma_length = CSRStorage(
+            32, description=f"DMA length in bytes, a non-zero multiple of {block_bytes}."
+        )
+        self.tail_base = CSRStorage(
+            32, description=f"Tail segment byte address, {row_bytes}-byte aligned."
+        )
+        self.tail_length = CSRStorage(
+            32, description=f"Tail length in bytes, a multiple of {block_bytes}."
+        )
+        self.status = CSRStatus(
+            fields=[
+                CSRField("busy", offset=0),
+                CSRField("done", offset=1),
+                CSRField("err_len", offset=2),
+                CSRField("err_addr", offset=3),
+                CSRField("err_state", offset=4),
+                CSRField("err_bus", offset=5),
+                CSRField("words", offset=8, size=8),
+            ]
+        )
         self.slots_busy = CSRStatus(nslots, description="Slots with a job running (bit s: slot s).")
-        self.slots_done = CSRStatus(nslots, description="Slots whose job finished since their last ack.")
-        self.slots_ack = CSRStorage(nslots, description="Writing clears the slots_done bits set here.")
+        self.slots_done = CSRStatus(
+            nslots, description="Slots whose job finished since their last ack."
+        )
+        self.slots_ack = CSRStorage(
+            nslots, description="Writing clears the slots_done bits set here."
+        )
         self.digest_sel = CSRStorage(8, description="The slot whose chaining value `digest` shows.")
-        self.digest = CSRStatus(engine.digest_bits, description="Chaining value of slot digest_sel (H0 first).")
+        self.digest = CSRStatus(
+            engine.digest_bits, description="Chaining value of slot digest_sel (H0 first)."
+        )
         self.blocks = CSRStatus(32, description="Blocks completed since reset.")
         if has_tweak:
-            self.tweak = CSRStorage(128, description="Skein: the job's start tweak (T1 first): type, "
-                                    "first, final, bitpad as in Skein, position = bytes before the job.")
-            self.final_bytes = CSRStorage(7, description="Skein: bytes the UBI's final block adds to "
-                                          "the position (0..64), used when the tweak's final bit is set.")
+            self.tweak = CSRStorage(
+                128,
+                description="Skein: the job's start tweak (T1 first): type, "
+                "first, final, bitpad as in Skein, position = bytes before the job.",
+            )
+            self.final_bytes = CSRStorage(
+                7,
+                description="Skein: bytes the UBI's final block adds to "
+                "the position (0..64), used when the tweak's final bit is set.",
+            )
         if has_keys:
-            self.keys_valid = CSRStatus(engine.key_slots, description="Key slots holding "
-                                        "stored states (bit k: key slot k).")
-        self.finish_cycles = CSRStatus(64, description="The cycle counter when the latest job finished.")
-        self.info = CSRStatus(fields=[
-            CSRField("latency", offset=0, size=8), CSRField("stages", offset=8, size=8),
-            CSRField("arch", offset=16, size=4), CSRField("align_log2", offset=20, size=4),
-            CSRField("slots", offset=24, size=8),
-        ])
-        self.batch_base = CSRStorage(32, description="Byte address of the descriptor table, 16-byte aligned.")
+            self.keys_valid = CSRStatus(
+                engine.key_slots, description="Key slots holding stored states (bit k: key slot k)."
+            )
+        self.finish_cycles = CSRStatus(
+            64, description="The cycle counter when the latest job finished."
+        )
+        self.info = CSRStatus(
+            fields=[
+                CSRField("latency", offset=0, size=8),
+                CSRField("stages", offset=8, size=8),
+                CSRField("arch", offset=16, size=4),
+                CSRField("align_log2", offset=20, size=4),
+                CSRField("slots", offset=24, size=8),
+            ]
+        )
+        self.batch_base = CSRStorage(
+            32, description="Byte address of the descriptor table, 16-byte aligned."
+        )
         self.batch_count = CSRStorage(32, description="Descriptors in the table.")
-        self.batch_status = CSRStatus(fields=[
-            CSRField("busy", offset=0), CSRField("done", offset=1), CSRField("err_desc", offset=2),
-            CSRField("err_bus", offset=3), CSRField("err_state", offset=4),
-        ])
+        self.batch_status = CSRStatus(
+            fields=[
+                CSRField("busy", offset=0),
+                CSRField("done", offset=1),
+                CSRField("err_desc", offset=2),
+                CSRField("err_bus", offset=3),
+                CSRField("err_state", offset=4),
+            ]
+        )
         self.batch_progress = CSRStatus(32, description="Chaining values written by the batch.")
-        self.batch_start_cycles = CSRStatus(64, description="The cycle counter when the latest batch "
-                                            "started (finish_cycles: when it ended).")
+        self.batch_start_cycles = CSRStatus(
+            64,
+            description="The cycle counter when the latest batch "
+            "started (finish_cycles: when it ended).",
+        )
         self.submodules.ev = EventManager()
-        self.ev.done = EventSourcePulse(description="A job finished (see status for errors); not "
-                                        "the jobs of a batch, which raises `batch` once at its end.")
+        self.ev.done = EventSourcePulse(
+            description="A job finished (see status for errors); not "
+            "the jobs of a batch, which raises `batch` once at its end."
+        )
         self.ev.batch = EventSourcePulse(description="A batch ended (see batch_status).")
         self.ev.finalize()
-

@@ -7,6 +7,7 @@ block and that no earlier CSR block still waits) turns the buffer into one block
 engine's word order, tagged with the job's slot, flags, variant and tweak, and held on `source`
 until taken.
 """
+
 from migen import Module, Signal, Cat, If, Array
 from migen.genlib.record import Record
 
@@ -31,18 +32,18 @@ class CSRBlock(Module):
     - `source` (block_layout): the block, valid from the cycle after the start until taken."""
 
     def __init__(self, block_bits, word_bits, nslots):
-        nbw = block_bits // 32            # din words per block
+        nbw = block_bits // 32  # din words per block
         self.din = Signal(32)
         self.din_we = Signal()
         self.clear = Signal()
-        self.wipe = Signal()              # (in) zero the buffer and the block (when idle)
+        self.wipe = Signal()  # (in) zero the buffer and the block (when idle)
         self.job = job = Record(job_layout(nslots))
         self.tweak = Signal(TWEAK_BITS)
         self.words = words = Signal(8)
         self.overflow = Signal()
         self.source = source = stream.Endpoint(block_layout(block_bits, nslots))
 
-        data_reset_less(source)   # (data registers: `words` and `valid` say what they hold)
+        data_reset_less(source)  # (data registers: `words` and `valid` say what they hold)
         buf = Array(Signal(32, name=f"din{i}", reset_less=True) for i in range(nbw))
         load = Signal()
         room = Signal()
@@ -61,19 +62,28 @@ class CSRBlock(Module):
         # as a load on the start would (SlotControl admits no CSR start while a block is held).
         self.sync += [
             If(source.valid & source.ready, source.valid.eq(0)),
-            If(self.din_we & room,
+            If(
+                self.din_we & room,
                 buf[words].eq(self.din),
                 words.eq(words + 1),
             ),
-            If(~source.valid,
-                source.data.eq(engine_block(Cat(*[_bswap32(buf[i]) for i in range(nbw)]), word_bits)),
+            If(
+                ~source.valid,
+                source.data.eq(
+                    engine_block(Cat(*[_bswap32(buf[i]) for i in range(nbw)]), word_bits)
+                ),
                 source.tweak.eq(self.tweak),
             ),
             If(self.clear, words.eq(0)),
             If(self.wipe, words.eq(0), [b.eq(0) for b in buf], source.data.eq(0)),
-            If(load,
-                source.valid.eq(1), words.eq(0),
-                source.slot.eq(job.slot), source.first.eq(job.first), source.load_cv.eq(job.load_cv),
-                source.last.eq(job.last), source.variant.eq(job.variant),
+            If(
+                load,
+                source.valid.eq(1),
+                words.eq(0),
+                source.slot.eq(job.slot),
+                source.first.eq(job.first),
+                source.load_cv.eq(job.load_cv),
+                source.last.eq(job.last),
+                source.variant.eq(job.variant),
             ),
         ]

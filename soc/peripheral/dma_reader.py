@@ -22,14 +22,22 @@ Family", v1.3, 2010, section 3.4): the bytes past the message are zeros, no mark
 (the final block's tweak carries the byte count: the tweak stage), the block holding the
 message's last byte is the final one, and the empty message is one zero block.
 """
+
 from migen import Module, Signal, Cat, If, Array, Mux, Replicate
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
 
 from litex.soc.interconnect import stream, wishbone
 
-from .layouts import (VARIANT_BITS, block_layout, engine_block, job_layout, segment_layout,
-                      slot_event_layout, tweak_port_layout)
+from .layouts import (
+    VARIANT_BITS,
+    block_layout,
+    engine_block,
+    job_layout,
+    segment_layout,
+    slot_event_layout,
+    tweak_port_layout,
+)
 
 
 def row_geometry(block_bits, dma_width):
@@ -92,33 +100,38 @@ class SlotJobs:
     def __init__(self, nslots, row_bits, tweak, zero_pad=False, pad_offset=0):
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
         self.nslots = nslots
-        self.zero_pad = zero_pad                   # Skein's padding (pad_facts), not MD's
+        self.zero_pad = zero_pad  # Skein's padding (pad_facts), not MD's
         self.pad_offset = pad_offset
-        self.cur_row = mk("cur_row", row_bits)     # next row to read
-        self.cur_rows = mk("cur_rows", row_bits)   # rows left in the current segment
+        self.cur_row = mk("cur_row", row_bits)  # next row to read
+        self.cur_rows = mk("cur_rows", row_bits)  # rows left in the current segment
         self.tail_row = mk("tail_row", row_bits)
         self.tail_rows = mk("tail_rows", row_bits)
-        self.nfirst = mk("nfirst")                 # the slot's next block is its job's first
-        self.nlcv = mk("nlcv")                     # ... and starts from cv
-        self.jlast = mk("jlast")                   # the job ends the message
+        self.nfirst = mk("nfirst")  # the slot's next block is its job's first
+        self.nlcv = mk("nlcv")  # ... and starts from cv
+        self.jlast = mk("jlast")  # the job ends the message
         self.jvar = mk("jvar", VARIANT_BITS)
         self.jout = Array(tweak.out_pending[s] for s in range(nslots))
         self.left = mk("pad_left", 33)
         self.marked = mk("pad_marked")
         self.pmore = mk("pad_more")
         self.plen = mk("pad_len", 32)
-        self.more = Cat(*[(self.cur_rows[s] != 0) | self.jout[s] | self.pmore[s] for s in range(nslots)])
+        self.more = Cat(
+            *[(self.cur_rows[s] != 0) | self.jout[s] | self.pmore[s] for s in range(nslots)]
+        )
 
     def pad_facts(self, slot, block_bytes):
         """Of `slot`'s next block of a pad job: whether the message fills it (`full`) and
         whether it is the job's last (`pad_last`: MD: the 0x80 placed, or room for the length;
         Skein: the message's last byte is in it, or the message is empty).
         Returns (full, pad_last, comb statements)."""
-        len_bytes = block_bytes // 8      # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
+        len_bytes = block_bytes // 8  # the length field: 64 bits (SHA-1/256), 128 (SHA-512)
         full, pad_last = Signal(name="full"), Signal(name="pad_last")
         lft = self.left[slot]
-        last = (lft <= block_bytes) if self.zero_pad else \
-            (self.marked[slot] | (lft < block_bytes - len_bytes))
+        last = (
+            (lft <= block_bytes)
+            if self.zero_pad
+            else (self.marked[slot] | (lft < block_bytes - len_bytes))
+        )
         return full, pad_last, [full.eq(lft >= block_bytes), pad_last.eq(last)]
 
     def output_due(self, slot):
@@ -128,19 +141,31 @@ class SlotJobs:
     def start(self, job, seg, extra=lambda s: []):
         """The sync statements of a job start (after the reader's updates: a start on a slot
         wins over them); `extra(s)`: the reader's own statements for slot s."""
-        return [If(job.start & (job.slot == s),
-            self.nfirst[s].eq(job.first), self.nlcv[s].eq(job.load_cv), self.jlast[s].eq(job.last),
-            self.jvar[s].eq(job.variant),
-            self.pmore[s].eq(job.pad & ~job.csr), self.left[s].eq(seg.bytes), self.plen[s].eq(seg.bytes + self.pad_offset),
-            self.marked[s].eq(0),
-            If(job.csr,
-                self.cur_rows[s].eq(0), self.tail_rows[s].eq(0),
-            ).Else(
-                self.cur_row[s].eq(seg.row), self.cur_rows[s].eq(seg.rows),
-                self.tail_row[s].eq(seg.tail_row), self.tail_rows[s].eq(seg.tail_rows),
-            ),
-            *extra(s),
-        ) for s in range(self.nslots)]
+        return [
+            If(
+                job.start & (job.slot == s),
+                self.nfirst[s].eq(job.first),
+                self.nlcv[s].eq(job.load_cv),
+                self.jlast[s].eq(job.last),
+                self.jvar[s].eq(job.variant),
+                self.pmore[s].eq(job.pad & ~job.csr),
+                self.left[s].eq(seg.bytes),
+                self.plen[s].eq(seg.bytes + self.pad_offset),
+                self.marked[s].eq(0),
+                If(
+                    job.csr,
+                    self.cur_rows[s].eq(0),
+                    self.tail_rows[s].eq(0),
+                ).Else(
+                    self.cur_row[s].eq(seg.row),
+                    self.cur_rows[s].eq(seg.rows),
+                    self.tail_row[s].eq(seg.tail_row),
+                    self.tail_rows[s].eq(seg.tail_rows),
+                ),
+                *extra(s),
+            )
+            for s in range(self.nslots)
+        ]
 
 
 def pad_masks(p_on, p_cnt, p_mark, block_bytes):
@@ -157,9 +182,11 @@ def pad_masks(p_on, p_cnt, p_mark, block_bytes):
     # Byte i = 16 j + k compared as (high part, low nibble): a decoder each, and one LUT a byte
     # (on, hi < j, hi == j, lo <= k). Compared whole, synthesis shared each comparison with
     # the next byte's and the bytes' masks formed a chain of LUTs across the block.
-    on = p_on & ~p_cnt[nb] if len(p_cnt) > nb else p_on   # p_cnt == block_bytes: no padding
+    on = p_on & ~p_cnt[nb] if len(p_cnt) > nb else p_on  # p_cnt == block_bytes: no padding
     lo, hi = p_cnt[:4], p_cnt[4:nb]
-    pad = [on & ((hi < (i >> 4)) | ((hi == (i >> 4)) & (lo <= (i & 15)))) for i in range(block_bytes)]
+    pad = [
+        on & ((hi < (i >> 4)) | ((hi == (i >> 4)) & (lo <= (i & 15)))) for i in range(block_bytes)
+    ]
     mark = [on & p_mark & (hi == (i >> 4)) & (lo == (i & 15)) for i in range(block_bytes)]
     return pad, mark
 
@@ -178,10 +205,18 @@ def pad_mask_groups(p_on, p_cnt, p_mark, block_bytes):
     lo, hi = p_cnt[:4], p_cnt[4:nb]
     sync, pad, mark = [], [], []
     for g in range(block_bytes // 16):
-        eq, below, marker = Signal(name=f"pad_eq{g}"), Signal(name=f"pad_below{g}"), Signal(name=f"pad_mark{g}")
+        eq, below, marker = (
+            Signal(name=f"pad_eq{g}"),
+            Signal(name=f"pad_below{g}"),
+            Signal(name=f"pad_mark{g}"),
+        )
         nib = Signal(4, name=f"pad_lo{g}", reset_less=True)
-        sync += [eq.eq(on & (hi == g)), below.eq(on & (hi < g)), marker.eq(on & p_mark & (hi == g)),
-                 nib.eq(Mux(hi == g, lo, 0))]
+        sync += [
+            eq.eq(on & (hi == g)),
+            below.eq(on & (hi < g)),
+            marker.eq(on & p_mark & (hi == g)),
+            nib.eq(Mux(hi == g, lo, 0)),
+        ]
         pad += [below | (eq & (nib <= k)) for k in range(16)]
         mark += [marker & (nib == k) for k in range(16)]
     return sync, pad, mark
@@ -200,11 +235,14 @@ def apply_pad(block_le, pad, mark, p_last, p_bits, zero_pad=False):
     padded_le = Signal(len(block_le), name="padded_le")
     comb = []
     for i in range(block_bytes):
-        byte = block_le[8 * i:8 * i + 8]
-        k = block_bytes - 1 - i           # the length's byte k (little-endian) sits at byte i
-        length_byte = p_bits[8 * k:8 * k + 8] if 8 * k < len(p_bits) else 0
-        comb.append(padded_le[8 * i:8 * i + 8].eq(
-            Mux(pad[i], Mux(mark[i], 0x80, 0) | Mux(p_last, length_byte, 0), byte)))
+        byte = block_le[8 * i : 8 * i + 8]
+        k = block_bytes - 1 - i  # the length's byte k (little-endian) sits at byte i
+        length_byte = p_bits[8 * k : 8 * k + 8] if 8 * k < len(p_bits) else 0
+        comb.append(
+            padded_le[8 * i : 8 * i + 8].eq(
+                Mux(pad[i], Mux(mark[i], 0x80, 0) | Mux(p_last, length_byte, 0), byte)
+            )
+        )
     return padded_le, comb
 
 
@@ -243,13 +281,20 @@ class DMAReader(Module):
     def __init__(self, nslots, block_bits, word_bits, dma_width, zero_pad=False, pad_offset=0):
         _, rows_per_block, rb = row_geometry(block_bits, dma_width)
         row_bits = 32 - rb
-        self.bus = bus = wishbone.Interface(data_width=dma_width, address_width=32, addressing="word")
+        self.bus = bus = wishbone.Interface(
+            data_width=dma_width, address_width=32, addressing="word"
+        )
         add_reader_ports(self, nslots, block_bits, row_bits)
         job, seg, tw, source = self.job, self.segments, self.tweak, self.source
 
         # --- per-slot jobs ------------------------------------------------------------------
         jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
-        cur_row, cur_rows, tail_row, tail_rows = jobs.cur_row, jobs.cur_rows, jobs.tail_row, jobs.tail_rows
+        cur_row, cur_rows, tail_row, tail_rows = (
+            jobs.cur_row,
+            jobs.cur_rows,
+            jobs.tail_row,
+            jobs.tail_rows,
+        )
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
         self.comb += self.more.eq(jobs.more)
@@ -257,10 +302,12 @@ class DMAReader(Module):
         # --- the choice ---------------------------------------------------------------------
         # the row buffer has no reset: every row is written (or zeroed, for a made block) before
         # the block is shown, and on the reset net its bits were a third of the ECP5 SoC's LSR sinks
-        fill = Array(Signal(dma_width, name=f"fill{i}", reset_less=True) for i in range(rows_per_block))
+        fill = Array(
+            Signal(dma_width, name=f"fill{i}", reset_less=True) for i in range(rows_per_block)
+        )
         fill_cnt = Signal(max=rows_per_block + 1)
         filling = Signal()
-        fs = Signal(len(source.slot))         # the slot being fetched
+        fs = Signal(len(source.slot))  # the slot being fetched
         req = Signal(nslots)
         # the next fetch is chosen in the cycle the buffer's block leaves (not a cycle after):
         # with rows as wide as the block a fetch then takes three cycles, not four, which is
@@ -285,14 +332,16 @@ class DMAReader(Module):
         # enables of every bit of the row buffer through a wide comparison (the four-engine
         # ECP5 SoC's next long sys path once the pad masks were registers).
         live = Array(Signal(name=f"row_live{s}") for s in range(nslots))
-        self.live = live             # (the benches check it against cur_rows)
+        self.live = live  # (the benches check it against cur_rows)
         self.jobs = jobs
         got = Signal()
         row_live = Signal()
         self.filling = filling
         self.comb += [
             row_live.eq(live[fs]),
-            bus.cyc.eq(filling & row_live), bus.stb.eq(filling & row_live), bus.we.eq(0),
+            bus.cyc.eq(filling & row_live),
+            bus.stb.eq(filling & row_live),
+            bus.we.eq(0),
             bus.sel.eq(Replicate(1, dma_width // 8)),
             bus.adr.eq(cur_row[fs]),
             got.eq(filling & (bus.ack | ~row_live)),
@@ -300,14 +349,14 @@ class DMAReader(Module):
         last_row_of_block = fill_cnt == rows_per_block - 1
         seg_end = cur_rows[fs] == 1
         job_end = seg_end & (tail_rows[fs] == 0)
-        fill_le = Signal(block_bits, reset_less=True)   # the buffer's bytes in memory order
+        fill_le = Signal(block_bits, reset_less=True)  # the buffer's bytes in memory order
         block_bytes = block_bits // 8
         # the block on `source` of a pad job: `p_cnt` message bytes, then 0x80 when `p_mark`,
         # zeros, and the bit length in the last bytes when `p_last`
         p_on, p_mark, p_last = Signal(), Signal(), Signal()
         p_cnt = Signal(max=block_bytes + 1)
         p_bits = Signal(35)
-        self.pad_out = (p_on, p_cnt, p_mark, p_last, p_bits)   # the block on `source` (benches)
+        self.pad_out = (p_on, p_cnt, p_mark, p_last, p_bits)  # the block on `source` (benches)
         lft = left[fs]
         full, pad_last, comb = jobs.pad_facts(fs, block_bytes)
         self.comb += comb
@@ -317,14 +366,17 @@ class DMAReader(Module):
         # domain of its own that chain crossed the ECP5 die three times (the four-engine SoC's
         # longest sys path, about 35 ns). Registered, a block byte is one LUT from its row.
         n_on, n_cnt, n_mark = Signal(), Signal(max=block_bytes + 1), Signal()
-        self.comb += [n_on.eq(pmore[fs]), n_cnt.eq(Mux(full, block_bytes, lft)),
-                      n_mark.eq(~marked[fs] & ~full)]
-        pad = Signal(block_bytes, reset_less=True)     # (set before every block is shown)
+        self.comb += [
+            n_on.eq(pmore[fs]),
+            n_cnt.eq(Mux(full, block_bytes, lft)),
+            n_mark.eq(~marked[fs] & ~full),
+        ]
+        pad = Signal(block_bytes, reset_less=True)  # (set before every block is shown)
         mark = Signal(block_bytes, reset_less=True)
         # (a full block has no padding: its masks from `left`'s low bits, not through n_cnt)
         m_on = Signal()
         self.comb += m_on.eq(n_on & ~full)
-        m_cnt = lft[:log2_int(block_bytes, need_pow2=False)]
+        m_cnt = lft[: log2_int(block_bytes, need_pow2=False)]
         if rows_per_block > 2 and block_bytes in (64, 128):
             # With three rows or more a block there is a cycle more before the last row: the
             # masks' inputs (read through the slot multiplexer and `full`'s wide comparison)
@@ -356,45 +408,74 @@ class DMAReader(Module):
             fill_le.eq(Cat(*fill)),
             source.data.eq(engine_block(padded_le, word_bits)),
             source.slot.eq(fs),
-            self.fetch.valid.eq(choose), self.fetch.slot.eq(pick),
+            self.fetch.valid.eq(choose),
+            self.fetch.slot.eq(pick),
             self.bus_error.eq(filling & bus.err),
-            self.abort.valid.eq(filling & bus.err & ~got), self.abort.slot.eq(fs),
+            self.abort.valid.eq(filling & bus.err & ~got),
+            self.abort.slot.eq(fs),
             # (a pad job's final block: the padding's last)
-            tw.slot.eq(fs), tw.final.eq(Mux(pmore[fs], pad_last, job_end)),
+            tw.slot.eq(fs),
+            tw.final.eq(Mux(pmore[fs], pad_last, job_end)),
             tw.advance.eq(got & last_row_of_block),
-            tw.out_slot.eq(pick), tw.out_take.eq(choose & synth),
+            tw.out_slot.eq(pick),
+            tw.out_take.eq(choose & synth),
         ]
         self.sync += [
             If(source.valid & source.ready, source.valid.eq(0)),
-            If(choose & ~synth,
-                filling.eq(1), fs.eq(pick), fill_cnt.eq(0),
+            If(
+                choose & ~synth,
+                filling.eq(1),
+                fs.eq(pick),
+                fill_cnt.eq(0),
             ),
-            If(choose & synth,
-                fs.eq(pick), source.valid.eq(1), [fill[i].eq(0) for i in range(rows_per_block)],
-                source.first.eq(0), source.load_cv.eq(0), source.last.eq(jlast[pick]),
-                source.variant.eq(jvar[pick]), source.tweak.eq(tw.out_tweak),
+            If(
+                choose & synth,
+                fs.eq(pick),
+                source.valid.eq(1),
+                [fill[i].eq(0) for i in range(rows_per_block)],
+                source.first.eq(0),
+                source.load_cv.eq(0),
+                source.last.eq(jlast[pick]),
+                source.variant.eq(jvar[pick]),
+                source.tweak.eq(tw.out_tweak),
             ),
-            If(got,
+            If(
+                got,
                 fill[fill_cnt].eq(Mux(row_live, bus.dat_r, 0)),
                 fill_cnt.eq(fill_cnt + 1),
-                If(row_live,    # (a pad job's zero row advances no segment)
-                    If(seg_end & (tail_rows[fs] != 0),
-                        cur_row[fs].eq(tail_row[fs]), cur_rows[fs].eq(tail_rows[fs]), tail_rows[fs].eq(0),
+                If(
+                    row_live,  # (a pad job's zero row advances no segment)
+                    If(
+                        seg_end & (tail_rows[fs] != 0),
+                        cur_row[fs].eq(tail_row[fs]),
+                        cur_rows[fs].eq(tail_rows[fs]),
+                        tail_rows[fs].eq(0),
                     ).Else(
-                        cur_row[fs].eq(cur_row[fs] + 1), cur_rows[fs].eq(cur_rows[fs] - 1),
+                        cur_row[fs].eq(cur_row[fs] + 1),
+                        cur_rows[fs].eq(cur_rows[fs] - 1),
                         live[fs].eq(~seg_end),
                     ),
                 ),
-                If(last_row_of_block,
-                    filling.eq(0), source.valid.eq(1),
-                    source.first.eq(nfirst[fs]), source.load_cv.eq(nlcv[fs]),
-                    source.last.eq(jlast[fs] & job_end & ~jout[fs]), source.variant.eq(jvar[fs]),
+                If(
+                    last_row_of_block,
+                    filling.eq(0),
+                    source.valid.eq(1),
+                    source.first.eq(nfirst[fs]),
+                    source.load_cv.eq(nlcv[fs]),
+                    source.last.eq(jlast[fs] & job_end & ~jout[fs]),
+                    source.variant.eq(jvar[fs]),
                     source.tweak.eq(tw.tweak),
-                    nfirst[fs].eq(0), nlcv[fs].eq(0),
-                    p_on.eq(n_on), p_cnt.eq(n_cnt), p_mark.eq(n_mark),
-                    pad.eq(next_pad), mark.eq(next_mark),
-                    p_last.eq(pad_last), p_bits.eq(plen[fs] << 3),
-                    If(pmore[fs],
+                    nfirst[fs].eq(0),
+                    nlcv[fs].eq(0),
+                    p_on.eq(n_on),
+                    p_cnt.eq(n_cnt),
+                    p_mark.eq(n_mark),
+                    pad.eq(next_pad),
+                    mark.eq(next_mark),
+                    p_last.eq(pad_last),
+                    p_bits.eq(plen[fs] << 3),
+                    If(
+                        pmore[fs],
                         source.last.eq(jlast[fs] & pad_last & ~jout[fs]),
                         left[fs].eq(Mux(full, lft - block_bytes, 0)),
                         If(~full, marked[fs].eq(1)),
@@ -403,9 +484,14 @@ class DMAReader(Module):
                 ),
             ),
             If(choose & synth, p_on.eq(0), pad.eq(0)),
-            If(filling & row_live & bus.err,
+            If(
+                filling & row_live & bus.err,
                 # abandon the slot's job: nothing more is read, the partial block is dropped
-                filling.eq(0), cur_rows[fs].eq(0), live[fs].eq(0), tail_rows[fs].eq(0), pmore[fs].eq(0),
+                filling.eq(0),
+                cur_rows[fs].eq(0),
+                live[fs].eq(0),
+                tail_rows[fs].eq(0),
+                pmore[fs].eq(0),
             ),
         ]
         # a start on a slot wins over the updates above

@@ -32,13 +32,25 @@ their own crossing.
 register and the result (SlotControl's outstanding count): the engine's own and the result
 register's.
 """
+
 from migen import ClockDomainsRenamer, If, Module, Signal
 from migen.genlib.cdc import MultiReg
 from litex.soc.interconnect import stream
 
 # the engine facts the peripheral, the integration and the reports read (ip/engine_base.py)
-ENGINE_FACTS = ("family", "arch", "slots", "word_bits", "block_bits", "digest_bits", "variants",
-                "stages", "latency", "interval", "blocks_in_flight")
+ENGINE_FACTS = (
+    "family",
+    "arch",
+    "slots",
+    "word_bits",
+    "block_bits",
+    "digest_bits",
+    "variants",
+    "stages",
+    "latency",
+    "interval",
+    "blocks_in_flight",
+)
 
 
 class HeldCrossing(Module):
@@ -49,9 +61,9 @@ class HeldCrossing(Module):
     def __init__(self, description, cd_from, cd_to):
         self.sink = sink = stream.Endpoint(description)
         self.source = source = stream.Endpoint(description)
-        req, ack = Signal(), Signal()            # toggles: in cd_from, in cd_to
-        req_to, ack_from = Signal(), Signal()    # each seen by the other domain
-        sent = Signal()                          # (cd_from) the held item's request is out
+        req, ack = Signal(), Signal()  # toggles: in cd_from, in cd_to
+        req_to, ack_from = Signal(), Signal()  # each seen by the other domain
+        sent = Signal()  # (cd_from) the held item's request is out
         self.specials += [MultiReg(req, req_to, cd_to), MultiReg(ack, ack_from, cd_from)]
         taken = Signal()
         self.comb += [
@@ -61,7 +73,8 @@ class HeldCrossing(Module):
             source.valid.eq(req_to != ack),
         ]
         getattr(self.sync, cd_from).__iadd__(
-            If(taken, sent.eq(0)).Elif(sink.valid & ~sent, sent.eq(1), req.eq(~req)))
+            If(taken, sent.eq(0)).Elif(sink.valid & ~sent, sent.eq(1), req.eq(~req))
+        )
         getattr(self.sync, cd_to).__iadd__(If(source.valid & source.ready, ack.eq(~ack)))
 
 
@@ -74,11 +87,15 @@ class EngineInClockDomain(Module):
 
     def __init__(self, engine, clock_domain):
         if not isinstance(clock_domain, str) or not clock_domain or clock_domain == "sys":
-            raise ValueError(f"an engine's own clock domain must be a domain name other than sys, "
-                             f"got {clock_domain!r}")
+            raise ValueError(
+                f"an engine's own clock domain must be a domain name other than sys, "
+                f"got {clock_domain!r}"
+            )
         if hasattr(engine, "wipe") or hasattr(engine, "keys_valid") or hasattr(engine.sink, "key"):
-            raise ValueError("a MAC engine (key store, wipe) cannot run in a clock domain of its "
-                             "own: only the block and result streams are crossed")
+            raise ValueError(
+                "a MAC engine (key store, wipe) cannot run in a clock domain of its "
+                "own: only the block and result streams are crossed"
+            )
         self.clock_domain = clock_domain
         for name in ENGINE_FACTS:
             if hasattr(engine, name):
@@ -91,7 +108,9 @@ class EngineInClockDomain(Module):
         self.sink = stream.Endpoint(engine.sink.description)
         self.source = stream.Endpoint(engine.source.description)
         self.submodules.to_engine = HeldCrossing(engine.sink.description, "sys", clock_domain)
-        self.submodules.result = ClockDomainsRenamer(clock_domain)(stream.Buffer(engine.source.description))
+        self.submodules.result = ClockDomainsRenamer(clock_domain)(
+            stream.Buffer(engine.source.description)
+        )
         self.submodules.from_engine = HeldCrossing(engine.source.description, clock_domain, "sys")
         self.comb += [
             self.sink.connect(self.to_engine.sink),

@@ -14,6 +14,7 @@
   SoC's CRG makes it), its blocks and results crossing by a request/acknowledge handshake
   (engine_domain.py); the rest of the peripheral stays in `sys`.
 """
+
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.axi import AXIInterface, Wishbone2AXI
 
@@ -44,9 +45,13 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False, e
     if width > engine.block_bits:
         # the port is wired straight to the RAM's rows: a narrower master would read the
         # wrong rows, so a row wider than a block is refused rather than narrowed
-        raise ValueError(f"a {width}-bit DMA row is wider than {spec.engine_name}'s "
-                         f"{engine.block_bits}-bit block")
-    periph = HashPeripheral(engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width, axi=axi)
+        raise ValueError(
+            f"a {width}-bit DMA row is wider than {spec.engine_name}'s "
+            f"{engine.block_bits}-bit block"
+        )
+    periph = HashPeripheral(
+        engine, ram_base=ram.origin, ram_size=ram.size, dma_width=width, axi=axi
+    )
     periph.engine_spec = spec.engine_name
     periph.engine_domain = engine_domain or "sys"
     setattr(soc.submodules, name, periph)
@@ -68,7 +73,9 @@ def add_hash_peripheral(soc, hash_engine, name=None, dma_port=None, axi=False, e
     return periph
 
 
-def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None, engine_domains=None):
+def add_hash_subsystem(
+    soc, engines, dma_port=None, irq_pads=None, axi_port=None, engine_domains=None
+):
     """Add one hash peripheral per engine spec of `engines` (add_hash_peripheral), named by
     litedigest.spec.instance_name (its family, or the whole spec when a family appears twice);
     a spec listed twice is a ValueError. Returns {instance: peripheral}, in the order given.
@@ -95,8 +102,10 @@ def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None
     for spec, domain in (engine_domains or {}).items():
         key = specmod.parse(spec).engine_name
         if key not in full:
-            raise ValueError(f"engine {spec} has a clock domain but is not one of the engines "
-                             f"({', '.join(engines)})")
+            raise ValueError(
+                f"engine {spec} has a clock domain but is not one of the engines "
+                f"({', '.join(engines)})"
+            )
         domains[key] = domain
     masters = []
     axi = axi_port is not None
@@ -106,8 +115,14 @@ def add_hash_subsystem(soc, engines, dma_port=None, irq_pads=None, axi_port=None
         port = None if dma_port is None else (len(dma_port.dat_r), masters.append)
     peripherals = {}
     for index, (spec, name) in enumerate(zip(engines, names)):
-        periph = add_hash_peripheral(soc, spec, name=name, dma_port=port, axi=axi,
-                                     engine_domain=domains.get(specmod.parse(spec).engine_name))
+        periph = add_hash_peripheral(
+            soc,
+            spec,
+            name=name,
+            dma_port=port,
+            axi=axi,
+            engine_domain=domains.get(specmod.parse(spec).engine_name),
+        )
         peripherals[name] = periph
         if irq_pads is not None:
             soc.comb += irq_pads[name].eq(periph.ev.irq)
@@ -135,8 +150,11 @@ def _connect_axi(soc, readers, walker_buses, axi_port):
         # (single beats: ARLEN/AWLEN 0, INCR, ARCACHE/AWCACHE 0011)
         soc.submodules.walker_bridge = Wishbone2AXI(wb, walker_axi)
         readers = readers + [walker_axi]
-        soc.comb += [walker_axi.aw.connect(axi_port.aw), walker_axi.w.connect(axi_port.w),
-                     axi_port.b.connect(walker_axi.b)]
+        soc.comb += [
+            walker_axi.aw.connect(axi_port.aw),
+            walker_axi.w.connect(axi_port.w),
+            axi_port.b.connect(walker_axi.b),
+        ]
     else:
         soc.comb += [axi_port.aw.valid.eq(0), axi_port.w.valid.eq(0), axi_port.b.ready.eq(1)]
     soc.submodules.dma_arbiter = AXIReadArbiter(readers, axi_port)

@@ -15,6 +15,7 @@ UBI: its start tweak is MSG|FIRST|FINAL at position 0 and its final block adds t
 message in it (1..64; 0 for the empty message, one zero block), made here from the job's
 length (`pad_bytes`), not from the CSRs: the batch walker's jobs need no register writes.
 """
+
 from migen import Module, Signal, Cat, If, Array, Mux
 from migen.genlib.record import Record
 
@@ -43,11 +44,23 @@ def tweak_of_block(start, pos, first, is_final, final_bytes):
     # both sums, then the choice: the adder does not wait for `is_final` (with the DMA
     # reader's final-block decision in front of a 96-bit carry chain, the Skein reader's
     # tweak update was a long sys path of the four-engine ECP5 SoC)
-    return tw, new_pos, [
-        new_pos.eq(Mux(final_on, pos + final_bytes, pos + 64)),
-        tw.eq(Cat(new_pos, start[96:119], start[TWEAK_BITPAD] & final_on, start[120:126],
-                  first, final_on)),
-    ]
+    return (
+        tw,
+        new_pos,
+        [
+            new_pos.eq(Mux(final_on, pos + final_bytes, pos + 64)),
+            tw.eq(
+                Cat(
+                    new_pos,
+                    start[96:119],
+                    start[TWEAK_BITPAD] & final_on,
+                    start[120:126],
+                    first,
+                    final_on,
+                )
+            ),
+        ],
+    )
 
 
 class SkeinTweak(Module):
@@ -69,14 +82,15 @@ class SkeinTweak(Module):
         self.port = port = Record(tweak_port_layout(nslots))
 
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
-        tstart = mk("tstart", TWEAK_BITS)   # the job's start tweak
-        tpos = mk("tpos", 96)               # the position so far
-        tfirst = mk("tfirst")               # the next block is the UBI's first
-        tfb = mk("tfb", 7)                  # bytes of the UBI's final block
-        jout = mk("jout")                   # the output block is still to come
+        tstart = mk("tstart", TWEAK_BITS)  # the job's start tweak
+        tpos = mk("tpos", 96)  # the position so far
+        tfirst = mk("tfirst")  # the next block is the UBI's first
+        tfb = mk("tfb", 7)  # bytes of the UBI's final block
+        jout = mk("jout")  # the output block is still to come
 
-        tw, pos, stmts = tweak_of_block(tstart[port.slot], tpos[port.slot], tfirst[port.slot],
-                                        port.final, tfb[port.slot])
+        tw, pos, stmts = tweak_of_block(
+            tstart[port.slot], tpos[port.slot], tfirst[port.slot], port.final, tfb[port.slot]
+        )
         self.comb += stmts
         t = self.tweak
         csr_tw, _, stmts = tweak_of_block(t, t[:96], t[TWEAK_FIRST], 1, self.final_bytes)
@@ -95,14 +109,20 @@ class SkeinTweak(Module):
         n, n_1 = self.pad_bytes, Signal(32)
         j_tweak, j_fb = Signal(TWEAK_BITS), Signal(7)
         self.comb += n_1.eq(n - 1)
-        self.comb += If(job.pad,
+        self.comb += If(
+            job.pad,
             j_tweak.eq(MESSAGE_TWEAK),
             j_fb.eq(Mux(n == 0, 0, n_1[:6] + 1)),
         ).Else(
-            j_tweak.eq(t), j_fb.eq(self.final_bytes),
+            j_tweak.eq(t),
+            j_fb.eq(self.final_bytes),
         )
-        for s in range(nslots):   # a start on the slot wins over the reader's updates
-            self.sync += If(job.start & (job.slot == s),
-                tstart[s].eq(j_tweak), tpos[s].eq(j_tweak[:96]), tfirst[s].eq(j_tweak[TWEAK_FIRST]),
-                tfb[s].eq(j_fb), jout[s].eq(job.out),
+        for s in range(nslots):  # a start on the slot wins over the reader's updates
+            self.sync += If(
+                job.start & (job.slot == s),
+                tstart[s].eq(j_tweak),
+                tpos[s].eq(j_tweak[:96]),
+                tfirst[s].eq(j_tweak[TWEAK_FIRST]),
+                tfb[s].eq(j_fb),
+                jout[s].eq(job.out),
             )

@@ -25,6 +25,7 @@ connect_to_pads names, e.g. the pynq_z2 subsystem's `m_axi_pads`). `stats` count
 beats, stall cycles and the most bursts in flight; `ar_log` lists (address, beats) of every
 read burst.
 """
+
 import random
 from collections import deque
 
@@ -52,9 +53,22 @@ class _Port:
 
 
 class AXIDDR:
-    def __init__(self, port, mem, base=0, latency=30, seed=0, ar_ready=0.75, r_gap=0.1,
-                 w_ready=0.75, b_latency=4, max_outstanding=8, data_width=64, cache=CACHE_NORMAL,
-                 decode_end=None):
+    def __init__(
+        self,
+        port,
+        mem,
+        base=0,
+        latency=30,
+        seed=0,
+        ar_ready=0.75,
+        r_gap=0.1,
+        w_ready=0.75,
+        b_latency=4,
+        max_outstanding=8,
+        data_width=64,
+        cache=CACHE_NORMAL,
+        decode_end=None,
+    ):
         if latency < 1:
             raise ValueError("latency must be at least one cycle")
         self.sig = _Port(port)
@@ -70,8 +84,17 @@ class AXIDDR:
         self.size = self.nbytes.bit_length() - 1
         self.cache = cache
         self.ar_log = []
-        self.stats = dict(read_bursts=0, read_beats=0, read_errors=0, read_decerrs=0, write_bursts=0,
-                          write_beats=0, write_errors=0, max_in_flight=0, cycles=0)
+        self.stats = dict(
+            read_bursts=0,
+            read_beats=0,
+            read_errors=0,
+            read_decerrs=0,
+            write_bursts=0,
+            write_beats=0,
+            write_errors=0,
+            max_in_flight=0,
+            cycles=0,
+        )
 
     # --- memory ---------------------------------------------------------------------------
     def _inside(self, addr):
@@ -83,7 +106,7 @@ class AXIDDR:
                 return 0, RESP_DECERR
             return 0, RESP_SLVERR
         off = addr - self.base
-        return int.from_bytes(self.mem[off:off + self.nbytes], "little"), RESP_OKAY
+        return int.from_bytes(self.mem[off : off + self.nbytes], "little"), RESP_OKAY
 
     def _write(self, addr, data, strb):
         if not self._inside(addr):
@@ -98,6 +121,7 @@ class AXIDDR:
     def _check_burst(self, kind, addr, length, size, burst, cache):
         def fail(what):
             raise AXIProtocolError(f"{kind} 0x{addr:08x} len {length}: {what}")
+
         if burst != BURST_INCR:
             fail(f"burst type {burst}, not INCR")
         if size != self.size:
@@ -122,11 +146,11 @@ class AXIDDR:
     def process(self):
         s = self.sig
         ax = ("addr", "len", "size", "burst", "cache")
-        bursts = deque()            # read bursts: [first beat's cycle, address, beats left]
-        aws = deque()               # write bursts: [address, beats left]
-        wbeats = deque()            # write beats without their AW yet: (data, strb, last)
-        bresp = deque()             # [cycle due, resp]
-        pending = {}                # channel -> payload of a VALID not yet taken (stability)
+        bursts = deque()  # read bursts: [first beat's cycle, address, beats left]
+        aws = deque()  # write bursts: [address, beats left]
+        wbeats = deque()  # write beats without their AW yet: (data, strb, last)
+        bresp = deque()  # [cycle due, resp]
+        pending = {}  # channel -> payload of a VALID not yet taken (stability)
         cur = dict(arready=0, rvalid=0, awready=0, wready=0, bvalid=0)
         cycle = 0
         while True:
@@ -141,8 +165,9 @@ class AXIDDR:
                         raise AXIProtocolError(f"{ch.upper()}VALID fell before {ch.upper()}READY")
                     now = yield from self._payload(ch, names)
                     if now != pending[ch]:
-                        raise AXIProtocolError(f"{ch.upper()} payload changed while waiting: "
-                                               f"{pending[ch]} -> {now}")
+                        raise AXIProtocolError(
+                            f"{ch.upper()} payload changed while waiting: {pending[ch]} -> {now}"
+                        )
                 if not valid:
                     pending.pop(ch, None)
                     continue
@@ -193,10 +218,16 @@ class AXIDDR:
             self.stats["max_in_flight"] = max(self.stats["max_in_flight"], len(bursts))
 
             # --- next cycle's outputs
-            cur["arready"] = int(len(bursts) < self.max_outstanding and self.rng.random() < self.p_ar)
+            cur["arready"] = int(
+                len(bursts) < self.max_outstanding and self.rng.random() < self.p_ar
+            )
             yield s("ar", "ready").eq(cur["arready"])
-            if not cur["rvalid"] and bursts and bursts[0][0] <= cycle + 1 \
-                    and self.rng.random() >= self.p_gap:
+            if (
+                not cur["rvalid"]
+                and bursts
+                and bursts[0][0] <= cycle + 1
+                and self.rng.random() >= self.p_gap
+            ):
                 b = bursts[0]
                 data, resp = self._read(b[1])
                 self.stats["read_errors"] += resp != RESP_OKAY

@@ -5,6 +5,7 @@
 
 builds (cached), boots a firmware and reports, or measures boot time, CSR and bulk rates.
 """
+
 import os
 import sys
 import time
@@ -18,6 +19,7 @@ from litedigest.soc.sim.process import SimProcess
 def bench(sim_build, firmware, nbytes=65536, nreads=500):
     """Boot time to the firmware's first output line, CSR read rate, bulk write/read rates."""
     import random
+
     res = {}
     t0 = time.monotonic()
     with SimProcess(sim_build, firmware=firmware) as sim:
@@ -32,7 +34,7 @@ def bench(sim_build, firmware, nbytes=65536, nreads=500):
         addr = sim.constants["main_ram_base"] + sim.constants["main_ram_size"] // 2
         t = time.monotonic()
         sim.bus.write_bytes(addr, data)
-        sim.bus.read(addr)                  # the bridge answers after the writes before it
+        sim.bus.read(addr)  # the bridge answers after the writes before it
         res["write_s"] = time.monotonic() - t
         t = time.monotonic()
         back = sim.bus.read_bytes(addr, nbytes)
@@ -45,18 +47,24 @@ def bench(sim_build, firmware, nbytes=65536, nreads=500):
 def main(argv=None):
     """Small CLI: build, then optionally boot a firmware, report or benchmark."""
     import argparse
+
     p = argparse.ArgumentParser(description="Build/run the LiteDigest simulated SoC")
     p.add_argument("--build-dir", default=os.path.join(buildcache.build_root(), "sim"))
     p.add_argument("--hash-engine", default=None)
     p.add_argument("--rebuild", action="store_true")
-    p.add_argument("--app", default=os.path.join(APPS_DIR, "idle"),
-                   help="firmware app dir to build and boot")
+    p.add_argument(
+        "--app", default=os.path.join(APPS_DIR, "idle"), help="firmware app dir to build and boot"
+    )
     p.add_argument("--expect", default="LDIDLE", help="console text to wait for after boot")
-    p.add_argument("--bench", action="store_true", help="measure boot, CSR and bulk rates (idle app)")
+    p.add_argument(
+        "--bench", action="store_true", help="measure boot, CSR and bulk rates (idle app)"
+    )
     args = p.parse_args(argv)
     t0 = time.monotonic()
     b = build_sim(args.build_dir, hash_engine=args.hash_engine, rebuild=args.rebuild)
-    print(f"build: {b.build_dir} ({'built' if b.built else 'cached'}, {time.monotonic() - t0:.1f} s)")
+    print(
+        f"build: {b.build_dir} ({'built' if b.built else 'cached'}, {time.monotonic() - t0:.1f} s)"
+    )
     t0 = time.monotonic()
     fw = build_firmware(b, args.app)
     print(f"firmware: {fw} ({time.monotonic() - t0:.1f} s)")

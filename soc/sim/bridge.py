@@ -4,6 +4,7 @@
 ``UARTBoneClient(host, port)`` speaks the ``Stream2Wishbone`` protocol to the patched
 ``serial2tcp_nodelay`` sim module (soc/sim_modules); ``free_tcp_port()`` picks a port for a run.
 """
+
 import contextlib
 import socket
 import time
@@ -21,8 +22,8 @@ CMD_WRITE_BURST_INCR = 0x01
 CMD_READ_BURST_INCR = 0x02
 CMD_WRITE_BURST_FIXED = 0x03
 CMD_READ_BURST_FIXED = 0x04
-MAX_BURST = 255          # words per UARTBone command (8-bit length)
-READ_WINDOW = 8          # read bursts in flight (keeps replies well under the socket buffers)
+MAX_BURST = 255  # words per UARTBone command (8-bit length)
+READ_WINDOW = 8  # read bursts in flight (keeps replies well under the socket buffers)
 
 
 class UARTBoneClient:
@@ -39,10 +40,9 @@ class UARTBoneClient:
     Every wait has ``timeout`` seconds; failures raise BridgeTimeout / BridgeError.
     """
 
-    def __init__(self, host="127.0.0.1", port=None, timeout=10.0, connect_timeout=10.0,
-                 alive=None):
+    def __init__(self, host="127.0.0.1", port=None, timeout=10.0, connect_timeout=10.0, alive=None):
         self.host, self.port, self.timeout = host, port, timeout
-        self._alive = alive          # optional callable: False when the sim process is gone
+        self._alive = alive  # optional callable: False when the sim process is gone
         self.sock = None
         self.stats = {"reads": 0, "writes": 0, "bytes_out": 0, "bytes_in": 0}
         if port is not None:
@@ -54,7 +54,9 @@ class UARTBoneClient:
         last = None
         while True:
             if self._alive is not None and not self._alive():
-                raise BridgeError(f"simulation exited before the bridge on port {self.port} answered")
+                raise BridgeError(
+                    f"simulation exited before the bridge on port {self.port} answered"
+                )
             try:
                 s = socket.create_connection((self.host, self.port), timeout=min(1.0, timeout))
                 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -64,8 +66,10 @@ class UARTBoneClient:
             except OSError as e:
                 last = e
             if time.monotonic() > deadline:
-                raise BridgeTimeout(f"cannot connect to the UARTBone bridge at {self.host}:{self.port} "
-                                    f"within {timeout} s: {last}")
+                raise BridgeTimeout(
+                    f"cannot connect to the UARTBone bridge at {self.host}:{self.port} "
+                    f"within {timeout} s: {last}"
+                )
             time.sleep(0.05)
 
     def close(self):
@@ -87,7 +91,9 @@ class UARTBoneClient:
         try:
             self.sock.sendall(data)
         except socket.timeout:
-            raise BridgeTimeout(f"bridge send timed out after {self.timeout} s (sim not consuming)") from None
+            raise BridgeTimeout(
+                f"bridge send timed out after {self.timeout} s (sim not consuming)"
+            ) from None
         except OSError as e:
             raise BridgeError(f"bridge send failed: {e}") from None
         self.stats["bytes_out"] += len(data)
@@ -100,14 +106,18 @@ class UARTBoneClient:
         while got < n:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise BridgeTimeout(f"bridge read timed out after {self.timeout} s "
-                                    f"({got}/{n} bytes received): is the simulation running?")
+                raise BridgeTimeout(
+                    f"bridge read timed out after {self.timeout} s "
+                    f"({got}/{n} bytes received): is the simulation running?"
+                )
             self.sock.settimeout(min(remaining, 0.5))
             try:
                 k = self.sock.recv_into(view[got:], n - got)
             except socket.timeout:
                 if self._alive is not None and not self._alive():
-                    raise BridgeError("simulation exited while waiting for a bridge reply") from None
+                    raise BridgeError(
+                        "simulation exited while waiting for a bridge reply"
+                    ) from None
                 continue
             except OSError as e:
                 raise BridgeError(f"bridge receive failed: {e}") from None
@@ -140,7 +150,7 @@ class UARTBoneClient:
             data = [data]
         out = bytearray()
         for i in range(0, len(data), MAX_BURST):
-            chunk = data[i:i + MAX_BURST]
+            chunk = data[i : i + MAX_BURST]
             out += self._header(CMD_WRITE_BURST_INCR, addr + 4 * i, len(chunk))
             for w in chunk:
                 out += (w & 0xFFFFFFFF).to_bytes(4, "big")
@@ -149,7 +159,7 @@ class UARTBoneClient:
 
     def _read_words(self, addr, count):
         raw = self._read_raw(addr, count)
-        return [int.from_bytes(raw[i:i + 4], "big") for i in range(0, len(raw), 4)]
+        return [int.from_bytes(raw[i : i + 4], "big") for i in range(0, len(raw), 4)]
 
     def _read_raw(self, addr, count):
         """``count`` words as the big-endian byte stream the bridge sends."""
@@ -181,17 +191,22 @@ class UARTBoneClient:
                 buf[0:4] = self.read_bytes(start, 4)
             if end % 4:
                 buf[-4:] = self.read_bytes(end4 - 4, 4)
-            buf[head:head + len(data)] = data
+            buf[head : head + len(data)] = data
             addr, data = start, bytes(buf)
         n = len(data) // 4
         # Little-endian memory, big-endian wire words: byte-swap each 32-bit word.
         swapped = bytearray(len(data))
-        swapped[0::4], swapped[1::4], swapped[2::4], swapped[3::4] = data[3::4], data[2::4], data[1::4], data[0::4]
+        swapped[0::4], swapped[1::4], swapped[2::4], swapped[3::4] = (
+            data[3::4],
+            data[2::4],
+            data[1::4],
+            data[0::4],
+        )
         out = bytearray()
         for i in range(0, n, MAX_BURST):
             k = min(MAX_BURST, n - i)
             out += self._header(CMD_WRITE_BURST_INCR, addr + 4 * i, k)
-            out += swapped[4 * i:4 * (i + k)]
+            out += swapped[4 * i : 4 * (i + k)]
         self._send(bytes(out))
         self.stats["writes"] += 1
 
@@ -205,10 +220,11 @@ class UARTBoneClient:
         data[0::4], data[1::4], data[2::4], data[3::4] = raw[3::4], raw[2::4], raw[1::4], raw[0::4]
         self.stats["reads"] += 1
         off = addr - start
-        return bytes(data[off:off + n])
+        return bytes(data[off : off + n])
 
 
 # Ports --------------------------------------------------------------------------------------------
+
 
 def free_tcp_port():
     """A currently free TCP port on 127.0.0.1 (the OS picks it)."""

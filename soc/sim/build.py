@@ -7,6 +7,7 @@
 directory (litedigest.buildcache: a stamp of the configuration, the package versions and
 the sources, and a lock per build directory).
 """
+
 import dataclasses
 import json
 import os
@@ -37,11 +38,11 @@ class SimBuild:
     csr_csv: str
     main_ram_base: int
     main_ram_size: int
-    main_ram_init: str        # file name of the main RAM $readmemh file, in gateware_dir
+    main_ram_init: str  # file name of the main RAM $readmemh file, in gateware_dir
     hash_engine: object = None
-    main_ram_row_bytes: int = 4   # bytes per line of the main RAM .init file
+    main_ram_row_bytes: int = 4  # bytes per line of the main RAM .init file
     hash_peripherals: dict = None  # instance name -> engine spec
-    built: bool = False       # True when this call rebuilt, False on a cache hit
+    built: bool = False  # True when this call rebuilt, False on a cache hit
     build_seconds: float = 0.0
 
     @property
@@ -58,11 +59,22 @@ class SimBuild:
 
 def _config_stamp(hash_engine, main_ram_size):
     """Hash of everything the gateware/software build depends on (not the firmware)."""
-    cfg = {"hash_engine": hash_engine, "main_ram_size": main_ram_size, "python": sys.version_info[:2]}
-    cfg.update(buildcache.package_versions("litex", "migen", "pythondata-cpu-vexriscv",
-                                           "pythondata-software-picolibc"))
-    files = [TARGET_SCRIPT, os.path.join(SOC_DIR, "cores", "wide_ram.py"), os.path.join(SOC_DIR, "cores", "fault_inject.py"),
-             buildcache.source_files(SIM_MODULES_DIR, (".c", ".h", "Makefile"))]
+    cfg = {
+        "hash_engine": hash_engine,
+        "main_ram_size": main_ram_size,
+        "python": sys.version_info[:2],
+    }
+    cfg.update(
+        buildcache.package_versions(
+            "litex", "migen", "pythondata-cpu-vexriscv", "pythondata-software-picolibc"
+        )
+    )
+    files = [
+        TARGET_SCRIPT,
+        os.path.join(SOC_DIR, "cores", "wide_ram.py"),
+        os.path.join(SOC_DIR, "cores", "fault_inject.py"),
+        buildcache.source_files(SIM_MODULES_DIR, (".c", ".h", "Makefile")),
+    ]
     if hash_engine is not None:
         files.append(buildcache.gateware_sources())  # the peripherals and the engines
     return buildcache.stamp(cfg, files), cfg
@@ -72,24 +84,31 @@ def _load_build(build_dir, hash_engine, built=False, seconds=0.0):
     with open(os.path.join(build_dir, INFO_NAME)) as f:
         info = json.load(f)
     return SimBuild(
-        build_dir     = build_dir,
-        gateware_dir  = info["gateware_dir"],
-        software_dir  = info["software_dir"],
-        csr_json      = os.path.join(build_dir, "csr.json"),
-        csr_csv       = os.path.join(build_dir, "csr.csv"),
-        main_ram_base = info["main_ram_base"],
-        main_ram_size = info["main_ram_size"],
-        main_ram_init = info["main_ram_init"],
-        hash_engine   = hash_engine,
-        main_ram_row_bytes = info.get("main_ram_row_bytes", 4),
-        hash_peripherals = info.get("hash_peripherals", {}),
-        built         = built,
-        build_seconds = seconds,
+        build_dir=build_dir,
+        gateware_dir=info["gateware_dir"],
+        software_dir=info["software_dir"],
+        csr_json=os.path.join(build_dir, "csr.json"),
+        csr_csv=os.path.join(build_dir, "csr.csv"),
+        main_ram_base=info["main_ram_base"],
+        main_ram_size=info["main_ram_size"],
+        main_ram_init=info["main_ram_init"],
+        hash_engine=hash_engine,
+        main_ram_row_bytes=info.get("main_ram_row_bytes", 4),
+        hash_peripherals=info.get("hash_peripherals", {}),
+        built=built,
+        build_seconds=seconds,
     )
 
 
-def build_sim(build_dir, hash_engine=None, firmware=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE,
-              rebuild=False, timeout=3600, verbose=False):
+def build_sim(
+    build_dir,
+    hash_engine=None,
+    firmware=None,
+    main_ram_size=DEFAULT_MAIN_RAM_SIZE,
+    rebuild=False,
+    timeout=3600,
+    verbose=False,
+):
     """Build (or reuse) the simulated SoC in ``build_dir``; return a :class:`SimBuild`.
 
     Builds gateware + Verilator model (``gateware/obj_dir/Vsim``), csr.json/csr.csv, the LiteX
@@ -106,23 +125,36 @@ def build_sim(build_dir, hash_engine=None, firmware=None, main_ram_size=DEFAULT_
     stamp, cfg = _config_stamp(hash_engine, main_ram_size)
     stamp_file = os.path.join(build_dir, STAMP_NAME)
     with buildcache.locked(build_dir):
-        cached = (not rebuild and buildcache.cached(stamp_file, stamp) is not None
-                  and os.path.exists(os.path.join(build_dir, INFO_NAME))
-                  and os.access(os.path.join(build_dir, "gateware", "obj_dir", "Vsim"), os.X_OK))
+        cached = (
+            not rebuild
+            and buildcache.cached(stamp_file, stamp) is not None
+            and os.path.exists(os.path.join(build_dir, INFO_NAME))
+            and os.access(os.path.join(build_dir, "gateware", "obj_dir", "Vsim"), os.X_OK)
+        )
         seconds = 0.0
         if not cached:
             buildcache.forget(stamp_file)
-            cmd = [sys.executable, TARGET_SCRIPT, "--build-dir", build_dir,
-                   "--main-ram-size", str(main_ram_size)]
+            cmd = [
+                sys.executable,
+                TARGET_SCRIPT,
+                "--build-dir",
+                build_dir,
+                "--main-ram-size",
+                str(main_ram_size),
+            ]
             if hash_engine is not None:
                 cmd += ["--hash-engine", str(hash_engine)]
             log_path = os.path.join(build_dir, "build.log")
             t0 = time.monotonic()
             with open(log_path, "w") as log:
                 try:
-                    r = subprocess.run(cmd, stdout=None if verbose else log, stderr=subprocess.STDOUT
-                                       if not verbose else None, cwd=buildcache.repo_root(),
-                                       timeout=timeout)
+                    r = subprocess.run(
+                        cmd,
+                        stdout=None if verbose else log,
+                        stderr=subprocess.STDOUT if not verbose else None,
+                        cwd=buildcache.repo_root(),
+                        timeout=timeout,
+                    )
                 except subprocess.TimeoutExpired:
                     raise SimTimeout(f"SoC build timed out after {timeout} s (log: {log_path})")
             seconds = time.monotonic() - t0
@@ -143,8 +175,11 @@ def soc_build_dir(engines):
     """build/soc/<engines>: one cached build per list of engine specs (the soc backend, the
     demo, the benches and the tests share it)."""
     from litedigest import spec as specmod
+
     names = [specmod.parse(e).engine_name if isinstance(e, str) else e.engine_name for e in engines]
-    return os.path.join(buildcache.build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names))
+    return os.path.join(
+        buildcache.build_root(), "soc", "+".join(re.sub(r"[^a-z0-9]+", "-", n) for n in names)
+    )
 
 
 def build_soc(engines):

@@ -5,6 +5,7 @@
 ``csrmap.bind(bus)`` gives ``regs.<name>.read()/.write(v)`` over any bus with LiteX word access
 (``read(addr[, n])``, ``write(addr, words)``), e.g. ``bridge.UARTBoneClient``.
 """
+
 import json
 
 

@@ -6,6 +6,7 @@ The one firmware builder (the simulated SoC and the board targets use it):
 app.mak) against the build's LiteX software; ``write_main_ram_init`` writes an image as the
 ``$readmemh`` file of a main RAM; ``load_firmware`` makes an image a simulated build's default.
 """
+
 import os
 import subprocess
 
@@ -28,21 +29,35 @@ def build_firmware(sim_build, app_dir, timeout=900, jobs=None, extra_make_args=(
     app_dir = os.path.abspath(app_dir)
     name = os.path.basename(app_dir.rstrip("/"))
     out = os.path.join(build_dir, "firmware", name)
-    cmd = ["make", "-C", app_dir, f"BUILD_DIR={build_dir}", f"OUT={out}",
-           f"-j{jobs or os.cpu_count() or 1}", *extra_make_args]
+    cmd = [
+        "make",
+        "-C",
+        app_dir,
+        f"BUILD_DIR={build_dir}",
+        f"OUT={out}",
+        f"-j{jobs or os.cpu_count() or 1}",
+        *extra_make_args,
+    ]
     try:
         with buildcache.locked(os.path.join(build_dir, "firmware")):
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+            r = subprocess.run(
+                cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
+            )
     except subprocess.TimeoutExpired:
         raise SimTimeout(f"firmware build of {app_dir} timed out after {timeout} s")
     if r.returncode != 0:
-        raise SimError(f"firmware build failed: {' '.join(cmd)}\n"
-                       + r.stdout.decode(errors="replace")[-4000:])
+        raise SimError(
+            f"firmware build failed: {' '.join(cmd)}\n" + r.stdout.decode(errors="replace")[-4000:]
+        )
     for d in (out, app_dir):
         pref = os.path.join(d, name + ".bin")
         if os.path.exists(pref):
             return pref
-        bins = [os.path.join(d, f) for f in os.listdir(d) if f.endswith(".bin")] if os.path.isdir(d) else []
+        bins = (
+            [os.path.join(d, f) for f in os.listdir(d) if f.endswith(".bin")]
+            if os.path.isdir(d)
+            else []
+        )
         if bins:
             return max(bins, key=os.path.getmtime)
     raise SimError(f"firmware build of {app_dir} produced no .bin (looked in {out} and {app_dir})")
@@ -61,10 +76,12 @@ def write_main_ram_init(path, image, size, row_bytes=4):
     zero-padded to the full depth."""
     data = _image_bytes(image)
     if len(data) > size:
-        raise SimError(f"firmware image of {len(data)} bytes does not fit in main RAM ({size} bytes)")
+        raise SimError(
+            f"firmware image of {len(data)} bytes does not fit in main RAM ({size} bytes)"
+        )
     data = data + bytes(size - len(data))
     fmt = "%%0%dX\n" % (2 * row_bytes)
-    rows = (int.from_bytes(data[i:i + row_bytes], "little") for i in range(0, size, row_bytes))
+    rows = (int.from_bytes(data[i : i + row_bytes], "little") for i in range(0, size, row_bytes))
     tmp = path + ".tmp%d" % os.getpid()
     with open(tmp, "w") as f:
         f.write("".join(fmt % r for r in rows))
@@ -73,8 +90,12 @@ def write_main_ram_init(path, image, size, row_bytes=4):
 
 def load_firmware(sim_build, firmware):
     """Make ``firmware`` (path or bytes) the build's default main RAM image (no rebuild)."""
-    write_main_ram_init(os.path.join(sim_build.gateware_dir, sim_build.main_ram_init), firmware,
-                        sim_build.main_ram_size, sim_build.main_ram_row_bytes)
+    write_main_ram_init(
+        os.path.join(sim_build.gateware_dir, sim_build.main_ram_init),
+        firmware,
+        sim_build.main_ram_size,
+        sim_build.main_ram_row_bytes,
+    )
 
 
 def firmware_app(name):

@@ -19,18 +19,46 @@ interpreter, on the same tables.
 Used with migen_widths by the Migen simulations (tests/conftest.py, the PYNQ subsystem model).
 tests/engines/test_migen_compiled.py runs designs under both and compares every signal every cycle.
 """
+
 from migen.fhdl.bitcontainer import value_bits_sign
-from migen.fhdl.structure import (Constant, Signal, Cat, Replicate, If, Case, Display,
-                                  ClockSignal, ResetSignal, _Operator, _Slice, _Part,
-                                  _ArrayProxy, _Assign)
+from migen.fhdl.structure import (
+    Constant,
+    Signal,
+    Cat,
+    Replicate,
+    If,
+    Case,
+    Display,
+    ClockSignal,
+    ResetSignal,
+    _Operator,
+    _Slice,
+    _Part,
+    _ArrayProxy,
+    _Assign,
+)
 from migen.fhdl.specials import _MemoryLocation
 from migen.sim import core
 
 _installed = False
-_MAX_DEPTH = 40          # nesting of a generated expression before it is split into temporaries
+_MAX_DEPTH = 40  # nesting of a generated expression before it is split into temporaries
 
-_BINARY = {"+": "+", "-": "-", "*": "*", ">>>": ">>", "<<<": "<<", "&": "&", "^": "^", "|": "|",
-           "<": "<", "<=": "<=", "==": "==", "!=": "!=", ">": ">", ">=": ">="}
+_BINARY = {
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    ">>>": ">>",
+    "<<<": "<<",
+    "&": "&",
+    "^": "^",
+    "|": "|",
+    "<": "<",
+    "<=": "<=",
+    "==": "==",
+    "!=": "!=",
+    ">": ">",
+    ">=": ">=",
+}
 
 
 class _Compiler:
@@ -38,8 +66,8 @@ class _Compiler:
 
     def __init__(self, evaluator):
         self.ev = evaluator
-        self.consts = {}       # name -> object the generated code refers to
-        self.signals = {}      # duid -> Signal read or written by the generated code
+        self.consts = {}  # name -> object the generated code refers to
+        self.signals = {}  # duid -> Signal read or written by the generated code
         self.ntemp = 0
 
     def _const(self, obj):
@@ -104,15 +132,19 @@ class _Compiler:
             for e in node.l:
                 n = len(e)
                 s, d = self.expr(e, pre, post)
-                terms.append(f"(({s} & {(1 << n) - 1}) << {shift})" if shift else f"({s} & {(1 << n) - 1})")
+                terms.append(
+                    f"(({s} & {(1 << n) - 1}) << {shift})" if shift else f"({s} & {(1 << n) - 1})"
+                )
                 depth = max(depth, d + 1)
                 shift += n
             if not terms:
                 return "0", 0
             # a balanced tree of ORs: a long flat chain nests as deep as it is long
             while len(terms) > 1:
-                terms = [f"({terms[i]} | {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
-                         for i in range(0, len(terms), 2)]
+                terms = [
+                    f"({terms[i]} | {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
+                    for i in range(0, len(terms), 2)
+                ]
                 depth += 1
             return terms[0], depth
         if isinstance(node, Replicate):
@@ -184,8 +216,12 @@ class _Compiler:
                 width = target.width
             out.extend(pad + line for line in pre)
             mask = (1 << width) - 1
-            self.assign(target.value, f"(({whole}) & ~({mask} << {start})) | (({name} & {mask}) << {start})",
-                        out, ind)
+            self.assign(
+                target.value,
+                f"(({whole}) & ~({mask} << {start})) | (({name} & {mask}) << {start})",
+                out,
+                ind,
+            )
             return
         if isinstance(target, (_ArrayProxy, _MemoryLocation)):
             pre = []
@@ -198,11 +234,16 @@ class _Compiler:
                 index, _ = self.expr(target.index, pre)
             out.extend(pad + line for line in pre)
             out.append(f"{pad}_i = {index}")
-            if all(isinstance(c, Signal) and not c.signed and c.nbits == choices[0].nbits for c in choices):
+            if all(
+                isinstance(c, Signal) and not c.signed and c.nbits == choices[0].nbits
+                for c in choices
+            ):
                 table = self._signal_table(choices)
                 out.append(f"{pad}m[{table}[_i]] = {name} & {(1 << choices[0].nbits) - 1}")
                 return
-            out.append(f"{pad}if _i < 0: _i += {len(choices)}")    # Python's indexing, as the interpreter's
+            out.append(
+                f"{pad}if _i < 0: _i += {len(choices)}"
+            )  # Python's indexing, as the interpreter's
             for j, c in enumerate(choices):
                 out.append(f"{pad}{'if' if j == 0 else 'elif'} _i == {j}:")
                 self.assign(c, name, out, ind + 4)
@@ -239,7 +280,7 @@ class _Compiler:
                 seen = set()
                 for k, body in s.cases.items():
                     if not isinstance(k, Constant) or k.value in seen:
-                        continue       # the interpreter takes the first key equal to the test
+                        continue  # the interpreter takes the first key equal to the test
                     seen.add(k.value)
                     out.append(f"{pad}{'if' if first else 'elif'} _c == {k.value}:")
                     self.statements(body, out, ind + 4)
@@ -262,8 +303,11 @@ class _Compiler:
     @staticmethod
     def _display(s):
         def show(sv):
-            print(s.s % tuple(arg.reset.value if sv[arg.duid] is None else sv[arg.duid]
-                              for arg in s.args))
+            print(
+                s.s
+                % tuple(arg.reset.value if sv[arg.duid] is None else sv[arg.duid] for arg in s.args)
+            )
+
         return show
 
     def function(self, stmts, name):
@@ -300,6 +344,7 @@ def compile_simulator(sim):
             interpret(statements)
         else:
             f(sv, m)
+
     ev.execute = execute
 
 

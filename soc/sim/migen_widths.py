@@ -13,6 +13,7 @@ Constant's width are their own attributes and are read as before.
 Used by the Migen simulations: the test benches (tests/conftest.py) and the PYNQ subsystem
 model (`pynq_dma`). The same widths, so the same Verilog where Migen converts a design.
 """
+
 from migen.fhdl import structure
 from migen.fhdl.bitcontainer import value_bits_sign
 

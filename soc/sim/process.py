@@ -10,6 +10,7 @@ files, and a freshly written main RAM ``.init`` made from the firmware image (on
 little-endian word per line, padded to the RAM depth). Several sims can therefore run at once
 from one build with different firmware and ports.
 """
+
 import contextlib
 import json
 import os
@@ -39,8 +40,18 @@ class SimProcess:
     The process is always killed on ``close()``/exit, also after an exception.
     """
 
-    def __init__(self, sim_build, firmware=None, port=None, start_timeout=30.0, bus_timeout=10.0,
-                 keep_run_dir=False, run_dir=None, connect=True, extra_env=None):
+    def __init__(
+        self,
+        sim_build,
+        firmware=None,
+        port=None,
+        start_timeout=30.0,
+        bus_timeout=10.0,
+        keep_run_dir=False,
+        run_dir=None,
+        connect=True,
+        extra_env=None,
+    ):
         self.build = sim_build
         self.firmware = firmware
         self.requested_port = port
@@ -95,8 +106,9 @@ class SimProcess:
                     os.symlink(os.path.join(gw, fn), dst)
         ram_init = os.path.join(rd, self.build.main_ram_init)
         if self.firmware is not None:
-            write_main_ram_init(ram_init, self.firmware, self.build.main_ram_size,
-                                self.build.main_ram_row_bytes)
+            write_main_ram_init(
+                ram_init, self.firmware, self.build.main_ram_size, self.build.main_ram_row_bytes
+            )
         elif not os.path.exists(ram_init):
             shutil.copyfile(os.path.join(gw, self.build.main_ram_init), ram_init)
         with open(os.path.join(gw, "sim_config.js")) as f:
@@ -122,8 +134,11 @@ class SimProcess:
                 self._prepare_run_dir(port)
                 self._launch()
                 try:
-                    self.wait_for(re.compile(r"\[serial2tcp_nodelay\] listening on \S+:(\d+)"),
-                                  self.start_timeout, consume=False)
+                    self.wait_for(
+                        re.compile(r"\[serial2tcp_nodelay\] listening on \S+:(\d+)"),
+                        self.start_timeout,
+                        consume=False,
+                    )
                     self.port = port
                     break
                 except SimError as e:
@@ -136,8 +151,13 @@ class SimProcess:
                 raise SimError(f"could not start the simulation on a free port: {last_err}")
             self.regs = None
             if self.connect_bus:
-                self.bus = UARTBoneClient("127.0.0.1", self.port, timeout=self.bus_timeout,
-                                          connect_timeout=self.start_timeout, alive=self.alive)
+                self.bus = UARTBoneClient(
+                    "127.0.0.1",
+                    self.port,
+                    timeout=self.bus_timeout,
+                    connect_timeout=self.start_timeout,
+                    alive=self.alive,
+                )
                 self.regs = self.csrs.bind(self.bus)
         except BaseException:
             self.close()
@@ -153,9 +173,15 @@ class SimProcess:
         if self.extra_env:
             env.update(self.extra_env)
         self.started_at = time.monotonic()
-        self.proc = subprocess.Popen([self.build.vsim], cwd=self.run_dir, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            [self.build.vsim],
+            cwd=self.run_dir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
         self._reader = threading.Thread(target=self._read_loop, args=(self.proc,), daemon=True)
         self._reader.start()
 
@@ -219,20 +245,24 @@ class SimProcess:
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                text = self._out[self._pos:].decode(errors="replace")
+                text = self._out[self._pos :].decode(errors="replace")
                 m = rx.search(text)
                 if m:
                     if consume:
-                        self._pos += len(text[:m.end()].encode(errors="replace"))
-                    return text[:m.end()]
+                        self._pos += len(text[: m.end()].encode(errors="replace"))
+                    return text[: m.end()]
                 if self._eof or self.proc is None:
                     rc = self.proc.poll() if self.proc is not None else None
-                    raise SimError(f"simulation exited (rc={rc}) before {rx.pattern!r} appeared; "
-                                   f"output tail:\n{self._out[-2000:].decode(errors='replace')}")
+                    raise SimError(
+                        f"simulation exited (rc={rc}) before {rx.pattern!r} appeared; "
+                        f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
+                    )
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise SimTimeout(f"timed out after {timeout} s waiting for {rx.pattern!r}; "
-                                     f"output tail:\n{self._out[-2000:].decode(errors='replace')}")
+                    raise SimTimeout(
+                        f"timed out after {timeout} s waiting for {rx.pattern!r}; "
+                        f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
+                    )
                 self._cond.wait(min(remaining, 0.5))
 
     def read_console_until(self, pattern, timeout=30.0):

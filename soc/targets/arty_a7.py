@@ -59,6 +59,7 @@ interconnect), or ``--hash-engine a,b,c``.
 checks what can be checked here: Verilator lint, Yosys ``synth_xilinx`` utilization against the
 xc7a100t, the TCL run in tclsh with Vivado's commands stubbed, the firmware cross-build.
 """
+
 import dataclasses
 import json
 import os
@@ -82,20 +83,20 @@ AXIL_ADDRESS_WIDTH = vs.AXIL_ADDRESS_WIDTH
 DMA_DATA_WIDTH = vs.DMA_DATA_WIDTH
 BD_NAME = "litedigest"
 BITSTREAM = "litedigest.bit"
-XSA = "litedigest.xsa"                 # the hardware handoff for Vitis/xsdb
+XSA = "litedigest.xsa"  # the hardware handoff for Vitis/xsdb
 TCL_NAME = "arty_a7_mbv.tcl"
 RUN_TCL_NAME = "arty_a7_run_demo.tcl"  # xsdb: program, load the demo, run it
-CLOCK_HZ = vs.CLOCK_HZ                 # clk_wiz_0/clk_out3: CPU, subsystem, peripherals
-MIG_SYS_CLK_MHZ = "166.667"            # clk_out1 -> mig sys_clk_i (the board preset's input)
-MIG_REF_CLK_MHZ = "200.000"            # clk_out2 -> mig clk_ref_i (IDELAYCTRL)
+CLOCK_HZ = vs.CLOCK_HZ  # clk_wiz_0/clk_out3: CPU, subsystem, peripherals
+MIG_SYS_CLK_MHZ = "166.667"  # clk_out1 -> mig sys_clk_i (the board preset's input)
+MIG_REF_CLK_MHZ = "200.000"  # clk_out2 -> mig clk_ref_i (IDELAYCTRL)
 
 # The MicroBlaze V's address map (and the subsystem DMA's: DDR at the same address)
-LMB_BASE = 0x00000000                  # local memory (BRAM): the reset vector, the linker's sram
+LMB_BASE = 0x00000000  # local memory (BRAM): the reset vector, the linker's sram
 LMB_SIZE = 64 * 1024
 UARTLITE_BASE = 0x40600000
 INTC_BASE = 0x41200000
-CSR_WINDOW_BASE = 0x44A00000           # the subsystem's s_axi (64 KiB)
-DDR_BASE = 0x80000000                  # 256 MiB DDR3L (MT41K128M16JT-125)
+CSR_WINDOW_BASE = 0x44A00000  # the subsystem's s_axi (64 KiB)
+DDR_BASE = 0x80000000  # 256 MiB DDR3L (MT41K128M16JT-125)
 DDR_SIZE = 256 * 1024 * 1024
 PERIPH_RANGE = 64 * 1024
 UART_BAUD = 115200
@@ -103,21 +104,21 @@ ICACHE_BYTES = 8192
 
 # The CPU configuration: rv32im, as the C library's rv32 build (software/firmware/Makefile)
 MBV_CONFIG = {
-    "C_USE_MULDIV": "1",               # M (standard)
-    "C_USE_COMPRESSION": "0",          # no C: rv32im
+    "C_USE_MULDIV": "1",  # M (standard)
+    "C_USE_COMPRESSION": "0",  # no C: rv32im
     "C_USE_ATOMIC": "0",
     "C_USE_FPU": "0",
-    "C_D_AXI": "1",                    # M_AXI_DP: peripherals and DDR data
+    "C_D_AXI": "1",  # M_AXI_DP: peripherals and DDR data
     "C_D_LMB": "1",
     "C_I_LMB": "1",
     "C_DEBUG_ENABLED": "1",
-    "C_USE_DCACHE": "0",               # DDR data uncached: coherent with the DMA
-    "C_USE_ICACHE": "1",               # M_AXI_IC: code in DDR
+    "C_USE_DCACHE": "0",  # DDR data uncached: coherent with the DMA
+    "C_USE_ICACHE": "1",  # M_AXI_IC: code in DDR
     "C_CACHE_BYTE_SIZE": str(ICACHE_BYTES),
     "C_ICACHE_BASEADDR": f"0x{DDR_BASE:016X}",
     "C_ICACHE_HIGHADDR": f"0x{DDR_BASE + DDR_SIZE - 1:016X}",
 }
-MARCH = "rv32im_zicsr"                 # -march of the firmware (Zicsr: the start-up's csrw)
+MARCH = "rv32im_zicsr"  # -march of the firmware (Zicsr: the start-up's csrw)
 MABI = "ilp32"
 BSP_DIR = os.path.join(buildcache.repo_root(), "software", "firmware", "bsp", "microblaze_v")
 FIRMWARE_APP = "demo"
@@ -133,6 +134,7 @@ XC7A100T_CAPACITY_NOTE = "xc7a100t capacity from litedigest.soc.flows.xc7.XC7A10
 
 # --- the block design ----------------------------------------------------------------------------
 
+
 def _size(n):
     return f"{n // (1024 * 1024)}M" if n >= 1024 * 1024 else f"{n // 1024}K"
 
@@ -140,8 +142,11 @@ def _size(n):
 def address_map():
     """[(address space, segment, offset, range)] the TCL assigns: the MicroBlaze V's Data and
     Instruction spaces and the subsystem's DMA master."""
-    data, instr, dma = ("microblaze_riscv_0/Data", "microblaze_riscv_0/Instruction",
-                        f"{SUBSYSTEM_CELL}/m_axi")
+    data, instr, dma = (
+        "microblaze_riscv_0/Data",
+        "microblaze_riscv_0/Instruction",
+        f"{SUBSYSTEM_CELL}/m_axi",
+    )
     return [
         (data, "dlmb_bram_if_cntlr/SLMB/Mem", LMB_BASE, LMB_SIZE),
         (instr, "ilmb_bram_if_cntlr/SLMB/Mem", LMB_BASE, LMB_SIZE),
@@ -171,25 +176,34 @@ def vivado_tcl(facts, jobs=2):
         f"set board_part {BOARD_PART}",
         "if {[llength [get_board_parts -quiet $board_part]] == 0} {",
         "  error \"Digilent's board files for the Arty A7-100 ($board_part) are not installed: "
-        "https://github.com/Digilent/vivado-boards (set_param board.repoPaths ...)\"",
+        'https://github.com/Digilent/vivado-boards (set_param board.repoPaths ...)"',
         "}",
-        f"create_project -force litedigest_{BOARD} \"$here/project\" -part {DEVICE}",
+        f'create_project -force litedigest_{BOARD} "$here/project" -part {DEVICE}',
         "set_property board_part $board_part [current_project]",
-        f"add_files -norecurse \"$gw_dir/{SUBSYSTEM_TOP}.v\"" + (f" {inits}" if inits else ""),
+        f'add_files -norecurse "$gw_dir/{SUBSYSTEM_TOP}.v"' + (f" {inits}" if inits else ""),
         "update_compile_order -fileset sources_1",
         f"create_bd_design {BD_NAME}",
         "",
         "# Clocks: the board's 100 MHz sys_clock -> clk_wiz_0: 166.667 MHz (MIG sys_clk_i), 200 MHz",
         "# (MIG clk_ref_i), 100 MHz (CPU, subsystem, peripherals); reset: the board's reset button",
         "set clk_wiz [create_bd_cell -type ip -vlnv xilinx.com:ip:clk_wiz:6.0 clk_wiz_0]",
-        "set_property -dict [list " + vs.tcl_list({
-            "CLK_IN1_BOARD_INTERFACE": "sys_clock", "RESET_BOARD_INTERFACE": "reset",
-            "USE_BOARD_FLOW": "true", "RESET_TYPE": "ACTIVE_LOW", "RESET_PORT": "resetn",
-            "NUM_OUT_CLKS": "3",
-            "CLKOUT1_REQUESTED_OUT_FREQ": MIG_SYS_CLK_MHZ,
-            "CLKOUT2_USED": "true", "CLKOUT2_REQUESTED_OUT_FREQ": MIG_REF_CLK_MHZ,
-            "CLKOUT3_USED": "true", "CLKOUT3_REQUESTED_OUT_FREQ": f"{CLOCK_HZ / 1e6:.3f}",
-        }) + "] $clk_wiz",
+        "set_property -dict [list "
+        + vs.tcl_list(
+            {
+                "CLK_IN1_BOARD_INTERFACE": "sys_clock",
+                "RESET_BOARD_INTERFACE": "reset",
+                "USE_BOARD_FLOW": "true",
+                "RESET_TYPE": "ACTIVE_LOW",
+                "RESET_PORT": "resetn",
+                "NUM_OUT_CLKS": "3",
+                "CLKOUT1_REQUESTED_OUT_FREQ": MIG_SYS_CLK_MHZ,
+                "CLKOUT2_USED": "true",
+                "CLKOUT2_REQUESTED_OUT_FREQ": MIG_REF_CLK_MHZ,
+                "CLKOUT3_USED": "true",
+                "CLKOUT3_REQUESTED_OUT_FREQ": f"{CLOCK_HZ / 1e6:.3f}",
+            }
+        )
+        + "] $clk_wiz",
         "apply_bd_automation -rule xilinx.com:bd_rule:board -config {Board_Interface {sys_clock} Manual_Source {Auto}} [get_bd_pins clk_wiz_0/clk_in1]",
         "apply_bd_automation -rule xilinx.com:bd_rule:board -config {Board_Interface {reset} Manual_Source {Auto}} [get_bd_pins clk_wiz_0/resetn]",
         "",
@@ -282,13 +296,15 @@ def vivado_tcl(facts, jobs=2):
         "# Addresses: fixed, the ones csr.json and the firmware's memory map (mem.h) assume",
     ]
     for space, seg, offset, size in address_map():
-        lines.append(f"assign_bd_address -offset 0x{offset:08X} -range {_size(size)} "
-                     f"-target_address_space [get_bd_addr_spaces {space}] [get_bd_addr_segs {seg}] -force")
+        lines.append(
+            f"assign_bd_address -offset 0x{offset:08X} -range {_size(size)} "
+            f"-target_address_space [get_bd_addr_spaces {space}] [get_bd_addr_segs {seg}] -force"
+        )
     lines += [
         *vs.tcl_implementation(BD_NAME, BITSTREAM, jobs),
         "# The hardware handoff for Vitis/xsdb (the memory map, the MicroBlaze V's configuration)",
-        f"write_hw_platform -fixed -include_bit -force -file \"$out_dir/{XSA}\"",
-        f"puts \"LITEDIGEST: wrote $out_dir/{BITSTREAM} and $out_dir/{XSA}\"",
+        f'write_hw_platform -fixed -include_bit -force -file "$out_dir/{XSA}"',
+        f'puts "LITEDIGEST: wrote $out_dir/{BITSTREAM} and $out_dir/{XSA}"',
     ]
     return "\n".join(lines) + "\n"
 
@@ -297,23 +313,29 @@ def xsdb_tcl(elf_rel):
     """The xsdb script that runs the firmware on the board: program the FPGA, wait for the DDR
     calibration, load the ELF into DDR through the debug module, run it. `elf_rel`: the ELF's
     path relative to the build directory. The console is the USB-UART at 115200 8N1."""
-    return "\n".join([
-        f"# Generated by `litedigest build {BOARD}`: run the firmware on the Arty A7-100T.",
-        f"# Run: xsdb {RUN_TCL_NAME}   (Vitis' xsdb; board on USB; open the USB-UART at {UART_BAUD} 8N1 first)",
-        "set here [file dirname [file normalize [info script]]]",
-        "set out_dir [file normalize \"$here/..\"]",
-        "connect",
-        f"fpga -file \"$out_dir/{BITSTREAM}\"",
-        "after 1000",
-        "targets -set -nocase -filter {name =~ \"*microblaze*\" || name =~ \"*hart*\"}",
-        "rst -processor",
-        f"dow \"$out_dir/{elf_rel}\"",
-        "con",
-        "disconnect",
-    ]) + "\n"
+    return (
+        "\n".join(
+            [
+                f"# Generated by `litedigest build {BOARD}`: run the firmware on the Arty A7-100T.",
+                f"# Run: xsdb {RUN_TCL_NAME}   (Vitis' xsdb; board on USB; open the USB-UART at {UART_BAUD} 8N1 first)",
+                "set here [file dirname [file normalize [info script]]]",
+                'set out_dir [file normalize "$here/.."]',
+                "connect",
+                f'fpga -file "$out_dir/{BITSTREAM}"',
+                "after 1000",
+                'targets -set -nocase -filter {name =~ "*microblaze*" || name =~ "*hart*"}',
+                "rst -processor",
+                f'dow "$out_dir/{elf_rel}"',
+                "con",
+                "disconnect",
+            ]
+        )
+        + "\n"
+    )
 
 
 # --- the firmware -------------------------------------------------------------------------------
+
 
 def firmware_memory_map():
     """The MicroBlaze V's memory map as the firmware sees it: {name: (base, size)}; sram and
@@ -329,11 +351,21 @@ def firmware_memory_map():
 
 # The MicroBlaze V as the firmware's build sees it (firmware.BoardCPU)
 CPU = firmware.BoardCPU(
-    board=BOARD, name="microblaze_v", human_name="MicroBlaze V", march=MARCH, mabi=MABI,
-    bsp_dir=BSP_DIR, memory_map=firmware_memory_map(), csr_base=CSR_WINDOW_BASE,
-    constants={"MBV_UARTLITE_BASE": UARTLITE_BASE, "MBV_INTC_BASE": INTC_BASE,
-               "MBV_UART_BAUD": UART_BAUD},
-    build_subdir="mbv")
+    board=BOARD,
+    name="microblaze_v",
+    human_name="MicroBlaze V",
+    march=MARCH,
+    mabi=MABI,
+    bsp_dir=BSP_DIR,
+    memory_map=firmware_memory_map(),
+    csr_base=CSR_WINDOW_BASE,
+    constants={
+        "MBV_UARTLITE_BASE": UARTLITE_BASE,
+        "MBV_INTC_BASE": INTC_BASE,
+        "MBV_UART_BAUD": UART_BAUD,
+    },
+    build_subdir="mbv",
+)
 
 
 def build_firmware(out, facts, app=FIRMWARE_APP, log=print):
@@ -349,15 +381,26 @@ def run_sim_demo(peripherals, log=print):
 
 # --- `litedigest build arty_a7` ----------------------------------------------------------------
 
+
 def add_arguments(p):
-    targs.soc_args(p, "engine specs, comma-separated (default: every family once, "
-                   + ",".join(DEFAULT_ENGINES) + ")")
+    targs.soc_args(
+        p,
+        "engine specs, comma-separated (default: every family once, "
+        + ",".join(DEFAULT_ENGINES)
+        + ")",
+    )
     targs.vivado_builder_args(p, BOARD)
-    p.add_argument("--no-firmware", action="store_true",
-                   help="do not cross-build the demo firmware for the MicroBlaze V")
-    p.add_argument("--sim-demo", action="store_true",
-                   help="also run the demo firmware on the simulated SoC with these engines "
-                        "(the stand-in for the board; builds that SoC with Verilator if not cached)")
+    p.add_argument(
+        "--no-firmware",
+        action="store_true",
+        help="do not cross-build the demo firmware for the MicroBlaze V",
+    )
+    p.add_argument(
+        "--sim-demo",
+        action="store_true",
+        help="also run the demo firmware on the simulated SoC with these engines "
+        "(the stand-in for the board; builds that SoC with Verilator if not cached)",
+    )
 
 
 def _extra_steps(with_firmware, sim_demo):
@@ -372,11 +415,15 @@ def _extra_steps(with_firmware, sim_demo):
                 with open(os.path.join(out, "vivado", RUN_TCL_NAME), "w") as f:
                     f.write(xsdb_tcl(rel))
                 c = fw["checks"]
-                log(f"{BOARD}: {fw['app']} firmware for the MicroBlaze V ({MARCH}): {fw['elf']} "
+                log(
+                    f"{BOARD}: {fw['app']} firmware for the MicroBlaze V ({MARCH}): {fw['elf']} "
                     f"({fw['bin_bytes']} bytes, entry {c['entry']}, {c['instructions']} instructions, "
-                    f"{'checks passed' if fw['ok'] else 'CHECKS FAILED'}; {fw['seconds']} s)")
+                    f"{'checks passed' if fw['ok'] else 'CHECKS FAILED'}; {fw['seconds']} s)"
+                )
                 if not fw["ok"]:
-                    raise TargetError(f"the firmware ELF fails the MicroBlaze V checks: {json.dumps(c)}")
+                    raise TargetError(
+                        f"the firmware ELF fails the MicroBlaze V checks: {json.dumps(c)}"
+                    )
         if sim_demo:
             log(f"{BOARD}: the demo firmware on the simulated SoC (the stand-in for the board) ...")
             sd = run_sim_demo(report["peripherals"], log=log)
@@ -384,22 +431,48 @@ def _extra_steps(with_firmware, sim_demo):
             if sd["ok"] is None:
                 log(f"{BOARD}: simulated-SoC demo NOT run ({sd['skipped']})")
             else:
-                log(f"{BOARD}: simulated-SoC demo {'passed' if sd['ok'] else 'FAILED'} on {sd['engine']} "
-                    f"({len(sd['records'])} measurements, {len(sd['checks'])} checks; {sd['seconds']} s)")
+                log(
+                    f"{BOARD}: simulated-SoC demo {'passed' if sd['ok'] else 'FAILED'} on {sd['engine']} "
+                    f"({len(sd['records'])} measurements, {len(sd['checks'])} checks; {sd['seconds']} s)"
+                )
+
     return steps
 
 
-def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, firmware=True,
-        sim_demo=False, jobs=2, niceness=10, force=False, manifest_path=None, command=None,
-        log=print):
+def run(
+    engines=None,
+    output_dir=None,
+    synth=True,
+    lint=True,
+    vivado=True,
+    firmware=True,
+    sim_demo=False,
+    jobs=2,
+    niceness=10,
+    force=False,
+    manifest_path=None,
+    command=None,
+    log=print,
+):
     """Generate, write the Vivado TCL (and check it in tclsh), run Vivado if present,
     cross-build the firmware, lint and synthesize; `sim_demo` also runs the demo on the
     simulated SoC. Returns the report dict (also <output_dir>/report.json). Raises TargetError
     on bad input."""
     target = dataclasses.replace(TARGET, extra_steps=_extra_steps(firmware, sim_demo))
-    return builder.run_vivado(target, engines, output_dir, synth=synth, lint=lint, vivado=vivado,
-                              jobs=jobs, niceness=niceness, force=force,
-                              manifest_path=manifest_path, command=command, log=log)
+    return builder.run_vivado(
+        target,
+        engines,
+        output_dir,
+        synth=synth,
+        lint=lint,
+        vivado=vivado,
+        jobs=jobs,
+        niceness=niceness,
+        force=force,
+        manifest_path=manifest_path,
+        command=command,
+        log=log,
+    )
 
 
 def make_manifest(report, facts, command):
@@ -408,62 +481,108 @@ def make_manifest(report, facts, command):
     fw = report.get("firmware")
     sd = report.get("sim_demo")
     m = builder.vivado_manifest(
-        TARGET, report, command,
-        head={"board_part": BOARD_PART,
-              "outputs": {"bit": BITSTREAM, "xsa": XSA,
-                          "firmware": f"mbv/firmware/{FIRMWARE_APP}/{FIRMWARE_APP}.elf",
-                          "run_script": f"vivado/{RUN_TCL_NAME}"},
-              "cpu": {"ip": "xilinx.com:ip:microblaze_riscv:1.0", "isa": "rv32im (Zicsr), machine mode",
-                      "config": MBV_CONFIG, "clock_hz": CLOCK_HZ,
-                      "local_memory": f"LMB BRAM 0x{LMB_BASE:08X}+0x{LMB_SIZE:X}"},
-              "memory_map": {n: f"0x{b:08X}+0x{s:X}" for n, (b, s) in firmware_memory_map().items()}},
+        TARGET,
+        report,
+        command,
+        head={
+            "board_part": BOARD_PART,
+            "outputs": {
+                "bit": BITSTREAM,
+                "xsa": XSA,
+                "firmware": f"mbv/firmware/{FIRMWARE_APP}/{FIRMWARE_APP}.elf",
+                "run_script": f"vivado/{RUN_TCL_NAME}",
+            },
+            "cpu": {
+                "ip": "xilinx.com:ip:microblaze_riscv:1.0",
+                "isa": "rv32im (Zicsr), machine mode",
+                "config": MBV_CONFIG,
+                "clock_hz": CLOCK_HZ,
+                "local_memory": f"LMB BRAM 0x{LMB_BASE:08X}+0x{LMB_SIZE:X}",
+            },
+            "memory_map": {n: f"0x{b:08X}+0x{s:X}" for n, (b, s) in firmware_memory_map().items()},
+        },
         window={"csr_window": f"0x{CSR_WINDOW_BASE:08X}"},
         dma=f"AXI4 {DMA_DATA_WIDTH}-bit master -> axi_mem -> mig_7series_0, DDR "
-            f"0x{DDR_BASE:08X}+0x{DDR_SIZE:08X}",
+        f"0x{DDR_BASE:08X}+0x{DDR_SIZE:08X}",
         interrupts="irq_<instance> -> irq_concat -> axi_intc_0 -> microblaze_riscv_0/INTERRUPT; "
-                   "index = csr.json constant <instance>_interrupt",
-        results={"firmware": ({"app": fw["app"], "march": fw["march"], "mabi": fw["mabi"],
-                                "elf_sha256": fw["elf_sha256"], "bin_bytes": fw["bin_bytes"],
-                                "entry": fw["checks"]["entry"],
-                                "instructions": fw["checks"]["instructions"],
-                                "checks_ok": fw["ok"],
-                                "run_on_board": False,
-                                "note": "cross-built here for the MicroBlaze V's memory map; not run "
-                                        "(no board, no MicroBlaze V simulation model here)"}
-                               if fw and fw.get("ok") is not None else fw),
-                 "sim_demo": ({k: sd[k] for k in ("ok", "engine", "soc_engines", "records", "checks",
-                                                  "note")}
-                              if sd and sd.get("ok") is not None else sd)},
+        "index = csr.json constant <instance>_interrupt",
+        results={
+            "firmware": (
+                {
+                    "app": fw["app"],
+                    "march": fw["march"],
+                    "mabi": fw["mabi"],
+                    "elf_sha256": fw["elf_sha256"],
+                    "bin_bytes": fw["bin_bytes"],
+                    "entry": fw["checks"]["entry"],
+                    "instructions": fw["checks"]["instructions"],
+                    "checks_ok": fw["ok"],
+                    "run_on_board": False,
+                    "note": "cross-built here for the MicroBlaze V's memory map; not run "
+                    "(no board, no MicroBlaze V simulation model here)",
+                }
+                if fw and fw.get("ok") is not None
+                else fw
+            ),
+            "sim_demo": (
+                {k: sd[k] for k in ("ok", "engine", "soc_engines", "records", "checks", "note")}
+                if sd and sd.get("ok") is not None
+                else sd
+            ),
+        },
         clock_note="subsystem runs at clk_wiz_0's 100 MHz",
-        needs=" (with MicroBlaze V and Digilent's board files)")
+        needs=" (with MicroBlaze V and Digilent's board files)",
+    )
     if fw and fw.get("ok") is not None:
-        m["tools"]["cross_gcc"] = subprocess.run([fw["triple"] + "-gcc", "--version"],
-                                                 capture_output=True, text=True).stdout.splitlines()[0]
+        m["tools"]["cross_gcc"] = subprocess.run(
+            [fw["triple"] + "-gcc", "--version"], capture_output=True, text=True
+        ).stdout.splitlines()[0]
     return m
 
 
 TARGET = vs.Target(
-    name=BOARD, title="Arty A7", device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE,
-    csr_base=CSR_WINDOW_BASE, capacity=flow_xc7.XC7A100T, tcl_name=TCL_NAME,
-    vivado_tcl=vivado_tcl, make_manifest=make_manifest, vivado_outputs=(BITSTREAM, XSA),
+    name=BOARD,
+    title="Arty A7",
+    device=DEVICE,
+    ddr_base=DDR_BASE,
+    ddr_size=DDR_SIZE,
+    csr_base=CSR_WINDOW_BASE,
+    capacity=flow_xc7.XC7A100T,
+    tcl_name=TCL_NAME,
+    vivado_tcl=vivado_tcl,
+    make_manifest=make_manifest,
+    vivado_outputs=(BITSTREAM, XSA),
     synth_note="Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no MicroBlaze V, "
-               "MIG, SmartConnects, UART or axi_intc), before placement: logic only; Vivado's "
-               "own counts differ.",
-    module_file=__file__, clock_hz=CLOCK_HZ, tcl_dry_run=True, default_engines=DEFAULT_ENGINES)
+    "MIG, SmartConnects, UART or axi_intc), before placement: logic only; Vivado's "
+    "own counts differ.",
+    module_file=__file__,
+    clock_hz=CLOCK_HZ,
+    tcl_dry_run=True,
+    default_engines=DEFAULT_ENGINES,
+)
 
 
 def build(args):
     """`litedigest build arty_a7` entry point (litedigest.cli.build)."""
     return builder.run_command(
-        BOARD, lambda **kw: run(**targs.vivado_builder_argdict(args), firmware=not args.no_firmware,
-                                sim_demo=args.sim_demo, **kw), args,
-        targs.recipe(BOARD, args, targs.VIVADO_RECIPE + (("no_firmware", (False,)),
-                                                         ("sim_demo", (False,)))))
+        BOARD,
+        lambda **kw: run(
+            **targs.vivado_builder_argdict(args),
+            firmware=not args.no_firmware,
+            sim_demo=args.sim_demo,
+            **kw,
+        ),
+        args,
+        targs.recipe(
+            BOARD, args, targs.VIVADO_RECIPE + (("no_firmware", (False,)), ("sim_demo", (False,)))
+        ),
+    )
 
 
 def main(argv=None):
-    return targs.main("Build the LiteDigest Arty A7-100T MicroBlaze V design", add_arguments,
-                      build, argv)
+    return targs.main(
+        "Build the LiteDigest Arty A7-100T MicroBlaze V design", add_arguments, build, argv
+    )
 
 
 if __name__ == "__main__":

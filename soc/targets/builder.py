@@ -16,6 +16,7 @@ own (its Vivado TCL, its BSP); this module holds the steps around them:
   (what every Vivado board's holds, with the board's own entries);
 - `run_command`: a target's command-line build: its errors as exit statuses, --json.
 """
+
 import contextlib
 import io
 import json
@@ -37,15 +38,20 @@ class TargetError(Exception):
 
 # --- LiteX ---------------------------------------------------------------------------------------
 
+
 def litex_builder_args(output_dir, software=True, gateware=True):
     """The keyword arguments of LiteX's Builder for a target's build directory `output_dir`:
     csr.json and csr.csv at its top; `software`: the libraries a firmware links against
     (build_software). A target makes the Builder and calls its build() in its own function
     (`builder = Builder(soc, **litex_builder_args(...))`): Migen names the SoC's signals after
     the frames they were made in, and a Builder made here would rename every one of them."""
-    return dict(output_dir=output_dir, compile_software=software, compile_gateware=gateware,
-                csr_json=os.path.join(output_dir, "csr.json"),
-                csr_csv=os.path.join(output_dir, "csr.csv"))
+    return dict(
+        output_dir=output_dir,
+        compile_software=software,
+        compile_gateware=gateware,
+        csr_json=os.path.join(output_dir, "csr.json"),
+        csr_csv=os.path.join(output_dir, "csr.csv"),
+    )
 
 
 def build_software(builder):
@@ -71,6 +77,7 @@ def main_ram_init_file(gateware_dir, rows):
 
 # --- manifests -----------------------------------------------------------------------------------
 
+
 def write_json(path, data):
     buildcache.write(path, data, newline=True)
 
@@ -87,8 +94,9 @@ def write_manifest(manifest, out, manifest_path=None, log=print, name=None):
     return path
 
 
-def vivado_manifest(target, report, command, head, window, dma, interrupts, results=(),
-                    clock_note="", needs=""):
+def vivado_manifest(
+    target, report, command, head, window, dma, interrupts, results=(), clock_note="", needs=""
+):
     """The manifest of a Vivado board (bitstreams/<board>/manifest.json): what was built and
     checked here, with what, and what it measured; the bitstream's sha256 when Vivado built
     one. The board's own entries: `head` (after its device), `window` (where its CPU sees the
@@ -104,9 +112,16 @@ def vivado_manifest(target, report, command, head, window, dma, interrupts, resu
         "board": target.name,
         "device": target.device,
         **head,
-        "subsystem": {"top": target.top, "vlnv": target.vlnv, "cell": target.cell, **window,
-                      "csr_window_bytes": target.csr_window_bytes, "dma": dma,
-                      "clock_hz": target.clock_hz, "interrupts": interrupts},
+        "subsystem": {
+            "top": target.top,
+            "vlnv": target.vlnv,
+            "cell": target.cell,
+            **window,
+            "csr_window_bytes": target.csr_window_bytes,
+            "dma": dma,
+            "clock_hz": target.clock_hz,
+            "interrupts": interrupts,
+        },
         "engines": report["engines"],
         "peripherals": report["peripherals"],
         "tools": tools,
@@ -115,18 +130,22 @@ def vivado_manifest(target, report, command, head, window, dma, interrupts, resu
         "utilization_yosys_xc7": util,
         "fmax_mhz": None,
         "fmax_note": "not measured: no Xilinx place and route here (Vivado absent); the "
-                     f"{clock_note}, and Vivado's timing summary (vivado_timing.rpt) says "
-                     "whether it meets it.",
-        "bitstream": {"file": bitstream,
-                      "sha256": buildcache.file_sha256(bit) if has_bit else None,
-                      "reason": None if has_bit else
-                      f"not built: the {target.title} bitstream needs Vivado{needs}, which is "
-                      "not available here"},
+        f"{clock_note}, and Vivado's timing summary (vivado_timing.rpt) says "
+        "whether it meets it.",
+        "bitstream": {
+            "file": bitstream,
+            "sha256": buildcache.file_sha256(bit) if has_bit else None,
+            "reason": None
+            if has_bit
+            else f"not built: the {target.title} bitstream needs Vivado{needs}, which is "
+            "not available here",
+        },
         "recipe": command,
     }
 
 
 # --- the command line ----------------------------------------------------------------------------
+
 
 def run_command(board, run, args, command, failed=("lint", "sim_demo")):
     """`litedigest build <board>`: `run(command=..., log=...)` (the build, its report), with
@@ -135,13 +154,14 @@ def run_command(board, run, args, command, failed=("lint", "sim_demo")):
     stderr)."""
     from litedigest.soc.flows.xc7 import Xc7SynthError
     from litedigest.soc.sim.errors import SimError
+
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     try:
         report = run(command=command, log=log)
     except TargetError as e:
         print(f"litedigest build {board}: error: {e}", file=sys.stderr)
         return 2
-    except (Xc7SynthError, SimError) as e:   # the message says what failed
+    except (Xc7SynthError, SimError) as e:  # the message says what failed
         print(f"litedigest build {board}: error: {e}", file=sys.stderr)
         return 1
     if args.json:
@@ -150,6 +170,7 @@ def run_command(board, run, args, command, failed=("lint", "sim_demo")):
 
 
 # --- the Vivado boards: generation ---------------------------------------------------------------
+
 
 def engines_key(engines):
     """Directory name of an engine set: 'sha256-opt_sha1-opt_...'."""
@@ -164,13 +185,15 @@ def input_stamp(target, engines):
     """Hash of what the generated files depend on: the engine list, the gateware sources
     (buildcache.gateware_sources()), the subsystem's and the target's modules, this module and
     the LiteX/Migen versions."""
-    return buildcache.stamp({"engines": engines},
-                            [buildcache.gateware_sources(), *target.sources(),
-                             os.path.abspath(__file__)],
-                            versions())
+    return buildcache.stamp(
+        {"engines": engines},
+        [buildcache.gateware_sources(), *target.sources(), os.path.abspath(__file__)],
+        versions(),
+    )
 
 
 # --- the Vivado boards: the build -----------------------------------------------------------------
+
 
 def default_output_dir(target, engines):
     return os.path.join(buildcache.build_root(), target.name, engines_key(engines))
@@ -189,20 +212,45 @@ def prepare_dir(path):
     return path
 
 
-def run_vivado(target, engines=None, output_dir=None, synth=True, lint=True, vivado=True,
-               jobs=2, niceness=10, force=False, manifest_path=None, command=None, log=print):
+def run_vivado(
+    target,
+    engines=None,
+    output_dir=None,
+    synth=True,
+    lint=True,
+    vivado=True,
+    jobs=2,
+    niceness=10,
+    force=False,
+    manifest_path=None,
+    command=None,
+    log=print,
+):
     """Generate, write the Vivado TCL, run Vivado if present, the board's extra steps, lint and
     synthesize. Returns the report dict (also written to <output_dir>/report.json). Raises
     TargetError on bad input. Runs on one output directory take turns."""
     engines = target.engine_list(engines)
     out = prepare_dir(output_dir or default_output_dir(target, engines))
     with buildcache.locked(out):
-        return _run(target, engines, out, synth, lint, vivado, jobs, niceness, force,
-                    manifest_path, command, log)
+        return _run(
+            target,
+            engines,
+            out,
+            synth,
+            lint,
+            vivado,
+            jobs,
+            niceness,
+            force,
+            manifest_path,
+            command,
+            log,
+        )
 
 
-def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path,
-         command, log):
+def _run(
+    target, engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log
+):
     from litedigest.soc.flows import xc7 as flow_xc7
 
     name = target.name
@@ -215,7 +263,7 @@ def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manif
         log(f"{name}: generated files up to date in {out}")
     else:
         buf = io.StringIO()
-        logging.disable(logging.INFO)   # LiteX's build chatter goes to generate.log instead
+        logging.disable(logging.INFO)  # LiteX's build chatter goes to generate.log instead
         try:
             with contextlib.redirect_stdout(buf):
                 facts = target.generate(out, engines)
@@ -236,11 +284,19 @@ def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manif
     log(f"{name}: Vivado script {tcl}")
 
     report = {
-        "board": name, "device": target.device, "top": target.top, "vlnv": target.vlnv,
-        "engines": engines, "peripherals": facts["peripherals"],
-        "interrupts": facts["interrupts"], "output_dir": out,
-        "verilog": facts["verilog"], "csr_json": facts["csr_json"], "csr_h": facts["csr_h"],
-        "vivado_tcl": tcl, "generate_seconds": gen_seconds,
+        "board": name,
+        "device": target.device,
+        "top": target.top,
+        "vlnv": target.vlnv,
+        "engines": engines,
+        "peripherals": facts["peripherals"],
+        "interrupts": facts["interrupts"],
+        "output_dir": out,
+        "verilog": facts["verilog"],
+        "csr_json": facts["csr_json"],
+        "csr_h": facts["csr_h"],
+        "vivado_tcl": tcl,
+        "generate_seconds": gen_seconds,
     }
 
     if target.tcl_dry_run:
@@ -253,9 +309,14 @@ def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manif
             report["tcl_dry_run"] = {"ok": None, "skipped": "tclsh not on PATH"}
             log(f"{name}: TCL dry run skipped (tclsh not on PATH)")
         else:
-            report["tcl_dry_run"] = {"ok": True, "vivado_calls": len(calls),
-                                     "seconds": round(time.monotonic() - t1, 1)}
-            log(f"{name}: TCL dry run in tclsh (Vivado's commands stubbed): {len(calls)} calls, no Tcl error")
+            report["tcl_dry_run"] = {
+                "ok": True,
+                "vivado_calls": len(calls),
+                "seconds": round(time.monotonic() - t1, 1),
+            }
+            log(
+                f"{name}: TCL dry run in tclsh (Vivado's commands stubbed): {len(calls)} calls, no Tcl error"
+            )
 
     outputs = [os.path.join(out, f) for f in target.vivado_outputs]
     products = "/".join(os.path.splitext(f)[1] for f in target.vivado_outputs)
@@ -263,18 +324,34 @@ def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manif
     if vivado_exe and vivado:
         log(f"{name}: running Vivado ({vivado_exe}): project, block design, bitstream")
         t1 = time.monotonic()
-        proc = subprocess.run([vivado_exe, "-mode", "batch", "-nojournal", "-log",
-                               os.path.join(vdir, "vivado.log"), "-source", tcl], cwd=vdir)
-        report["vivado"] = {"ran": True, "returncode": proc.returncode,
-                            "seconds": round(time.monotonic() - t1, 1),
-                            "version": vivado_version(vivado_exe)}
+        proc = subprocess.run(
+            [
+                vivado_exe,
+                "-mode",
+                "batch",
+                "-nojournal",
+                "-log",
+                os.path.join(vdir, "vivado.log"),
+                "-source",
+                tcl,
+            ],
+            cwd=vdir,
+        )
+        report["vivado"] = {
+            "ran": True,
+            "returncode": proc.returncode,
+            "seconds": round(time.monotonic() - t1, 1),
+            "version": vivado_version(vivado_exe),
+        }
         if proc.returncode != 0 or not all(os.path.exists(p) for p in outputs):
             raise TargetError(f"Vivado failed (exit {proc.returncode}): see {vdir}/vivado.log")
     else:
         why = "--no-vivado" if vivado_exe else "vivado is not on PATH"
         report["vivado"] = {"ran": False, "reason": why}
-        log(f"{name}: Vivado NOT run ({why}): no {products} built. On a machine with Vivado: "
-            f"cd {vdir} && vivado -mode batch -source {target.tcl_name}")
+        log(
+            f"{name}: Vivado NOT run ({why}): no {products} built. On a machine with Vivado: "
+            f"cd {vdir} && vivado -mode batch -source {target.tcl_name}"
+        )
 
     if target.extra_steps is not None:
         target.extra_steps(out, facts, report, force, log)
@@ -285,36 +362,57 @@ def _run(target, engines, out, synth, lint, vivado, jobs, niceness, force, manif
         if l.get("ok") is None:
             log(f"{name}: lint skipped ({l['skipped']})")
         else:
-            log(f"{name}: Verilator lint {'passed' if l['ok'] else 'FAILED'}: {l['errors']} errors, "
-                f"warnings {l['warnings']} ({l['seconds']} s)")
+            log(
+                f"{name}: Verilator lint {'passed' if l['ok'] else 'FAILED'}: {l['errors']} errors, "
+                f"warnings {l['warnings']} ({l['seconds']} s)"
+            )
 
     if synth:
         synth_dir = os.path.join(out, "synth_xc7")
         cached = buildcache.load(os.path.join(synth_dir, "result.json"))
-        vsha = buildcache.file_sha256(facts["verilog"])   # the netlist depends on the Verilog alone
+        vsha = buildcache.file_sha256(facts["verilog"])  # the netlist depends on the Verilog alone
         if not force and cached and cached.get("verilog_sha256") == vsha:
             res = cached["result"]
             log(f"{name}: synth_xilinx result cached ({res['seconds']} s when run)")
         else:
-            log(f"{name}: Yosys synth_xilinx -family xc7 of {target.top} "
-                f"({len(engines)} engine(s); minutes for the full set) ...")
-            res = flow_xc7.synth_xilinx([facts["verilog"]], target.top, synth_dir,
-                                        niceness=niceness)
-            write_json(os.path.join(synth_dir, "result.json"), {"verilog_sha256": vsha, "result": res})
+            log(
+                f"{name}: Yosys synth_xilinx -family xc7 of {target.top} "
+                f"({len(engines)} engine(s); minutes for the full set) ..."
+            )
+            res = flow_xc7.synth_xilinx(
+                [facts["verilog"]], target.top, synth_dir, niceness=niceness
+            )
+            write_json(
+                os.path.join(synth_dir, "result.json"), {"verilog_sha256": vsha, "result": res}
+            )
         report["synth_xc7"] = {
-            "counts": {k: res[k] for k in ("lut", "lutram", "ff", "carry4", "muxf7", "muxf8",
-                                           "bram36", "bram18", "dsp")},
+            "counts": {
+                k: res[k]
+                for k in (
+                    "lut",
+                    "lutram",
+                    "ff",
+                    "carry4",
+                    "muxf7",
+                    "muxf8",
+                    "bram36",
+                    "bram18",
+                    "dsp",
+                )
+            },
             "capacity": target.capacity,
             "utilization_percent": flow_xc7.utilization(res, target.capacity),
             "fits": flow_xc7.fits(res, target.capacity),
-            "seconds": res["seconds"], "yosys_version": res["yosys_version"],
+            "seconds": res["seconds"],
+            "yosys_version": res["yosys_version"],
             "note": target.synth_note,
         }
         log(flow_xc7.format_report(res, target.capacity))
         log(f"({res['yosys_version']}, {res['seconds']} s)")
 
-    report["manifest"] = write_manifest(target.make_manifest(report, facts, command), out,
-                                        manifest_path, log, name)
+    report["manifest"] = write_manifest(
+        target.make_manifest(report, facts, command), out, manifest_path, log, name
+    )
     write_json(os.path.join(out, "report.json"), report)
     return report
 
@@ -324,22 +422,35 @@ def manifest_checks(report):
     report (shared by the targets' manifests)."""
     synth = report.get("synth_xc7")
     lint = report.get("lint")
-    tools = dict(versions(),
-                 yosys=synth["yosys_version"] if synth else None,
-                 verilator=lint.get("version") if lint else None,
-                 vivado=report["vivado"].get("version"))
-    checks = {"verilator_lint": ({"ok": lint["ok"], "errors": lint["errors"],
-                                  "warnings": lint["warnings"]}
-                                 if lint and lint.get("ok") is not None else None)}
-    util = ({"counts": synth["counts"],
-             "capacity": {k: v for k, v in synth["capacity"].items()},
-             "percent": synth["utilization_percent"],
-             "synth_seconds": synth["seconds"],
-             "note": synth["note"]} if synth else None)
+    tools = dict(
+        versions(),
+        yosys=synth["yosys_version"] if synth else None,
+        verilator=lint.get("version") if lint else None,
+        vivado=report["vivado"].get("version"),
+    )
+    checks = {
+        "verilator_lint": (
+            {"ok": lint["ok"], "errors": lint["errors"], "warnings": lint["warnings"]}
+            if lint and lint.get("ok") is not None
+            else None
+        )
+    }
+    util = (
+        {
+            "counts": synth["counts"],
+            "capacity": {k: v for k, v in synth["capacity"].items()},
+            "percent": synth["utilization_percent"],
+            "synth_seconds": synth["seconds"],
+            "note": synth["note"],
+        }
+        if synth
+        else None
+    )
     return tools, checks, util
 
 
 # --- checks without Vivado ----------------------------------------------------------------------
+
 
 def verilator_lint(verilog, log_path, top):
     """`verilator --lint-only -Wno-fatal` (default warning set) of module `top`. Returns
@@ -350,9 +461,12 @@ def verilator_lint(verilog, log_path, top):
     if exe is None:
         return {"ok": None, "skipped": "verilator not on PATH"}
     t0 = time.monotonic()
-    proc = subprocess.run([exe, "--lint-only", "-Wno-fatal", "--top-module", top,
-                           os.path.basename(verilog)], cwd=os.path.dirname(verilog),
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [exe, "--lint-only", "-Wno-fatal", "--top-module", top, os.path.basename(verilog)],
+        cwd=os.path.dirname(verilog),
+        capture_output=True,
+        text=True,
+    )
     seconds = time.monotonic() - t0
     out = proc.stdout + proc.stderr
     with open(log_path, "w") as f:
@@ -360,14 +474,19 @@ def verilator_lint(verilog, log_path, top):
     warnings, errors = {}, 0
     for line in out.splitlines():
         if line.startswith("%Warning-"):
-            cat = line.split(":", 1)[0][len("%Warning-"):]
+            cat = line.split(":", 1)[0][len("%Warning-") :]
             warnings[cat] = warnings.get(cat, 0) + 1
         elif line.startswith("%Error"):
             errors += 1
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
-    return {"ok": proc.returncode == 0 and errors == 0, "errors": errors,
-            "warnings": dict(sorted(warnings.items())), "seconds": round(seconds, 1),
-            "version": version, "log": log_path}
+    return {
+        "ok": proc.returncode == 0 and errors == 0,
+        "errors": errors,
+        "warnings": dict(sorted(warnings.items())),
+        "seconds": round(seconds, 1),
+        "version": version,
+        "log": log_path,
+    }
 
 
 def vivado_version(exe):
@@ -438,11 +557,21 @@ def tcl_dry_run(tcl_path, board_files=True, timeout=60):
         harness = os.path.join(d, "harness.tcl")
         with open(harness, "w") as f:
             f.write(TCL_STUB_HARNESS)
-        r = subprocess.run([tclsh, harness, os.path.abspath(tcl_path)], capture_output=True,
-                           text=True, timeout=timeout, env=env)
-    calls = [line.split("\x1f")[1:] for line in r.stdout.splitlines() if line.startswith("CALL\x1f")]
-    errors = [line.split("\x1f", 1)[1] for line in r.stdout.splitlines() if line.startswith("ERROR\x1f")]
+        r = subprocess.run(
+            [tclsh, harness, os.path.abspath(tcl_path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+    calls = [
+        line.split("\x1f")[1:] for line in r.stdout.splitlines() if line.startswith("CALL\x1f")
+    ]
+    errors = [
+        line.split("\x1f", 1)[1] for line in r.stdout.splitlines() if line.startswith("ERROR\x1f")
+    ]
     if r.returncode != 0 or errors:
-        raise TclDryRunError((errors[0] if errors else r.stderr.strip()) or f"tclsh exit {r.returncode}",
-                             calls)
+        raise TclDryRunError(
+            (errors[0] if errors else r.stderr.strip()) or f"tclsh exit {r.returncode}", calls
+        )
     return calls

@@ -19,6 +19,7 @@ Migen's simulator is slow on this subsystem (it re-evaluates the whole combinati
 several times a cycle): some 15 to 25 cycles a second with sha256:opt:p4, whose 64 KiB take
 about 9,300 cycles, so 10 minutes a latency; some 75 with sha256:opt (16 KiB: 2 minutes).
 """
+
 import argparse
 import hashlib
 import json
@@ -32,7 +33,7 @@ from litedigest import spec as specmod
 from litedigest.soc.sim import migen_compiled, migen_widths
 from litedigest.soc.sim.axi_ddr import AXIDDR
 
-MEM_BASE = 0x1000_0000          # where the model's memory sits in the HP0 map (inside main_ram)
+MEM_BASE = 0x1000_0000  # where the model's memory sits in the HP0 map (inside main_ram)
 BYTES_PER_BEAT = 8
 
 
@@ -99,13 +100,15 @@ class SubsystemSim:
         import logging
         from litex.soc.integration import export
         from litedigest.soc.targets import pynq_z2, vivado_subsystem
-        logging.disable(logging.INFO)       # LiteX's SoC creation log
+
+        logging.disable(logging.INFO)  # LiteX's SoC creation log
         try:
             if target is None:
                 soc = pynq_z2.LiteDigestSubsystem(list(engines), with_clock_pads=False)
             else:
-                soc = vivado_subsystem.LiteDigestSubsystem(list(engines), with_clock_pads=False,
-                                                           target=target)
+                soc = vivado_subsystem.LiteDigestSubsystem(
+                    list(engines), with_clock_pads=False, target=target
+                )
             self.soc = soc
             soc.finalize()
         finally:
@@ -113,7 +116,9 @@ class SubsystemSim:
         self.csr = json.loads(export.get_csr_json(soc.csr_regions, soc.constants, soc.bus.regions))
         self.peripherals = soc.hash_peripherals
         self.host = AXILiteHost(soc.s_axi_pads)
-        self.ddr = AXIDDR(soc.m_axi_pads, mem, mem_base, data_width=len(soc.m_axi_pads.rdata), **ddr)
+        self.ddr = AXIDDR(
+            soc.m_axi_pads, mem, mem_base, data_width=len(soc.m_axi_pads.rdata), **ddr
+        )
         self.mem, self.mem_base = mem, mem_base
         self.cycle = 0
 
@@ -125,7 +130,9 @@ class SubsystemSim:
         reg = self.csr["csr_registers"][f"{inst}_{name}"]
         n = reg["size"]
         for i in range(n):
-            yield from self.host.write(reg["addr"] + 4 * i, value >> (32 * (n - 1 - i)) & 0xFFFFFFFF)
+            yield from self.host.write(
+                reg["addr"] + 4 * i, value >> (32 * (n - 1 - i)) & 0xFFFFFFFF
+            )
 
     def read(self, inst, name):
         reg = self.csr["csr_registers"][f"{inst}_{name}"]
@@ -143,8 +150,9 @@ class SubsystemSim:
         """A `pad` job: the whole message of `length` bytes at `addr` on `slot`."""
         yield from self.write(inst, "dma_base", addr)
         yield from self.write(inst, "dma_length", length)
-        yield from self.ctrl(inst, dma_start=1, pad=1, first=1, last=1, hold=hold, slot=slot,
-                             variant=variant)
+        yield from self.ctrl(
+            inst, dma_start=1, pad=1, first=1, last=1, hold=hold, slot=slot, variant=variant
+        )
 
     def digest(self, inst, slot, nbytes):
         """Slot `slot`'s chaining value, its first `nbytes` bytes (H0 first)."""
@@ -183,6 +191,7 @@ class DriverPort:
 
     def __init__(self, sim, timeout=600.0):
         import queue
+
         self.sim, self.timeout = sim, timeout
         self._requests = queue.Queue()
         self._closed = False
@@ -191,6 +200,7 @@ class DriverPort:
 
     def _serve(self):
         import queue
+
         while not self._closed:
             try:
                 kind, addr, value, reply = self._requests.get_nowait()
@@ -203,7 +213,7 @@ class DriverPort:
                 else:
                     yield from self.sim.host.write(addr, value)
                     reply.put(None)
-            except AssertionError as e:       # a response other than OKAY
+            except AssertionError as e:  # a response other than OKAY
                 reply.put(e)
 
     def start(self):
@@ -212,14 +222,16 @@ class DriverPort:
         def run():
             try:
                 self.sim.run(self._serve())
-            except BaseException as e:        # reported to the next access
+            except BaseException as e:  # reported to the next access
                 self.error = e
+
         self._thread = threading.Thread(target=run, name="pynq-subsystem-sim", daemon=True)
         self._thread.start()
         return self
 
     def _access(self, kind, addr, value=None):
         import queue
+
         if self.error is not None:
             raise RuntimeError(f"the subsystem simulation failed: {self.error!r}")
         reply = queue.Queue(maxsize=1)
@@ -227,7 +239,9 @@ class DriverPort:
         try:
             r = reply.get(timeout=self.timeout)
         except queue.Empty:
-            raise TimeoutError(f"no answer from the subsystem simulation in {self.timeout} s") from None
+            raise TimeoutError(
+                f"no answer from the subsystem simulation in {self.timeout} s"
+            ) from None
         if isinstance(r, BaseException):
             raise r
         return r
@@ -244,7 +258,7 @@ class DriverPort:
         if off < 0:
             raise ValueError(f"0x{addr:x} is below the DDR model's memory")
         n = max(0, min(len(data), len(self.sim.mem) - off))
-        self.sim.mem[off:off + n] = data[:n]
+        self.sim.mem[off : off + n] = data[:n]
 
     def close(self):
         self._closed = True
@@ -272,8 +286,15 @@ def _monitor(sim, periph, seen):
             seen["beats"] = seen.get("beats", 0) + 1
 
 
-def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=None,
-            ar_ready=0.75, r_gap=0.1):
+def measure(
+    engine="sha256:opt:p4",
+    nbytes=65536,
+    latency=30,
+    seed=1,
+    messages=None,
+    ar_ready=0.75,
+    r_gap=0.1,
+):
     """Hash `nbytes` on `engine` in the subsystem, `messages` messages (default: one per slot)
     of equal length as `pad` jobs released together, with the DDR model at first-beat latency
     `latency` (ARREADY high with chance `ar_ready`, an RVALID gap with chance `r_gap`).
@@ -281,6 +302,7 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
     port's 8 B/cycle), cycles_per_block (the engine's, first accept to last accept over the
     blocks between), engine_bytes_per_cycle (its nominal rate), digests_ok, sim_seconds."""
     from litedigest.ip.engines import make_engine
+
     spec = specmod.parse(engine)
     eng = make_engine(spec)
     slots = eng.slots
@@ -291,14 +313,15 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
     rng = random.Random(seed)
     stride = (size + 4095) // 4096 * 4096 + 4096
     mem = bytearray(rng.randbytes(stride * messages))
-    sim = SubsystemSim([spec.engine_name], mem, latency=latency, seed=seed, ar_ready=ar_ready,
-                       r_gap=r_gap)
+    sim = SubsystemSim(
+        [spec.engine_name], mem, latency=latency, seed=seed, ar_ready=ar_ready, r_gap=r_gap
+    )
     inst = next(iter(sim.peripherals))
     periph = sim.peripherals[inst]
     # message k at an 8-byte aligned offset that is not block aligned for k odd (a 4 KiB
     # straddling block now and then)
     addrs = [MEM_BASE + k * stride + 8 * (k % 2) * 3 for k in range(messages)]
-    msgs = [bytes(mem[a - MEM_BASE:a - MEM_BASE + size]) for a in addrs]
+    msgs = [bytes(mem[a - MEM_BASE : a - MEM_BASE + size]) for a in addrs]
     alg = spec.family if spec.family != "skein512" else None
     if alg is None:
         raise ValueError("measure() runs pad jobs: a SHA engine")
@@ -307,7 +330,7 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
     def host():
         for k, a in enumerate(addrs):
             yield from sim.start_pad_job(inst, k, a, size, hold=True)
-        yield from sim.ctrl(inst)                       # released together
+        yield from sim.ctrl(inst)  # released together
         out["status"] = yield from sim.wait_slots(inst, (1 << messages) - 1)
         out["digests"] = []
         for k in range(messages):
@@ -320,9 +343,15 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
     cycles = seen["last_finish"] - seen["first_fetch"] + 1
     blocks = seen["accepts"]
     return {
-        "engine": engine, "messages": messages, "message_bytes": size,
-        "bytes": size * messages, "latency": latency, "ar_ready": ar_ready, "r_gap": r_gap,
-        "cycles": cycles, "bytes_per_cycle": size * messages / cycles,
+        "engine": engine,
+        "messages": messages,
+        "message_bytes": size,
+        "bytes": size * messages,
+        "latency": latency,
+        "ar_ready": ar_ready,
+        "r_gap": r_gap,
+        "cycles": cycles,
+        "bytes_per_cycle": size * messages / cycles,
         "port_use": seen["beats"] * BYTES_PER_BEAT / cycles / BYTES_PER_BEAT,
         "blocks": blocks,
         "cycles_per_block": (seen["last_accept"] - seen["first_accept"]) / max(1, blocks - 1),
@@ -335,22 +364,31 @@ def measure(engine="sha256:opt:p4", nbytes=65536, latency=30, seed=1, messages=N
 
 
 def format_result(r):
-    return (f"{r['engine']}: {r['messages']} x {r['message_bytes']} B pad jobs, DDR model first beat "
-            f"{r['latency']} cycles (ARREADY {r['ar_ready']:.0%}, RVALID gaps {r['r_gap']:.0%}): "
-            f"{r['cycles']} cycles, {r['bytes_per_cycle']:.2f} B/cycle of the 64-bit port "
-            f"(port busy {r['port_use']:.0%}; engine {r['cycles_per_block']:.2f} cycles/block, "
-            f"its rate {r['engine_bytes_per_cycle']:.2f} B/cycle; {r['read_bursts']} bursts, up to "
-            f"{r['max_bursts_in_flight']} in flight); digests {'match' if r['digests_ok'] else 'WRONG'} "
-            f"hashlib [{r['sim_seconds']} s simulated]")
+    return (
+        f"{r['engine']}: {r['messages']} x {r['message_bytes']} B pad jobs, DDR model first beat "
+        f"{r['latency']} cycles (ARREADY {r['ar_ready']:.0%}, RVALID gaps {r['r_gap']:.0%}): "
+        f"{r['cycles']} cycles, {r['bytes_per_cycle']:.2f} B/cycle of the 64-bit port "
+        f"(port busy {r['port_use']:.0%}; engine {r['cycles_per_block']:.2f} cycles/block, "
+        f"its rate {r['engine_bytes_per_cycle']:.2f} B/cycle; {r['read_bursts']} bursts, up to "
+        f"{r['max_bursts_in_flight']} in flight); digests {'match' if r['digests_ok'] else 'WRONG'} "
+        f"hashlib [{r['sim_seconds']} s simulated]"
+    )
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Bytes per cycle of the PYNQ-Z2 subsystem's DMA "
-                                "through an AXI4 model of DDR (Migen simulation)")
+    p = argparse.ArgumentParser(
+        description="Bytes per cycle of the PYNQ-Z2 subsystem's DMA "
+        "through an AXI4 model of DDR (Migen simulation)"
+    )
     p.add_argument("--engine", default="sha256:opt:p4")
     p.add_argument("--bytes", type=int, default=65536, help="bytes in all (default 65536)")
-    p.add_argument("--latency", type=int, nargs="+", default=[30],
-                   help="first-beat latencies in cycles (default 30)")
+    p.add_argument(
+        "--latency",
+        type=int,
+        nargs="+",
+        default=[30],
+        help="first-beat latencies in cycles (default 30)",
+    )
     p.add_argument("--messages", type=int, default=None, help="messages (default: one per slot)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--ar-ready", type=float, default=0.75, help="chance ARREADY is high")
@@ -359,8 +397,15 @@ def main(argv=None):
     args = p.parse_args(argv)
     results = []
     for lat in args.latency:
-        r = measure(args.engine, args.bytes, lat, seed=args.seed, messages=args.messages,
-                    ar_ready=args.ar_ready, r_gap=args.r_gap)
+        r = measure(
+            args.engine,
+            args.bytes,
+            lat,
+            seed=args.seed,
+            messages=args.messages,
+            ar_ready=args.ar_ready,
+            r_gap=args.r_gap,
+        )
         results.append(r)
         if not args.json:
             print(format_result(r), flush=True)

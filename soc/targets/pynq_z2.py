@@ -53,6 +53,7 @@ Vivado TCL (``vivado/pynq_z2_overlay.tcl``: project, block design, bitstream, ``
 when ``vivado`` is on PATH, and otherwise checks what can be checked: Verilator lint and
 Yosys ``synth_xilinx`` utilization against the xc7z020.
 """
+
 import os
 import sys
 
@@ -67,15 +68,15 @@ DEVICE = "xc7z020clg400-1"
 SUBSYSTEM_TOP = vs.SUBSYSTEM_TOP
 # The subsystem's VLNV in the .hwh (a Vivado module reference): what the PYNQ driver binds to.
 SUBSYSTEM_VLNV = vs.SUBSYSTEM_VLNV
-SUBSYSTEM_CELL = vs.SUBSYSTEM_CELL     # its instance name in the block design
-OVERLAY_NAME = "litedigest"            # litedigest.bit / litedigest.hwh
+SUBSYSTEM_CELL = vs.SUBSYSTEM_CELL  # its instance name in the block design
+OVERLAY_NAME = "litedigest"  # litedigest.bit / litedigest.hwh
 BD_NAME = OVERLAY_NAME
 FCLK0_HZ = vs.CLOCK_HZ
-DDR_BASE = 0x00000000                  # PYNQ-Z2: 512 MiB DDR3, at 0 in the HP0 address map
+DDR_BASE = 0x00000000  # PYNQ-Z2: 512 MiB DDR3, at 0 in the HP0 address map
 DDR_SIZE = 512 * 1024 * 1024
-AXIL_ADDRESS_WIDTH = vs.AXIL_ADDRESS_WIDTH   # the CSR window: 64 KiB (LiteX csr_address_width 14)
-GP0_BASE = 0x43C00000                  # where the TCL maps s_axi in the PS's address map
-DMA_DATA_WIDTH = vs.DMA_DATA_WIDTH     # S_AXI_HP0 configured 64-bit
+AXIL_ADDRESS_WIDTH = vs.AXIL_ADDRESS_WIDTH  # the CSR window: 64 KiB (LiteX csr_address_width 14)
+GP0_BASE = 0x43C00000  # where the TCL maps s_axi in the PS's address map
+DMA_DATA_WIDTH = vs.DMA_DATA_WIDTH  # S_AXI_HP0 configured 64-bit
 PCW_PRESET = {
     # PYNQ-Z2 PS settings (the board's preset: DDR3 MT41K256M16 RE-125, 16-bit, 50 MHz PS
     # clock, UART0 on MIO 14..15, SD0, Ethernet, USB0, QSPI), used when the tul.com.tw pynq-z2
@@ -128,6 +129,7 @@ class LiteDigestSubsystem(vs.LiteDigestSubsystem):
 
 # --- the block design -------------------------------------------------------------------------
 
+
 def vivado_tcl(facts, jobs=2):
     """The Vivado batch script: project, block design (PS7 + subsystem + axi_intc),
     synthesis, implementation, bitstream; copies <overlay>.bit and .hwh next to the build."""
@@ -138,8 +140,8 @@ def vivado_tcl(facts, jobs=2):
         f"# Run: vivado -mode batch -source pynq_z2_overlay.tcl   (from this directory or any)",
         f"# Engines: {', '.join(facts['peripherals'].values())}",
         *vs.TCL_DIRS,
-        f"create_project -force litedigest_{BOARD} \"$here/project\" -part {DEVICE}",
-        f"add_files -norecurse \"$gw_dir/{SUBSYSTEM_TOP}.v\"" + (f" {inits}" if inits else ""),
+        f'create_project -force litedigest_{BOARD} "$here/project" -part {DEVICE}',
+        f'add_files -norecurse "$gw_dir/{SUBSYSTEM_TOP}.v"' + (f" {inits}" if inits else ""),
         "update_compile_order -fileset sources_1",
         f"create_bd_design {BD_NAME}",
         "",
@@ -147,10 +149,10 @@ def vivado_tcl(facts, jobs=2):
         "set ps7 [create_bd_cell -type ip -vlnv xilinx.com:ip:processing_system7:5.5 ps7]",
         f"if {{[llength [get_board_parts -quiet {PYNQ_Z2_BOARD_PART}]] > 0}} {{",
         f"  set_property board_part {PYNQ_Z2_BOARD_PART} [current_project]",
-        "  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external \"FIXED_IO, DDR\" apply_board_preset \"1\" Master \"Disable\" Slave \"Disable\"} $ps7",
+        '  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external "FIXED_IO, DDR" apply_board_preset "1" Master "Disable" Slave "Disable"} $ps7',
         "} else {",
         f"  set_property -dict [list {tcl_list(PCW_PRESET)}] $ps7",
-        "  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external \"FIXED_IO, DDR\" apply_board_preset \"0\" Master \"Disable\" Slave \"Disable\"} $ps7",
+        '  apply_bd_automation -rule xilinx.com:bd_rule:processing_system7 -config {make_external "FIXED_IO, DDR" apply_board_preset "0" Master "Disable" Slave "Disable"} $ps7',
         "}",
         "# FCLK_CLK0 100 MHz + its reset, M_AXI_GP0, S_AXI_HP0 64-bit, IRQ_F2P",
         f"set_property -dict [list {tcl_list(PCW_FABRIC)}] $ps7",
@@ -185,72 +187,113 @@ def vivado_tcl(facts, jobs=2):
         *vs.tcl_implementation(BD_NAME, f"{OVERLAY_NAME}.bit", jobs),
         "# The hardware handoff PYNQ reads (.gen/ since Vivado 2020.2, .srcs/ before)",
         f"set hwh [lindex [get_files -all -of_objects $bd_file {BD_NAME}.hwh] 0]",
-        "if {$hwh eq \"\"} {",
-        f"  set hwh [lindex [glob -nocomplain \"$here/project/*/sources_1/bd/{BD_NAME}/hw_handoff/{BD_NAME}.hwh\"] 0]",
+        'if {$hwh eq ""} {',
+        f'  set hwh [lindex [glob -nocomplain "$here/project/*/sources_1/bd/{BD_NAME}/hw_handoff/{BD_NAME}.hwh"] 0]',
         "}",
-        f"file copy -force $hwh \"$out_dir/{OVERLAY_NAME}.hwh\"",
-        f"puts \"LITEDIGEST: wrote $out_dir/{OVERLAY_NAME}.bit and $out_dir/{OVERLAY_NAME}.hwh\"",
+        f'file copy -force $hwh "$out_dir/{OVERLAY_NAME}.hwh"',
+        f'puts "LITEDIGEST: wrote $out_dir/{OVERLAY_NAME}.bit and $out_dir/{OVERLAY_NAME}.hwh"',
     ]
     return "\n".join(lines) + "\n"
 
 
 # --- `litedigest build pynq_z2` --------------------------------------------------------------------
 
+
 def _main_soc():
     from litedigest.soc.targets.sim import MAIN_SOC
+
     return MAIN_SOC
 
 
 def add_arguments(p):
-    targs.soc_args(p, "engine specs, comma-separated (default: the main SoC's, "
-                   + ",".join(_main_soc()) + ")")
+    targs.soc_args(
+        p, "engine specs, comma-separated (default: the main SoC's, " + ",".join(_main_soc()) + ")"
+    )
     targs.vivado_builder_args(p, BOARD)
 
 
-def run(engines=None, output_dir=None, synth=True, lint=True, vivado=True, jobs=2, niceness=10,
-        force=False, manifest_path=None, command=None, log=print):
+def run(
+    engines=None,
+    output_dir=None,
+    synth=True,
+    lint=True,
+    vivado=True,
+    jobs=2,
+    niceness=10,
+    force=False,
+    manifest_path=None,
+    command=None,
+    log=print,
+):
     """Generate, write the Vivado TCL, run Vivado if present, lint and synthesize. Returns the
     report dict (also written to <output_dir>/report.json). Raises TargetError on bad input.
     Runs on one output directory take turns (builder.run_vivado)."""
-    return builder.run_vivado(TARGET, engines, output_dir, synth=synth, lint=lint, vivado=vivado,
-                              jobs=jobs, niceness=niceness, force=force,
-                              manifest_path=manifest_path, command=command, log=log)
+    return builder.run_vivado(
+        TARGET,
+        engines,
+        output_dir,
+        synth=synth,
+        lint=lint,
+        vivado=vivado,
+        jobs=jobs,
+        niceness=niceness,
+        force=force,
+        manifest_path=manifest_path,
+        command=command,
+        log=log,
+    )
 
 
 def make_manifest(report, facts, command):
     """The per-board manifest (bitstreams/pynq_z2/manifest.json): builder.vivado_manifest with
     the overlay's files and where the PS sees the subsystem."""
     return builder.vivado_manifest(
-        TARGET, report, command,
+        TARGET,
+        report,
+        command,
         head={"overlay": {"bit": f"{OVERLAY_NAME}.bit", "hwh": f"{OVERLAY_NAME}.hwh"}},
         window={"gp0_base": f"0x{GP0_BASE:08X}"},
         dma=f"AXI4 {DMA_DATA_WIDTH}-bit master on S_AXI_HP0, DDR 0x{DDR_BASE:08X}+0x{DDR_SIZE:08X}",
         interrupts="irq_<instance> -> xlconcat -> axi_intc_0 -> IRQ_F2P[0]; "
-                   "index = csr.json constant <instance>_interrupt",
-        clock_note="design is constrained by the PS's FCLK_CLK0 at 100 MHz")
+        "index = csr.json constant <instance>_interrupt",
+        clock_note="design is constrained by the PS's FCLK_CLK0 at 100 MHz",
+    )
 
 
 TARGET = vs.Target(
-    name=BOARD, title="PYNQ-Z2", device=DEVICE, ddr_base=DDR_BASE, ddr_size=DDR_SIZE,
-    csr_base=GP0_BASE, capacity=flow_xc7.XC7Z020, tcl_name="pynq_z2_overlay.tcl",
-    vivado_tcl=vivado_tcl, make_manifest=make_manifest,
+    name=BOARD,
+    title="PYNQ-Z2",
+    device=DEVICE,
+    ddr_base=DDR_BASE,
+    ddr_size=DDR_SIZE,
+    csr_base=GP0_BASE,
+    capacity=flow_xc7.XC7Z020,
+    tcl_name="pynq_z2_overlay.tcl",
+    vivado_tcl=vivado_tcl,
+    make_manifest=make_manifest,
     vivado_outputs=(f"{OVERLAY_NAME}.bit", f"{OVERLAY_NAME}.hwh"),
     synth_note="Yosys synth_xilinx -family xc7 -noiopad of the subsystem alone (no PS, "
-               "AXI interconnects or axi_intc), before placement: logic only; Vivado's "
-               "own counts differ.",
-    module_file=__file__, clock_hz=FCLK0_HZ)
+    "AXI interconnects or axi_intc), before placement: logic only; Vivado's "
+    "own counts differ.",
+    module_file=__file__,
+    clock_hz=FCLK0_HZ,
+)
 
 
 def build(args):
     """`litedigest build pynq_z2` entry point (litedigest.cli.build)."""
     return builder.run_command(
-        BOARD, lambda **kw: run(**targs.vivado_builder_argdict(args), **kw), args,
-        targs.recipe(BOARD, args, targs.VIVADO_RECIPE))
+        BOARD,
+        lambda **kw: run(**targs.vivado_builder_argdict(args), **kw),
+        args,
+        targs.recipe(BOARD, args, targs.VIVADO_RECIPE),
+    )
 
 
 def main(argv=None):
-    return targs.main("Build the LiteDigest PYNQ-Z2 subsystem and Vivado TCL", add_arguments,
-                      build, argv)
+    return targs.main(
+        "Build the LiteDigest PYNQ-Z2 subsystem and Vivado TCL", add_arguments, build, argv
+    )
 
 
 if __name__ == "__main__":

@@ -55,13 +55,15 @@ BRIDGE_MODULE = "serial2tcp_nodelay"
 SIM_MODULES_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sim_modules")
 
 _bridge_serial_io = [
-    ("serial", 1,
+    (
+        "serial",
+        1,
         Subsignal("source_valid", Pins(1)),
         Subsignal("source_ready", Pins(1)),
-        Subsignal("source_data",  Pins(8)),
-        Subsignal("sink_valid",   Pins(1)),
-        Subsignal("sink_ready",   Pins(1)),
-        Subsignal("sink_data",    Pins(8)),
+        Subsignal("source_data", Pins(8)),
+        Subsignal("sink_valid", Pins(1)),
+        Subsignal("sink_ready", Pins(1)),
+        Subsignal("sink_data", Pins(8)),
     ),
 ]
 
@@ -69,9 +71,11 @@ _bridge_serial_io = [
 def firmware_words(data, size):
     """Little-endian 32-bit words of ``data`` padded with zeros to ``size`` bytes."""
     if len(data) > size:
-        raise ValueError(f"firmware image of {len(data)} bytes does not fit in {size} bytes of main RAM")
+        raise ValueError(
+            f"firmware image of {len(data)} bytes does not fit in {size} bytes of main RAM"
+        )
     data = bytes(data) + bytes(size - len(data))
-    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, size, 4)]
+    return [int.from_bytes(data[i : i + 4], "little") for i in range(0, size, 4)]
 
 
 # The standard simulated SoCs (the soc backend, the demo and the benches use them): the main
@@ -90,6 +94,7 @@ def soc_engines_for(spec):
     """The engine list of the standard simulated SoC that serves `spec` (MAIN_SOC, SCHED_SOC),
     else a SoC of the spec's engine alone."""
     from litedigest import spec as specmod
+
     spec = specmod.parse(spec) if isinstance(spec, str) else spec
     for soc in (MAIN_SOC, SCHED_SOC, MAC_SOC):
         if spec.engine_name in [specmod.parse(e).engine_name for e in soc]:
@@ -100,14 +105,22 @@ def soc_engines_for(spec):
 def engine_list(hash_engines):
     """Engine specs (checked) from None (no engine), a list, or a comma-separated string."""
     from litedigest.spec import parse_list
+
     return parse_list(hash_engines)
 
 
 class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
-    def __init__(self, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, main_ram_init=None,
-                 sram_size=0x2000, **kwargs):
+    def __init__(
+        self,
+        hash_engines=None,
+        main_ram_size=DEFAULT_MAIN_RAM_SIZE,
+        main_ram_init=None,
+        sram_size=0x2000,
+        **kwargs,
+    ):
         from litex.soc.integration.soc import SoCRegion
         from litedigest.soc.cores.wide_ram import WideRAM
+
         assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
             main_ram_init = PLACEHOLDER_PROGRAM
@@ -116,19 +129,26 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         # Full-depth init so that the $readmemh file always exists and always covers the RAM.
         main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
 
-        SimSoC.__init__(self,
-            cpu_type                 = "vexriscv",
-            cpu_variant              = "standard",
-            cpu_reset_address        = MAIN_RAM_BASE,
-            integrated_rom_size      = 0,
-            integrated_sram_size     = sram_size,
-            integrated_main_ram_size = 0,   # our own, below
-            uart_name                = "sim",
+        SimSoC.__init__(
+            self,
+            cpu_type="vexriscv",
+            cpu_variant="standard",
+            cpu_reset_address=MAIN_RAM_BASE,
+            integrated_rom_size=0,
+            integrated_sram_size=sram_size,
+            integrated_main_ram_size=0,  # our own, below
+            uart_name="sim",
             # ident: SimSoC sets "LiteX Simulation" itself.
-            **kwargs)
-        self.main_ram = WideRAM(main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram")
-        self.bus.add_slave("main_ram", self.main_ram.bus,
-                           SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"))
+            **kwargs,
+        )
+        self.main_ram = WideRAM(
+            main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram"
+        )
+        self.bus.add_slave(
+            "main_ram",
+            self.main_ram.bus,
+            SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"),
+        )
         self.integrated_main_ram_size = main_ram_size
 
         # Host bridge: UARTBone on a second sim serial pad.
@@ -139,11 +159,13 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
 
         # Hash peripherals, their DMA masters sharing the wide port of main RAM.
         from litedigest.soc.peripheral import add_hash_subsystem
+
         self.hash_engines = engine_list(hash_engines)
         # between them and the RAM: the DMA fault injector (soc/cores/fault_inject.py), transparent
         # until a test programs it
         from litex.soc.interconnect import wishbone
         from litedigest.soc.cores.fault_inject import DMAFaultInjector, SoftReset
+
         dma_port = wishbone.Interface(data_width=DMA_ROW_BITS, address_width=32, addressing="word")
         self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=dma_port)
         self.dma_fault = DMAFaultInjector(dma_port, self.main_ram.wide, DMA_ROW_BITS // 8)
@@ -166,8 +188,15 @@ def sim_config(port=0):
     return cfg
 
 
-def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, firmware=None,
-          compile_gateware=True, jobs=None, opt_level="O3"):
+def build(
+    build_dir,
+    hash_engines=None,
+    main_ram_size=DEFAULT_MAIN_RAM_SIZE,
+    firmware=None,
+    compile_gateware=True,
+    jobs=None,
+    opt_level="O3",
+):
     """Generate gateware, csr.json/csr.csv, software headers and libraries; compile the
     Verilator model unless ``compile_gateware`` is False. Returns the Builder."""
     build_dir = os.path.abspath(build_dir)
@@ -175,7 +204,9 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
     if firmware is not None:
         with open(firmware, "rb") as f:
             init = f.read()
-    soc = LiteDigestSimSoC(hash_engines=hash_engines, main_ram_size=main_ram_size, main_ram_init=init)
+    soc = LiteDigestSimSoC(
+        hash_engines=hash_engines, main_ram_size=main_ram_size, main_ram_init=init
+    )
     # With no ROM the Builder compiles no software: the libraries firmware links against are
     # built below (without the BIOS).
     builder = Builder(soc, **litex_builder_args(build_dir))
@@ -184,21 +215,24 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
     mods_dir = os.path.join(build_dir, "sim_modules")
     if os.path.isdir(mods_dir):
         shutil.rmtree(mods_dir)
-    shutil.copytree(os.path.join(SIM_MODULES_SRC, BRIDGE_MODULE), os.path.join(mods_dir, BRIDGE_MODULE))
+    shutil.copytree(
+        os.path.join(SIM_MODULES_SRC, BRIDGE_MODULE), os.path.join(mods_dir, BRIDGE_MODULE)
+    )
 
     builder.build(
-        sim_config       = sim_config(),
-        run              = False,        # we compile ourselves below and never run here
-        interactive      = False,
-        extra_mods       = [BRIDGE_MODULE],
-        extra_mods_path  = mods_dir,
-        jobs             = jobs or os.cpu_count(),
-        opt_level        = opt_level,
+        sim_config=sim_config(),
+        run=False,  # we compile ourselves below and never run here
+        interactive=False,
+        extra_mods=[BRIDGE_MODULE],
+        extra_mods_path=mods_dir,
+        jobs=jobs or os.cpu_count(),
+        opt_level=opt_level,
     )
     build_software(builder)
 
     if compile_gateware:
         import subprocess
+
         gw = builder.gateware_dir
         subprocess.check_call(["bash", "build_sim.sh"], cwd=gw)
     return builder
@@ -206,8 +240,9 @@ def build(build_dir, hash_engines=None, main_ram_size=DEFAULT_MAIN_RAM_SIZE, fir
 
 def add_arguments(p):
     p.add_argument("--build-dir", required=True)
-    targs.soc_args(p, "engine spec(s), comma-separated", metavar=None,
-                   main_ram_default=DEFAULT_MAIN_RAM_SIZE)
+    targs.soc_args(
+        p, "engine spec(s), comma-separated", metavar=None, main_ram_default=DEFAULT_MAIN_RAM_SIZE
+    )
     p.add_argument("--firmware", default=None, help="initial main RAM image (.bin)")
     p.add_argument("--no-compile-gateware", action="store_true")
     p.add_argument("--opt-level", default="O3")
@@ -216,9 +251,14 @@ def add_arguments(p):
 def run(args):
     """Build from the command line's `args`, then write sim_build_info.json (what the runner,
     soc.sim.build, reads of the build)."""
-    builder = build(args.build_dir, hash_engines=args.hash_engine, main_ram_size=args.main_ram_size,
-                    firmware=args.firmware, compile_gateware=not args.no_compile_gateware,
-                    opt_level=args.opt_level)
+    builder = build(
+        args.build_dir,
+        hash_engines=args.hash_engine,
+        main_ram_size=args.main_ram_size,
+        firmware=args.firmware,
+        compile_gateware=not args.no_compile_gateware,
+        opt_level=args.opt_level,
+    )
     soc = builder.soc
     rows = soc.integrated_main_ram_size // (DMA_ROW_BITS // 8)
     info = {

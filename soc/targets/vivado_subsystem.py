@@ -23,6 +23,7 @@ module holds what they share:
 - the pieces of a board's TCL: ``tcl_list``, ``TCL_DIRS``, ``tcl_irq_concat``,
   ``tcl_implementation``; ``engine_list``.
 """
+
 import dataclasses
 import os
 from typing import Callable, Optional
@@ -42,10 +43,10 @@ from litedigest.soc.targets.builder import TargetError, litex_builder_args
 SUBSYSTEM_TOP = "litedigest_subsystem"
 # The subsystem's VLNV in a block design (a Vivado module reference): what drivers bind to.
 SUBSYSTEM_VLNV = f"xilinx.com:module_ref:{SUBSYSTEM_TOP}:1.0"
-SUBSYSTEM_CELL = "litedigest_0"        # its instance name in the block design
-AXIL_ADDRESS_WIDTH = 16                # the CSR window: 64 KiB (LiteX csr_address_width 14)
-DMA_DATA_WIDTH = 64                    # m_axi data width
-CLOCK_HZ = 100_000_000                 # the subsystem's clock in every target
+SUBSYSTEM_CELL = "litedigest_0"  # its instance name in the block design
+AXIL_ADDRESS_WIDTH = 16  # the CSR window: 64 KiB (LiteX csr_address_width 14)
+DMA_DATA_WIDTH = 64  # m_axi data width
+CLOCK_HZ = 100_000_000  # the subsystem's clock in every target
 
 
 @dataclasses.dataclass
@@ -56,27 +57,28 @@ class Target:
     facts, command) -> dict` the board's manifest; `extra_steps(out, facts, report, force, log)`
     (optional) runs after generation (a firmware build); `vivado_outputs` are the files a
     Vivado run must leave in the build directory, the bitstream first."""
+
     top = SUBSYSTEM_TOP
     vlnv = SUBSYSTEM_VLNV
     cell = SUBSYSTEM_CELL
     csr_window_bytes = 1 << AXIL_ADDRESS_WIDTH
-    name: str                  # "pynq_z2": `litedigest build <name>`, LITEDIGEST_BOARD
-    title: str                 # "PYNQ-Z2": the board in a sentence
-    device: str                # Vivado part
-    ddr_base: int              # the DMA's view of DDR: csr.json memories.main_ram
+    name: str  # "pynq_z2": `litedigest build <name>`, LITEDIGEST_BOARD
+    title: str  # "PYNQ-Z2": the board in a sentence
+    device: str  # Vivado part
+    ddr_base: int  # the DMA's view of DDR: csr.json memories.main_ram
     ddr_size: int
-    csr_base: int              # where the block design maps s_axi for the board's CPU
-    capacity: dict             # litedigest.soc.flows.xc7 device capacity
-    tcl_name: str              # vivado/<tcl_name>
+    csr_base: int  # where the block design maps s_axi for the board's CPU
+    capacity: dict  # litedigest.soc.flows.xc7 device capacity
+    tcl_name: str  # vivado/<tcl_name>
     vivado_tcl: Callable
     make_manifest: Callable
-    vivado_outputs: tuple      # file names in the build directory
+    vivado_outputs: tuple  # file names in the build directory
     synth_note: str
-    module_file: str           # the target's module (part of the input stamp)
+    module_file: str  # the target's module (part of the input stamp)
     clock_hz: int = CLOCK_HZ
     extra_steps: Optional[Callable] = None
     tcl_dry_run: bool = False  # run the TCL in tclsh with Vivado stubbed as part of the build
-    default_engines: Optional[tuple] = None   # None: the simulated main SoC's (sim.MAIN_SOC)
+    default_engines: Optional[tuple] = None  # None: the simulated main SoC's (sim.MAIN_SOC)
 
     def engine_list(self, hash_engines):
         """Engine specs (checked) from None (the board's default), a list, or a string."""
@@ -95,6 +97,7 @@ def engine_list(hash_engines):
     """Engine specs (checked) from None (the simulated main SoC's, sim.MAIN_SOC), a list, or a
     comma-separated string."""
     from litedigest.soc.targets.sim import MAIN_SOC
+
     try:
         engines = specmod.parse_list(hash_engines, MAIN_SOC)
     except specmod.SpecError as err:
@@ -115,12 +118,14 @@ def _ios(engine_names):
 
 class _SubsystemPlatform(XilinxPlatform):
     """A platform for Verilog generation only: the subsystem's ports are not FPGA pins."""
+
     def __init__(self, device, ios, name):
         XilinxPlatform.__init__(self, device, ios, toolchain="vivado", name=name)
 
 
 class LiteDigestSubsystem(SoCMini):
     """The hash subsystem: peripherals, CSRs behind AXI-Lite at 0, DMA into one AXI master."""
+
     mem_map = {"csr": 0x00000000}
 
     def __init__(self, hash_engines=None, with_clock_pads=True, target=None):
@@ -135,8 +140,14 @@ class LiteDigestSubsystem(SoCMini):
         if len(set(names)) != len(names):
             raise TargetError(f"an engine is listed twice: {', '.join(self.hash_engines)}")
         platform = _SubsystemPlatform(target.device, _ios(names), target.name)
-        SoCMini.__init__(self, platform, clk_freq=target.clock_hz,
-                         ident="", csr_data_width=32, csr_address_width=AXIL_ADDRESS_WIDTH - 2)
+        SoCMini.__init__(
+            self,
+            platform,
+            clk_freq=target.clock_hz,
+            ident="",
+            csr_data_width=32,
+            csr_address_width=AXIL_ADDRESS_WIDTH - 2,
+        )
 
         # Clock and reset from the block design: its proc_sys_reset already synchronizes rst_n.
         clk, rst_n = platform.request("clk"), platform.request("rst_n")
@@ -146,8 +157,12 @@ class LiteDigestSubsystem(SoCMini):
         self.irq_pads = irq_pads = {n: platform.request(f"irq_{n}") for n in names}
         # Vivado's module reference reads these to tie clock, reset, buses and interrupts.
         clk.attr.add(("X_INTERFACE_INFO", "xilinx.com:signal:clock:1.0 clk CLK"))
-        clk.attr.add(("X_INTERFACE_PARAMETER",
-                      f"ASSOCIATED_BUSIF s_axi:m_axi, ASSOCIATED_RESET rst_n, FREQ_HZ {target.clock_hz}"))
+        clk.attr.add(
+            (
+                "X_INTERFACE_PARAMETER",
+                f"ASSOCIATED_BUSIF s_axi:m_axi, ASSOCIATED_RESET rst_n, FREQ_HZ {target.clock_hz}",
+            )
+        )
         rst_n.attr.add(("X_INTERFACE_INFO", "xilinx.com:signal:reset:1.0 rst_n RST"))
         rst_n.attr.add(("X_INTERFACE_PARAMETER", "POLARITY ACTIVE_LOW"))
         for n, pad in irq_pads.items():
@@ -159,22 +174,26 @@ class LiteDigestSubsystem(SoCMini):
         self.s_axi_pads = platform.request("s_axi")
         self.comb += self.s_axi.connect_to_pads(self.s_axi_pads, mode="slave")
         s_axi32 = AXILiteInterface(data_width=32, address_width=32)
-        self.comb += self.s_axi.connect(s_axi32)   # zero-extends the 16-bit offsets
+        self.comb += self.s_axi.connect(s_axi32)  # zero-extends the 16-bit offsets
         self.bus.add_master(name="s_axi", master=s_axi32)
 
         # The DMA's view of memory: the board's DDR. A linker region (no decoder on the CSR
         # bus: it is another address space) that add_hash_peripheral reads and csr.json
         # exports as memories.main_ram.
-        self.bus.add_region("main_ram", SoCRegion(origin=target.ddr_base, size=target.ddr_size,
-                                                  linker=True, cached=False))
+        self.bus.add_region(
+            "main_ram",
+            SoCRegion(origin=target.ddr_base, size=target.ddr_size, linker=True, cached=False),
+        )
 
         # The peripherals; each irq drives its pad, the constant <instance>_interrupt is the
         # interrupt-controller input (bit of the concatenation) it reaches. DMA side: the burst
         # readers (64-bit rows) and the walkers' bridge on one AXI master.
         from litedigest.soc.peripheral import add_hash_subsystem
+
         self.m_axi = AXIInterface(data_width=DMA_DATA_WIDTH, address_width=32, id_width=1)
-        self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, axi_port=self.m_axi,
-                                                   irq_pads=irq_pads)
+        self.hash_peripherals = add_hash_subsystem(
+            self, self.hash_engines, axi_port=self.m_axi, irq_pads=irq_pads
+        )
         self.add_constant("LITEDIGEST_BOARD", target.name)
         self.add_constant("LITEDIGEST_SUBSYSTEM_VLNV", SUBSYSTEM_VLNV)
         self.m_axi_pads = platform.request("m_axi")
@@ -182,6 +201,7 @@ class LiteDigestSubsystem(SoCMini):
 
 
 # --- generation -------------------------------------------------------------------------------
+
 
 def generate(out_dir, engines, target):
     """Generate the subsystem into out_dir: gateware/<top>.v, csr.json, csr.csv,
@@ -192,7 +212,12 @@ def generate(out_dir, engines, target):
     gw = builder.gateware_dir
     # LiteX also writes its own Vivado project script and pin constraints for a standalone
     # FPGA design: not ours (the subsystem has no pins; vivado/ holds the real flow).
-    for name in (f"{SUBSYSTEM_TOP}.tcl", f"{SUBSYSTEM_TOP}.xdc", "build.sh", "build_" + SUBSYSTEM_TOP + ".sh"):
+    for name in (
+        f"{SUBSYSTEM_TOP}.tcl",
+        f"{SUBSYSTEM_TOP}.xdc",
+        "build.sh",
+        "build_" + SUBSYSTEM_TOP + ".sh",
+    ):
         p = os.path.join(gw, name)
         if os.path.exists(p):
             os.remove(p)
@@ -210,6 +235,7 @@ def generate(out_dir, engines, target):
 
 # --- TCL ----------------------------------------------------------------------------------------
 
+
 def tcl_list(d):
     """`CONFIG.K {V} ...` of a dict, for `set_property -dict [list ...]`."""
     return " ".join(f"CONFIG.{k} {{{v}}}" for k, v in d.items())
@@ -219,8 +245,8 @@ def tcl_list(d):
 # the build's (`out_dir`: the bitstream and the handoff go there) and the gateware's
 TCL_DIRS = [
     "set here [file dirname [file normalize [info script]]]",
-    "set out_dir [file normalize \"$here/..\"]",
-    "set gw_dir \"$out_dir/gateware\"",
+    'set out_dir [file normalize "$here/.."]',
+    'set gw_dir "$out_dir/gateware"',
 ]
 
 
@@ -230,11 +256,15 @@ def tcl_irq_concat(irqs):
     needs two inputs: with one line the second is tied low."""
     lines = [f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat"]
     for i, name in enumerate(irqs):
-        lines.append(f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]")
+        lines.append(
+            f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]"
+        )
     if len(irqs) == 1:
-        lines += ["set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
-                  "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
-                  "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]"]
+        lines += [
+            "set zero [create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 irq_zero]",
+            "set_property -dict [list CONFIG.CONST_VAL {0}] $zero",
+            "connect_bd_net [get_bd_pins irq_zero/dout] [get_bd_pins irq_concat/In1]",
+        ]
     return lines + ["connect_bd_net [get_bd_pins irq_concat/dout] [get_bd_pins axi_intc_0/intr]"]
 
 
@@ -255,14 +285,12 @@ def tcl_implementation(bd_name, bitstream, jobs):
         "update_compile_order -fileset sources_1",
         f"launch_runs impl_1 -to_step write_bitstream -jobs {jobs}",
         "wait_on_run impl_1",
-        "if {[get_property PROGRESS [get_runs impl_1]] != \"100%\"} {",
-        "  error \"implementation or bitstream failed: see $here/project\"",
+        'if {[get_property PROGRESS [get_runs impl_1]] != "100%"} {',
+        '  error "implementation or bitstream failed: see $here/project"',
         "}",
         "open_run impl_1",
-        "report_utilization -file \"$out_dir/vivado_utilization.rpt\"",
-        "report_timing_summary -file \"$out_dir/vivado_timing.rpt\"",
+        'report_utilization -file "$out_dir/vivado_utilization.rpt"',
+        'report_timing_summary -file "$out_dir/vivado_timing.rpt"',
         f"file copy -force [get_property DIRECTORY [get_runs impl_1]]/{bd_name}_wrapper.bit "
-        f"\"$out_dir/{bitstream}\"",
+        f'"$out_dir/{bitstream}"',
     ]
-
-

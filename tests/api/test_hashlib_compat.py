@@ -2,6 +2,7 @@
 """litedigest against hashlib's own behaviour on this Python (every expectation is checked
 with a real hashlib call): copies, buffer and argument errors, the named constructors and
 the names new() takes; Skein-512's output bits against pyskein."""
+
 import copy
 import hashlib
 import inspect
@@ -26,6 +27,7 @@ def _hashlib_error(call):
 
 
 # --- 1. copy.copy / copy.deepcopy: independent copies on every backend ------------------------
+
 
 def _check_copies(h, reference):
     """Every way of copying h gives an object of its own: updating it never changes h's
@@ -72,11 +74,16 @@ def test_copy_module_copies_are_independent_rtl(name):
 
 # --- 2. buffers: a non-contiguous view is hashlib's BufferError --------------------------------
 
-@pytest.mark.parametrize("call", [
-    lambda mod, data: mod.sha256(data),
-    lambda mod, data: mod.new("sha512_224", data),
-    lambda mod, data: mod.sha1().update(data),
-], ids=["constructor", "new", "update"])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda mod, data: mod.sha256(data),
+        lambda mod, data: mod.new("sha512_224", data),
+        lambda mod, data: mod.sha1().update(data),
+    ],
+    ids=["constructor", "new", "update"],
+)
 def test_non_contiguous_buffer_is_a_buffer_error(call):
     assert _hashlib_error(lambda: call(hashlib, NON_CONTIGUOUS)) is BufferError
     with pytest.raises(BufferError, match="not C-contiguous"):
@@ -90,16 +97,20 @@ def test_non_contiguous_buffer_is_a_buffer_error_skein_and_hash_many():
         litedigest.skein512().update(NON_CONTIGUOUS)
     with pytest.raises(BufferError):
         litedigest.skein512(key=NON_CONTIGUOUS)
-    with pytest.raises(BufferError):      # was hashed as b"ace"
+    with pytest.raises(BufferError):  # was hashed as b"ace"
         litedigest.hash_many("sha256", [b"x", NON_CONTIGUOUS])
 
 
 def test_contiguous_views_of_any_shape_are_hashed_as_hashlib_does():
-    for data in (memoryview(b"abcdef").cast("B", (2, 3)), memoryview(b"abcdef")[1:5],
-                 memoryview(bytearray(b"abcdef")).cast("H")):
+    for data in (
+        memoryview(b"abcdef").cast("B", (2, 3)),
+        memoryview(b"abcdef")[1:5],
+        memoryview(bytearray(b"abcdef")).cast("H"),
+    ):
         assert litedigest.sha256(data).digest() == hashlib.sha256(data).digest()
-    assert litedigest.hash_many("sha256", [memoryview(b"abcdef")[1:5]]) == \
-        [hashlib.sha256(b"bcde").digest()]
+    assert litedigest.hash_many("sha256", [memoryview(b"abcdef")[1:5]]) == [
+        hashlib.sha256(b"bcde").digest()
+    ]
 
 
 def test_fortran_order_view_is_a_buffer_error():
@@ -111,6 +122,7 @@ def test_fortran_order_view_is_a_buffer_error():
 
 
 # --- 3. new(): None, usedforsecurity, the name's type -----------------------------------------
+
 
 @pytest.mark.parametrize("name", ["sha256", "sha1", "skein512", "skein512-256"])
 def test_none_data_is_what_hashlib_does(name):
@@ -159,14 +171,19 @@ def test_an_unknown_name_is_a_value_error(name):
 
 # --- 4. the named constructors and the names new() takes -------------------------------------
 
+
 @pytest.mark.parametrize("name", SHA_ALGORITHMS)
 def test_named_constructor_per_sha_algorithm(name):
     ctor = getattr(litedigest, name)
     assert name in litedigest.__all__
     h = ctor(b"abc")
     ref = hashlib.new(name, b"abc")
-    assert (h.name, h.digest_size, h.block_size, h.digest()) == \
-        (ref.name, ref.digest_size, ref.block_size, ref.digest())
+    assert (h.name, h.digest_size, h.block_size, h.digest()) == (
+        ref.name,
+        ref.digest_size,
+        ref.block_size,
+        ref.digest(),
+    )
     assert ctor().digest() == hashlib.new(name).digest()
     assert ctor(data=b"abc", backend="sw", engine=name).digest() == ref.digest()
     sig = inspect.signature(ctor)
@@ -175,7 +192,8 @@ def test_named_constructor_per_sha_algorithm(name):
         ("backend", inspect.Parameter.KEYWORD_ONLY, "sw"),
         ("engine", inspect.Parameter.KEYWORD_ONLY, None),
         ("usedforsecurity", inspect.Parameter.KEYWORD_ONLY, True),
-        ("string", inspect.Parameter.KEYWORD_ONLY, None)]
+        ("string", inspect.Parameter.KEYWORD_ONLY, None),
+    ]
     assert ctor.__name__ == name
 
 
@@ -201,9 +219,11 @@ def test_a_strided_buffer_is_the_exporters_error():
     """hashlib asks for a simple buffer, so the exporter says what is wrong: numpy's
     ValueError for a strided array, BufferError for a strided memoryview."""
     np = pytest.importorskip("numpy")
-    for data in (np.arange(12, dtype=np.uint8).reshape(3, 4)[:, :2],
-                 np.asfortranarray(np.arange(12, dtype=np.uint8).reshape(3, 4)),
-                 memoryview(b"abcdef")[::2]):
+    for data in (
+        np.arange(12, dtype=np.uint8).reshape(3, 4)[:, :2],
+        np.asfortranarray(np.arange(12, dtype=np.uint8).reshape(3, 4)),
+        memoryview(b"abcdef")[::2],
+    ):
         expected = _hashlib_error(lambda: hashlib.sha256(data))
         assert expected in (ValueError, BufferError)
         with pytest.raises(expected):
@@ -269,6 +289,7 @@ def test_skein_odd_output_bits_zero_the_unused_bits(bits):
 
 # --- 6. file_digest: hashlib.file_digest's contract ------------------------------------------
 
+
 def _file_of(tmp_path, data):
     p = tmp_path / "data.bin"
     p.write_bytes(data)
@@ -280,6 +301,7 @@ def test_file_digest_of_a_file_is_the_digest_of_its_bytes(tmp_path, name):
     """Random lengths around the read buffer (small here, so a file takes many reads): the
     digest of the whole file, as hashlib.file_digest gives (Skein-512: pyskein)."""
     import random
+
     rng = random.Random(name)
     for n in (0, 1, 63, 64, 65, 1000, rng.randrange(2000, 5000)):
         data = rng.randbytes(n)
@@ -298,21 +320,27 @@ def test_file_digest_reads_from_the_current_position_to_the_end(tmp_path):
     with open(p, "rb") as f, open(p, "rb") as g:
         f.seek(123)
         g.seek(123)
-        assert litedigest.file_digest(f, "sha384").digest() == hashlib.file_digest(g, "sha384").digest()
+        assert (
+            litedigest.file_digest(f, "sha384").digest()
+            == hashlib.file_digest(g, "sha384").digest()
+        )
         assert f.read() == b""
 
 
 def test_file_digest_of_a_bytesio_and_of_an_unbuffered_file(tmp_path):
     import io
+
     data = b"abc" * 1000
     assert litedigest.file_digest(io.BytesIO(data), "sha1").digest() == hashlib.sha1(data).digest()
     with open(_file_of(tmp_path, data), "rb", buffering=0) as f:
         assert litedigest.file_digest(f, "sha224").digest() == hashlib.sha224(data).digest()
 
 
-@pytest.mark.parametrize("ctor", [litedigest.sha256, hashlib.sha256,
-                                  lambda: litedigest.new("sha512", backend="sw")],
-                         ids=["litedigest", "hashlib", "lambda"])
+@pytest.mark.parametrize(
+    "ctor",
+    [litedigest.sha256, hashlib.sha256, lambda: litedigest.new("sha512", backend="sw")],
+    ids=["litedigest", "hashlib", "lambda"],
+)
 def test_file_digest_takes_a_constructor(tmp_path, ctor):
     data = bytes(range(256)) * 9
     with open(_file_of(tmp_path, data), "rb") as f:
@@ -337,8 +365,11 @@ def test_file_digest_on_the_rtl_backend(tmp_path):
     assert h.engine == "sha256:base" and h.digest() == hashlib.sha256(data).digest()
 
 
-@pytest.mark.parametrize("opener", [lambda p: open(p, "r"), lambda p: open(p, "wb"), lambda p: object()],
-                         ids=["text", "write-only", "no-file"])
+@pytest.mark.parametrize(
+    "opener",
+    [lambda p: open(p, "r"), lambda p: open(p, "wb"), lambda p: object()],
+    ids=["text", "write-only", "no-file"],
+)
 def test_file_digest_refuses_what_is_not_a_binary_reader(tmp_path, opener):
     """A text file, a file open for writing, an object that is no file: hashlib's ValueError."""
     p = _file_of(tmp_path, b"abc")
@@ -356,6 +387,7 @@ def test_file_digest_of_a_non_blocking_pipe_without_data_is_a_blocking_io_error(
     """readinto() answers None when a non-blocking file has nothing ready: BlockingIOError,
     as hashlib.file_digest raises since Python 3.12 (3.11 hashed its whole buffer instead)."""
     import os
+
     r, w = os.pipe()
     os.set_blocking(r, False)
     try:

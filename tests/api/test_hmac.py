@@ -2,6 +2,7 @@
 """litedigest.hmac against RFC 2202 / RFC 4231 (cryptography-vectors) and Python's hmac:
 random keys of 0..300 bytes, random message lengths and update splits, every SHA algorithm;
 the standard library's API and errors."""
+
 import copy
 import functools
 import types
@@ -17,9 +18,13 @@ from litedigest import hmac as ld_hmac
 
 cryptography_vectors = pytest.importorskip("cryptography_vectors")
 
-VECTOR_FILES = {"sha1": "rfc-2202-sha1.txt", "sha224": "rfc-4231-sha224.txt",
-                "sha256": "rfc-4231-sha256.txt", "sha384": "rfc-4231-sha384.txt",
-                "sha512": "rfc-4231-sha512.txt"}
+VECTOR_FILES = {
+    "sha1": "rfc-2202-sha1.txt",
+    "sha224": "rfc-4231-sha224.txt",
+    "sha256": "rfc-4231-sha256.txt",
+    "sha384": "rfc-4231-sha384.txt",
+    "sha512": "rfc-4231-sha512.txt",
+}
 SHA_ALGS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
 
 
@@ -65,17 +70,18 @@ def test_random_against_python_hmac(alg):
     rng = random.Random(f"hmac/{alg}")
     for _ in range(40):
         key = rng.randbytes(rng.randrange(0, 301))
-        msg = rng.randbytes(rng.choice([0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
-                                        rng.randrange(0, 1000)]))
+        msg = rng.randbytes(
+            rng.choice([0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, rng.randrange(0, 1000)])
+        )
         want = std_hmac.new(key, msg, lambda d=b"": hashlib.new(alg, d)).digest()
         h = ld_hmac.new(key, digestmod=alg)
         i = 0
-        while i < len(msg):                      # random update splits, empty ones included
+        while i < len(msg):  # random update splits, empty ones included
             n = rng.randrange(0, 150)
-            h.update(msg[i:i + n])
+            h.update(msg[i : i + n])
             i += n
         assert h.digest() == want, (len(key), len(msg))
-        assert h.digest() == want                # digest() does not finish the object
+        assert h.digest() == want  # digest() does not finish the object
         h.update(b"x")
         assert h.digest() == std_hmac.new(key, msg + b"x", alg).digest()
 
@@ -98,14 +104,20 @@ def test_api_as_the_standard_library():
     assert ld_hmac.new(b"key", digestmod="SHA-512").name == "hmac-sha512"
     c = h.copy()
     c.update(b"def")
-    assert h.digest() == s.digest()              # the copy is independent
+    assert h.digest() == s.digest()  # the copy is independent
     assert c.digest() == std_hmac.new(b"key", b"abcdef", "sha256").digest()
     for other in (copy.copy(h), copy.deepcopy(h)):
         other.update(b"!")
         assert h.digest() == s.digest()
     # a constructor as digestmod, its own backend
-    assert ld_hmac.new(b"k", b"m", litedigest.sha384).digest() == std_hmac.new(b"k", b"m", "sha384").digest()
-    assert ld_hmac.new(bytearray(b"k"), b"m", "sha1").digest() == std_hmac.new(b"k", b"m", "sha1").digest()
+    assert (
+        ld_hmac.new(b"k", b"m", litedigest.sha384).digest()
+        == std_hmac.new(b"k", b"m", "sha384").digest()
+    )
+    assert (
+        ld_hmac.new(bytearray(b"k"), b"m", "sha1").digest()
+        == std_hmac.new(b"k", b"m", "sha1").digest()
+    )
     assert ld_hmac.compare_digest is std_hmac.compare_digest
     # a module with new() (PEP 247), as the standard library takes it
     module = types.SimpleNamespace(new=hashlib.sha512)
@@ -151,7 +163,7 @@ def test_small_or_missing_block_size_as_the_standard_library(block_size):
     """A hash with a block size under 16 bytes, or none, is keyed over 64 bytes with a
     RuntimeWarning, as hmac.new does (not refused)."""
     make = functools.partial(_SmallBlockSHA256, block_size=block_size)
-    key = bytes(range(70))                         # longer than 64: hashed first
+    key = bytes(range(70))  # longer than 64: hashed first
     with pytest.warns(RuntimeWarning) as ours:
         h = ld_hmac.new(key, b"msg", make)
     with pytest.warns(RuntimeWarning) as theirs:
@@ -165,23 +177,23 @@ def test_small_or_missing_block_size_as_the_standard_library(block_size):
 
 def test_errors_as_the_standard_library():
     with pytest.raises(TypeError):
-        ld_hmac.new(b"key", b"msg")                      # digestmod is required
+        ld_hmac.new(b"key", b"msg")  # digestmod is required
     with pytest.raises(TypeError):
         ld_hmac.new(b"key", b"msg", None)
     with pytest.raises(TypeError):
-        ld_hmac.new("key", b"msg", "sha256")             # a str key
+        ld_hmac.new("key", b"msg", "sha256")  # a str key
     with pytest.raises(TypeError):
-        ld_hmac.new(memoryview(b"key"), b"msg", "sha256")   # the standard library refuses it too
+        ld_hmac.new(memoryview(b"key"), b"msg", "sha256")  # the standard library refuses it too
     with pytest.raises(ValueError):
         ld_hmac.new(b"key", b"msg", "md5x")
     with pytest.raises(TypeError):
-        ld_hmac.new(b"key", "msg", "sha256")             # a str message
+        ld_hmac.new(b"key", "msg", "sha256")  # a str message
     with pytest.raises(TypeError):
         ld_hmac.new(b"key", b"msg", 5)
     with pytest.raises(TypeError):
         std_hmac.digest(b"key", None, "sha256")
     with pytest.raises(TypeError):
-        ld_hmac.digest(b"key", None, "sha256")           # one-shot: the message is required
+        ld_hmac.digest(b"key", None, "sha256")  # one-shot: the message is required
     # after an error the module still works
     assert ld_hmac.digest(b"key", b"msg", "sha256") == std_hmac.digest(b"key", b"msg", "sha256")
 
@@ -190,6 +202,7 @@ def test_digest_takes_a_bytes_like_key_as_the_standard_library():
     import array
     import hmac as std
     from litedigest import hmac as ld
+
     for key in (memoryview(b"key"), array.array("B", b"key"), bytearray(b"key")):
         assert ld.digest(key, b"msg", "sha256") == std.digest(key, b"msg", "sha256")
     with pytest.raises(TypeError):

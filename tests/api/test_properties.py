@@ -4,12 +4,13 @@ on the `sw` backend (the C library's software hashes and host protocol, which ev
 shares): any data, any update splits, copies taken anywhere, HMAC with any key, Skein-512 with
 any output size and key; and bad input types and sizes, which must raise what hashlib raises
 and leave the object usable. Example counts are bounded so the file takes seconds."""
+
 import hashlib
 import hmac as std_hmac
 
 import pytest
-import skein                                   # pyskein (the test extra)
-from hypothesis import given, settings, strategies as st   # (the test extra)
+import skein  # pyskein (the test extra)
+from hypothesis import given, settings, strategies as st  # (the test extra)
 
 import litedigest
 from litedigest import hmac as ld_hmac
@@ -29,8 +30,12 @@ def _splits(data, cuts):
 
 
 @SETTINGS
-@given(alg=st.sampled_from(SHA), data=st.binary(max_size=600), cuts=st.lists(st.integers(0, 600), max_size=6),
-       at=st.integers(0, 6))
+@given(
+    alg=st.sampled_from(SHA),
+    data=st.binary(max_size=600),
+    cuts=st.lists(st.integers(0, 600), max_size=6),
+    at=st.integers(0, 6),
+)
 def test_sha_streams_and_copies_like_hashlib(alg, data, cuts, at):
     h, ref = litedigest.new(alg), hashlib.new(alg)
     pieces = _splits(data, cuts)
@@ -44,13 +49,17 @@ def test_sha_streams_and_copies_like_hashlib(alg, data, cuts, at):
     copy.update(b"tail")
     copy_ref.update(b"tail")
     assert copy.digest() == copy_ref.digest()
-    assert h.digest() == ref.digest()            # the copy's update left the original alone
+    assert h.digest() == ref.digest()  # the copy's update left the original alone
     assert (h.digest_size, h.block_size) == (ref.digest_size, ref.block_size)
 
 
 @SETTINGS
-@given(alg=st.sampled_from(SHA), key=st.binary(max_size=300), data=st.binary(max_size=400),
-       cuts=st.lists(st.integers(0, 400), max_size=4))
+@given(
+    alg=st.sampled_from(SHA),
+    key=st.binary(max_size=300),
+    data=st.binary(max_size=400),
+    cuts=st.lists(st.integers(0, 400), max_size=4),
+)
 def test_hmac_like_the_standard_library(alg, key, data, cuts):
     h = ld_hmac.new(key, digestmod=alg)
     for p in _splits(data, cuts):
@@ -62,8 +71,12 @@ def test_hmac_like_the_standard_library(alg, key, data, cuts):
 
 
 @SETTINGS
-@given(data=st.binary(max_size=500), bits=st.integers(1, 1024), key=st.binary(max_size=100),
-       cuts=st.lists(st.integers(0, 500), max_size=4))
+@given(
+    data=st.binary(max_size=500),
+    bits=st.integers(1, 1024),
+    key=st.binary(max_size=100),
+    cuts=st.lists(st.integers(0, 500), max_size=4),
+)
 def test_skein512_like_pyskein(data, bits, key, cuts):
     h = litedigest.skein512(digest_bits=bits, key=key)
     for p in _splits(data, cuts):
@@ -71,8 +84,13 @@ def test_skein512_like_pyskein(data, bits, key, cuts):
     assert h.digest() == skein.skein512(data, digest_bits=bits, key=key).digest()
 
 
-BAD_DATA = st.one_of(st.text(min_size=1, max_size=5), st.integers(), st.lists(st.integers(0, 255), max_size=3),
-                     st.none(), st.floats(allow_nan=False))
+BAD_DATA = st.one_of(
+    st.text(min_size=1, max_size=5),
+    st.integers(),
+    st.lists(st.integers(0, 255), max_size=3),
+    st.none(),
+    st.floats(allow_nan=False),
+)
 
 
 @SETTINGS
@@ -84,14 +102,14 @@ def test_bad_data_raises_what_hashlib_raises_and_loses_nothing(alg, bad, good):
     with pytest.raises(Exception) as want:
         ref.update(bad)
     assert type(got.value) is type(want.value), (bad, got.value, want.value)
-    assert h.digest() == ref.digest()            # the refused update changed nothing
+    assert h.digest() == ref.digest()  # the refused update changed nothing
     h.update(b"more")
     ref.update(b"more")
     assert h.digest() == ref.digest()
 
 
 @SETTINGS
-@given(bits=st.one_of(st.integers(max_value=0), st.integers(min_value=2 ** 64)))
+@given(bits=st.one_of(st.integers(max_value=0), st.integers(min_value=2**64)))
 def test_skein512_refuses_bad_output_sizes(bits):
     with pytest.raises((ValueError, OverflowError)):
         litedigest.skein512(b"x", digest_bits=bits)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """litedigest's hashlib-style API on the sw backend, against hashlib and NIST CAVP vectors."""
+
 import hashlib
 import random
 import re
@@ -13,9 +14,21 @@ from litedigest import _clib as native
 from litedigest import backends, hashobj
 
 
-@pytest.mark.parametrize("name", ["SHA256ShortMsg", "SHA256LongMsg", "SHA224ShortMsg", "SHA224LongMsg",
-                                  "SHA1ShortMsg", "SHA1LongMsg", "SHA384ShortMsg", "SHA512LongMsg",
-                                  "SHA512_224ShortMsg", "SHA512_256ShortMsg"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "SHA256ShortMsg",
+        "SHA256LongMsg",
+        "SHA224ShortMsg",
+        "SHA224LongMsg",
+        "SHA1ShortMsg",
+        "SHA1LongMsg",
+        "SHA384ShortMsg",
+        "SHA512LongMsg",
+        "SHA512_224ShortMsg",
+        "SHA512_256ShortMsg",
+    ],
+)
 def test_cavp(name):
     algo = re.match(r"SHA\d+(_\d+)?", name).group(0).lower()
     for msg, md in load_cavp(name):
@@ -33,15 +46,16 @@ def test_monte_two_checkpoints(algo):
 @pytest.mark.parametrize("algo", ["sha1", "sha256", "sha224", "sha384", "sha512", "sha512_256"])
 def test_random_lengths_and_splits(algo):
     rng = random.Random(algo)
-    lengths = [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 16383, 16384, 16385, 40000] + \
-        [rng.randrange(0, 5000) for _ in range(60)]
+    lengths = [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 16383, 16384, 16385, 40000] + [
+        rng.randrange(0, 5000) for _ in range(60)
+    ]
     for n in lengths:
         msg = rng.randbytes(n)
         h = litedigest.new(algo)
         pos = 0
         while pos < n:
             step = rng.choice([0, 1, 7, 63, 64, 65, 1000, 20000])
-            h.update(msg[pos:pos + step])
+            h.update(msg[pos : pos + step])
             pos += step
         assert h.digest() == hashlib.new(algo, msg).digest(), n
 
@@ -50,10 +64,21 @@ def test_attributes():
     for algo, ds in (("sha256", 32), ("sha224", 28)):
         h = litedigest.new(algo)
         ref = hashlib.new(algo)
-        assert (h.name, h.digest_size, h.block_size) == (ref.name, ref.digest_size, ref.block_size) == (algo, ds, 64)
-    assert litedigest.algorithms_available == {"sha1", "sha256", "sha224", "sha384", "sha512",
-                                               "sha512_224", "sha512_256", "skein512"} | {
-        f"skein512-{n}" for n in (128, 160, 224, 256, 384, 512)}
+        assert (
+            (h.name, h.digest_size, h.block_size)
+            == (ref.name, ref.digest_size, ref.block_size)
+            == (algo, ds, 64)
+        )
+    assert litedigest.algorithms_available == {
+        "sha1",
+        "sha256",
+        "sha224",
+        "sha384",
+        "sha512",
+        "sha512_224",
+        "sha512_256",
+        "skein512",
+    } | {f"skein512-{n}" for n in (128, 160, 224, 256, 384, 512)}
     assert litedigest.sha224(b"abc").hexdigest() == hashlib.sha224(b"abc").hexdigest()
     assert litedigest.new("SHA256", b"abc").digest() == hashlib.sha256(b"abc").digest()
 
@@ -63,6 +88,7 @@ def test_input_types():
     for data in (b"abcdef", bytearray(b"abcdef"), memoryview(b"abcdef")):
         assert litedigest.sha256(data).digest() == ref
     import array
+
     a = array.array("I", [1, 2, 3])
     assert litedigest.sha256(a).digest() == hashlib.sha256(a).digest()
     with pytest.raises(TypeError, match="Strings must be encoded"):
@@ -78,7 +104,7 @@ def test_digest_does_not_change_state_and_copy():
     d1 = h.digest()
     assert h.digest() == d1  # twice: same value
     c = h.copy()
-    h.update(b"more")        # update after digest is fine
+    h.update(b"more")  # update after digest is fine
     assert h.digest() == hashlib.sha256(b"x" * 100 + b"more").digest()
     assert c.digest() == d1  # the copy is independent
     c.update(b"other" * 5000)
@@ -98,7 +124,7 @@ def test_errors():
     with pytest.raises(ValueError, match="unknown backend"):
         litedigest.new("sha256", backend="gpu")
     with pytest.raises(ValueError, match="sha224"):
-        litedigest.new("sha256", engine="sha224:opt")       # engine of another algorithm
+        litedigest.new("sha256", engine="sha224:opt")  # engine of another algorithm
     with pytest.raises(ValueError, match="unknown architecture"):
         litedigest.new("sha256", engine="sha256:fast")
     with pytest.raises(ValueError):
@@ -123,6 +149,7 @@ def test_backend_context_contract():
     """A backend hands out C contexts: update, copy (independent), digest (of a copy: the
     context goes on), final (once)."""
     from litedigest import spec
+
     be = backends.get_backend("sw")
     for algo in ("sha256", "sha224", "sha1", "sha512_256"):
         ctx = be.md_context(spec.parse(algo))
@@ -154,7 +181,8 @@ def test_hash_objects_delegate_to_the_backend_context():
     h = litedigest.sha256()
     h._ctx = Spy().md_context(h._spec)
     data = random.Random(5).randbytes(100000)
-    h.update(data[:7]); h.update(data[7:])
+    h.update(data[:7])
+    h.update(data[7:])
     assert seen == [7, 100000 - 7]
     assert h.digest() == hashlib.sha256(data).digest()
 
@@ -167,12 +195,25 @@ def test_native_streaming_api():
         assert litedigest.native_sha256(msg, "sha224") == hashlib.sha224(msg).digest()
 
 
-@pytest.mark.parametrize("name", ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
-                                  "sha512_256", "skein512", "skein512-256"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sha1",
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "sha512_224",
+        "sha512_256",
+        "skein512",
+        "skein512-256",
+    ],
+)
 def test_copy_module_makes_real_copies(name):
     """copy.copy and copy.deepcopy of a hash object are independent copies (each owns its C
     context): updating one never changes the other's digest."""
     import copy
+
     h = litedigest.new(name, b"abc")
     ref = h.digest()
     for dup in (copy.copy(h), copy.deepcopy(h), h.copy()):

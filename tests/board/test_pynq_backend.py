@@ -5,6 +5,7 @@ litedigest.board.overlay) against the simulated main SoC through PYNQ-compatible
 non-coherent buffers); the overlay class runs on a stand-in `pynq` module whose DefaultIP
 binds drivers by VLNV the way PYNQ does. One simulated SoC serves the whole file.
 """
+
 import hashlib
 import os
 import random
@@ -26,6 +27,7 @@ SHA_ALGOS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha5
 @pytest.fixture(scope="module")
 def dev():
     from litedigest.board.sim import open_sim_device
+
     d = open_sim_device()
     prev = pynq_backend.use_device(d)
     yield d
@@ -50,10 +52,15 @@ def _set_path(path):
 
 # --- hashing: the same cases as the other backends -----------------------------------------
 
+
 def test_device_finds_every_engine(dev):
-    assert dev.engines == {"sha256": "sha256:opt:p1", "sha1": "sha1:opt:p1",
-                           "sha512": "sha512:k5:p1", "skein512": "skein512:r8",
-                           "hmac_sha256": "hmac-sha256:opt:p1"}
+    assert dev.engines == {
+        "sha256": "sha256:opt:p1",
+        "sha1": "sha1:opt:p1",
+        "sha512": "sha512:k5:p1",
+        "skein512": "skein512:r8",
+        "hmac_sha256": "hmac-sha256:opt:p1",
+    }
     assert dev.dma_align() == 64
     assert dev.buffer.physical_address % 4096 == 0 and dev.buffer.nbytes == pd.DEFAULT_BUFFER_BYTES
     assert dev.instance_for("sha384") == "sha512" and dev.instance_for("sha224:opt") == "sha256"
@@ -64,7 +71,11 @@ def test_device_finds_every_engine(dev):
 def test_every_sha_algorithm(dev, restore_path, path):
     _set_path(path)
     rng = random.Random(path)
-    lengths = [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300] if path == "dma" else [0, 3, 64, 129]
+    lengths = (
+        [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300]
+        if path == "dma"
+        else [0, 3, 64, 129]
+    )
     for algo in SHA_ALGOS:
         for n in lengths:
             m = rng.randbytes(n)
@@ -73,12 +84,15 @@ def test_every_sha_algorithm(dev, restore_path, path):
             assert h.hexdigest() == hashlib.new(algo, m).hexdigest()
 
 
-@pytest.mark.parametrize("name", ["SHA1ShortMsg", "SHA256ShortMsg", "SHA224ShortMsg", "SHA384ShortMsg",
-                                  "SHA512_256ShortMsg"])
+@pytest.mark.parametrize(
+    "name",
+    ["SHA1ShortMsg", "SHA256ShortMsg", "SHA224ShortMsg", "SHA384ShortMsg", "SHA512_256ShortMsg"],
+)
 def test_cavp_short_messages(dev, name):
     """NIST CAVP ShortMsg files (as test_python_api runs them on the sw backend)."""
     import re
     from vectors import load_cavp
+
     algo = re.match(r"SHA\d+(_\d+)?", name).group(0).lower()
     for msg, md in load_cavp(name):
         assert litedigest.new(algo, msg, backend="pynq").digest() == md, (name, len(msg))
@@ -88,9 +102,13 @@ def test_skein_kat_bit_lengths_and_macs(dev):
     """Skein-512 KAT entries of every kind (bit lengths, MAC keys, long outputs), the picks the
     soc backend's test runs."""
     from vectors import load_skein_kat
+
     kat = load_skein_kat()
-    picks = [e for e in kat if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047)
-             and e["out_bits"] in (512, 1032)][:10]
+    picks = [
+        e
+        for e in kat
+        if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047) and e["out_bits"] in (512, 1032)
+    ][:10]
     picks += [e for e in kat if e["key"]][:4]
     assert len(picks) >= 10
     for e in picks:
@@ -109,12 +127,12 @@ def test_multi_chunk_messages_and_update_splits(dev):
         pos, copy_at, cp = 0, n // 3, None
         while pos < n:
             step = rng.choice([0, 1, 7, 63, 64, 65, 1000, 20000])
-            h.update(msg[pos:pos + step])
+            h.update(msg[pos : pos + step])
             pos += step
             if cp is None and pos >= copy_at:
                 cp, cp_len = h.copy(), min(pos, n)
         assert h.digest() == hashlib.new(algo, msg).digest(), algo
-        assert h.digest() == hashlib.new(algo, msg).digest()        # digest() twice
+        assert h.digest() == hashlib.new(algo, msg).digest()  # digest() twice
         cp.update(b"tail")
         assert cp.digest() == hashlib.new(algo, msg[:cp_len] + b"tail").digest()
 
@@ -135,8 +153,15 @@ def test_skein512(dev, restore_path, path):
         import skein as pyskein
     except ImportError:
         pyskein = None
-    cases = [(0, 512, b""), (1, 512, b""), (64, 256, b""), (65, 512, b"key"), (200, 1024, b""),
-             (129, 160, bytes(range(64))), (3000, 384, b"k" * 100)]
+    cases = [
+        (0, 512, b""),
+        (1, 512, b""),
+        (64, 256, b""),
+        (65, 512, b"key"),
+        (200, 1024, b""),
+        (129, 160, bytes(range(64))),
+        (3000, 384, b"k" * 100),
+    ]
     if path == "csr":
         cases = cases[:4]
     for n, bits, key in cases:
@@ -144,19 +169,24 @@ def test_skein512(dev, restore_path, path):
         h = litedigest.new("skein512", m, digest_bits=bits, key=key, backend="pynq")
         want = native.skein512(m, bits, key)
         assert h.digest() == want, (n, bits, key)
-        assert litedigest.new("skein512", m, digest_bits=bits, key=key, backend="sw").digest() == want
+        assert (
+            litedigest.new("skein512", m, digest_bits=bits, key=key, backend="sw").digest() == want
+        )
         if pyskein is not None:
             assert pyskein.skein512(m, digest_bits=bits, key=key).digest() == want
     # update splits and copy on Skein too
     m = rng.randbytes(20000)
     h = litedigest.new("skein512-256", backend="pynq")
-    h.update(m[:100]); cp = h.copy(); h.update(m[100:])
+    h.update(m[:100])
+    cp = h.copy()
+    h.update(m[100:])
     assert h.digest() == native.skein512(m, 256)
     assert cp.digest() == native.skein512(m[:100], 256)
     assert dev.new("skein512-512", b"abc").digest() == native.skein512(b"abc", 512)
 
 
 # --- the DMA buffer is not coherent: flush before the engine reads --------------------------
+
 
 def test_every_dma_write_is_flushed(dev):
     before = dev.flushes
@@ -171,6 +201,7 @@ def test_missing_flush_hashes_stale_memory(dev, monkeypatch):
     a, b = os.urandom(1000), os.urandom(1000)
     assert litedigest.new("sha256", a, backend="pynq").digest() == hashlib.sha256(a).digest()
     from litedigest.board.sim import SimBuffer
+
     monkeypatch.setattr(SimBuffer, "flush", lambda self: None)
     got = litedigest.new("sha256", b, backend="pynq").digest()
     assert got != hashlib.sha256(b).digest()
@@ -185,9 +216,9 @@ def test_missing_flush_hashes_stale_memory(dev, monkeypatch):
 def test_invalidate_reads_memory_back(dev):
     buf = dev.allocator(shape=(16,), dtype=np.uint32)
     try:
-        buf.flush()                                     # zeros in memory
+        buf.flush()  # zeros in memory
         buf[:] = np.arange(16, dtype=np.uint32)
-        assert dev.sim.bus.read(buf.physical_address + 4) == 0      # not in memory before a flush
+        assert dev.sim.bus.read(buf.physical_address + 4) == 0  # not in memory before a flush
         buf.flush()
         assert dev.sim.bus.read(buf.physical_address + 4) == 1
         dev.sim.bus.write(buf.physical_address + 8, [0xCAFE])
@@ -204,23 +235,26 @@ def test_invalidate_reads_memory_back(dev):
 
 # --- bad input -------------------------------------------------------------------------------
 
+
 def test_bad_buffers(dev):
     from litedigest.board.sim import sim_adapters, SimDevice, register_map
+
     mmio, _ = sim_adapters(dev.sim)
     regmap = register_map(dev.sim.build)
     with pytest.raises(ValueError, match="smaller than one block"):
-        SimDevice(mmio, dev.allocator, regmap, buffer_bytes=64)     # sha512 needs 128
+        SimDevice(mmio, dev.allocator, regmap, buffer_bytes=64)  # sha512 needs 128
     with pytest.raises(ValueError, match="positive integer"):
         SimDevice(mmio, dev.allocator, regmap, buffer_bytes=0)
     _, skewed = sim_adapters(dev.sim, offset=32)
-    skewed.base += 64 * 1024        # clear of the module's device buffer
+    skewed.base += 64 * 1024  # clear of the module's device buffer
     skewed.size -= 64 * 1024
     with pytest.raises(ValueError, match="not aligned to the engines' 64-byte DMA alignment"):
         SimDevice(mmio, skewed, regmap)
-    assert not skewed.live           # the refused buffer was freed
+    assert not skewed.live  # the refused buffer was freed
     with pytest.raises(TypeError, match="physical_address"):
         SimDevice(mmio, lambda shape, dtype: np.zeros(shape, dtype), regmap)
     from litedigest.board.sim import SimMMIO
+
     with pytest.raises(ValueError, match="MMIO window"):
         SimDevice(SimMMIO(dev.sim, mmio.base_addr, 0x100), dev.allocator, regmap)
 
@@ -241,8 +275,16 @@ def test_bad_calls(dev):
         dev.mmio.read(dev.mmio.length)
     # a job the hardware refuses reports its error bit, and the peripheral stays usable
     st = native.ffi.new("uint32_t *")
-    rc = p.call(native.lib.ld_hw_job_dma, p.dev, dev.physical_address, 100, 0, 0,
-                native.lib.LD_CTRL_FIRST, st)
+    rc = p.call(
+        native.lib.ld_hw_job_dma,
+        p.dev,
+        dev.physical_address,
+        100,
+        0,
+        0,
+        native.lib.LD_CTRL_FIRST,
+        st,
+    )
     assert rc == native.lib.LD_ERR_HW and st[0] & native.lib.LD_STATUS_ERR_LEN
     assert litedigest.new("sha256", b"x", backend="pynq").digest() == hashlib.sha256(b"x").digest()
 
@@ -252,10 +294,11 @@ def test_no_board_no_silent_fallback(dev, monkeypatch):
     unless asked by LITEDIGEST_PYNQ_DEVICE=sim."""
     prev = pynq_backend.use_device(None)
     try:
-        monkeypatch.setitem(sys.modules, "pynq", None)        # `import pynq` fails
+        monkeypatch.setitem(sys.modules, "pynq", None)  # `import pynq` fails
         monkeypatch.delenv(pynq_backend.ENV_DEVICE, raising=False)
         started = []
         import litedigest.board.sim as ps
+
         monkeypatch.setattr(ps, "start_sim", lambda *a, **k: started.append(1))
         with pytest.raises(ValueError, match="import pynq"):
             litedigest.new("sha256", b"abc", backend="pynq").digest()
@@ -269,10 +312,13 @@ def test_no_board_no_silent_fallback(dev, monkeypatch):
 
 # --- register map and IP lookup (no board needed) -------------------------------------------
 
+
 def test_find_subsystem():
     vlnv = pd.SUBSYSTEM_VLNV
-    ipd = {"processing_system7_0": {"type": "xilinx.com:ip:processing_system7:5.5"},
-           "litedigest_0": {"type": vlnv, "phys_addr": 0x43C00000, "addr_range": 0x10000}}
+    ipd = {
+        "processing_system7_0": {"type": "xilinx.com:ip:processing_system7:5.5"},
+        "litedigest_0": {"type": vlnv, "phys_addr": 0x43C00000, "addr_range": 0x10000},
+    }
     assert pd.find_subsystem(ipd) == ("litedigest_0", ipd["litedigest_0"])
     assert pd.find_subsystem(ipd, name="litedigest_0")[0] == "litedigest_0"
     with pytest.raises(LookupError, match="no LiteDigest subsystem.*processing_system7_0"):
@@ -289,8 +335,12 @@ def test_find_subsystem():
         pd.find_subsystem(two)
     with pytest.raises(TypeError):
         pd.find_subsystem(None)
-    assert pd.find_subsystem({"x": {"type": vlnv.rsplit(":", 1)[0] + ":2.0"}},
-                             vlnv=vlnv.rsplit(":", 1)[0])[0] == "x"
+    assert (
+        pd.find_subsystem(
+            {"x": {"type": vlnv.rsplit(":", 1)[0] + ":2.0"}}, vlnv=vlnv.rsplit(":", 1)[0]
+        )[0]
+        == "x"
+    )
 
 
 def test_vlnv_matches_board_target():
@@ -323,11 +373,13 @@ def test_register_files(tmp_path):
 
 # --- the overlay class on a stand-in pynq module ---------------------------------------------
 
+
 def _fake_pynq(sim, allocator, ip_dict):
     """A `pynq` module with what LiteDigestOverlay uses: DefaultIP (drivers bound by the
     `bindto` VLNVs, `mmio` over the IP's address range), Overlay (ip_dict, one attribute per
     IP with its bound driver), allocate."""
     from litedigest.board.sim import SimMMIO
+
     mod = types.ModuleType("pynq")
     drivers = {}
 
@@ -364,12 +416,21 @@ def overlay_env(dev, tmp_path, monkeypatch):
     gen.mkdir(parents=True)
     shutil.copy(os.path.join(b.software_dir, "include", "generated", "csr.h"), gen / "csr.h")
     csr = dev.sim.csrs.memories["csr"]
-    ip_dict = {"processing_system7_0": {"type": "xilinx.com:ip:processing_system7:5.5",
-                                        "phys_addr": 0, "addr_range": 0},
-               "litedigest_0": {"type": pd.SUBSYSTEM_VLNV, "phys_addr": csr["base"],
-                                "addr_range": csr["size"]}}
+    ip_dict = {
+        "processing_system7_0": {
+            "type": "xilinx.com:ip:processing_system7:5.5",
+            "phys_addr": 0,
+            "addr_range": 0,
+        },
+        "litedigest_0": {
+            "type": pd.SUBSYSTEM_VLNV,
+            "phys_addr": csr["base"],
+            "addr_range": csr["size"],
+        },
+    }
     # a second allocator region clear of the module's device buffer
     from litedigest.board.sim import SimAllocator
+
     alloc = SimAllocator(dev.sim, dev.allocator.base + 64 * 1024, 32 * 1024)
     monkeypatch.setitem(sys.modules, "pynq", _fake_pynq(dev.sim, alloc, ip_dict))
     monkeypatch.delitem(sys.modules, "litedigest.board.overlay", raising=False)
@@ -382,12 +443,13 @@ def overlay_env(dev, tmp_path, monkeypatch):
 def test_overlay_on_stand_in_pynq(overlay_env, monkeypatch):
     bit, ip_dict, alloc = overlay_env
     from litedigest.board.overlay import LiteDigestOverlay, LiteDigestIP
+
     ol = LiteDigestOverlay(str(bit))
     try:
         assert ol.subsystem_name == "litedigest_0" and isinstance(ol.subsystem, LiteDigestIP)
         assert ol.engines["sha512"] == "sha512:k5:p1"
-        assert pynq_backend.current_device() is ol.device             # the backend's device now
-        assert len(alloc.live) == 1                                   # its buffer: pynq.allocate
+        assert pynq_backend.current_device() is ol.device  # the backend's device now
+        assert len(alloc.live) == 1  # its buffer: pynq.allocate
         m = os.urandom(3000)
         assert ol.new("sha256", m).digest() == hashlib.sha256(m).digest()
         assert litedigest.new("sha1", m, backend="pynq").digest() == hashlib.sha1(m).digest()
@@ -409,6 +471,7 @@ def test_overlay_without_subsystem(overlay_env):
     bit, ip_dict, _ = overlay_env
     ip_dict["litedigest_0"]["type"] = "xilinx.com:ip:axi_gpio:2.0"
     from litedigest.board.overlay import LiteDigestOverlay
+
     with pytest.raises(LookupError, match="no LiteDigest subsystem.*axi_gpio"):
         LiteDigestOverlay(str(bit))
     # csr.h is optional (the field positions are the generated hw_regs); csr.json is not
@@ -422,10 +485,12 @@ def test_overlay_without_subsystem(overlay_env):
 
 # --- what the notebooks use on a board -------------------------------------------------------
 
+
 def test_host_rates_checks_digests(dev):
     """sweep.host_rates (02's board branch) on the simulated device: the wall-clock figures
     mean nothing here (the bridge), but the code path and its digest check run."""
     from litedigest.measure.sweep import host_rates
+
     r = host_rates(dev.new, sizes=(64, 1000), repeat=1, rng=random.Random(3))
     assert set(r) == {"hashlib", "engine"} and set(r["engine"]) == {64, 1000}
     assert all(v > 0 for d in r.values() for v in d.values())
@@ -440,6 +505,7 @@ def test_open_target_picks_the_board_when_pynq_and_overlay(overlay_env, monkeypa
     hash objects run through the overlay's device; without the overlay file and board=True
     the error surfaces instead of a silent switch to the simulator."""
     from litedigest import nbtarget
+
     bit, _, alloc = overlay_env
     monkeypatch.setattr(nbtarget, "_target", None)
     monkeypatch.setenv("LITEDIGEST_OVERLAY", str(bit))
@@ -464,9 +530,14 @@ def test_hmac_engine_on_the_simulated_board(dev):
     (the MMIO window and the allocate buffer of the simulated board)."""
     import hmac as std_hmac
     from litedigest import hmac as ld_hmac
+
     inst = dev.instance_for("hmac-sha256:opt")
     assert dev.engines[inst] == "hmac-sha256:opt:p1"
-    for key, msg in ((b"", b""), (b"k" * 100, bytes(range(200))), (b"Jefe", b"what do ya want for nothing?")):
+    for key, msg in (
+        (b"", b""),
+        (b"k" * 100, bytes(range(200))),
+        (b"Jefe", b"what do ya want for nothing?"),
+    ):
         h = ld_hmac.new(key, msg[:3], "sha256", backend="pynq", engine="hmac-sha256:opt")
         h.update(msg[3:])
         assert h.digest() == std_hmac.new(key, msg, "sha256").digest()

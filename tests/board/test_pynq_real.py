@@ -4,6 +4,7 @@ the simulated main SoC (litedigest.board.pynq_sim), so that the subsystem's driv
 pynq's own VLNV registry, its registers go through pynq.MMIO and its DMA buffer is a
 pynq.buffer.PynqBuffer from pynq.allocate. No Overlay: that needs the .hwh only Vivado writes.
 Skipped where pynq is not installed (scripts/setup.sh test installs it)."""
+
 import hashlib
 import hmac as std_hmac
 import os
@@ -16,8 +17,10 @@ import pytest
 try:
     from litedigest.board import pynq_sim as psd
 except ImportError as e:
-    pytest.skip(f"the pynq package is not importable here ({e}); scripts/setup.sh test installs "
-                "pynq 4.0.0", allow_module_level=True)
+    pytest.skip(
+        f"the pynq package is not importable here ({e}); scripts/setup.sh test installs pynq 4.0.0",
+        allow_module_level=True,
+    )
 
 import litedigest
 from litedigest import backends, _clib as native
@@ -49,6 +52,7 @@ def on_driver(ps):
 
 # --- the objects in the path are pynq's -----------------------------------------------------
 
+
 def test_the_path_is_pynqs_own_code(ps):
     assert pynq.__version__ == "4.0.0"
     assert isinstance(ps.device, pynq.Device)
@@ -62,7 +66,7 @@ def test_the_path_is_pynqs_own_code(ps):
     assert (ps.ip.mmio.base_addr, ps.ip.mmio.length) == (csr["base"], csr["size"])
     assert ps.ip.mmio.device is ps.device and ps.device.has_capability("REGISTER_RW")
     assert not ps.device.has_capability("MEMORY_MAPPED")
-    assert ps.driver._mmio_window() is None      # no host memory to hand the C driver
+    assert ps.driver._mmio_window() is None  # no host memory to hand the C driver
     # the DMA buffer: a PynqBuffer from pynq.allocate, in the upper half of simulated main RAM
     buf = ps.driver.buffer
     assert isinstance(buf, PynqBuffer) and buf.device is ps.device and not buf.coherent
@@ -74,9 +78,13 @@ def test_the_path_is_pynqs_own_code(ps):
     # the driver's view of the buffer keeps pynq's attributes (its flushes are pynq's)
     assert isinstance(ps.driver._bytes, PynqBuffer)
     assert ps.driver._bytes.device_address == buf.device_address
-    assert ps.driver.engines == {"sha256": "sha256:opt:p1", "sha1": "sha1:opt:p1",
-                                 "sha512": "sha512:k5:p1", "skein512": "skein512:r8",
-                                 "hmac_sha256": "hmac-sha256:opt:p1"}
+    assert ps.driver.engines == {
+        "sha256": "sha256:opt:p1",
+        "sha1": "sha1:opt:p1",
+        "sha512": "sha512:k5:p1",
+        "skein512": "skein512:r8",
+        "hmac_sha256": "hmac-sha256:opt:p1",
+    }
 
 
 def test_mmio_reads_and_writes_reach_the_simulated_csrs(ps):
@@ -84,7 +92,7 @@ def test_mmio_reads_and_writes_reach_the_simulated_csrs(ps):
     info = regmap.offset(regmap.registers["sha256_info"]["addr"])
     reads = ps.device.register_reads
     assert mmio.read(info) == bus.read(mmio.base_addr + info) != 0
-    assert ps.ip.read(info) == mmio.read(info)                       # DefaultIP.read
+    assert ps.ip.read(info) == mmio.read(info)  # DefaultIP.read
     assert ps.device.register_reads == reads + 3
     # a read-write register: MMIO.write (an int, and bytes) lands in the CSR
     reg = regmap.registers["sha256_dma_base"]
@@ -111,8 +119,9 @@ def test_mmio_reads_and_writes_reach_the_simulated_csrs(ps):
 def test_a_plain_default_ip_on_the_device(ps):
     """An IP of another VLNV gets pynq's DefaultIP, with its MMIO on the same device."""
     csr = ps.sim.csrs.memories["csr"]
-    ip_dict = psd.subsystem_ip_dict(ps.device, csr["base"], csr["size"], name="gpio_0",
-                                    vlnv="xilinx.com:ip:axi_gpio:2.0")
+    ip_dict = psd.subsystem_ip_dict(
+        ps.device, csr["base"], csr["size"], name="gpio_0", vlnv="xilinx.com:ip:axi_gpio:2.0"
+    )
     ip = psd.bind_drivers(ip_dict, ps.device)["gpio_0"]
     assert type(ip) is pynq.DefaultIP and type(ip.mmio) is pynq.MMIO
     info = ps.driver.regmap.offset(ps.driver.regmap.registers["sha1_info"]["addr"])
@@ -132,12 +141,12 @@ def test_random_messages_match_hashlib(ps, on_driver, algo):
     for n in lengths:
         m = rng.randbytes(n)
         assert ps.new(algo, m).digest() == hashlib.new(algo, m).digest(), (algo, n)
-        h = litedigest.new(algo, backend="pynq")          # the backend on the same driver
+        h = litedigest.new(algo, backend="pynq")  # the backend on the same driver
         cut = rng.randint(0, n)
         h.update(m[:cut])
         h.update(m[cut:])
         assert h.hexdigest() == hashlib.new(algo, m).hexdigest(), (algo, n, cut)
-    assert ps.device.flushes > flushes        # the message reached the engine by pynq's flush
+    assert ps.device.flushes > flushes  # the message reached the engine by pynq's flush
 
 
 def test_long_message_reuses_the_buffer(ps, on_driver):
@@ -158,10 +167,17 @@ def test_csr_path(ps, on_driver):
 
 def test_hmac_engine(ps, on_driver):
     from litedigest import hmac as ld_hmac
+
     rng = random.Random(13)
     assert ps.driver.instance_for("hmac-sha256:opt") == "hmac_sha256"
-    cases = [(b"", b""), (b"Jefe", b"what do ya want for nothing?"), (b"k" * 100, bytes(range(200)))]
-    cases += [(rng.randbytes(rng.randint(0, 80)), rng.randbytes(rng.randint(0, 5000))) for _ in range(4)]
+    cases = [
+        (b"", b""),
+        (b"Jefe", b"what do ya want for nothing?"),
+        (b"k" * 100, bytes(range(200))),
+    ]
+    cases += [
+        (rng.randbytes(rng.randint(0, 80)), rng.randbytes(rng.randint(0, 5000))) for _ in range(4)
+    ]
     for key, msg in cases:
         h = ld_hmac.new(key, msg[:5], "sha256", backend="pynq", engine="hmac-sha256:opt")
         h.update(msg[5:])
@@ -176,6 +192,7 @@ def test_skein512(ps, on_driver):
 
 
 # --- pynq's buffers on the simulated RAM: not coherent -----------------------------------------
+
 
 def test_missing_flush_hashes_stale_memory(ps, on_driver, monkeypatch):
     a, b = os.urandom(1000), os.urandom(1000)
@@ -192,22 +209,25 @@ def test_allocate_flush_invalidate_free(ps):
     with pytest.raises(ValueError):
         pynq.allocate(shape=(0,), dtype=np.uint8, target=ps.device)
     buf = pynq.allocate(shape=(4, 4), dtype=np.uint32, target=ps.device)
-    other = pynq.allocate(100, "u1")                # no target: pynq's active device
+    other = pynq.allocate(100, "u1")  # no target: pynq's active device
     try:
         assert isinstance(buf, PynqBuffer) and isinstance(other, PynqBuffer)
         assert buf.shape == (4, 4) and buf.dtype == np.uint32 and other.device is ps.device
         assert other.device_address >= buf.device_address + buf.nbytes
         assert set(ps.memory.live) == set(live) | {buf.device_address, other.device_address}
-        buf.flush()                                                 # zeros in memory
+        buf.flush()  # zeros in memory
         buf[:] = np.arange(16, dtype=np.uint32).reshape(4, 4)
-        assert bus.read(buf.device_address + 4) == 0                # not there before a flush
+        assert bus.read(buf.device_address + 4) == 0  # not there before a flush
         buf.sync_to_device()
         assert bus.read(buf.device_address + 4) == 1
-        row = buf[2]                                                # a view: its own range
+        row = buf[2]  # a view: its own range
         assert isinstance(row, PynqBuffer) and row.device_address == buf.device_address + 32
         row[:] = 7
         row.flush()
-        assert bus.read(buf.device_address + 32, 4) == [7] * 4 and bus.read(buf.device_address + 48) == 12
+        assert (
+            bus.read(buf.device_address + 32, 4) == [7] * 4
+            and bus.read(buf.device_address + 48) == 12
+        )
         bus.write(buf.device_address + 8, [0xCAFE])
         assert buf[0, 2] == 2
         buf.invalidate()
@@ -222,9 +242,9 @@ def test_allocate_flush_invalidate_free(ps):
     assert ps.memory.live == live
     with pytest.raises(ValueError, match="freed"):
         buf.flush()
-    buf.freebuffer()                                               # twice: harmless
+    buf.freebuffer()  # twice: harmless
     again = pynq.allocate(shape=(16,), dtype=np.uint32, target=ps.device)
-    assert again.device_address == addr                            # the region came back
+    assert again.device_address == addr  # the region came back
     again.freebuffer()
 
 
@@ -232,6 +252,7 @@ def test_close_restores_pynqs_state(ps):
     """A second PynqSim on the same simulator (another RAM region): closing it frees its
     driver's buffer and gives pynq its previous active device back."""
     from litedigest.board.sim import register_map
+
     c = ps.sim.constants
     top = c["main_ram_base"] + c["main_ram_size"]
     second = psd.PynqSim(ps.sim, register_map(ps.sim.build), ram=(top - 64 * 1024, 64 * 1024))
@@ -252,12 +273,14 @@ def test_pkg_resources_stand_in_only_for_the_import():
     notebooks) without being left in sys.modules."""
     try:
         import pkg_resources  # noqa: F401
+
         real = True
     except ImportError:
         real = False
     if not real:
         assert "pkg_resources" not in sys.modules
     from pynqutils.setup_utils import ExtensionsManager
+
     nb = ExtensionsManager("pynq.notebooks")
     if "litedigest" not in [e.name for e in nb.list]:
         pytest.skip("the installed litedigest metadata has no pynq.notebooks entry point")

@@ -5,6 +5,7 @@ a stand-in window in host memory whose registers are preset so that every job ha
 finished: the driver's register writes land at the csr.json offsets, the message reaches the
 DMA buffer (staged, flushed), the digest is read from the window, and mmio.read/mmio.write
 are never called."""
+
 import hashlib
 
 import numpy as np
@@ -16,6 +17,7 @@ from litedigest.board import device as pd
 class Buffer(np.ndarray):
     """pynq.allocate's buffer: physical_address (the driver uses the whole buffer's) and
     flush() (on any view: the flushed sizes are recorded)."""
+
     flushes = []
 
     def __array_finalize__(self, obj):
@@ -54,28 +56,35 @@ def _csr_json(instance="sha256", state_words=8):
         words = state_words if width == "state" else 1 if width == "slots" else -(-width // 32)
         regs[f"{instance}_{name}"] = {"addr": addr, "size": words, "type": "rw"}
         addr += 4 * words
-    return {"csr_registers": regs, "constants": {f"{instance}_engine": "sha256:opt:p1"},
-            "memories": {"csr": {"base": 0}}}, addr
+    return {
+        "csr_registers": regs,
+        "constants": {f"{instance}_engine": "sha256:opt:p1"},
+        "memories": {"csr": {"base": 0}},
+    }, addr
 
 
 def test_registers_go_through_the_mapped_window_not_python():
     csr, size = _csr_json()
     regmap = pd.RegisterMap(csr)
     mmio = Window(size)
-    off = {k[len("sha256_"):]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
+    off = {k[len("sha256_") :]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
     info = hw_regs.FIELDS["info"]
-    mmio.array[off["info"]] = ((33 << info["latency"][0]) | (1 << info["stages"][0]) |
-                               (1 << info["arch"][0]) | (6 << info["align_log2"][0]) |
-                               (1 << info["slots"][0]))
-    mmio.array[off["slots_done"]] = 1                      # every job is already done
+    mmio.array[off["info"]] = (
+        (33 << info["latency"][0])
+        | (1 << info["stages"][0])
+        | (1 << info["arch"][0])
+        | (6 << info["align_log2"][0])
+        | (1 << info["slots"][0])
+    )
+    mmio.array[off["slots_done"]] = 1  # every job is already done
     msg = b"abc"
     ref = hashlib.sha256(msg).digest()
-    mmio.array[off["digest"]:off["digest"] + 8] = np.frombuffer(ref, ">u4")
+    mmio.array[off["digest"] : off["digest"] + 8] = np.frombuffer(ref, ">u4")
     dev = pd.LiteDigestDevice(mmio, allocate, regmap, buffer_bytes=4096)
-    calls_at_open = mmio.calls          # dma_align() reads info once through mmio.read
+    calls_at_open = mmio.calls  # dma_align() reads info once through mmio.read
     Buffer.flushes.clear()
     hw = dev.peripheral("sha256")
-    assert hw.dev.ctrl == mmio.array.ctypes.data + 4 * off["ctrl"]   # a CPU address in the window
+    assert hw.dev.ctrl == mmio.array.ctypes.data + 4 * off["ctrl"]  # a CPU address in the window
     h = dev.new("sha256", msg)
     assert h.digest() == ref
     assert mmio.calls == calls_at_open, "register accesses went through Python"
@@ -83,7 +92,7 @@ def test_registers_go_through_the_mapped_window_not_python():
     assert mmio.array[off["dma_base"]] == 0x1000_0000
     assert mmio.array[off["dma_length"]] == 64
     assert bytes(dev.buffer[:64]) == msg + b"\x80" + bytes(52) + (24).to_bytes(8, "big")
-    assert Buffer.flushes and max(Buffer.flushes) <= 64     # only what was written
+    assert Buffer.flushes and max(Buffer.flushes) <= 64  # only what was written
     dev.close()
 
 
@@ -92,13 +101,18 @@ def test_a_job_that_never_finishes_is_reported_within_the_timeout():
     job never finishes gives HardwareTimeout after about that long, not a hang."""
     import time
     import pytest
+
     csr, size = _csr_json()
     mmio = Window(size)
-    off = {k[len("sha256_"):]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
+    off = {k[len("sha256_") :]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
     info = hw_regs.FIELDS["info"]
-    mmio.array[off["info"]] = ((33 << info["latency"][0]) | (1 << info["stages"][0]) |
-                               (6 << info["align_log2"][0]) | (1 << info["slots"][0]))
-    mmio.array[off["slots_busy"]] = 1          # slot 0's job runs, and runs
+    mmio.array[off["info"]] = (
+        (33 << info["latency"][0])
+        | (1 << info["stages"][0])
+        | (6 << info["align_log2"][0])
+        | (1 << info["slots"][0])
+    )
+    mmio.array[off["slots_busy"]] = 1  # slot 0's job runs, and runs
     dev = pd.LiteDigestDevice(mmio, allocate, pd.RegisterMap(csr), buffer_bytes=4096, timeout=0.3)
     t0 = time.monotonic()
     with pytest.raises(native.HardwareTimeout):

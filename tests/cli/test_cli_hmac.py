@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`litedigest hmac` against Python's hmac and, where it is installed, `openssl dgst -hmac`
 (its output byte for byte)."""
+
 import hmac as std_hmac
 import os
 import shutil
@@ -49,18 +50,28 @@ def test_byte_for_byte_as_openssl(files, alg):
     a, b, _ = files
     ossl_alg = "-" + alg.replace("_", "-")
     for extra in ([], ["-r"]):
-        want = subprocess.run([OPENSSL, "dgst", ossl_alg, "-hmac", "secret"] + extra + [str(a), str(b)],
-                              capture_output=True)
+        want = subprocess.run(
+            [OPENSSL, "dgst", ossl_alg, "-hmac", "secret"] + extra + [str(a), str(b)],
+            capture_output=True,
+        )
         if want.returncode != 0:
             pytest.skip(f"this openssl has no {ossl_alg}")
-        got = run(["-a", alg, "--key-env", "LD_TEST_KEY"] + extra + [str(a), str(b)],
-                  env={"LD_TEST_KEY": "secret"})
+        got = run(
+            ["-a", alg, "--key-env", "LD_TEST_KEY"] + extra + [str(a), str(b)],
+            env={"LD_TEST_KEY": "secret"},
+        )
         assert got.returncode == 0 and got.stdout == want.stdout, (got.stdout, want.stdout)
         # standard input
-        want = subprocess.run([OPENSSL, "dgst", ossl_alg, "-hmac", "secret"] + extra,
-                              input=b"abc", capture_output=True)
-        got = run(["-a", alg, "--key-env", "LD_TEST_KEY"] + extra, env={"LD_TEST_KEY": "secret"},
-                  stdin=b"abc")
+        want = subprocess.run(
+            [OPENSSL, "dgst", ossl_alg, "-hmac", "secret"] + extra,
+            input=b"abc",
+            capture_output=True,
+        )
+        got = run(
+            ["-a", alg, "--key-env", "LD_TEST_KEY"] + extra,
+            env={"LD_TEST_KEY": "secret"},
+            stdin=b"abc",
+        )
         assert got.stdout == want.stdout, (got.stdout, want.stdout)
 
 
@@ -76,9 +87,11 @@ def test_hex_key_and_errors(files, tmp_path):
     r = run([str(a)])
     assert r.returncode == 1 and b"--key-file" in r.stderr and r.stdout == b""
     r = run(["--key-env", "LD_NO_SUCH_VARIABLE", str(a)], env={"LD_NO_SUCH_VARIABLE": ""})
-    assert r.returncode == 0          # set and empty: the empty key
+    assert r.returncode == 0  # set and empty: the empty key
     env = {k: v for k, v in os.environ.items() if k != "LD_UNSET_VAR"}
-    r = subprocess.run(LITEDIGEST + ["hmac", "--key-env", "LD_UNSET_VAR", str(a)], capture_output=True, env=env)
+    r = subprocess.run(
+        LITEDIGEST + ["hmac", "--key-env", "LD_UNSET_VAR", str(a)], capture_output=True, env=env
+    )
     assert r.returncode == 1 and b"not set" in r.stderr
     r = run(["--key-file", str(tmp_path / "missing"), str(a)])
     assert r.returncode == 1 and b"missing" in r.stderr
@@ -98,13 +111,25 @@ def test_r_marks_a_name_with_a_newline_as_openssl(tmp_path):
     names = ["new\nline", "back\\slash", "cr\rname", "both\\and\nnewline"]
     for n in names:
         (tmp_path / n).write_bytes(b"x")
-    got = subprocess.run(LITEDIGEST + ["hmac", "-r", "--key-env", "LD_TEST_KEY"] + names, cwd=tmp_path,
-                         capture_output=True, env={**os.environ, "LD_TEST_KEY": "k"})
+    got = subprocess.run(
+        LITEDIGEST + ["hmac", "-r", "--key-env", "LD_TEST_KEY"] + names,
+        cwd=tmp_path,
+        capture_output=True,
+        env={**os.environ, "LD_TEST_KEY": "k"},
+    )
     assert got.returncode == 0, got.stderr
     mac = std_hmac.new(b"k", b"x", "sha256").hexdigest()
-    assert got.stdout == (f"\\{mac} *new\\nline\n{mac} *back\\slash\n{mac} *cr\rname\n"
-                          f"\\{mac} *both\\and\\nnewline\n").encode()
+    assert (
+        got.stdout
+        == (
+            f"\\{mac} *new\\nline\n{mac} *back\\slash\n{mac} *cr\rname\n"
+            f"\\{mac} *both\\and\\nnewline\n"
+        ).encode()
+    )
     if OPENSSL:
-        want = subprocess.run([OPENSSL, "dgst", "-sha256", "-r", "-hmac", "k"] + names, cwd=tmp_path,
-                              capture_output=True)
+        want = subprocess.run(
+            [OPENSSL, "dgst", "-sha256", "-r", "-hmac", "k"] + names,
+            cwd=tmp_path,
+            capture_output=True,
+        )
         assert got.stdout == want.stdout

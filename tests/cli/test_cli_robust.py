@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The CLI under bad input and signals (issue 16): clear errors, never a traceback; a `--backend
 soc` command killed with SIGTERM or SIGHUP takes its simulator and run directory with it."""
+
 import glob
 import os
 import signal
@@ -17,13 +18,16 @@ def run(args, **kw):
     return subprocess.run(LITEDIGEST + args, capture_output=True, timeout=600, **kw)
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["bench", "--sizes", "99999999999"], b"sizes must be between 0 and"),
-    (["bench", "--sizes", "-1"], b"sizes must be between 0 and"),
-    (["bench", "--sizes", "1,x"], b"comma-separated integers"),
-    (["demo", "--timeout", "-1"], b"--timeout must be a positive"),
-    (["demo", "--timeout", "nan"], b"--timeout must be a positive"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["bench", "--sizes", "99999999999"], b"sizes must be between 0 and"),
+        (["bench", "--sizes", "-1"], b"sizes must be between 0 and"),
+        (["bench", "--sizes", "1,x"], b"comma-separated integers"),
+        (["demo", "--timeout", "-1"], b"--timeout must be a positive"),
+        (["demo", "--timeout", "nan"], b"--timeout must be a positive"),
+    ],
+)
 def test_bad_arguments_are_clear_errors(args, msg):
     r = run(args)
     assert r.returncode == 2 and msg in r.stderr, r.stderr
@@ -54,16 +58,20 @@ def test_an_expiring_timeout_is_reported(tmp_path):
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the simulator")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_killed_command_takes_its_simulator_along(tmp_path, sig):
-    p = subprocess.Popen(LITEDIGEST + ["demo"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         env=dict(os.environ, TMPDIR=str(tmp_path)))
+    p = subprocess.Popen(
+        LITEDIGEST + ["demo"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, TMPDIR=str(tmp_path)),
+    )
     try:
-        deadline = time.monotonic() + 900          # a first run builds the SoC
+        deadline = time.monotonic() + 900  # a first run builds the SoC
         sims = []
         while time.monotonic() < deadline and not sims and p.poll() is None:
             time.sleep(0.5)
             sims = _sims_in(tmp_path)
         assert sims, "the demo's simulator did not start"
-        time.sleep(1.0)                            # the firmware runs
+        time.sleep(1.0)  # the firmware runs
         p.send_signal(sig)
         rc = p.wait(timeout=60)
     finally:

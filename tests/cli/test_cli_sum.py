@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`litedigest sum` against GNU coreutils sha256sum/sha224sum, byte for byte."""
+
 import os
 import random
 import shutil
@@ -29,7 +30,11 @@ def compare(gnu_tool, args, cwd, stdin=b"", algo=None, stdout=subprocess.PIPE):
     assert m[0] == g[0], (args, g, m)
     assert m[1] == g[1], (args, g[1], m[1])
     ours = m[2].replace(b"litedigest:", b"X:").replace(b"'litedigest sum --help'", b"'X --help'")
-    gnus = g[2].replace(gnu_tool.encode() + b":", b"X:").replace(b"'%s --help'" % gnu_tool.encode(), b"'X --help'")
+    gnus = (
+        g[2]
+        .replace(gnu_tool.encode() + b":", b"X:")
+        .replace(b"'%s --help'" % gnu_tool.encode(), b"'X --help'")
+    )
     assert ours == gnus, (args, g[2], m[2])
     return m
 
@@ -91,10 +96,23 @@ def test_file_names_in_messages_quoted_as_coreutils(tmp_path, lang, monkeypatch)
     for c in (bytes([i]) for i in range(0x20, 0x7F)):
         # (not "-" first: an option, or standard input alone)
         names += [b"a" + c + b"b", b"it's" + c] + ([c, c + b"ab"] if c != b"-" else [])
-    names += [b"new\nline", b"a\n\nb", b"x\n'y", b"\x01z", b"q'\nr", b"it's\n", b"\nit's\n",
-              b"'a\tb'", b"x\x7fy", b"caf\xc3\xa9", b"it's\xc3\xa9", b"bad\xffbyte", b"a\rb\x1b"]
+    names += [
+        b"new\nline",
+        b"a\n\nb",
+        b"x\n'y",
+        b"\x01z",
+        b"q'\nr",
+        b"it's\n",
+        b"\nit's\n",
+        b"'a\tb'",
+        b"x\x7fy",
+        b"caf\xc3\xa9",
+        b"it's\xc3\xa9",
+        b"bad\xffbyte",
+        b"a\rb\x1b",
+    ]
     rc, _, err = compare("sha256sum", names, tmp_path)
-    assert rc == 1 and err.count(b"\n") == len(names)     # ".", "/": a directory
+    assert rc == 1 and err.count(b"\n") == len(names)  # ".", "/": a directory
 
 
 def test_a_failed_write_is_a_write_error(files):
@@ -116,12 +134,20 @@ def test_an_unknown_option_as_coreutils(files):
     for args in (["--bogus"], ["-q", "f0.bin"]):
         rc, _, err = compare("sha256sum", args, d)
         assert rc == 1 and err.startswith(b"litedigest: "), err
-    compare("sha256sum", ["--ta", "f0.bin"], d)     # getopt_long's abbreviation of --tag
+    compare("sha256sum", ["--ta", "f0.bin"], d)  # getopt_long's abbreviation of --tag
     # argparse's own errors in getopt_long's words, status 1: an ambiguous abbreviation, a
     # value given to a flag (long, abbreviated, or a short letter followed by more letters)
-    for args in (["--s", "f0.bin"], ["--st=1", "f0.bin"], ["--check=x", "f0.bin"],
-                 ["--che=x", "f0.bin"], ["--tag=1", "f0.bin"], ["-cq", "f0.bin"], ["-bq", "f0.bin"],
-                 ["-c=x", "f0.bin"], ["--zero=3", "f0.bin"]):
+    for args in (
+        ["--s", "f0.bin"],
+        ["--st=1", "f0.bin"],
+        ["--check=x", "f0.bin"],
+        ["--che=x", "f0.bin"],
+        ["--tag=1", "f0.bin"],
+        ["-cq", "f0.bin"],
+        ["-bq", "f0.bin"],
+        ["-c=x", "f0.bin"],
+        ["--zero=3", "f0.bin"],
+    ):
         rc, _, err = compare("sha256sum", args, d)
         assert rc == 1 and b"Try 'litedigest sum --help'" in err, (args, err)
 
@@ -129,11 +155,17 @@ def test_an_unknown_option_as_coreutils(files):
 def test_an_option_without_its_argument(files):
     """-a / --algorithm (ours: coreutils' sha256sum has none) at the end: getopt_long's words."""
     d, _ = files
-    for args, msg in ((["-a"], b"option requires an argument -- 'a'"),
-                      (["--algo"], b"option '--algorithm' requires an argument"),
-                      (["f0.bin", "--backend"], b"option '--backend' requires an argument")):
+    for args, msg in (
+        (["-a"], b"option requires an argument -- 'a'"),
+        (["--algo"], b"option '--algorithm' requires an argument"),
+        (["f0.bin", "--backend"], b"option '--backend' requires an argument"),
+    ):
         rc, out, err = run(LD + args, d)
-        assert (rc, out) == (1, b"") and err == b"litedigest: " + msg + b"\nTry 'litedigest sum --help' for more information.\n", (args, err)
+        assert (
+            (rc, out) == (1, b"")
+            and err
+            == b"litedigest: " + msg + b"\nTry 'litedigest sum --help' for more information.\n"
+        ), (args, err)
 
 
 @pytest.mark.parametrize("tool", ["sha256sum", "sha224sum"])
@@ -176,8 +208,13 @@ def test_check(files, tool):
 
 def test_engine_and_backend_options(files, capsys):
     d, _ = files
-    rc, out, _ = run(LD + ["-a", "sha256", "--engine", "sha256:base", "--backend", "sw", "f55.bin"], d)
-    assert rc == 0 and out == subprocess.run(["sha256sum", "f55.bin"], cwd=d, capture_output=True).stdout
+    rc, out, _ = run(
+        LD + ["-a", "sha256", "--engine", "sha256:base", "--backend", "sw", "f55.bin"], d
+    )
+    assert (
+        rc == 0
+        and out == subprocess.run(["sha256sum", "f55.bin"], cwd=d, capture_output=True).stdout
+    )
     rc, _, err = run(LD + ["-a", "sha256", "--engine", "sha224:opt", "f55.bin"], d)
     assert rc == 2 and b"sha224" in err
     rc, _, err = run(LD + ["-a", "md5", "f55.bin"], d)
@@ -196,8 +233,10 @@ def test_main_in_process_and_console_script(files, monkeypatch, capsysbinary):
     d, _ = files
     monkeypatch.chdir(d)
     assert cli.main(["sum", "-a", "sha224", "f0.bin"]) == 0
-    assert capsysbinary.readouterr().out == \
-        b"d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f  f0.bin\n"
+    assert (
+        capsysbinary.readouterr().out
+        == b"d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f  f0.bin\n"
+    )
     exe = shutil.which("litedigest", path=os.path.dirname(sys.executable))
     if exe:
         r = subprocess.run([exe, "sum", "f0.bin"], cwd=d, capture_output=True)
@@ -211,43 +250,73 @@ def test_zero_terminated_output(files):
     d, names = files
     tool = "sha256sum"
     rc, out, _ = compare(tool, ["-z"] + names, d)
-    assert rc == 0 and out.count(b"\0") == len(names) and b"\n" not in out.replace(b"new\nline", b"")
+    assert (
+        rc == 0 and out.count(b"\0") == len(names) and b"\n" not in out.replace(b"new\nline", b"")
+    )
     assert b"  new\nline\0" in out and b"  back\\slash\0" in out and not out.startswith(b"\\")
     compare(tool, ["--zero", "-b"] + names, d)
     compare(tool, ["-z", "--tag"] + names, d)
     compare(tool, ["-z", "f1.bin", "missing", "-"], d, stdin=b"x")
     (d / "z.sums").write_bytes(out)
-    compare(tool, ["-c", "-z", "z.sums"], d)       # coreutils: not supported when verifying
+    compare(tool, ["-c", "-z", "z.sums"], d)  # coreutils: not supported when verifying
     compare(tool, ["--check", "--zero", "--tag", "z.sums"], d)
 
 
 def test_binary_and_text_last_one_wins(files):
     d, names = files
     tool = "sha256sum"
-    for args in (["-b", "-t"], ["-t", "-b"], ["--binary", "--text"], ["-t", "--binary", "-t", "-b"],
-                 ["-b", "--tag"], ["--tag", "-b"]):
+    for args in (
+        ["-b", "-t"],
+        ["-t", "-b"],
+        ["--binary", "--text"],
+        ["-t", "--binary", "-t", "-b"],
+        ["-b", "--tag"],
+        ["--tag", "-b"],
+    ):
         rc, out, _ = compare(tool, args + names[:4], d)
         assert rc == 0 and out
     assert compare(tool, ["-b", "-t", "f1.bin"], d)[1].endswith(b"  f1.bin\n")
     assert compare(tool, ["-t", "-b", "f1.bin"], d)[1].endswith(b" *f1.bin\n")
     # refused, as by coreutils: --tag then --text; -b/-t/--tag with -c
-    for args in (["--tag", "-t"], ["-c", "-b"], ["-c", "-t", "-b"], ["-c", "--tag"], ["-c", "--tag", "-b"]):
+    for args in (
+        ["--tag", "-t"],
+        ["-c", "-b"],
+        ["-c", "-t", "-b"],
+        ["-c", "--tag"],
+        ["-c", "--tag", "-b"],
+    ):
         rc, out, err = compare(tool, args + ["f1.bin"], d)
-        assert rc == 1 and out == b"" and err.endswith(b"Try 'litedigest sum --help' for more information.\n")
+        assert (
+            rc == 1
+            and out == b""
+            and err.endswith(b"Try 'litedigest sum --help' for more information.\n")
+        )
     # coreutils 9.1's rules, not compared with the system's tool: 9.10 refuses --tag with -t in
     # either order, and with -c names the -c conflict first. In 9.1 --tag implies -b, so an
     # earlier -t is overridden and a later one refused (before any -c conflict).
     tagged = run([tool, "--tag", "f1.bin"], d)[1]
     assert run(LD + ["-t", "--tag", "f1.bin"], d) == (0, tagged, b"")
     assert run(LD + ["-c", "--tag", "-t", "f1.bin"], d) == (
-        1, b"", b"litedigest: --tag does not support --text mode\n"
-                b"Try 'litedigest sum --help' for more information.\n")
+        1,
+        b"",
+        b"litedigest: --tag does not support --text mode\n"
+        b"Try 'litedigest sum --help' for more information.\n",
+    )
 
 
 def test_check_only_options_without_check(files):
     d, _ = files
-    for args in (["--ignore-missing"], ["--status"], ["-w"], ["--quiet"], ["--strict"],
-                 ["--status", "-w"], ["-w", "--quiet"], ["--quiet", "--status"], ["--strict", "--quiet"]):
+    for args in (
+        ["--ignore-missing"],
+        ["--status"],
+        ["-w"],
+        ["--quiet"],
+        ["--strict"],
+        ["--status", "-w"],
+        ["-w", "--quiet"],
+        ["--quiet", "--status"],
+        ["--strict", "--quiet"],
+    ):
         rc, out, _ = compare("sha256sum", args + ["f1.bin"], d)
         assert rc == 1 and out == b""
 
@@ -256,8 +325,13 @@ def test_quiet_status_warn_last_one_wins(files):
     d, names = files
     sums = subprocess.run(["sha256sum"] + names[:3], cwd=d, capture_output=True, check=True).stdout
     (d / "w.sums").write_bytes(sums + b"junk\n")
-    for args in (["--status", "-w"], ["-w", "--status"], ["--status", "--quiet"], ["--quiet", "-w"],
-                 ["-w", "--quiet"]):
+    for args in (
+        ["--status", "-w"],
+        ["-w", "--status"],
+        ["--status", "--quiet"],
+        ["--quiet", "-w"],
+        ["-w", "--quiet"],
+    ):
         compare("sha256sum", ["-c"] + args + ["w.sums"], d)
 
 
@@ -269,10 +343,10 @@ def test_check_ignore_missing(files):
     hexd = good.split(b" ")[0]
     (d / "sub").mkdir()
     cases = {
-        "some.sums": sums + hexd + b"  gone.bin\n",                      # verified + missing: OK
-        "none.sums": hexd + b"  gone.bin\n" + hexd + b"  gone2.bin\n",   # nothing verified: fails
-        "bad.sums": hexd + b"  gone.bin\n" + hexd + b"  f1.bin\n",       # missing + mismatch
-        "dir.sums": hexd + b"  gone.bin\n" + hexd + b"  sub\n",          # a directory is not missing
+        "some.sums": sums + hexd + b"  gone.bin\n",  # verified + missing: OK
+        "none.sums": hexd + b"  gone.bin\n" + hexd + b"  gone2.bin\n",  # nothing verified: fails
+        "bad.sums": hexd + b"  gone.bin\n" + hexd + b"  f1.bin\n",  # missing + mismatch
+        "dir.sums": hexd + b"  gone.bin\n" + hexd + b"  sub\n",  # a directory is not missing
         "tag.sums": b"SHA%s (gone.bin) = %s\n" % (tool[3:6].encode(), hexd) + good + b"\n",
     }
     for name, data in cases.items():
@@ -283,7 +357,9 @@ def test_check_ignore_missing(files):
         compare(tool, ["-c", "--ignore-missing"] + flags + ["none.sums", "some.sums"], d)
         compare(tool, ["-c", "--ignore-missing"] + flags, d, stdin=cases["none.sums"])
     for flags in (["--quiet"], ["-w", "--strict"]):
-        compare(tool, ["-c", "--ignore-missing"] + flags + ["some.sums", "none.sums", "bad.sums"], d)
+        compare(
+            tool, ["-c", "--ignore-missing"] + flags + ["some.sums", "none.sums", "bad.sums"], d
+        )
     rc, out, err = compare(tool, ["-c", "--ignore-missing", "none.sums"], d)
     assert rc == 1 and out == b"" and err == b"litedigest: none.sums: no file was verified\n"
     rc, out, err = compare(tool, ["-c", "--ignore-missing", "some.sums"], d)
@@ -299,42 +375,69 @@ def test_check_openssl_and_bsd_tagged_lines(files, tool):
     tagged line of another algorithm is improperly formatted, as coreutils has it"""
     d, names = files
     tag = tool[:-3].upper().encode()
-    lines = subprocess.run([tool, "--tag"] + names, cwd=d, capture_output=True, check=True).stdout.splitlines()
+    lines = subprocess.run(
+        [tool, "--tag"] + names, cwd=d, capture_output=True, check=True
+    ).stdout.splitlines()
     hexd = {n: ln.rsplit(b" ", 1)[1] for n, ln in zip(names, lines)}
     (d / "pa)ren").write_bytes(b"(")
-    paren = subprocess.run([tool, "pa)ren"], cwd=d, capture_output=True, check=True).stdout[:len(hexd["f0.bin"])]
-    (d / "ossl.sums").write_bytes(b"".join([
-        tag + b"(f0.bin)= " + hexd["f0.bin"] + b"\n",
-        tag + b"(f1.bin)=" + hexd["f1.bin"] + b"\n",
-        tag + b" (f55.bin)\t=\t" + hexd["f55.bin"].upper() + b"\n",
-        b"  " + tag + b"(pa)ren) = " + paren + b"\n",
-        b"\\" + tag + b"(back\\\\slash)= " + hexd["back\\slash"] + b"\r\n",
-        tag + b"(f56.bin)= " + hexd["f55.bin"] + b"\n",                      # mismatch
-        tag + b"(gone.bin)= " + hexd["f55.bin"] + b"\n",                     # missing
-        tag + b"  (f63.bin) = " + hexd["f63.bin"] + b"\n",                   # two blanks: bad
-        tag + b"(f63.bin)= " + hexd["f63.bin"] + b"0\n",                     # long digest: bad
-        tag + b"(f63.bin) " + hexd["f63.bin"] + b"\n",                       # no '=': bad
-        tag.lower() + b"(f63.bin)= " + hexd["f63.bin"] + b"\n",              # lower-case name: bad
-    ]))
+    paren = subprocess.run([tool, "pa)ren"], cwd=d, capture_output=True, check=True).stdout[
+        : len(hexd["f0.bin"])
+    ]
+    (d / "ossl.sums").write_bytes(
+        b"".join(
+            [
+                tag + b"(f0.bin)= " + hexd["f0.bin"] + b"\n",
+                tag + b"(f1.bin)=" + hexd["f1.bin"] + b"\n",
+                tag + b" (f55.bin)\t=\t" + hexd["f55.bin"].upper() + b"\n",
+                b"  " + tag + b"(pa)ren) = " + paren + b"\n",
+                b"\\" + tag + b"(back\\\\slash)= " + hexd["back\\slash"] + b"\r\n",
+                tag + b"(f56.bin)= " + hexd["f55.bin"] + b"\n",  # mismatch
+                tag + b"(gone.bin)= " + hexd["f55.bin"] + b"\n",  # missing
+                tag + b"  (f63.bin) = " + hexd["f63.bin"] + b"\n",  # two blanks: bad
+                tag + b"(f63.bin)= " + hexd["f63.bin"] + b"0\n",  # long digest: bad
+                tag + b"(f63.bin) " + hexd["f63.bin"] + b"\n",  # no '=': bad
+                tag.lower() + b"(f63.bin)= " + hexd["f63.bin"] + b"\n",  # lower-case name: bad
+            ]
+        )
+    )
     for flags in ([], ["-w"], ["--strict"], ["--status"], ["--ignore-missing"]):
         compare(tool, ["-c"] + flags + ["ossl.sums"], d)
     rc, out, _ = compare(tool, ["-c", "ossl.sums"], d)
     assert out.count(b": OK\n") == 5 and b"pa)ren: OK\n" in out and b"back\\slash: OK\n" in out
     # every other algorithm's tagged lines: improperly formatted here
-    others = [t for t in ("sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum") if t != tool]
-    mixed = b"".join(subprocess.run([t, "--tag", "f1.bin"], cwd=d, capture_output=True, check=True).stdout
-                     for t in others)
+    others = [
+        t for t in ("sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum") if t != tool
+    ]
+    mixed = b"".join(
+        subprocess.run([t, "--tag", "f1.bin"], cwd=d, capture_output=True, check=True).stdout
+        for t in others
+    )
     openssl = mixed.replace(b" (", b"(").replace(b") = ", b")= ")
-    for data, flags in ((mixed, ["-w"]), (openssl + lines[0] + b"\n", ["-w"]),
-                        (mixed + lines[0] + b"\n", ["--strict"])):
+    for data, flags in (
+        (mixed, ["-w"]),
+        (openssl + lines[0] + b"\n", ["-w"]),
+        (mixed + lines[0] + b"\n", ["--strict"]),
+    ):
         (d / "mixed.sums").write_bytes(data)
         compare(tool, ["-c"] + flags + ["mixed.sums"], d)
     # a '-' entry in a list read from stdin is improperly formatted
-    compare(tool, ["-c", "-w", "-"], d, stdin=tag + b" (-) = " + hexd["f0.bin"] + b"\n" + lines[1] + b"\n")
+    compare(
+        tool,
+        ["-c", "-w", "-"],
+        d,
+        stdin=tag + b" (-) = " + hexd["f0.bin"] + b"\n" + lines[1] + b"\n",
+    )
 
 
-@pytest.mark.parametrize("algo,other", [("sha512_224", "sha512_256"), ("sha512_256", "sha256"),
-                                        ("skein512-256", "sha512_256"), ("skein512-512", "sha512")])
+@pytest.mark.parametrize(
+    "algo,other",
+    [
+        ("sha512_224", "sha512_256"),
+        ("sha512_256", "sha256"),
+        ("skein512-256", "sha512_256"),
+        ("skein512-512", "sha512"),
+    ],
+)
 def test_check_tagged_lines_without_a_coreutils_tool(files, algo, other):
     """OpenSSL's SHA512-224/SHA512-256 names and our own --tag names (SHA512_224, SKEIN512-256,
     SKEIN512 for skein512-512) are read back; another algorithm's tag is improperly formatted"""
@@ -345,18 +448,26 @@ def test_check_tagged_lines_without_a_coreutils_tool(files, algo, other):
     spellings = {algo.upper().encode(), algo.upper().replace("_", "-").encode()}
     if algo == "skein512-512":
         spellings.add(b"SKEIN512")
-    data = ours + b"".join(t + b"(%s)= %s\n" % (n.encode(), h) for t in spellings for n, h in zip(names, hexd))
+    data = ours + b"".join(
+        t + b"(%s)= %s\n" % (n.encode(), h) for t in spellings for n, h in zip(names, hexd)
+    )
     (d / "t.sums").write_bytes(data)
     rc, out, err = run(LD + ["-a", algo, "-c", "--strict", "t.sums"], d)
     assert (rc, err) == (0, b"") and out.count(b": OK\n") == 3 * (1 + len(spellings))
     other_line = run(LD + ["-a", other, "--tag", "f0.bin"], d)[1]
-    (d / "o.sums").write_bytes(data + other_line + other_line.replace(b" (", b"(").replace(b" = ", b"= "))
+    (d / "o.sums").write_bytes(
+        data + other_line + other_line.replace(b" (", b"(").replace(b" = ", b"= ")
+    )
     rc, out, err = run(LD + ["-a", algo, "-c", "-w", "o.sums"], d)
     assert rc == 0 and out.count(b": OK\n") == 3 * (1 + len(spellings))
     n = len(data.splitlines())
-    assert err == (b"litedigest: o.sums: %d: improperly formatted %s checksum line\n" % (n + 1, algo.upper().encode()) +
-                   b"litedigest: o.sums: %d: improperly formatted %s checksum line\n" % (n + 2, algo.upper().encode()) +
-                   b"litedigest: WARNING: 2 lines are improperly formatted\n")
+    assert err == (
+        b"litedigest: o.sums: %d: improperly formatted %s checksum line\n"
+        % (n + 1, algo.upper().encode())
+        + b"litedigest: o.sums: %d: improperly formatted %s checksum line\n"
+        % (n + 2, algo.upper().encode())
+        + b"litedigest: WARNING: 2 lines are improperly formatted\n"
+    )
     assert run(LD + ["-a", algo, "-c", "--strict", "o.sums"], d)[0] == 1
 
 
@@ -366,7 +477,9 @@ def test_check_line_with_a_nul_byte(files):
     d, _ = files
     good = subprocess.run(["sha256sum", "f1.bin"], cwd=d, capture_output=True).stdout.split()[0]
     (d / "nul_end.sum").write_bytes(good + b"  f1.bin\0")
-    (d / "nul_mid.sum").write_bytes(good + b"  f1.bin\n" + good + b"  emp\0ty\n" + good + b"  f1.bin\n")
+    (d / "nul_mid.sum").write_bytes(
+        good + b"  f1.bin\n" + good + b"  emp\0ty\n" + good + b"  f1.bin\n"
+    )
     (d / "nul_hex.sum").write_bytes(good[:10] + b"\0" + good[11:] + b"  f1.bin\n")
     for sums in ("nul_end.sum", "nul_mid.sum", "nul_hex.sum"):
         compare("sha256sum", ["-c", sums], d)
@@ -384,9 +497,11 @@ def test_closed_standard_streams_as_coreutils(files, closed, args):
     """Started with standard input or output closed: coreutils' messages and status, not a
     Python traceback."""
     d, _ = files
+
     def sh(cmd):
         r = subprocess.run(["sh", "-c", f'"$@" {closed}', "sh"] + cmd, cwd=d, capture_output=True)
         return r.returncode, r.stdout, r.stderr
+
     g = sh(["sha256sum"] + args)
     m = sh(LD + ["-a", "sha256"] + args)
     assert m[0] == g[0] and m[1] == g[1], (g, m)
@@ -408,11 +523,21 @@ def test_version_as_coreutils(files):
     """--version: one line naming the program and its version on standard output, status 0,
     whatever else is on the line (coreutils stops at it too); the version is the package's."""
     import litedigest
+
     d, _ = files
     g = run(["sha256sum", "--version", "f0.bin"], d)
     assert g[0] == 0 and g[1].startswith(b"sha256sum (GNU coreutils) ")
-    for cmd, line in ((LD, "litedigest sum"), (LD[:-1] + ["hmac"], "litedigest hmac"), (LD[:-1], "litedigest")):
+    for cmd, line in (
+        (LD, "litedigest sum"),
+        (LD[:-1] + ["hmac"], "litedigest hmac"),
+        (LD[:-1], "litedigest"),
+    ):
         rc, out, err = run(cmd + ["--version", "f0.bin"], d)
-        assert (rc, out, err) == (0, f"{line} (LiteDigest) {litedigest.__version__}\n".encode(), b"")
+        assert (rc, out, err) == (
+            0,
+            f"{line} (LiteDigest) {litedigest.__version__}\n".encode(),
+            b"",
+        )
     assert litedigest.__version__ == (
-        open(os.path.join(repo_root(), "software", "firmware", "lib", "VERSION")).read().strip())
+        open(os.path.join(repo_root(), "software", "firmware", "lib", "VERSION")).read().strip()
+    )

@@ -5,6 +5,7 @@ installed pkg-config file or CMake package; the build-time configuration (ld_con
 out what a small target does not use; cross builds for rv32 and arm-none-eabi warning-free
 (-Wpedantic -Werror) in every configuration; and the minimal example firmware, built from the
 installed rv32 library and the SoC's generated headers only, hashing on the simulated SoC."""
+
 import hashlib
 import importlib.util
 import os
@@ -62,7 +63,9 @@ def _run(cmd, **kw):
 
 
 def _pkg(prefix, *args):
-    libdirs = [os.path.join(dp, d) for dp, dns, _ in os.walk(prefix) for d in dns if d == "pkgconfig"]
+    libdirs = [
+        os.path.join(dp, d) for dp, dns, _ in os.walk(prefix) for d in dns if d == "pkgconfig"
+    ]
     env = dict(os.environ, PKG_CONFIG_PATH=":".join(libdirs))
     return _run(["pkg-config", *args, "litedigest"], env=env).stdout.split()
 
@@ -71,8 +74,19 @@ def _consumer(tmp_path, prefix):
     src = tmp_path / "consumer.c"
     src.write_text(CONSUMER_C)
     exe = tmp_path / "consumer"
-    _run(["cc", "-std=c99", "-Wall", "-Werror", str(src), "-o", str(exe),
-          *_pkg(prefix, "--cflags"), *_pkg(prefix, "--libs")])
+    _run(
+        [
+            "cc",
+            "-std=c99",
+            "-Wall",
+            "-Werror",
+            str(src),
+            "-o",
+            str(exe),
+            *_pkg(prefix, "--cflags"),
+            *_pkg(prefix, "--libs"),
+        ]
+    )
     return exe
 
 
@@ -84,8 +98,17 @@ def _hash(exe, alg):
 def test_make_install_and_pkg_config(tmp_path):
     prefix = tmp_path / "prefix"
     _run(["make", "-s", "-C", LIB, f"O={tmp_path / 'build'}", f"PREFIX={prefix}", "install"])
-    for f in ("litedigest.h", "ld_md.h", "ld_hw.h", "ld_config.h", "ld_catalog.h", "ld_skein.h",
-              "ld_hw_skein.h", "ld_sched.h", "ld_hmac.h"):
+    for f in (
+        "litedigest.h",
+        "ld_md.h",
+        "ld_hw.h",
+        "ld_config.h",
+        "ld_catalog.h",
+        "ld_skein.h",
+        "ld_hw_skein.h",
+        "ld_sched.h",
+        "ld_hmac.h",
+    ):
         assert (prefix / "include" / "litedigest" / f).exists(), f
     assert (prefix / "lib" / "liblitedigest.a").exists()
     assert _pkg(prefix, "--modversion") == [open(os.path.join(LIB, "VERSION")).read().strip()]
@@ -96,8 +119,17 @@ def test_make_install_and_pkg_config(tmp_path):
 
 def test_cmake_build_install_and_find_package(tmp_path):
     prefix = tmp_path / "prefix"
-    _run(["cmake", "-S", LIB, "-B", str(tmp_path / "build"), f"-DCMAKE_INSTALL_PREFIX={prefix}",
-          "-DLITEDIGEST_SKEIN512=OFF"])
+    _run(
+        [
+            "cmake",
+            "-S",
+            LIB,
+            "-B",
+            str(tmp_path / "build"),
+            f"-DCMAKE_INSTALL_PREFIX={prefix}",
+            "-DLITEDIGEST_SKEIN512=OFF",
+        ]
+    )
     _run(["cmake", "--build", str(tmp_path / "build")])
     _run(["cmake", "--install", str(tmp_path / "build")])
     lib = next(prefix.rglob("liblitedigest.a"))
@@ -115,8 +147,18 @@ def test_cmake_build_install_and_find_package(tmp_path):
 
 def test_meson_build_with_one_family(tmp_path):
     prefix = tmp_path / "prefix"
-    _run(["meson", "setup", str(tmp_path / "build"), LIB, f"--prefix={prefix}",
-          "-Dsha1=false", "-Dsha512=false", "-Dskein512=false"])
+    _run(
+        [
+            "meson",
+            "setup",
+            str(tmp_path / "build"),
+            LIB,
+            f"--prefix={prefix}",
+            "-Dsha1=false",
+            "-Dsha512=false",
+            "-Dskein512=false",
+        ]
+    )
     _run(["meson", "compile", "-C", str(tmp_path / "build")])
     _run(["meson", "install", "-C", str(tmp_path / "build")])
     lib = next(prefix.rglob("liblitedigest.a"))
@@ -158,27 +200,58 @@ def test_cross_builds_every_configuration(target, tmp_path):
 def soc_build():
     from litedigest.soc.sim.build import build_soc
     from litedigest.soc.targets.sim import MAIN_SOC
+
     return build_soc(list(MAIN_SOC))
 
 
-@pytest.mark.parametrize("config", ["", "LD_CONFIG_SHA1=0 LD_CONFIG_SHA512=0 LD_CONFIG_SKEIN512=0 "
-                                        "LD_CONFIG_HAL_INLINE=1"], ids=["default", "sha256-inline-hal"])
+@pytest.mark.parametrize(
+    "config",
+    ["", "LD_CONFIG_SHA1=0 LD_CONFIG_SHA512=0 LD_CONFIG_SKEIN512=0 LD_CONFIG_HAL_INLINE=1"],
+    ids=["default", "sha256-inline-hal"],
+)
 def test_minimal_example_firmware_on_the_simulated_soc(config, soc_build, tmp_path):
     from litedigest.soc.sim.process import SimProcess
+
     prefix = tmp_path / "ld-rv32"
-    _run(["make", "-s", "-C", LIB, f"O={tmp_path / 'lib'}", f"PREFIX={prefix}", "install",
-          "CC=riscv64-unknown-elf-gcc", "AR=riscv64-unknown-elf-ar",
-          "CFLAGS=-march=rv32im -mabi=ilp32 -Os", f"CONFIG={config}"])
+    _run(
+        [
+            "make",
+            "-s",
+            "-C",
+            LIB,
+            f"O={tmp_path / 'lib'}",
+            f"PREFIX={prefix}",
+            "install",
+            "CC=riscv64-unknown-elf-gcc",
+            "AR=riscv64-unknown-elf-ar",
+            "CFLAGS=-march=rv32im -mabi=ilp32 -Os",
+            f"CONFIG={config}",
+        ]
+    )
     out = tmp_path / "fw"
-    _run(["make", "-s", "-C", EXAMPLE, f"BUILD_DIR={soc_build.build_dir}", f"PREFIX={prefix}", f"OUT={out}"])
+    _run(
+        [
+            "make",
+            "-s",
+            "-C",
+            EXAMPLE,
+            f"BUILD_DIR={soc_build.build_dir}",
+            f"PREFIX={prefix}",
+            f"OUT={out}",
+        ]
+    )
     # the example sees the library only through what was installed (pkg-config's -I/-L)
     mapfile = (out / "minimal.elf.map").read_text()
     assert str(prefix / "lib" / "liblitedigest.a") in mapfile
     assert "software/firmware/lib" not in mapfile.replace(str(prefix), "")
     with SimProcess(soc_build, firmware=str(out / "minimal.bin")) as sim:
         console = sim.read_console_until("MINIMAL done", timeout=120)
-    lines = dict(l.split()[1:3] for l in console.splitlines() if l.startswith("MINIMAL ") and "done" not in l)
+    lines = dict(
+        l.split()[1:3] for l in console.splitlines() if l.startswith("MINIMAL ") and "done" not in l
+    )
     message = bytes((i * 7 + 1) & 0xFF for i in range(1000))
-    assert lines == {"sw-abc": hashlib.sha256(b"abc").hexdigest(),
-                     "csr-abc": hashlib.sha256(b"abc").hexdigest(),
-                     "dma-1000": hashlib.sha256(message).hexdigest()}, console[-800:]
+    assert lines == {
+        "sw-abc": hashlib.sha256(b"abc").hexdigest(),
+        "csr-abc": hashlib.sha256(b"abc").hexdigest(),
+        "dma-1000": hashlib.sha256(message).hexdigest(),
+    }, console[-800:]

@@ -2,6 +2,7 @@
 """The portable C library (software/firmware/lib): host build + host C tests, cross compile
 for RV32IM, and the cffi build (litedigest._clib._native) against NIST CAVP vectors, hashlib, and
 a Python model of the hash peripheral of soc/REGISTERS.md (driver on the CSR and DMA paths)."""
+
 import collections
 import hashlib
 import os
@@ -28,7 +29,9 @@ def _lib_sources():
     every build of it reads); every source file of lib/src must be in it."""
     with open(os.path.join(FW, "lib", "sources.txt")) as f:
         srcs = f.read().split()
-    assert sorted(srcs) == sorted(f for f in os.listdir(os.path.join(FW, "lib", "src")) if f.endswith(".c"))
+    assert sorted(srcs) == sorted(
+        f for f in os.listdir(os.path.join(FW, "lib", "src")) if f.endswith(".c")
+    )
     return srcs
 
 
@@ -37,12 +40,18 @@ LIB_SRCS = _lib_sources()
 
 # ------------------------------------------------------------------ C builds
 
+
 def py_md_pad(tail, total_len, block_size):
     """The padded final block(s) of a total_len-byte message ending in `tail` (FIPS 180-4),
     written here independently of the library under test."""
     lenbytes = block_size // 8
     zeros = (block_size - lenbytes - 1 - len(tail)) % block_size
-    return bytes(tail) + b"\x80" + bytes(zeros) + ((8 * total_len) % (1 << (8 * lenbytes))).to_bytes(lenbytes, "big")
+    return (
+        bytes(tail)
+        + b"\x80"
+        + bytes(zeros)
+        + ((8 * total_len) % (1 << (8 * lenbytes))).to_bytes(lenbytes, "big")
+    )
 
 
 def test_host_c_tests(tmp_path):
@@ -57,16 +66,40 @@ def test_host_c_tests(tmp_path):
 # test_edges.c (argument and context checks), test_sched_exec.c (the scheduler's policy run
 # by a software executor) and test_hmac.c (HMAC: RFC vectors, wiping, verification) are made
 # of named groups, run one at a time so that a crash fails its own group.
-C_BUILDS = {"plain": ["-O2"],
-            "asan_ubsan": ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
-                           "-fno-sanitize-recover=all"]}
+C_BUILDS = {
+    "plain": ["-O2"],
+    "asan_ubsan": [
+        "-O1",
+        "-g",
+        "-fno-omit-frame-pointer",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=all",
+    ],
+}
 C_GROUPS = {
-    "test_edges": ["skein_null_bits", "skein_bad_context", "md_null_zero_length", "pad_checks",
-                   "sched_complete_result", "sched_next_bad_args", "md_length_limits"],
+    "test_edges": [
+        "skein_null_bits",
+        "skein_bad_context",
+        "md_null_zero_length",
+        "pad_checks",
+        "sched_complete_result",
+        "sched_next_bad_args",
+        "md_length_limits",
+    ],
     "test_sched_exec": ["md_random", "skein_random", "skein_held_back", "null_data_empty"],
-    "test_hmac": ["rfc2202_sha1", "rfc4231_sha2", "sha512_t_known", "streaming_splits",
-                  "copy_independent", "wipe", "verify", "ct_equal", "bad_args", "bad_context",
-                  "length_limit"],
+    "test_hmac": [
+        "rfc2202_sha1",
+        "rfc4231_sha2",
+        "sha512_t_known",
+        "streaming_splits",
+        "copy_independent",
+        "wipe",
+        "verify",
+        "ct_equal",
+        "bad_args",
+        "bad_context",
+        "length_limit",
+    ],
 }
 
 
@@ -79,14 +112,28 @@ def c_test_program(tmp_path_factory):
     def build(name, kind):
         if (name, kind) not in built:
             exe = out / f"{name}-{kind}"
-            r = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", *C_BUILDS[kind],
-                                "-I", os.path.join(FW, "lib", "include"),
-                                os.path.join(FW, "tests", name + ".c"),
-                                *(os.path.join(FW, "lib", "src", s) for s in LIB_SRCS), "-o", str(exe)],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                [
+                    "gcc",
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    *C_BUILDS[kind],
+                    "-I",
+                    os.path.join(FW, "lib", "include"),
+                    os.path.join(FW, "tests", name + ".c"),
+                    *(os.path.join(FW, "lib", "src", s) for s in LIB_SRCS),
+                    "-o",
+                    str(exe),
+                ],
+                capture_output=True,
+                text=True,
+            )
             assert r.returncode == 0, r.stderr
             built[name, kind] = exe
         return built[name, kind]
+
     return build
 
 
@@ -108,42 +155,84 @@ def test_c_program_groups(c_test_program, name, group, kind):
 def test_c_program_groups_listed(c_test_program):
     """every group of a program is run above (a group added in C and not here would not be)"""
     for name, groups in C_GROUPS.items():
-        r = subprocess.run([str(c_test_program(name, "plain")), "--list"], capture_output=True, text=True)
+        r = subprocess.run(
+            [str(c_test_program(name, "plain")), "--list"], capture_output=True, text=True
+        )
         assert r.returncode == 0 and r.stdout.split() == groups, r.stdout
-    r = subprocess.run([str(c_test_program("test_edges", "plain")), "no_such_group"], capture_output=True)
+    r = subprocess.run(
+        [str(c_test_program("test_edges", "plain")), "no_such_group"], capture_output=True
+    )
     assert r.returncode == 2
 
 
-@pytest.mark.parametrize("cc", [["gcc"], ["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32"]],
-                         ids=["host", "rv32im"])
+@pytest.mark.parametrize(
+    "cc",
+    [["gcc"], ["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32"]],
+    ids=["host", "rv32im"],
+)
 def test_library_compiles_warning_free(cc, tmp_path):
     if shutil.which(cc[0]) is None:
         pytest.skip(f"{cc[0]} not installed")
     for src in LIB_SRCS:
-        r = subprocess.run(cc + ["-O2", "-std=c99", "-Wall", "-Wextra", "-I", os.path.join(FW, "lib", "include"),
-                                 "-c", os.path.join(FW, "lib", "src", src), "-o", str(tmp_path / (src + ".o"))],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            cc
+            + [
+                "-O2",
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-I",
+                os.path.join(FW, "lib", "include"),
+                "-c",
+                os.path.join(FW, "lib", "src", src),
+                "-o",
+                str(tmp_path / (src + ".o")),
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert r.returncode == 0 and r.stderr == "", (src, r.stderr)
 
 
 # The library's layers (lib/README.md): the software algorithms (hashes, padding, HMAC) below
 # the driver (jobs, batches, MAC keys, the scheduler's executor, Skein on a peripheral)
-SW_SOURCES = ["common.c", "pad.c", "md_sw.c", "sha1_sw.c", "sha256_sw.c", "sha512_sw.c", "skein_sw.c",
-              "hmac.c"]
+SW_SOURCES = [
+    "common.c",
+    "pad.c",
+    "md_sw.c",
+    "sha1_sw.c",
+    "sha256_sw.c",
+    "sha512_sw.c",
+    "skein_sw.c",
+    "hmac.c",
+]
 SW_INTERNAL_HEADERS = ["ld_sw_internal.h", "ld_lock.h", "ld_md_table.h", "ld_skein_internal.h"]
-HW_HEADERS = ["ld_hw.h", "ld_hw_regs.h", "ld_hw_hmac.h", "ld_hw_skein.h", "ld_sched.h", "litedigest.h",
-              "ld_hw_internal.h"]
+HW_HEADERS = [
+    "ld_hw.h",
+    "ld_hw_regs.h",
+    "ld_hw_hmac.h",
+    "ld_hw_skein.h",
+    "ld_sched.h",
+    "litedigest.h",
+    "ld_hw_internal.h",
+]
 
 
 def _includes(path):
     with open(path) as f:
-        return [os.path.basename(h) for h in re.findall(r'^\s*#\s*include\s*["<]([^">]+)[">]', f.read(), re.M)]
+        return [
+            os.path.basename(h)
+            for h in re.findall(r'^\s*#\s*include\s*["<]([^">]+)[">]', f.read(), re.M)
+        ]
 
 
 def test_layers_cover_the_sources():
     hw = [s for s in LIB_SRCS if s not in SW_SOURCES]
     assert set(SW_SOURCES) <= set(LIB_SRCS)
-    assert all(any("ld_hw_internal.h" == h for h in _includes(os.path.join(FW, "lib", "src", s))) for s in hw), hw
+    assert all(
+        any("ld_hw_internal.h" == h for h in _includes(os.path.join(FW, "lib", "src", s)))
+        for s in hw
+    ), hw
 
 
 def test_software_sources_include_no_hardware_header(tmp_path):
@@ -156,7 +245,11 @@ def test_software_sources_include_no_hardware_header(tmp_path):
         if name in seen:
             continue
         seen.add(name)
-        path = os.path.join(src, name) if os.path.exists(os.path.join(src, name)) else os.path.join(inc, name)
+        path = (
+            os.path.join(src, name)
+            if os.path.exists(os.path.join(src, name))
+            else os.path.join(inc, name)
+        )
         for h in _includes(path):
             assert h not in HW_HEADERS, f"{name} (reached from a software source) includes {h}"
             if os.path.exists(os.path.join(src, h)) or os.path.exists(os.path.join(inc, h)):
@@ -173,9 +266,25 @@ def test_software_sources_include_no_hardware_header(tmp_path):
         shutil.copy(os.path.join(src, h), tmp_path / "src" / h)
     for config in ([], ["-DLD_CONFIG_HOST=1"], ["-DLD_CONFIG_LOCK=1"]):
         for s in SW_SOURCES:
-            r = subprocess.run(["gcc", "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", *config,
-                                "-I", str(tmp_path / "include"), "-c", str(tmp_path / "src" / s),
-                                "-o", str(tmp_path / (s + ".o"))], capture_output=True, text=True)
+            r = subprocess.run(
+                [
+                    "gcc",
+                    "-O2",
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    *config,
+                    "-I",
+                    str(tmp_path / "include"),
+                    "-c",
+                    str(tmp_path / "src" / s),
+                    "-o",
+                    str(tmp_path / (s + ".o")),
+                ],
+                capture_output=True,
+                text=True,
+            )
             assert r.returncode == 0, (s, config, r.stderr)
 
 
@@ -187,10 +296,25 @@ def test_locked_entry_points_called_unlocked_inside(tmp_path):
     assert len(locked) >= 20
     for s in LIB_SRCS:
         o = tmp_path / (s + ".o")
-        subprocess.run(["gcc", "-O2", "-std=c99", "-DLD_CONFIG_LOCK=1", "-DLD_CONFIG_HOST=1", "-I",
-                        os.path.join(FW, "lib", "include"), "-c", os.path.join(FW, "lib", "src", s),
-                        "-o", str(o)], check=True)
-        nm = subprocess.run(["nm", str(o)], capture_output=True, text=True, check=True).stdout.split("\n")
+        subprocess.run(
+            [
+                "gcc",
+                "-O2",
+                "-std=c99",
+                "-DLD_CONFIG_LOCK=1",
+                "-DLD_CONFIG_HOST=1",
+                "-I",
+                os.path.join(FW, "lib", "include"),
+                "-c",
+                os.path.join(FW, "lib", "src", s),
+                "-o",
+                str(o),
+            ],
+            check=True,
+        )
+        nm = subprocess.run(
+            ["nm", str(o)], capture_output=True, text=True, check=True
+        ).stdout.split("\n")
         undefined = {line.split()[-1] for line in nm if line.strip().startswith("U ")}
         defined = {line.split()[-1] for line in nm if " T " in line}
         if s == "hw_lock.c":
@@ -204,17 +328,37 @@ def test_rv32_compress_fits_icache(tmp_path):
     if shutil.which("riscv64-unknown-elf-gcc") is None:
         pytest.skip("riscv64-unknown-elf-gcc not installed")
     obj = tmp_path / "sw.o"
-    subprocess.run(["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32", "-O2", "-std=c99",
-                    "-I", os.path.join(FW, "lib", "include"), "-c",
-                    os.path.join(FW, "lib", "src", "sha256_sw.c"), "-o", str(obj)], check=True)
-    nm = subprocess.run(["riscv64-unknown-elf-nm", "-S", str(obj)], capture_output=True, text=True, check=True)
-    sizes = {l.split()[3]: int(l.split()[1], 16) for l in nm.stdout.splitlines() if len(l.split()) == 4}
+    subprocess.run(
+        [
+            "riscv64-unknown-elf-gcc",
+            "-march=rv32im",
+            "-mabi=ilp32",
+            "-O2",
+            "-std=c99",
+            "-I",
+            os.path.join(FW, "lib", "include"),
+            "-c",
+            os.path.join(FW, "lib", "src", "sha256_sw.c"),
+            "-o",
+            str(obj),
+        ],
+        check=True,
+    )
+    nm = subprocess.run(
+        ["riscv64-unknown-elf-nm", "-S", str(obj)], capture_output=True, text=True, check=True
+    )
+    sizes = {
+        l.split()[3]: int(l.split()[1], 16) for l in nm.stdout.splitlines() if len(l.split()) == 4
+    }
     assert sizes["ld_sha256_compress"] < 3072, sizes
 
 
 # ------------------------------------------------------------------ sw SHA-256 via cffi
 
-@pytest.mark.parametrize("name", ["SHA256ShortMsg", "SHA256LongMsg", "SHA224ShortMsg", "SHA224LongMsg"])
+
+@pytest.mark.parametrize(
+    "name", ["SHA256ShortMsg", "SHA256LongMsg", "SHA224ShortMsg", "SHA224LongMsg"]
+)
 def test_cavp_oneshot_and_streaming(name):
     variant = name[:6].lower()
     rng = random.Random(name)
@@ -224,7 +368,7 @@ def test_cavp_oneshot_and_streaming(name):
         pos = 0
         while pos < len(msg):
             step = rng.randint(0, 150)
-            ctx.update(msg[pos:pos + step])
+            ctx.update(msg[pos : pos + step])
             pos += step
         assert ctx.final() == md
 
@@ -277,8 +421,14 @@ def test_call_order_errors():
     assert lib.ld_sha256_update(raw, b"a", 1) == lib.LD_ERR_STATE
     assert lib.ld_sha256_update(ffi.NULL, b"a", 1) == lib.LD_ERR_ARG
     assert native.strerror(lib.LD_ERR_RANGE) == "DMA address/length not usable"
-    assert (lib.LD_OK, lib.LD_ERR_ARG, lib.LD_ERR_STATE, lib.LD_ERR_TIMEOUT, lib.LD_ERR_HW,
-            lib.LD_ERR_RANGE) == (0, -1, -2, -3, -4, -5)
+    assert (
+        lib.LD_OK,
+        lib.LD_ERR_ARG,
+        lib.LD_ERR_STATE,
+        lib.LD_ERR_TIMEOUT,
+        lib.LD_ERR_HW,
+        lib.LD_ERR_RANGE,
+    ) == (0, -1, -2, -3, -4, -5)
 
 
 # ------------------------------------------------------------------ ld_md: every algorithm
@@ -292,7 +442,7 @@ def _stream(name, msg, rng, maxstep):
     pos = 0
     while pos < len(msg):
         step = rng.randint(0, maxstep)
-        ctx.update(msg[pos:pos + step])
+        ctx.update(msg[pos : pos + step])
         pos += step
     return ctx.final()
 
@@ -338,7 +488,7 @@ def test_md_ctx_copy_and_digest_semantics(name):
         h.update(chunk)
         b, hb = a.copy(), h.copy()
         tail = rng.randbytes(rng.randint(0, 200))
-        b.update(tail)          # the copy diverges; the original is unaffected
+        b.update(tail)  # the copy diverges; the original is unaffected
         hb.update(tail)
         assert b.digest() == hb.digest()
         assert a.digest() == h.digest()  # digest() leaves the context usable
@@ -355,28 +505,45 @@ def test_md_ctx_copy_and_digest_semantics(name):
 
 
 def test_md_table():
-    want_variant = {"sha1": 0, "sha256": lib.LD_SHA256, "sha224": lib.LD_SHA224,
-                    "sha512": lib.LD_SHA512, "sha384": lib.LD_SHA384,
-                    "sha512_224": lib.LD_SHA512_224, "sha512_256": lib.LD_SHA512_256}
+    want_variant = {
+        "sha1": 0,
+        "sha256": lib.LD_SHA256,
+        "sha224": lib.LD_SHA224,
+        "sha512": lib.LD_SHA512,
+        "sha384": lib.LD_SHA384,
+        "sha512_224": lib.LD_SHA512_224,
+        "sha512_256": lib.LD_SHA512_256,
+    }
     assert (lib.LD_SHA256, lib.LD_SHA224) == (0, 1)
     assert (lib.LD_SHA512, lib.LD_SHA384, lib.LD_SHA512_224, lib.LD_SHA512_256) == (0, 1, 2, 3)
     assert want_variant["sha512_224"] == native.SHA512_VARIANTS["sha512_224"]
     assert sorted(native.MD_ALGS) == sorted(MD_NAMES) and lib.LD_ALG_COUNT == 7
-    ids = {"sha1": lib.LD_ALG_SHA1, "sha256": lib.LD_ALG_SHA256, "sha224": lib.LD_ALG_SHA224,
-           "sha512": lib.LD_ALG_SHA512, "sha384": lib.LD_ALG_SHA384,
-           "sha512_224": lib.LD_ALG_SHA512_224, "sha512_256": lib.LD_ALG_SHA512_256}
+    ids = {
+        "sha1": lib.LD_ALG_SHA1,
+        "sha256": lib.LD_ALG_SHA256,
+        "sha224": lib.LD_ALG_SHA224,
+        "sha512": lib.LD_ALG_SHA512,
+        "sha384": lib.LD_ALG_SHA384,
+        "sha512_224": lib.LD_ALG_SHA512_224,
+        "sha512_256": lib.LD_ALG_SHA512_256,
+    }
     assert native.MD_ALGS == ids
     for name, alg in ids.items():
         h = hashlib.new(name)
-        family = {"sha1": lib.LD_FAMILY_SHA1, "sha256": lib.LD_FAMILY_SHA256,
-                  "sha224": lib.LD_FAMILY_SHA256}.get(name, lib.LD_FAMILY_SHA512)
+        family = {
+            "sha1": lib.LD_FAMILY_SHA1,
+            "sha256": lib.LD_FAMILY_SHA256,
+            "sha224": lib.LD_FAMILY_SHA256,
+        }.get(name, lib.LD_FAMILY_SHA512)
         assert ffi.string(lib.ld_md_name(alg)).decode() == name
         assert lib.ld_md_block_size(alg) == h.block_size
         assert lib.ld_md_digest_size(alg) == h.digest_size
         assert lib.ld_md_family(alg) == family
         assert lib.ld_md_variant(alg) == want_variant[name]
-        assert lib.ld_md_state_words(alg) == {lib.LD_FAMILY_SHA1: 5, lib.LD_FAMILY_SHA256: 8,
-                                              lib.LD_FAMILY_SHA512: 16}[family]
+        assert (
+            lib.ld_md_state_words(alg)
+            == {lib.LD_FAMILY_SHA1: 5, lib.LD_FAMILY_SHA256: 8, lib.LD_FAMILY_SHA512: 16}[family]
+        )
         assert lib.ld_md_block_size(alg) <= lib.LD_MD_MAX_BLOCK_SIZE
         assert lib.ld_md_digest_size(alg) <= lib.LD_MD_MAX_DIGEST_SIZE
         assert lib.ld_md_state_words(alg) <= lib.LD_MD_MAX_STATE_WORDS
@@ -388,7 +555,13 @@ def test_md_table():
         else:
             iv = [w for q in native.sha512_iv(name) for w in (q >> 32, q & 0xFFFFFFFF)]
         assert native.md_iv_words(name) == iv
-    assert native.md_iv_words("sha1") == [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
+    assert native.md_iv_words("sha1") == [
+        0x67452301,
+        0xEFCDAB89,
+        0x98BADCFE,
+        0x10325476,
+        0xC3D2E1F0,
+    ]
     assert native.md_iv_words("sha512_224")[:2] == [0x8C3D37C8, 0x19544DA2]
     for bad in (-1, lib.LD_ALG_COUNT, 1000):
         assert lib.ld_md_block_size(bad) == 0 and lib.ld_md_digest_size(bad) == 0
@@ -446,11 +619,11 @@ def test_md_errors():
     assert lib.ld_md_final(ctx, ffi.NULL) == lib.LD_ERR_ARG
     assert lib.ld_md_final(ctx, out) == lib.LD_OK
     assert bytes(out)[:48] == hashlib.sha384(b"").digest()
-    assert lib.ld_md_final(ctx, out) == lib.LD_ERR_STATE          # final twice
-    assert lib.ld_md_update(ctx, b"x", 1) == lib.LD_ERR_STATE     # update after final
-    assert lib.ld_md_ctx_alg(ctx) == lib.LD_ALG_SHA384            # still initialised
-    assert lib.ld_md_copy(ctx, ctx) == lib.LD_OK                  # copy onto itself
-    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA1) == lib.LD_OK      # re-init after final
+    assert lib.ld_md_final(ctx, out) == lib.LD_ERR_STATE  # final twice
+    assert lib.ld_md_update(ctx, b"x", 1) == lib.LD_ERR_STATE  # update after final
+    assert lib.ld_md_ctx_alg(ctx) == lib.LD_ALG_SHA384  # still initialised
+    assert lib.ld_md_copy(ctx, ctx) == lib.LD_OK  # copy onto itself
+    assert lib.ld_md_init(ctx, lib.LD_ALG_SHA1) == lib.LD_OK  # re-init after final
     assert lib.ld_md_final(ctx, out) == lib.LD_OK
     assert bytes(out)[:20] == hashlib.sha1(b"").digest()
     # final writes exactly digest_size bytes
@@ -504,7 +677,7 @@ REGISTERS_MD = os.path.join(ROOT, "soc", "REGISTERS.md")
 def _md_table(text, heading):
     """The rows (dicts by header) of the first markdown table after `heading`."""
     rows, started = [], False
-    lines = text[text.index(heading):].splitlines()
+    lines = text[text.index(heading) :].splitlines()
     for line in lines if heading.startswith("|") else lines[1:]:
         if line.startswith("|"):
             started = True
@@ -533,11 +706,17 @@ def registers_md():
         names += [n for n in (x.strip("` ") for x in r["register"].replace("/", ",").split(","))]
     fields = {}
     for reg in ("ctrl", "status"):
-        fields[reg] = {r["name"].strip("`"): _bits(r["bit"])
-                       for r in _md_table(text, f"`{reg}` fields:")}
+        fields[reg] = {
+            r["name"].strip("`"): _bits(r["bit"]) for r in _md_table(text, f"`{reg}` fields:")
+        }
     info_row = next(r for r in regs if r["register"] == "`info`")["meaning"]
-    words = {"latency": "latency", "pipeline": "stages", "arch": "arch", "log2": "align_log2",
-             "slots": "slots"}
+    words = {
+        "latency": "latency",
+        "pipeline": "stages",
+        "arch": "arch",
+        "log2": "align_log2",
+        "slots": "slots",
+    }
     fields["info"] = {}
     for hi, lo, what in re.findall(r"(\d+):(\d+) (\w+)", info_row):
         fields["info"][words[what]] = (int(lo), int(hi) - int(lo) + 1)
@@ -547,11 +726,13 @@ def registers_md():
 REG_NAMES, FIELDS = registers_md()
 _C, _S = FIELDS["ctrl"], FIELDS["status"]
 START, DMA_START, FIRST, LAST, LOAD_CV, ACK, TAIL, OUT = (
-    1 << _C[n][0] for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail", "out"))
+    1 << _C[n][0] for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail", "out")
+)
 BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (
-    1 << _S[n][0] for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus"))
+    1 << _S[n][0] for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus")
+)
 ERRORS = ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS
-HOLD = 1 << _C["hold"][0] if "hold" in _C else 0   # DMA reader paused while set
+HOLD = 1 << _C["hold"][0] if "hold" in _C else 0  # DMA reader paused while set
 
 
 def _field(value, spec):
@@ -578,18 +759,29 @@ def test_driver_bits_match_registers_md():
         assert name in FIELDS[reg], f"{cname}: no field {name!r} in the {reg} table"
         lo, width = FIELDS[reg][name]
         assert value == ((1 << width) - 1) << lo and (width > 1) == mask, cname
-    needed = {"LD_CTRL_" + n.upper() for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail")}
+    needed = {
+        "LD_CTRL_" + n.upper()
+        for n in ("start", "dma_start", "first", "last", "load_cv", "ack", "tail")
+    }
     needed |= {"LD_CTRL_VARIANT_MASK", "LD_CTRL_SLOT_MASK"}
-    needed |= {"LD_STATUS_" + n.upper() for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus")}
+    needed |= {
+        "LD_STATUS_" + n.upper()
+        for n in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus")
+    }
     assert needed <= set(b)
     assert _S["words"] == (8, 8)
     assert set(FIELDS["info"]) == {"latency", "stages", "arch", "align_log2", "slots"}
     # (the EventManager's registers are not the driver's)
-    assert set(REG_NAMES) - {"ev_status", "ev_pending", "ev_enable"} == set(native.DEV_FIELDS + native.BATCH_FIELDS)
+    assert set(REG_NAMES) - {"ev_status", "ev_pending", "ev_enable"} == set(
+        native.DEV_FIELDS + native.BATCH_FIELDS
+    )
 
 
-FAMILY_ALGS = {"sha1": ["sha1"], "sha256": ["sha256", "sha224"],
-               "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"]}
+FAMILY_ALGS = {
+    "sha1": ["sha1"],
+    "sha256": ["sha256", "sha224"],
+    "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"],
+}
 FAMILY_OF = {a: f for f, algs in FAMILY_ALGS.items() for a in algs}
 
 
@@ -617,8 +809,21 @@ class PeripheralModel:
     set, although the driver acks them), violations (things the contract leaves undefined
     that a driver should not do), max_busy (most slots busy at once)."""
 
-    def __init__(self, family="sha256", slots=1, align=64, ram_base=0, ram_size=0, busy_polls=2,
-                 hang=False, latency=None, stages=None, arch=0, bus_error=None, regions=()):
+    def __init__(
+        self,
+        family="sha256",
+        slots=1,
+        align=64,
+        ram_base=0,
+        ram_size=0,
+        busy_polls=2,
+        hang=False,
+        latency=None,
+        stages=None,
+        arch=0,
+        bus_error=None,
+        regions=(),
+    ):
         self.family, self.nslots, self.align = family, slots, align
         self.skein = family == "skein512"
         self.bs = 128 if family == "sha512" else 64
@@ -632,9 +837,26 @@ class PeripheralModel:
         self.ram_base, self.ram_size = ram_base, ram_size
         self.regions = [(ram_base, ram_base + ram_size)] + list(regions)
         self.busy_polls, self.hang, self.bus_error = busy_polls, hang, bus_error
-        sizes = dict(ctrl=1, din=1, cv=self.nw, dma_base=1, dma_length=1, tail_base=1, tail_length=1,
-                     status=1, slots_busy=self.sw, slots_done=self.sw, slots_ack=self.sw, digest_sel=1,
-                     digest=self.nw, blocks=1, cycles_latch=1, cycles_value=2, info=1, finish_cycles=2)
+        sizes = dict(
+            ctrl=1,
+            din=1,
+            cv=self.nw,
+            dma_base=1,
+            dma_length=1,
+            tail_base=1,
+            tail_length=1,
+            status=1,
+            slots_busy=self.sw,
+            slots_done=self.sw,
+            slots_ack=self.sw,
+            digest_sel=1,
+            digest=self.nw,
+            blocks=1,
+            cycles_latch=1,
+            cycles_value=2,
+            info=1,
+            finish_cycles=2,
+        )
         names = list(native.DEV_FIELDS)
         if self.skein:
             sizes.update(tweak=4, final_bytes=1)
@@ -643,14 +865,16 @@ class PeripheralModel:
         for name in names:
             self.regs[name] = addr
             addr += 4 * sizes[name]
-        self.store = {n: 0 for n in ("dma_base", "dma_length", "tail_base", "tail_length", "digest_sel")}
+        self.store = {
+            n: 0 for n in ("dma_base", "dma_length", "tail_base", "tail_length", "digest_sel")
+        }
         self.tweakreg, self.store["final_bytes"] = [0] * 4, 0
         self.cvreg = [0] * self.nw
         self.ackreg = [0] * self.sw
         self.words = []
         self.done = self.errs = self.errors_seen = 0
         self.slot_cv = [[0] * self.nw for _ in range(slots)]
-        self.running = {}       # slot -> job dict
+        self.running = {}  # slot -> job dict
         self.sdone = 0
         self.blocks = self.cycles = self.latched = self.finished_at = 0
         self.jobs, self.violations, self.max_busy, self.polls = [], [], 0, 0
@@ -673,7 +897,9 @@ class PeripheralModel:
         return (self.ram_base & ~0xFFFFFFFF) | v
 
     def _in_ram(self, addr, n):
-        return addr % self.align == 0 and any(lo <= addr and addr + n <= hi for lo, hi in self.regions)
+        return addr % self.align == 0 and any(
+            lo <= addr and addr + n <= hi for lo, hi in self.regions
+        )
 
     def _error(self, bit):
         self.errs |= bit
@@ -682,10 +908,13 @@ class PeripheralModel:
 
     def info_word(self):
         f = FIELDS["info"]
-        return (_put_field(self.latency, f["latency"]) | _put_field(self.stages, f["stages"]) |
-                _put_field(self.arch, f["arch"]) |
-                _put_field(self.align.bit_length() - 1, f["align_log2"]) |
-                _put_field(self.nslots, f["slots"]))
+        return (
+            _put_field(self.latency, f["latency"])
+            | _put_field(self.stages, f["stages"])
+            | _put_field(self.arch, f["arch"])
+            | _put_field(self.align.bit_length() - 1, f["align_log2"])
+            | _put_field(self.nslots, f["slots"])
+        )
 
     def _iv(self, variant):
         if self.skein:
@@ -708,10 +937,17 @@ class PeripheralModel:
         slot = _field(v, _C["slot"])
         if slot >= self.nslots or slot in self.running:
             return ERR_STATE
-        job = dict(kind="csr" if v & START else "dma", slot=slot, first=bool(v & FIRST),
-                   last=bool(v & LAST), load_cv=bool(v & LOAD_CV) and not v & FIRST,
-                   variant=_field(v, _C["variant"]), tail=bool(v & TAIL), index=len(self.jobs),
-                   out=bool(v & OUT) and self.skein)
+        job = dict(
+            kind="csr" if v & START else "dma",
+            slot=slot,
+            first=bool(v & FIRST),
+            last=bool(v & LAST),
+            load_cv=bool(v & LOAD_CV) and not v & FIRST,
+            variant=_field(v, _C["variant"]),
+            tail=bool(v & TAIL),
+            index=len(self.jobs),
+            out=bool(v & OUT) and self.skein,
+        )
         if job["out"] and v & START:
             return ERR_STATE
         if v & START:
@@ -727,9 +963,11 @@ class PeripheralModel:
             if any(n and not self._in_ram(a, n) for a, n in segs):
                 return ERR_ADDR
             job["segs"] = [(a, n) for a, n in segs if n]
-        job["nblocks"] = len(job["data"]) // self.bs if v & START else sum(n for _, n in job["segs"]) // self.bs
+        job["nblocks"] = (
+            len(job["data"]) // self.bs if v & START else sum(n for _, n in job["segs"]) // self.bs
+        )
         job["cv"] = list(self.cvreg) if job["load_cv"] else None
-        if self.skein:   # the start tweak (T1 at the lowest address) and final bytes, read at start
+        if self.skein:  # the start tweak (T1 at the lowest address) and final bytes, read at start
             job["t1"] = (self.tweakreg[0] << 32) | self.tweakreg[1]
             job["t0"] = (self.tweakreg[2] << 32) | self.tweakreg[3]
             job["final_bytes"] = self.store["final_bytes"]
@@ -759,15 +997,16 @@ class PeripheralModel:
             for a, n in job["segs"]:
                 for off in range(0, n, self.bs):
                     if self.bus_error and self.bus_error(a + off):
-                        self._error(ERR_BUS)     # abandoned: finishes at once
+                        self._error(ERR_BUS)  # abandoned: finishes at once
                         job["bus_error"] = True
                         break
                     blocks.append(bytes(ffi.buffer(ffi.cast("uint8_t *", a + off), self.bs)))
                 if job.get("bus_error"):
                     break
-        if self.skein and blocks:   # one UBI job: the peripheral's per-block tweak rule
-            cv = native.skein512_ubi(struct.pack(">16I", *st), b"".join(blocks), job["t0"], job["t1"],
-                                     job["final_bytes"])
+        if self.skein and blocks:  # one UBI job: the peripheral's per-block tweak rule
+            cv = native.skein512_ubi(
+                struct.pack(">16I", *st), b"".join(blocks), job["t0"], job["t1"], job["final_bytes"]
+            )
             if job["out"] and not job.get("bus_error"):
                 cv = native.skein512_ubi(cv, bytes(64), 0, OUT_T1, 8)
                 self.blocks += 1
@@ -786,7 +1025,7 @@ class PeripheralModel:
     def _tick(self):
         self.polls += 1
         for job in list(self.running.values()):
-            if self.hold and job["kind"] == "dma":   # the DMA reader is paused
+            if self.hold and job["kind"] == "dma":  # the DMA reader is paused
                 continue
             job["left"] -= 1
             if job["left"] <= 0:
@@ -805,7 +1044,7 @@ class PeripheralModel:
             if err:
                 self._error(err)
         elif name == "din":
-            if len(self.words) >= self.nbw:    # dropped; err_state without done
+            if len(self.words) >= self.nbw:  # dropped; err_state without done
                 self.errs |= ERR_STATE
                 self.errors_seen |= ERR_STATE
             else:
@@ -818,7 +1057,7 @@ class PeripheralModel:
             self.store[name] = v
         elif name == "slots_ack":
             self.ackreg[k] = v
-            if k == self.sw - 1:   # the least significant word: the write strobe
+            if k == self.sw - 1:  # the least significant word: the write strobe
                 mask = 0
                 for w in self.ackreg:
                     mask = (mask << 32) | w
@@ -834,8 +1073,12 @@ class PeripheralModel:
         if name in ("status", "slots_busy", "slots_done"):
             self._tick()
         if name == "status":
-            return ((BUSY if self.running else 0) | (DONE if self.done else 0) | self.errs |
-                    _put_field(len(self.words), _S["words"]))
+            return (
+                (BUSY if self.running else 0)
+                | (DONE if self.done else 0)
+                | self.errs
+                | _put_field(len(self.words), _S["words"])
+            )
         if name in ("slots_busy", "slots_done"):
             bits = sum(1 << s for s in self.running) if name == "slots_busy" else self.sdone
             return (bits >> (32 * (self.sw - 1 - k))) & 0xFFFFFFFF
@@ -884,15 +1127,35 @@ def ram():
 def make_hw(ram, family="sha256", timeout_polls=1000, **kw):
     buf, base = ram
     model = PeripheralModel(family, ram_base=base, ram_size=len(buf), **kw)
-    hw = native.HwDevice(model.regs, model.read32, model.write32, family, ram_base=base,
-                         ram_size=len(buf), timeout_polls=timeout_polls)
+    hw = native.HwDevice(
+        model.regs,
+        model.read32,
+        model.write32,
+        family,
+        ram_base=base,
+        ram_size=len(buf),
+        timeout_polls=timeout_polls,
+    )
     return model, hw
 
 
 def _lengths(bs):
     """message lengths around the block and padding boundaries of a block size"""
     lb = bs // 8  # length field
-    return [0, 3, bs - lb - 1, bs - lb, bs - 1, bs, bs + 1, 2 * bs - lb - 1, 2 * bs - lb, 2 * bs, 1000, 4096]
+    return [
+        0,
+        3,
+        bs - lb - 1,
+        bs - lb,
+        bs - 1,
+        bs,
+        bs + 1,
+        2 * bs - lb - 1,
+        2 * bs - lb,
+        2 * bs,
+        1000,
+        4096,
+    ]
 
 
 ALGS = [a for algs in FAMILY_ALGS.values() for a in algs]
@@ -913,8 +1176,10 @@ def test_hw_driver_csr_path(ram, alg, length):
     model.assert_clean()
 
 
-@pytest.mark.parametrize("alg,length", [(a, n) for a, n in ALG_LENGTHS
-                                        if a in ("sha1", "sha224", "sha512", "sha512_256")])
+@pytest.mark.parametrize(
+    "alg,length",
+    [(a, n) for a, n in ALG_LENGTHS if a in ("sha1", "sha224", "sha512", "sha512_256")],
+)
 def test_hw_driver_dma_path(ram, alg, length):
     buf, base = ram
     model, hw = make_hw(ram, FAMILY_OF[alg])
@@ -926,7 +1191,9 @@ def test_hw_driver_dma_path(ram, alg, length):
     if whole:
         # all whole blocks straight from the caller's buffer in ONE job; the padded tail is on
         # ld_hw_md's stack, outside the model's RAM here, so it goes through the CSR path
-        assert model.jobs[0]["kind"] == "dma" and model.jobs[0]["segs"] == [(native.address(data), whole * bs)]
+        assert model.jobs[0]["kind"] == "dma" and model.jobs[0]["segs"] == [
+            (native.address(data), whole * bs)
+        ]
         assert model.jobs[0]["first"] and not model.jobs[0]["last"]
         assert all(j["kind"] == "csr" for j in model.jobs[1:]) and model.jobs[-1]["last"]
     else:
@@ -954,6 +1221,7 @@ def test_hw_driver_dma_oneshot_with_tail_segment(ram, alg):
     padded tail (on ld_hw_md's stack) as the tail segment, when the DMA can read both; here
     the model's DMA may read the C stack too (the driver's range is the whole address space)."""
     import threading
+
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("the C stack is the main thread's only in the main thread")
     stack = _stack_region()
@@ -962,8 +1230,15 @@ def test_hw_driver_dma_oneshot_with_tail_segment(ram, alg):
     buf, base = ram
     family = FAMILY_OF[alg]
     model = PeripheralModel(family, ram_base=base, ram_size=len(buf), regions=[stack])
-    hw = native.HwDevice(model.regs, model.read32, model.write32, family, ram_base=0,
-                         ram_size=(1 << 64) - 1, timeout_polls=1000)
+    hw = native.HwDevice(
+        model.regs,
+        model.read32,
+        model.write32,
+        family,
+        ram_base=0,
+        ram_size=(1 << 64) - 1,
+        timeout_polls=1000,
+    )
     arena = native.DmaArena(buf)
     bs = model.bs
     for length in (0, 1, bs - 1, bs, 3 * bs + 5, 3 * bs + bs - 8, 1000):
@@ -998,7 +1273,7 @@ def test_hw_driver_streaming(ram, family, path):
             # chunks in RAM, some aligned (DMA), some not (CSR fallback); the first one whole
             # aligned blocks (DMA on that path)
             step = 2 * model.bs if pos == 0 else rng.randint(0, 400)
-            chunk = msg[pos:pos + step]
+            chunk = msg[pos : pos + step]
             skew = 0 if pos == 0 else rng.choice([0, 0, 1, 4])
             ctx.update(arena.put(chunk, skew=skew) if chunk else b"")
             h.update(chunk)
@@ -1015,12 +1290,14 @@ def test_hw_driver_dma_tail_from_ctx_buffer_in_ram(ram, family):
     model, hw = make_hw(ram, family)
     alg = FAMILY_ALGS[family][-1]
     arena = native.DmaArena(buf)
-    mem = arena.alloc("ld_hw_md_ctx")                    # the context lives in "RAM" too
+    mem = arena.alloc("ld_hw_md_ctx")  # the context lives in "RAM" too
     ctx = hw.context(alg, native.PATH_DMA, ctx_mem=mem)
     msg = bytes(range(200)) * 2
     data = arena.put(msg)
-    ctx.update(data[0:10])          # partial: buffered
-    ctx.update(ffi.cast("uint8_t(*)[390]", native.address(data) + 10)[0])  # fills buf, unaligned rest
+    ctx.update(data[0:10])  # partial: buffered
+    ctx.update(
+        ffi.cast("uint8_t(*)[390]", native.address(data) + 10)[0]
+    )  # fills buf, unaligned rest
     assert ctx.final() == hashlib.new(alg, msg).digest()
     last = model.jobs[-1]
     assert last["kind"] == "dma" and last["last"] and not last["first"]
@@ -1039,7 +1316,13 @@ def test_hw_driver_unaligned_dma_falls_back_to_csr(ram, family):
     buf, base = ram
     alg = FAMILY_ALGS[family][0]
     msg = bytes(range(256)) * 3
-    for align, skew, kind in ((64, 1, "csr"), (64, 4, "csr"), (64, 32, "csr"), (4, 4, "dma"), (4, 2, "csr")):
+    for align, skew, kind in (
+        (64, 1, "csr"),
+        (64, 4, "csr"),
+        (64, 32, "csr"),
+        (4, 4, "dma"),
+        (4, 2, "csr"),
+    ):
         model, hw = make_hw(ram, family, align=align)
         assert hw.info()["dma_align"] == align
         data = native.DmaArena(buf, 0, align=64).put(msg, skew=skew)
@@ -1065,7 +1348,11 @@ def test_hw_driver_errors_and_recovery(ram, family):
         hw.md(alg, b"x" * 300, native.PATH_DMA)
     assert e.value.code == lib.LD_ERR_RANGE
     other = "sha1" if family != "sha1" else "sha256"
-    for bad in (lambda: hw.md(other, b"abc"), lambda: hw.context(other), lambda: hw.md(alg, b"abc", 7)):
+    for bad in (
+        lambda: hw.md(other, b"abc"),
+        lambda: hw.context(other),
+        lambda: hw.md(alg, b"abc", 7),
+    ):
         with pytest.raises(native.NativeError) as e:
             bad()
         assert e.value.code == lib.LD_ERR_ARG
@@ -1073,21 +1360,21 @@ def test_hw_driver_errors_and_recovery(ram, family):
     # peripheral-side errors are reported and acked
     slot = lambda s: s << _C["slot"][0]
     cases = [
-        (lib.ld_hw_job_dma, (base + len(buf), bs, 0, 0, FIRST), ERR_ADDR),        # outside RAM
-        (lib.ld_hw_job_dma, (base + 64 + 4, bs, 0, 0, FIRST), ERR_ADDR),          # unaligned
-        (lib.ld_hw_job_dma, (base, bs + 4, 0, 0, FIRST), ERR_LEN),               # not whole blocks
-        (lib.ld_hw_job_dma, (base, 0, 0, 0, FIRST), ERR_LEN),                    # empty
-        (lib.ld_hw_job_dma, (base, bs, base + 64, 8, FIRST), ERR_LEN),           # tail length
-        (lib.ld_hw_job_dma, (base, bs, base - 64, bs, FIRST), ERR_ADDR),         # tail outside RAM
-        (lib.ld_hw_job_dma, (base, bs, base, 0, FIRST | slot(4)), ERR_STATE),    # no such slot
+        (lib.ld_hw_job_dma, (base + len(buf), bs, 0, 0, FIRST), ERR_ADDR),  # outside RAM
+        (lib.ld_hw_job_dma, (base + 64 + 4, bs, 0, 0, FIRST), ERR_ADDR),  # unaligned
+        (lib.ld_hw_job_dma, (base, bs + 4, 0, 0, FIRST), ERR_LEN),  # not whole blocks
+        (lib.ld_hw_job_dma, (base, 0, 0, 0, FIRST), ERR_LEN),  # empty
+        (lib.ld_hw_job_dma, (base, bs, base + 64, 8, FIRST), ERR_LEN),  # tail length
+        (lib.ld_hw_job_dma, (base, bs, base - 64, bs, FIRST), ERR_ADDR),  # tail outside RAM
+        (lib.ld_hw_job_dma, (base, bs, base, 0, FIRST | slot(4)), ERR_STATE),  # no such slot
         (lib.ld_hw_job_csr, (b"x" * 128, bs, FIRST | slot(7)), ERR_STATE),
     ]
     if bs == 128:
-        cases.append((lib.ld_hw_job_csr, (b"x" * 128, 64, FIRST), ERR_LEN))     # a short block
+        cases.append((lib.ld_hw_job_csr, (b"x" * 128, 64, FIRST), ERR_LEN))  # a short block
     for fn, args, err in cases:
         r, st = _job(hw, fn, *args)
         assert r == lib.LD_ERR_HW and st & ERRORS == err, (args, hex(st))
-        assert model.done == 0 and model.errs == 0 and model.words == []     # acked
+        assert model.done == 0 and model.errs == 0 and model.words == []  # acked
     assert not model.running and model.jobs == []
     # a start on a busy slot: the second job is refused, the first one still finishes
     data = native.DmaArena(buf).put(b"y" * bs)
@@ -1097,8 +1384,18 @@ def test_hw_driver_errors_and_recovery(ram, family):
     assert r == lib.LD_ERR_HW and st & ERR_STATE and model.errs == 0
     r, st = _job(hw, lib.ld_hw_job_csr, b"z" * 128, bs, FIRST | slot(1))  # another slot is fine
     assert r == lib.LD_OK and st & ERRORS == 0
-    assert hw.call(lib.ld_hw_md, hw.dev, native.md_alg(alg), native.PATH_CSR, b"abc", 3,
-                   ffi.new("uint8_t[64]")) == lib.LD_OK
+    assert (
+        hw.call(
+            lib.ld_hw_md,
+            hw.dev,
+            native.md_alg(alg),
+            native.PATH_CSR,
+            b"abc",
+            3,
+            ffi.new("uint8_t[64]"),
+        )
+        == lib.LD_OK
+    )
     assert not model.running and model.slot_cv[2] == _compress(family, model._iv(0), b"y" * bs)
     # one din word too many: err_state, the word is dropped; init acks, so the driver recovers
     for i in range(model.nbw + 1):
@@ -1129,13 +1426,13 @@ def test_hw_driver_timeout(ram, family):
     with pytest.raises(native.NativeError) as e:
         hw.md(alg, b"abc")
     assert e.value.code == lib.LD_ERR_TIMEOUT
-    assert 50 <= model.polls <= 52      # bounded by timeout_polls
+    assert 50 <= model.polls <= 52  # bounded by timeout_polls
     # a context that timed out stays failed
     model, hw = make_hw(ram, family, hang=1, timeout_polls=50)
     ctx = hw.context(alg)
-    ctx.update(b"a" * model.bs)         # job 0 finishes
+    ctx.update(b"a" * model.bs)  # job 0 finishes
     with pytest.raises(native.NativeError) as e:
-        ctx.update(b"a" * model.bs)     # job 1 hangs
+        ctx.update(b"a" * model.bs)  # job 1 hangs
     assert e.value.code == lib.LD_ERR_TIMEOUT
     for op in (ctx.final, lambda: ctx.update(b"x")):
         with pytest.raises(native.NativeError) as e:
@@ -1156,24 +1453,33 @@ def test_hw_driver_many_slot_words(ram, slots):
 
 def test_hw_info(ram):
     model, hw = make_hw(ram, "sha256", slots=4, align=64, latency=66, stages=4, arch=1)
-    assert hw.info() == dict(latency=66, stages=4, slots=4, arch=1, dma_align=64, in_flight=4,
-                             period=65, interval=65 // 4)
+    assert hw.info() == dict(
+        latency=66,
+        stages=4,
+        slots=4,
+        arch=1,
+        dma_align=64,
+        in_flight=4,
+        period=65,
+        interval=65 // 4,
+    )
     model, hw = make_hw(ram, "sha512", slots=1, align=4, latency=81, stages=1)
-    assert hw.info() == dict(latency=81, stages=1, slots=1, arch=0, dma_align=4, in_flight=1,
-                             period=81, interval=81)
+    assert hw.info() == dict(
+        latency=81, stages=1, slots=1, arch=0, dma_align=4, in_flight=1, period=81, interval=81
+    )
     # Skein skein512:r8:fp2:sp3: 6 blocks in flight over the whole latency (2 ring stages)
     model, hw = make_hw(ram, "skein512", slots=6, latency=20, stages=2, arch=5)
-    assert hw.info() == dict(latency=20, stages=2, slots=6, arch=5, dma_align=64, in_flight=6,
-                             period=20, interval=3)
+    assert hw.info() == dict(
+        latency=20, stages=2, slots=6, arch=5, dma_align=64, in_flight=6, period=20, interval=3
+    )
     model, hw = make_hw(ram, "sha1")
-    model.info_word = lambda: 0     # not a hash peripheral
+    model.info_word = lambda: 0  # not a hash peripheral
     with pytest.raises(native.NativeError) as e:
         hw.info()
     assert e.value.code == lib.LD_ERR_HW
 
 
 # ------------------------------------------------------------------ the message scheduler
-
 
 
 def _check_slot_sequences(model):
@@ -1196,13 +1502,19 @@ def _check_slot_sequences(model):
 def test_hw_schedule_many_messages(ram, family, path, nslots):
     buf, base = ram
     rng = random.Random(f"{family}{path}{nslots}")
-    engine_slots = 4 if nslots == 8 else nslots   # nslots 8 on a 4-slot engine: uses 4
+    engine_slots = 4 if nslots == 8 else nslots  # nslots 8 on a 4-slot engine: uses 4
     for count in (0, 1, rng.randrange(2, 12), 40):
-        model, hw = make_hw(ram, family, slots=engine_slots,
-                            busy_polls=lambda i, r=random.Random(count): r.randint(1, 6))
+        model, hw = make_hw(
+            ram,
+            family,
+            slots=engine_slots,
+            busy_polls=lambda i, r=random.Random(count): r.randint(1, 6),
+        )
         algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(count)]
-        msgs = [rng.randbytes(rng.choice([0, rng.randrange(0, 300), rng.randrange(0, 5001)]))
-                for _ in range(count)]
+        msgs = [
+            rng.randbytes(rng.choice([0, rng.randrange(0, 300), rng.randrange(0, 5001)]))
+            for _ in range(count)
+        ]
         arena = native.DmaArena(buf)
         res = hw.schedule(msgs, algs, path, nslots, arena=arena)
         assert res.rc == lib.LD_OK
@@ -1212,7 +1524,9 @@ def test_hw_schedule_many_messages(ram, family, path, nslots):
         per_slot = _check_slot_sequences(model)
         # as many slots in flight as the run allows (a job may finish at the status read
         # right after its start, so only a long run is sure to fill them all)
-        assert model.max_busy <= min(engine_slots, count) and len(per_slot) <= min(engine_slots, count)
+        assert model.max_busy <= min(engine_slots, count) and len(per_slot) <= min(
+            engine_slots, count
+        )
         if count == 40:
             assert model.max_busy == len(per_slot) == engine_slots
         nblocks = sum(_blocks_of(len(m), model.bs) for m in msgs)
@@ -1223,8 +1537,9 @@ def test_hw_schedule_many_messages(ram, family, path, nslots):
             assert all(j["kind"] == "csr" for j in model.jobs) and len(model.jobs) == nblocks
         else:
             # one job per message: its whole blocks from its buffer, then the slot's pad
-            assert len(model.jobs) == count and all(j["kind"] == "dma" and j["first"] and j["last"]
-                                                    for j in model.jobs)
+            assert len(model.jobs) == count and all(
+                j["kind"] == "dma" and j["first"] and j["last"] for j in model.jobs
+            )
             for j in model.jobs:
                 assert 1 <= len(j["segs"]) <= 2
 
@@ -1244,11 +1559,16 @@ def test_hw_schedule_bad_messages(ram, path):
     for i, b in enumerate(bodies):
         d = arena.put(b) if b else ffi.NULL
         keep.append(d)
-        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = d, len(b), lib.LD_ALG_SHA256, outs + 64 * i
-    msgs[1].alg = lib.LD_ALG_SHA512         # another family
+        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = (
+            d,
+            len(b),
+            lib.LD_ALG_SHA256,
+            outs + 64 * i,
+        )
+    msgs[1].alg = lib.LD_ALG_SHA512  # another family
     msgs[3].out = ffi.NULL
-    msgs[4].data = ffi.NULL                 # len > 0
-    msgs[6].alg = lib.LD_ALG_COUNT          # unknown
+    msgs[4].data = ffi.NULL  # len > 0
+    msgs[6].alg = lib.LD_ALG_COUNT  # unknown
     slots = arena.alloc("ld_sched_slot", 2)
     st = ffi.new("ld_sched_stats *")
     rc = hw.call(lib.ld_hw_schedule, hw.dev, path, msgs, n, slots, 2, st)
@@ -1262,9 +1582,13 @@ def test_hw_schedule_bad_messages(ram, path):
     model.assert_clean()
     assert st.jobs == len(model.jobs)
     # bad arguments: nothing runs
-    for args in ((ffi.NULL, path, msgs, n, slots, 2, st), (hw.dev, 7, msgs, n, slots, 2, st),
-                 (hw.dev, path, msgs, n, slots, 0, st), (hw.dev, path, msgs, n, ffi.NULL, 2, st),
-                 (hw.dev, path, ffi.NULL, n, slots, 2, st)):
+    for args in (
+        (ffi.NULL, path, msgs, n, slots, 2, st),
+        (hw.dev, 7, msgs, n, slots, 2, st),
+        (hw.dev, path, msgs, n, slots, 0, st),
+        (hw.dev, path, msgs, n, ffi.NULL, 2, st),
+        (hw.dev, path, ffi.NULL, n, slots, 2, st),
+    ):
         assert hw.call(lib.ld_hw_schedule, *args) == lib.LD_ERR_ARG
     assert hw.call(lib.ld_hw_schedule, hw.dev, path, ffi.NULL, 0, slots, 2, ffi.NULL) == lib.LD_OK
 
@@ -1280,10 +1604,10 @@ def test_hw_schedule_dma_range(ram):
     bodies = [rng.randbytes(rng.randrange(200, 2000)) for _ in range(10)]
     msgs = [arena.put(b) for b in bodies]
     # (bytes would be copied into the arena: cdata is passed at its own address)
-    msgs[2] = ffi.from_buffer(bodies[2])          # host memory, outside RAM
-    msgs[5] = arena.put(bodies[5], skew=8)        # unaligned
+    msgs[2] = ffi.from_buffer(bodies[2])  # host memory, outside RAM
+    msgs[5] = arena.put(bodies[5], skew=8)  # unaligned
     bodies[7] = b"short" * 10
-    msgs[7] = ffi.from_buffer(bodies[7])          # < one block, outside RAM: fine
+    msgs[7] = ffi.from_buffer(bodies[7])  # < one block, outside RAM: fine
     res = hw.schedule(msgs, "sha384", native.PATH_DMA, 4, arena=arena)
     assert res.rc == lib.LD_ERR_RANGE
     for i, b in enumerate(bodies):
@@ -1333,10 +1657,15 @@ def test_hw_schedule_bus_error(ram):
     rng = random.Random(9)
     bodies = [rng.randbytes(rng.randrange(64, 1500)) for _ in range(20)]
     msgs = [arena.put(b) for b in bodies]
-    bad = native.address(msgs[6]) + 64       # the second block of message 6
+    bad = native.address(msgs[6]) + 64  # the second block of message 6
     for polls in (1, 3, 7):
-        model, hw = make_hw(ram, "sha256", slots=4, bus_error=lambda a: a == bad,
-                            busy_polls=lambda i, r=random.Random(polls): r.randint(1, polls))
+        model, hw = make_hw(
+            ram,
+            "sha256",
+            slots=4,
+            bus_error=lambda a: a == bad,
+            busy_polls=lambda i, r=random.Random(polls): r.randint(1, polls),
+        )
         res = hw.schedule(msgs, "sha256", native.PATH_DMA, 4, arena=arena)
         assert res.rc == lib.LD_ERR_HW and model.errors_seen == ERR_BUS
         assert res.results[6] == lib.LD_ERR_HW
@@ -1350,6 +1679,7 @@ def test_hw_schedule_bus_error(ram):
 
 # ------------------------------------------------------------------ the scheduler's policy
 
+
 def _ntail(length, bs):
     return len(py_md_pad(bytes(length % bs), length, bs)) // bs
 
@@ -1362,21 +1692,32 @@ def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
     outs = ffi.new("uint8_t[]", 64 * max(n, 1))
     msgs = ffi.new("ld_sched_msg[]", max(n, 1))
     for i, (ln, a) in enumerate(zip(lengths, algs)):
-        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = data, ln, native.md_alg(a), outs + 64 * i
+        msgs[i].data, msgs[i].len, msgs[i].alg, msgs[i].out = (
+            data,
+            ln,
+            native.md_alg(a),
+            outs + 64 * i,
+        )
     slots = native.aligned_new("ld_sched_slot", nslots)
     s, job = ffi.new("ld_sched *"), ffi.new("ld_sched_job *")
     assert lib.ld_sched_init(s, msgs, n, slots, nslots, whole) == lib.LD_OK
     bs = [lib.ld_md_block_size(native.md_alg(a)) for a in algs]
     total = [lengths[i] // bs[i] + _ntail(lengths[i], bs[i]) for i in range(n)]
-    outstanding = {}            # slot -> (msg, end block)
-    progress = [0] * n          # next block expected per message
-    slot_msg = {}               # slot -> message it holds
+    outstanding = {}  # slot -> (msg, end block)
+    progress = [0] * n  # next block expected per message
+    slot_msg = {}  # slot -> message it holds
     started, finished, issued, just_freed = [], set(), [], set()
     while True:
         r = lib.ld_sched_next(s, job)
         if r == 1:
-            j = (int(job.slot), int(job.msg), int(job.first_block), int(job.nblocks),
-                 bool(job.first), bool(job.last))
+            j = (
+                int(job.slot),
+                int(job.msg),
+                int(job.first_block),
+                int(job.nblocks),
+                bool(job.first),
+                bool(job.last),
+            )
             slot, m, fb, nb, first, last = j
             issued.append(j)
             assert slot < nslots and slot not in outstanding, "two jobs on one slot"
@@ -1420,7 +1761,7 @@ def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
     assert finished == set(range(n)) and not outstanding
     assert all(progress[m] == total[m] for m in range(n) if msgs[m].result == lib.LD_OK)
     assert lib.ld_sched_next(s, job) == -1
-    assert lib.ld_sched_complete(s, 0, lib.LD_OK) == -1   # nothing outstanding
+    assert lib.ld_sched_complete(s, 0, lib.LD_OK) == -1  # nothing outstanding
     return issued
 
 
@@ -1432,7 +1773,9 @@ def test_sched_policy_invariants(nslots, whole):
         n = rng.randrange(0, 25)
         family = rng.choice(list(FAMILY_ALGS))
         algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(n)]
-        lengths = [rng.choice([0, 55, 56, 64, 111, 112, 128, rng.randrange(0, 3000)]) for _ in range(n)]
+        lengths = [
+            rng.choice([0, 55, 56, 64, 111, 112, 128, rng.randrange(0, 3000)]) for _ in range(n)
+        ]
         _run_policy(lengths, algs, nslots, whole, rng)
     # a job that fails ends its message at once; its slot is refilled
     lengths = [1000] * 6
@@ -1472,8 +1815,7 @@ def test_sched_order(nslots, whole):
     assert sorted(per_msg) == list(range(len(lengths)))
     for m, jobs in per_msg.items():
         total = _blocks_of(lengths[m], 64)
-        assert [j.first_block for j in jobs] == list(
-            range(0, total, 1) if not whole else [0])
+        assert [j.first_block for j in jobs] == list(range(0, total, 1) if not whole else [0])
         assert sum(j.nblocks for j in jobs) == total
         assert jobs[0].first and jobs[-1].last and len({j.slot for j in jobs}) == 1
     # messages start in order
@@ -1481,7 +1823,7 @@ def test_sched_order(nslots, whole):
     assert firsts == sorted(firsts)
     # full occupancy: while messages are left to start, the slots take turns
     last_start = next(i for i, j in enumerate(order) if j.msg == len(lengths) - 1)
-    assert [j.slot for j in order[:last_start + 1]] == [i % nslots for i in range(last_start + 1)]
+    assert [j.slot for j in order[: last_start + 1]] == [i % nslots for i in range(last_start + 1)]
     # the FIFO executor gives the same order as any run completing jobs in issue order
     assert order == native.sched_order(lengths, ["sha256"] * len(lengths), nslots, whole)
     # mixed algorithms (per-message block sizes)
@@ -1493,17 +1835,20 @@ def test_sched_order(nslots, whole):
 # --- the scheduler on Skein-512 messages (two UBIs per message, a tweak per job) ----------
 
 SKEIN_SIZES = native.SKEIN_SIZES
-OUT_T1 = (63 << 56) | (1 << 62) | (1 << 63)   # the output UBI's tweak: type OUT, first, final
+OUT_T1 = (63 << 56) | (1 << 62) | (1 << 63)  # the output UBI's tweak: type OUT, first, final
 
 
 def _skein_ref(msg, bits):
     import skein as pyskein
+
     return pyskein.skein512(msg, digest_bits=bits).digest()
 
 
 def _skein_batch(rng, n):
-    msgs = [rng.randbytes(rng.choice([0, 1, 63, 64, 65, 127, 128, 129, rng.randrange(0, 1500)]))
-            for _ in range(n)]
+    msgs = [
+        rng.randbytes(rng.choice([0, 1, 63, 64, 65, 127, 128, 129, rng.randrange(0, 1500)]))
+        for _ in range(n)
+    ]
     return msgs, [rng.choice(SKEIN_SIZES) for _ in msgs]
 
 
@@ -1518,23 +1863,24 @@ def test_sched_skein_policy_run_by_software_ubi(nslots, whole):
     cv, got, count = {}, {}, collections.Counter()
     for j in jobs:
         assert j.skein and j.out == whole and len(j.blocks) == 64 * (j.nblocks - j.out)
-        cv[j.slot] = native.skein512_ubi(j.variant if j.first else cv[j.slot], j.blocks, j.t0, j.t1,
-                                         j.final_bytes)
-        if j.out:                            # what the peripheral appends (ctrl.out)
+        cv[j.slot] = native.skein512_ubi(
+            j.variant if j.first else cv[j.slot], j.blocks, j.t0, j.t1, j.final_bytes
+        )
+        if j.out:  # what the peripheral appends (ctrl.out)
             cv[j.slot] = native.skein512_ubi(cv[j.slot], bytes(64), 0, OUT_T1, 8)
         count[j.msg] += 1
         if j.out or j.t1 >> 56 & 0x3F == 63:  # the output UBI: the message is done
             assert j.last and j.msg not in got
-            got[j.msg] = cv[j.slot][:bits[j.msg] // 8]
+            got[j.msg] = cv[j.slot][: bits[j.msg] // 8]
     assert got == {i: _skein_ref(m, b) for i, (m, b) in enumerate(zip(msgs, bits))}
-    for i, m in enumerate(msgs):   # DMA: one job per message; CSR: a job per block
+    for i, m in enumerate(msgs):  # DMA: one job per message; CSR: a job per block
         assert count[i] == (1 if whole else max(1, -(-len(m) // 64)) + 1)
 
 
 def test_sched_skein_algs():
     assert native.sched_alg("skein512-256") == lib.LD_ALG_SKEIN512_BASE + 256
     assert lib.ld_sched_digest_size(native.sched_alg("skein512-224")) == 28
-    assert lib.ld_skein512_alg_bits(lib.LD_ALG_SKEIN512_BASE + 200) == 0    # no configured IV
+    assert lib.ld_skein512_alg_bits(lib.LD_ALG_SKEIN512_BASE + 200) == 0  # no configured IV
     assert lib.ld_sched_digest_size(lib.LD_ALG_SKEIN512_BASE + 200) == 0
     with pytest.raises(native.NativeError):
         native.sched_order([10], lib.LD_ALG_SKEIN512_BASE + 200, 1)
@@ -1550,8 +1896,13 @@ def test_hw_schedule_skein(ram, path, slots):
     buf, base = ram
     rng = random.Random(f"skein{path}{slots}")
     # jobs outlast the issue of a wave (the CSR path writes ~25 registers per job)
-    model, hw = make_hw(ram, "skein512", slots=slots, latency=20,
-                        busy_polls=lambda i, r=random.Random(slots): r.randint(8, 20))
+    model, hw = make_hw(
+        ram,
+        "skein512",
+        slots=slots,
+        latency=20,
+        busy_polls=lambda i, r=random.Random(slots): r.randint(8, 20),
+    )
     msgs, bits = _skein_batch(rng, 3 * slots + 4)
     res = hw.schedule(msgs, [f"skein512-{b}" for b in bits], path, arena=native.DmaArena(buf))
     assert res.rc == lib.LD_OK and res.results == [lib.LD_OK] * len(msgs)
@@ -1563,8 +1914,10 @@ def test_hw_schedule_skein(ram, path, slots):
     assert (res.stats.period, res.stats.in_flight) == (20, slots)
     info = hw.info()
     assert (info["in_flight"], info["period"], info["interval"]) == (slots, 20, 20 // slots)
-    if path == native.PATH_DMA:   # one job per message, the output block made by the peripheral
-        assert len(model.jobs) == len(msgs) and all(j["kind"] == "dma" and j["out"] for j in model.jobs)
+    if path == native.PATH_DMA:  # one job per message, the output block made by the peripheral
+        assert len(model.jobs) == len(msgs) and all(
+            j["kind"] == "dma" and j["out"] for j in model.jobs
+        )
     else:
         assert not any(j["out"] for j in model.jobs)
 
@@ -1586,7 +1939,14 @@ def test_hw_schedule_skein_bad_messages(ram):
     assert res.results == [lib.LD_ERR_ARG]
     regs = dict(model.regs)
     del regs["tweak"], regs["final_bytes"]
-    bare = native.HwDevice(regs, model.read32, model.write32, "skein512", ram_base=base,
-                           ram_size=len(buf), timeout_polls=1000)
+    bare = native.HwDevice(
+        regs,
+        model.read32,
+        model.write32,
+        "skein512",
+        ram_base=base,
+        ram_size=len(buf),
+        timeout_polls=1000,
+    )
     res = bare.schedule([b"x" * 3], ["skein512-256"], native.PATH_CSR)
     assert res.results == [lib.LD_ERR_ARG]

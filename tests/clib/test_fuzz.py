@@ -6,6 +6,7 @@ flags), runs for a bounded time on a temporary copy of its corpus in the reposit
 a sanitizer report or a mismatch against the target's reference fails its test with the
 fuzzer's output. A planted bug (fuzz_md_stream.c under -DLD_FUZZ_PLANT) must be found.
 clang is a test dependency (scripts/setup.sh installs it): without it these tests fail."""
+
 import concurrent.futures
 import importlib.util
 import os
@@ -61,8 +62,10 @@ def _corpus_state(target):
 def test_fuzz_target(clang, target):
     before = _corpus_state(target)
     res = run.fuzz(target, FUZZ_SECONDS, cc=clang)
-    assert res.ok, (f"{res.summary()}; failing input kept in {res.artifacts}\n"
-                    f"(rerun: {run.build(target, cc=clang)} <input>)\n{res.output[-10000:]}")
+    assert res.ok, (
+        f"{res.summary()}; failing input kept in {res.artifacts}\n"
+        f"(rerun: {run.build(target, cc=clang)} <input>)\n{res.output[-10000:]}"
+    )
     assert int(res.stats.get("number_of_executed_units", 0)) > 100, res.output[-3000:]
     assert _corpus_state(target) == before, "a run without --update-corpus changed the corpus"
 
@@ -71,13 +74,15 @@ def test_started_from_a_large_process(clang):
     """A target started from a process that has grown past libFuzzer's 2 GB budget (a pytest
     worker late in the suite) is not reported out of memory: Linux hands the parent's peak RSS
     to the exec'd fuzzer, and CI failed every target so before run.memory_limits()."""
-    code = ("import importlib.util, sys\n"
-            "big = bytearray(2300 << 20)\n"
-            "for i in range(0, len(big), 4096): big[i] = 1\n"
-            f"spec = importlib.util.spec_from_file_location('r', {os.path.join(FUZZ_DIR, 'run.py')!r})\n"
-            "run = importlib.util.module_from_spec(spec); spec.loader.exec_module(run)\n"
-            f"res = run.fuzz('md_pad', 4, cc={clang!r})\n"
-            "print('RESULT', res.ok, res.summary()); print(res.output[-3000:])\n")
+    code = (
+        "import importlib.util, sys\n"
+        "big = bytearray(2300 << 20)\n"
+        "for i in range(0, len(big), 4096): big[i] = 1\n"
+        f"spec = importlib.util.spec_from_file_location('r', {os.path.join(FUZZ_DIR, 'run.py')!r})\n"
+        "run = importlib.util.module_from_spec(spec); spec.loader.exec_module(run)\n"
+        f"res = run.fuzz('md_pad', 4, cc={clang!r})\n"
+        "print('RESULT', res.ok, res.summary()); print(res.output[-3000:])\n"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert "RESULT True" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]
 
@@ -90,8 +95,9 @@ def test_planted_bug_is_found(clang):
     assert ok, "an input of corpus/md_stream/ triggers the planted bug: remove it\n" + out[-4000:]
     res = run.fuzz("md_stream", FUZZ_SECONDS, plant=True, cc=clang)
     assert not res.ok, f"the planted bug was not found in {FUZZ_SECONDS} s: {res.summary()}"
-    assert "LD_FUZZ MISMATCH" in res.output and "split updates differ from the one-shot" in res.output, \
-        res.output[-6000:]
+    assert (
+        "LD_FUZZ MISMATCH" in res.output and "split updates differ from the one-shot" in res.output
+    ), res.output[-6000:]
     assert "message 100 bytes, 3 updates" in res.output and res.crash_inputs, res.output[-6000:]
 
 

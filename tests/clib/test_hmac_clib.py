@@ -5,6 +5,7 @@ to and longer than both block sizes), random messages fed in random update split
 algorithm; copies, verification with truncated MACs, and the errors. The RFC 2202 / RFC 4231
 test cases and the wiping checks are in software/firmware/tests/test_hmac.c (tests/clib/test_clib.py
 runs it)."""
+
 import hashlib
 import hmac
 import random
@@ -47,8 +48,8 @@ class _Ctx:
 def _streamed(alg, key, msg, rng, maxstep):
     ctx, pos = _Ctx(alg, key), 0
     while pos < len(msg):
-        step = rng.randint(0, maxstep)     # 0: an empty update
-        ctx.update(msg[pos:pos + step])
+        step = rng.randint(0, maxstep)  # 0: an empty update
+        ctx.update(msg[pos : pos + step])
         pos += step
     return ctx.final()
 
@@ -62,7 +63,9 @@ def test_hmac_random_vs_python(name):
     for keylen in _key_lengths(rng, bs):
         key = rng.randbytes(keylen)
         for _ in range(4):
-            msg = rng.randbytes(rng.choice([0, 1, bs - 1, bs, bs + 1, rng.randrange(0, 3 * bs + 50)]))
+            msg = rng.randbytes(
+                rng.choice([0, 1, bs - 1, bs, bs + 1, rng.randrange(0, 3 * bs + 50)])
+            )
             want = hmac.digest(key, msg, name)
             assert native.hmac(name, key, msg) == want, (keylen, len(msg))
             assert _streamed(alg, key, msg, rng, bs + 20) == want, (keylen, len(msg))
@@ -97,7 +100,7 @@ def test_hmac_copy_vs_python(name):
 
 def test_hmac_errors():
     out = ffi.new(f"uint8_t[{lib.LD_HMAC_MAX_SIZE}]")
-    ctx = ffi.new("ld_hmac_ctx *")   # never initialised
+    ctx = ffi.new("ld_hmac_ctx *")  # never initialised
     assert lib.ld_hmac_update(ctx, b"a", 1) == lib.LD_ERR_STATE
     assert lib.ld_hmac_final(ctx, out) == lib.LD_ERR_STATE
     for bad in (-1, lib.LD_ALG_COUNT, lib.LD_ALG_SKEIN512_BASE + 256):
@@ -115,9 +118,18 @@ def test_hmac_errors():
     assert lib.ld_hmac_update(ctx, b"a", 1) == lib.LD_ERR_STATE
     # verify: truncation bounds, a mismatch is its own code
     mac = hmac.digest(b"k", b"msg", "sha256")
-    assert lib.LD_ERR_MISMATCH not in (lib.LD_OK, lib.LD_ERR_ARG, lib.LD_ERR_STATE, lib.LD_ERR_TIMEOUT,
-                                       lib.LD_ERR_HW, lib.LD_ERR_RANGE)
-    assert lib.ld_hmac_verify(lib.LD_ALG_SHA256, b"k", 1, b"msg", 3, bytes(32), 32) == lib.LD_ERR_MISMATCH
+    assert lib.LD_ERR_MISMATCH not in (
+        lib.LD_OK,
+        lib.LD_ERR_ARG,
+        lib.LD_ERR_STATE,
+        lib.LD_ERR_TIMEOUT,
+        lib.LD_ERR_HW,
+        lib.LD_ERR_RANGE,
+    )
+    assert (
+        lib.ld_hmac_verify(lib.LD_ALG_SHA256, b"k", 1, b"msg", 3, bytes(32), 32)
+        == lib.LD_ERR_MISMATCH
+    )
     assert lib.LD_HMAC_MIN_VERIFY_SIZE == 10
     for cut in (0, 9, 33):
         with pytest.raises(native.ArgumentError):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The cffi declarations of litedigest._clib._native are generated from the public C headers
 (software/python/litedigest/_clib/build.py), not copied by hand."""
+
 import os
 import re
 import shutil
@@ -59,8 +60,11 @@ def _c_value(name, macros, seen=()):
 
 
 def _object_macros(dm):
-    return {m.group(1): m.group(2) for m in re.finditer(r"^#define (LD_\w+)(?!\()(?: (.*))?$", dm, re.M)
-            if m.group(1)}
+    return {
+        m.group(1): m.group(2)
+        for m in re.finditer(r"^#define (LD_\w+)(?!\()(?: (.*))?$", dm, re.M)
+        if m.group(1)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +75,18 @@ def preprocessed():
 def test_every_header_function_is_in_lib(preprocessed):
     text, _ = preprocessed
     protos = _top_level_prototypes(text)
-    assert {"ld_md_init", "ld_hw_md", "ld_sched_init", "ld_skein512", "ld_md_pad", "ld_sha1_compress"} <= protos
+    assert {
+        "ld_md_init",
+        "ld_hw_md",
+        "ld_sched_init",
+        "ld_skein512",
+        "ld_md_pad",
+        "ld_sha1_compress",
+    } <= protos
     missing = sorted(n for n in protos if not hasattr(lib, n))
-    assert not missing, "declared in the public headers but not in litedigest._clib._native.lib: %s" % missing
+    assert not missing, (
+        "declared in the public headers but not in litedigest._clib._native.lib: %s" % missing
+    )
 
 
 def test_every_integer_macro_is_in_lib(preprocessed):
@@ -90,25 +103,73 @@ def test_every_integer_macro_is_in_lib(preprocessed):
         checked += 1
     assert checked >= 60
     # the only integer macros kept out are the ctrl/status names that are not register fields
-    assert all(n.startswith(("LD_CTRL_", "LD_STATUS_")) for n in macros if nb.NOT_EXPORTED.fullmatch(n))
+    assert all(
+        n.startswith(("LD_CTRL_", "LD_STATUS_")) for n in macros if nb.NOT_EXPORTED.fullmatch(n)
+    )
     # non-integer object-like macros are left out (the build would fail otherwise)
     assert "LD_DMA_ALIGNED" in macros and not hasattr(lib, "LD_DMA_ALIGNED")
 
 
 def test_names_the_package_uses():
-    names = ["LD_OK", "LD_ERR_ARG", "LD_ERR_STATE", "LD_ERR_TIMEOUT", "LD_ERR_HW", "LD_ERR_RANGE",
-             "LD_ALG_SHA1", "LD_ALG_SHA512_256", "LD_ALG_COUNT", "LD_FAMILY_SHA1", "LD_FAMILY_SKEIN512",
-             "LD_PATH_CSR", "LD_PATH_DMA", "LD_MD_MAX_BLOCK_SIZE", "LD_MD_MAX_DIGEST_SIZE",
-             "LD_MD_MAX_STATE_WORDS", "LD_SHA256", "LD_SHA224", "LD_SHA512", "LD_SHA384",
-             "LD_SHA512_224", "LD_SHA512_256", "LD_ALG_SKEIN512_BASE", "LD_SKEIN512_MAX_OUT_BITS",
-             "LD_CTRL_START", "LD_CTRL_DMA_START", "LD_CTRL_FIRST", "LD_CTRL_LAST", "LD_CTRL_LOAD_CV",
-             "LD_CTRL_ACK", "LD_CTRL_TAIL", "LD_CTRL_HOLD", "LD_CTRL_OUT", "LD_CTRL_VARIANT_MASK",
-             "LD_CTRL_SLOT_MASK", "LD_STATUS_BUSY", "LD_STATUS_DONE", "LD_STATUS_ERR_LEN",
-             "LD_STATUS_ERR_ADDR", "LD_STATUS_ERR_STATE", "LD_STATUS_ERR_BUS",
-             "ld_py_read32", "ld_py_write32"]
+    names = [
+        "LD_OK",
+        "LD_ERR_ARG",
+        "LD_ERR_STATE",
+        "LD_ERR_TIMEOUT",
+        "LD_ERR_HW",
+        "LD_ERR_RANGE",
+        "LD_ALG_SHA1",
+        "LD_ALG_SHA512_256",
+        "LD_ALG_COUNT",
+        "LD_FAMILY_SHA1",
+        "LD_FAMILY_SKEIN512",
+        "LD_PATH_CSR",
+        "LD_PATH_DMA",
+        "LD_MD_MAX_BLOCK_SIZE",
+        "LD_MD_MAX_DIGEST_SIZE",
+        "LD_MD_MAX_STATE_WORDS",
+        "LD_SHA256",
+        "LD_SHA224",
+        "LD_SHA512",
+        "LD_SHA384",
+        "LD_SHA512_224",
+        "LD_SHA512_256",
+        "LD_ALG_SKEIN512_BASE",
+        "LD_SKEIN512_MAX_OUT_BITS",
+        "LD_CTRL_START",
+        "LD_CTRL_DMA_START",
+        "LD_CTRL_FIRST",
+        "LD_CTRL_LAST",
+        "LD_CTRL_LOAD_CV",
+        "LD_CTRL_ACK",
+        "LD_CTRL_TAIL",
+        "LD_CTRL_HOLD",
+        "LD_CTRL_OUT",
+        "LD_CTRL_VARIANT_MASK",
+        "LD_CTRL_SLOT_MASK",
+        "LD_STATUS_BUSY",
+        "LD_STATUS_DONE",
+        "LD_STATUS_ERR_LEN",
+        "LD_STATUS_ERR_ADDR",
+        "LD_STATUS_ERR_STATE",
+        "LD_STATUS_ERR_BUS",
+        "ld_py_read32",
+        "ld_py_write32",
+    ]
     assert [n for n in names if not hasattr(lib, n)] == []
-    assert (lib.LD_ERR_ARG, lib.LD_CTRL_SLOT_MASK, lib.LD_SKEIN512_MAX_OUT_BITS) == (-1, 0xFF << 16, 1 << 20)
-    for t in ("ld_md_ctx", "ld_hw_dev", "ld_hw_md_ctx", "ld_skein512_ctx", "ld_sched_slot", "ld_sched_job"):
+    assert (lib.LD_ERR_ARG, lib.LD_CTRL_SLOT_MASK, lib.LD_SKEIN512_MAX_OUT_BITS) == (
+        -1,
+        0xFF << 16,
+        1 << 20,
+    )
+    for t in (
+        "ld_md_ctx",
+        "ld_hw_dev",
+        "ld_hw_md_ctx",
+        "ld_skein512_ctx",
+        "ld_sched_slot",
+        "ld_sched_job",
+    ):
         assert ffi.sizeof(t) > 0
     assert ffi.offsetof("ld_hw_md_ctx", "buf") % 64 == 0  # LD_DMA_ALIGNED: layout from the compiler
 
@@ -119,7 +180,9 @@ def test_no_hand_copy_of_declarations():
     assert not re.search(r"typedef\s+(struct|union|enum)|\bstruct\s*\w*\s*\{", src)
     assert not re.search(r"#define\s+LD_", src)
     # no C prototype (a name followed by a parameter list starting with a type)
-    assert not re.search(r"\b\w+\s*\(\s*(?:const\s+)?(?:void|int|unsigned|size_t|u?int\w*_t)\b[^)]*\)\s*;", src)
+    assert not re.search(
+        r"\b\w+\s*\(\s*(?:const\s+)?(?:void|int|unsigned|size_t|u?int\w*_t)\b[^)]*\)\s*;", src
+    )
     # what the build declares is the generated text, nothing else
     assert nb.CDEF == nb.generate_cdef()
 
@@ -132,8 +195,11 @@ def test_python_callbacks_take_the_header_signatures():
     for name, where in nb.PYTHON_CALLBACKS.items():
         cb = getattr(lib, name)
         tname, _, field = where.partition(".")
-        want = ffi.typeof(tname).fields[[f for f, _ in ffi.typeof(tname).fields].index(field)][1].type \
-            if field else ffi.typeof(tname)
+        want = (
+            ffi.typeof(tname).fields[[f for f, _ in ffi.typeof(tname).fields].index(field)][1].type
+            if field
+            else ffi.typeof(tname)
+        )
         assert ffi.typeof(cb) is want, name
     with pytest.raises(RuntimeError, match="ld_hw_dev.no_such_field"):
         nb.generate_cdef(callbacks={"ld_py_x": "ld_hw_dev.no_such_field"})
@@ -165,11 +231,14 @@ def _probe_include(tmp_path):
     text = h.read_text()
     i = text.rindex("#ifdef __cplusplus")
     text = text[:i] + PROBE + text[i:]
-    text, n = re.subn(r"(\n\s*uint32_t\s+magic;[^\n]*\n)", r"\1    uint16_t cdef_probe_field;\n", text)
+    text, n = re.subn(
+        r"(\n\s*uint32_t\s+magic;[^\n]*\n)", r"\1    uint16_t cdef_probe_field;\n", text
+    )
     assert n == 1
     h.write_text(text)
     (inc / "litedigest" / "ld_cdef_probe.h").write_text(
-        '#include "ld_types.h"\n#define LD_CDEF_NEW_HEADER 7\nvoid ld_cdef_new_header(uint64_t x[2]);\n')
+        '#include "ld_types.h"\n#define LD_CDEF_NEW_HEADER 7\nvoid ld_cdef_new_header(uint64_t x[2]);\n'
+    )
     return str(inc)
 
 
@@ -180,14 +249,26 @@ def test_header_additions_reach_the_cdef(tmp_path):
     lines = cdef.splitlines()
     assert "int ld_cdef_probe(ld_cdef_probe_t *p, const uint8_t *data, size_t len);" in lines
     assert "void ld_cdef_new_header(uint64_t x[2]);" in lines
-    assert {"#define LD_CDEF_PROBE ...", "#define LD_CDEF_PROBE_SHIFT ...",
-            "#define LD_CDEF_NEW_HEADER ..."} <= set(lines)
-    for absent in ("ld_cdef_inline", "ld_cdef_static", "LD_CDEF_PROBE_CAST", "LD_CDEF_PROBE_STR",
-                   "LD_CDEF_PROBE_FN", "ld_cdef_probe_on", "__attribute__"):
+    assert {
+        "#define LD_CDEF_PROBE ...",
+        "#define LD_CDEF_PROBE_SHIFT ...",
+        "#define LD_CDEF_NEW_HEADER ...",
+    } <= set(lines)
+    for absent in (
+        "ld_cdef_inline",
+        "ld_cdef_static",
+        "LD_CDEF_PROBE_CAST",
+        "LD_CDEF_PROBE_STR",
+        "LD_CDEF_PROBE_FN",
+        "ld_cdef_probe_on",
+        "__attribute__",
+    ):
         assert absent not in cdef, absent
     md_ctx = re.search(r"typedef struct\s*\{(.*?)\} ld_md_ctx;", cdef, re.S).group(1)
     assert "uint16_t cdef_probe_field;" in md_ctx and md_ctx.rstrip().endswith("...;")
-    assert re.search(r"typedef struct\s*\{[^}]*const ld_md_ctx \*ctx;\s*\.\.\.;\s*\} ld_cdef_probe_t;", cdef)
+    assert re.search(
+        r"typedef struct\s*\{[^}]*const ld_md_ctx \*ctx;\s*\.\.\.;\s*\} ld_cdef_probe_t;", cdef
+    )
     # the build's macros select declarations as they select code
     on = nb.generate_cdef(inc, define_macros=nb.DEFINE_MACROS + [("LD_CDEF_PROBE_ON", None)])
     assert "int ld_cdef_probe_on(void);" in on.splitlines()
@@ -195,13 +276,30 @@ def test_header_additions_reach_the_cdef(tmp_path):
     probe = FFI()
     probe.cdef(cdef)
     declared = set(probe._parser._declarations)
-    assert {"function ld_cdef_probe", "function ld_cdef_new_header", "typedef ld_cdef_probe_t",
-            "macro LD_CDEF_PROBE"} <= declared
+    assert {
+        "function ld_cdef_probe",
+        "function ld_cdef_new_header",
+        "typedef ld_cdef_probe_t",
+        "macro LD_CDEF_PROBE",
+    } <= declared
 
 
 def test_integer_macro_filter():
-    dm = "\n".join(["#define LD_A (1u << 3)", "#define LD_B (LD_A | 0x10UL)", "#define LD_C LD_D",
-                    "#define LD_D ((int)2)", "#define LD_E 1.5", "#define LD_F", "#define LD_G(x) x",
-                    "#define LD_H 'a'", "#define LD_I -LD_B", "#define OTHER 1", "#define LD_J \"s\"",
-                    "#define LD_K __attribute__((aligned(64)))", "#define LD_L sizeof(int)"])
+    dm = "\n".join(
+        [
+            "#define LD_A (1u << 3)",
+            "#define LD_B (LD_A | 0x10UL)",
+            "#define LD_C LD_D",
+            "#define LD_D ((int)2)",
+            "#define LD_E 1.5",
+            "#define LD_F",
+            "#define LD_G(x) x",
+            "#define LD_H 'a'",
+            "#define LD_I -LD_B",
+            "#define OTHER 1",
+            '#define LD_J "s"',
+            "#define LD_K __attribute__((aligned(64)))",
+            "#define LD_L sizeof(int)",
+        ]
+    )
     assert nb.integer_macros(dm) == ["LD_A", "LD_B", "LD_I"]

@@ -2,6 +2,7 @@
 """The engine catalogue (litedigest.spec.FAMILIES) is the one source of the engines' facts:
 every spec the grammar accepts builds an engine whose latency, blocks in flight, interval,
 variants and architecture code are the catalogue's, and the derived tables agree with it."""
+
 import pytest
 
 from litedigest import spec
@@ -32,7 +33,13 @@ def test_engine_classes_are_the_catalogue_families():
 def test_mac_specs():
     """The MAC engines: HMAC-SHA-256 on two sha256:opt cores (Michail et al. 2012, fig. 16)."""
     s = spec.parse("hmac-sha256:opt:p4")
-    assert (s.family, s.hash_family, s.latency, s.interval, s.in_flight) == ("hmac_sha256", "sha256", 65, 8, 8)
+    assert (s.family, s.hash_family, s.latency, s.interval, s.in_flight) == (
+        "hmac_sha256",
+        "sha256",
+        65,
+        8,
+        8,
+    )
     assert s.engine_name == "hmac-sha256:opt:p4" and s.digest_size == 32 and s.block_size == 64
     assert str(spec.parse("HMAC-SHA256")) == "hmac-sha256:opt"
     assert spec.parse("hmac-sha256").interval == 32
@@ -63,8 +70,12 @@ def test_spec_module_is_pure_data():
     gateware both import it)."""
     import ast
     import inspect
+
     tree = ast.parse(inspect.getsource(spec))
-    mods = {n.module if isinstance(n, ast.ImportFrom) else a.name
-            for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-            for a in (n.names if isinstance(n, ast.Import) else [None])}
+    mods = {
+        n.module if isinstance(n, ast.ImportFrom) else a.name
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in (n.names if isinstance(n, ast.Import) else [None])
+    }
     assert mods <= {"dataclasses", "fractions"}, mods

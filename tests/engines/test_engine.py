@@ -4,6 +4,7 @@ references: the complete NIST CAVP byte-oriented files (ShortMsg, LongMsg, Monte
 with random valid/ready stalls on both streams and interleaved messages. Every engine spec
 gets every test (all are p1 so far, so the Monte files run on all of them: the family's main
 algorithm in CI, the IV/truncation variants with `-m slow`)."""
+
 import hashlib
 import random
 import struct
@@ -16,12 +17,21 @@ from litedigest.ip.engines import variant_of
 import vectors
 
 # engine spec -> latency the issue specifies (rounds per block / rounds per clock, + 1)
-EXPECTED_LATENCY = {"sha256:base": 65, "sha256:opt": 33,
-                    "sha1:base": 81, "sha1:k5": 17, "sha1:opt": 41,
-                    "sha512:base": 81, "sha512:k5": 17}
+EXPECTED_LATENCY = {
+    "sha256:base": 65,
+    "sha256:opt": 33,
+    "sha1:base": 81,
+    "sha1:k5": 17,
+    "sha1:opt": 41,
+    "sha512:base": 81,
+    "sha512:k5": 17,
+}
 ENGINES = list(EXPECTED_LATENCY)
-ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"],
-            "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"]}
+ALGOS_OF = {
+    "sha256": ["sha256", "sha224"],
+    "sha1": ["sha1"],
+    "sha512": ["sha512", "sha384", "sha512_224", "sha512_256"],
+}
 ENGINE_ALGOS = [(e, a) for e in ENGINES for a in ALGOS_OF[e.split(":")[0]]]
 ARCHS = ["base", "opt"]  # sha256 architectures, for the SHA-256-only tests below
 ALGOS = ["sha256", "sha224"]
@@ -42,14 +52,21 @@ def message_blocks(msg, algo, slot=0):
     bs, fmt = (128, ">16Q") if is_sha512_family(algo) else (64, ">16I")
     padded = md_pad(msg, bs)
     n = len(padded) // bs
-    return [Block(list(struct.unpack(fmt, padded[bs * i:bs * (i + 1)])), slot=slot,
-                  first=(i == 0), last=(i == n - 1), variant=variant_of(algo))
-            for i in range(n)]
+    return [
+        Block(
+            list(struct.unpack(fmt, padded[bs * i : bs * (i + 1)])),
+            slot=slot,
+            first=(i == 0),
+            last=(i == n - 1),
+            variant=variant_of(algo),
+        )
+        for i in range(n)
+    ]
 
 
 def digest_of(result, algo):
     fmt = "Q" if is_sha512_family(algo) else "I"
-    return struct.pack(f">{len(result.cv)}{fmt}", *result.cv)[:hashlib.new(algo).digest_size]
+    return struct.pack(f">{len(result.cv)}{fmt}", *result.cv)[: hashlib.new(algo).digest_size]
 
 
 _sims = {}
@@ -104,8 +121,10 @@ def test_nist_cavp_messages(engine, algo, kind):
 # Monte (100,000 chained hashes, one at a time) of the family's main algorithm on every engine
 # in CI; the variants (other IV, truncation: the same round datapath, whose IVs and truncation
 # the ShortMsg/LongMsg files check on every engine) with `-m slow`, to keep CI in its budget
-MONTE = [pytest.param(e, a, marks=() if a == ALGOS_OF[e.split(":")[0]][0] else pytest.mark.slow)
-         for e, a in ENGINE_ALGOS]
+MONTE = [
+    pytest.param(e, a, marks=() if a == ALGOS_OF[e.split(":")[0]][0] else pytest.mark.slow)
+    for e, a in ENGINE_ALGOS
+]
 
 
 @pytest.mark.parametrize("engine,algo", MONTE)
@@ -143,8 +162,8 @@ def test_interleaved_messages_in_slots_with_stalls(engine):
     sim.set_stalls(40, 40)
     algos = ALGOS_OF[engine.split(":")[0]]
     pending = [(rng.randbytes(rng.randint(0, 700)), rng.choice(algos)) for _ in range(24)]
-    queues = {}       # slot -> remaining blocks of its current message
-    owner = {}        # slot -> (msg, algo)
+    queues = {}  # slot -> remaining blocks of its current message
+    owner = {}  # slot -> (msg, algo)
     order, expected = [], []
     while pending or any(queues.values()):
         free = [s for s in range(4) if not queues.get(s)]
@@ -190,31 +209,39 @@ def test_resume_from_loaded_chaining_value(engine):
 
 def test_rtl_backend_through_hashlib_api():
     import litedigest
+
     rng = random.Random(7)
     for n in [0, 55, 56, 64, 111, 112, 128, 1000]:
         m = rng.randbytes(n)
         for arch in ("base", "k5", "opt"):
-            assert litedigest.new("sha1", m, backend="rtl", engine=f"sha1:{arch}").digest() \
+            assert (
+                litedigest.new("sha1", m, backend="rtl", engine=f"sha1:{arch}").digest()
                 == hashlib.sha1(m).digest()
+            )
         for arch in ("base", "k5"):
             for algo in ALGOS_OF["sha512"]:
-                assert litedigest.new(algo, m, backend="rtl", engine=f"{algo}:{arch}").digest() \
+                assert (
+                    litedigest.new(algo, m, backend="rtl", engine=f"{algo}:{arch}").digest()
                     == hashlib.new(algo, m).digest()
+                )
     for arch in ARCHS:
         for n in [0, 55, 56, 63, 64, 119, 120, 1000]:
             m = rng.randbytes(n)
             h = litedigest.new("sha256", backend="rtl", engine=f"sha256:{arch}")
             h.update(m[: n // 2])
-            h.update(m[n // 2:])
+            h.update(m[n // 2 :])
             assert h.hexdigest() == hashlib.sha256(m).hexdigest()
-            assert litedigest.new("sha224", m, backend="rtl", engine=f"sha224:{arch}").digest() \
+            assert (
+                litedigest.new("sha224", m, backend="rtl", engine=f"sha224:{arch}").digest()
                 == hashlib.sha224(m).digest()
+            )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_cli_sum_rtl_backend_matches_coreutils(engine, tmp_path):
     import subprocess
     import sys
+
     family, arch = engine.split(":")
     rng = random.Random(f"cli-{engine}")
     names = []
@@ -222,9 +249,27 @@ def test_cli_sum_rtl_backend_matches_coreutils(engine, tmp_path):
         (tmp_path / f"f{n}").write_bytes(rng.randbytes(n))
         names.append(f"f{n}")
     import shutil
-    for algo in [a for a in ALGOS_OF[family] if shutil.which(f"{a}sum")]:  # coreutils has no sha512_224sum
-        ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
-                               "--backend", "rtl", "--engine", f"{algo}:{arch}", *names],
-                              cwd=tmp_path, capture_output=True, check=True)
+
+    for algo in [
+        a for a in ALGOS_OF[family] if shutil.which(f"{a}sum")
+    ]:  # coreutils has no sha512_224sum
+        ours = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "litedigest.cli",
+                "sum",
+                "-a",
+                algo,
+                "--backend",
+                "rtl",
+                "--engine",
+                f"{algo}:{arch}",
+                *names,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            check=True,
+        )
         ref = subprocess.run([f"{algo}sum", *names], cwd=tmp_path, capture_output=True, check=True)
         assert ours.stdout == ref.stdout

@@ -5,6 +5,7 @@ messages interleaved over the slots, random stalls on both streams; the paper's 
 targets (65 cycles from a one-block message accepted to its MAC, a message every 8 cycles,
 9 in flight, >= 0.95 of that rate over 1,000 messages with stalls, key initialization in 33
 cycles); the secrets (no result but a MAC carries data; wipe)."""
+
 import hashlib
 import hmac
 import random
@@ -18,7 +19,7 @@ from litedigest.measure.scheduler import round_robin
 
 from test_engine import md_pad
 
-SPECS = specmod.mac_specs()          # hmac-sha256:opt (p1) and :p4
+SPECS = specmod.mac_specs()  # hmac-sha256:opt (p1) and :p4
 _sims = {}
 
 
@@ -45,8 +46,16 @@ def message_blocks(msg, key_slot, slot):
     key's stored inner state stands for."""
     padded = md_pad(b"\0" * 64 + msg)[64:]
     n = len(padded) // 64
-    return [Block(words(padded[64 * j:64 * j + 64]), slot=slot, key=key_slot, first=j == 0,
-                  last=j == n - 1) for j in range(n)]
+    return [
+        Block(
+            words(padded[64 * j : 64 * j + 64]),
+            slot=slot,
+            key=key_slot,
+            first=j == 0,
+            last=j == n - 1,
+        )
+        for j in range(n)
+    ]
 
 
 def mac_of(result):
@@ -54,7 +63,9 @@ def mac_of(result):
 
 
 def load_keys(sim, keys):
-    results, accepted = sim.run([key_block(sim, k, i, slot=i % sim.engine.slots) for i, k in enumerate(keys)])
+    results, accepted = sim.run(
+        [key_block(sim, k, i, slot=i % sim.engine.slots) for i, k in enumerate(keys)]
+    )
     assert all(r.cv == [0] * 8 for r in results), "a key initialization's result carries data"
     mask = (1 << len(keys)) - 1
     assert sim.keys_valid & mask == mask
@@ -68,13 +79,21 @@ def test_random_keys_and_messages_against_python_hmac(spec):
     nkeys = sim.engine.key_slots
     for stalls in ((0, 0), (30, 30), (60, 10)):
         sim.set_stalls(*stalls)
-        keys = [rng.randbytes(rng.choice([0, 1, 32, 63, 64, 65, 100, rng.randrange(0, 301)]))
-                for _ in range(nkeys)]
+        keys = [
+            rng.randbytes(rng.choice([0, 1, 32, 63, 64, 65, 100, rng.randrange(0, 301)]))
+            for _ in range(nkeys)
+        ]
         load_keys(sim, keys)
-        jobs = [(rng.randbytes(rng.choice([0, 55, 56, 64, 119, rng.randrange(0, 400)])), rng.randrange(nkeys))
-                for _ in range(40)]
-        order, per_slot = round_robin(jobs, sim.engine.slots,
-                                      lambda job, slot: message_blocks(job[0], job[1], slot))
+        jobs = [
+            (
+                rng.randbytes(rng.choice([0, 55, 56, 64, 119, rng.randrange(0, 400)])),
+                rng.randrange(nkeys),
+            )
+            for _ in range(40)
+        ]
+        order, per_slot = round_robin(
+            jobs, sim.engine.slots, lambda job, slot: message_blocks(job[0], job[1], slot)
+        )
         results, _ = sim.run(order)
         assert len(results) == len(order)
         # a block that is not its message's last one has a zero result: no chaining value leaves
@@ -86,7 +105,12 @@ def test_random_keys_and_messages_against_python_hmac(spec):
                 got[per_slot[r.slot][seen[r.slot]]] = mac_of(r)
                 seen[r.slot] += 1
         for i, (msg, k) in enumerate(jobs):
-            assert got[i] == hmac.new(keys[k], msg, "sha256").digest(), (stalls, i, len(msg), len(keys[k]))
+            assert got[i] == hmac.new(keys[k], msg, "sha256").digest(), (
+                stalls,
+                i,
+                len(msg),
+                len(keys[k]),
+            )
     sim.set_stalls(0, 0)
 
 
@@ -94,10 +118,12 @@ def test_random_keys_and_messages_against_python_hmac(spec):
 def test_key_slots_switched_rekeyed_and_wiped(spec):
     sim = sim_for(spec)
     sim.set_stalls(0, 0)
-    a, b = b"key a", bytes(range(200))          # b: longer than a block, hashed first
+    a, b = b"key a", bytes(range(200))  # b: longer than a block, hashed first
     load_keys(sim, [a, b])
     msgs = [(b"one", 0), (b"two", 1), (b"three", 0), (b"x" * 150, 1)]
-    blocks = [blk for i, (m, k) in enumerate(msgs) for blk in message_blocks(m, k, i % sim.engine.slots)]
+    blocks = [
+        blk for i, (m, k) in enumerate(msgs) for blk in message_blocks(m, k, i % sim.engine.slots)
+    ]
     results, _ = sim.run(blocks)
     macs = [mac_of(r) for r in results if r.last]
     assert macs == [hmac.new([a, b][k], m, "sha256").digest() for m, k in msgs]
@@ -128,16 +154,19 @@ def test_paper_timing_p4():
     msgs = [struct.pack(">I", i) for i in range(n)]
     blocks = [message_blocks(m, i % 2, i % sim.engine.slots)[0] for i, m in enumerate(msgs)]
     results, accepted = sim.run(blocks)
-    assert [mac_of(r) for r in results] == [hmac.new([b"k" * 20, b"key two"][i % 2], m, "sha256").digest()
-                                            for i, m in enumerate(msgs)]
+    assert [mac_of(r) for r in results] == [
+        hmac.new([b"k" * 20, b"key two"][i % 2], m, "sha256").digest() for i, m in enumerate(msgs)
+    ]
     lat = {r.cycle - a for r, a in zip(results, accepted)}
     assert lat == {65}, lat
     gaps = {b - a for a, b in zip(accepted, accepted[1:])}
     assert gaps == {8}, gaps
     # in flight after each clock edge: accepted at or before the edge, MAC not yet taken (a MAC
     # is taken in the cycle its valid rises: no output stalls here)
-    in_flight = max(sum(a <= c for a in accepted) - sum(r.cycle <= c for r in results)
-                    for c in range(accepted[0], results[-1].cycle))
+    in_flight = max(
+        sum(a <= c for a in accepted) - sum(r.cycle <= c for r in results)
+        for c in range(accepted[0], results[-1].cycle)
+    )
     assert in_flight == 9
 
 
@@ -154,7 +183,9 @@ def test_sustained_rate_with_stalls_p4():
     start = sim.cycle
     results, accepted = sim.run(blocks)
     sim.set_stalls(0, 0)
-    assert [mac_of(r) for r in results] == [hmac.new(b"sustained", m, "sha256").digest() for m in msgs]
+    assert [mac_of(r) for r in results] == [
+        hmac.new(b"sustained", m, "sha256").digest() for m in msgs
+    ]
     cycles = results[-1].cycle - accepted[0]
     rate = (n * 8) / cycles
     assert rate >= 0.95, (cycles, rate)
@@ -179,10 +210,12 @@ def test_python_hmac_on_the_rtl_backend(spec):
     import hmac as std_hmac
     from litedigest import hmac as ld_hmac
     from test_hmac import load_vectors
+
     for key, msg, mac in load_vectors("sha256"):
         assert ld_hmac.new(key, msg, "sha256", backend="rtl", engine=spec).digest() == mac
     rng = random.Random(spec + "rtl")
     for _ in range(10):
         key, msg = rng.randbytes(rng.randrange(0, 301)), rng.randbytes(rng.randrange(0, 300))
-        assert ld_hmac.digest(key, msg, "sha256", backend="rtl", engine=spec) == \
-            std_hmac.digest(key, msg, "sha256")
+        assert ld_hmac.digest(key, msg, "sha256", backend="rtl", engine=spec) == std_hmac.digest(
+            key, msg, "sha256"
+        )

@@ -6,6 +6,7 @@ chaining values) and a small design with every expression and target kind (signe
 Part, Replicate, arrays read and written by index, Cat and slice targets, a memory, Case with
 a default). The benches of the suite (pad jobs, batches, the AXI reader) check digests against
 hashlib on top of this."""
+
 import random
 
 import pytest
@@ -38,8 +39,14 @@ class EveryKind(Module):
             self.cmp.eq((self.s < 0) ^ (self.a >= self.b)),
             self.out.eq(Cat(self.a[3:7], ~self.b, self.s, self.arr[self.k], rd.dat_r)),
             rd.adr.eq(self.k),
-            Case(self.k, {0: self.case_o.eq(self.a), 1: self.case_o.eq(Mux(self.a[0], self.b, 7)),
-                          "default": self.case_o.eq(self.a ^ self.b)}),
+            Case(
+                self.k,
+                {
+                    0: self.case_o.eq(self.a),
+                    1: self.case_o.eq(Mux(self.a[0], self.b, 7)),
+                    "default": self.case_o.eq(self.a ^ self.b),
+                },
+            ),
         ]
         self.sync += [
             Cat(self.cat_t[:2], self.cat_t[2:]).eq(self.a + self.b),
@@ -47,7 +54,9 @@ class EveryKind(Module):
             self.part_t.part(self.k, 5).eq(self.b),
             self.arr[self.k].eq(self.a * 3),
             self.arr_s[self.k[:2]].eq(self.s),
-            wr.adr.eq(self.b[:3]), wr.dat_w.eq(self.a), wr.we.eq(self.a[7]),
+            wr.adr.eq(self.b[:3]),
+            wr.dat_w.eq(self.a),
+            wr.we.eq(self.a[7]),
             If(self.cmp, self.a.eq(self.a + 1)).Else(self.b.eq(self.b - self.a)),
         ]
         self.inputs = [self.k]
@@ -79,6 +88,7 @@ def _trace(factory, compiled, cycles, seed):
                 for s in signals:
                     row.append((yield s))
                 rows.append(row)
+
         run_simulation(fragment, gen())
         return rows
     finally:
@@ -91,8 +101,10 @@ def test_compiled_matches_the_interpreter(factory, cycles):
     got = _trace(factory, True, cycles, 1)
     assert len(got) == len(want) == cycles
     for i, (g, w) in enumerate(zip(got, want)):
-        assert g == w, f"cycle {i}: first difference at signal {next(j for j in range(len(g)) if g[j] != w[j])}"
-    assert len({tuple(r) for r in want}) > cycles // 4     # the stimuli moved the design
+        assert g == w, (
+            f"cycle {i}: first difference at signal {next(j for j in range(len(g)) if g[j] != w[j])}"
+        )
+    assert len({tuple(r) for r in want}) > cycles // 4  # the stimuli moved the design
 
 
 def test_installed_for_the_suite():
@@ -109,6 +121,7 @@ def test_a_planted_difference_is_seen():
             self.signals[target.duid] = target
             return
         saved(self, target, value, out, ind)
+
     migen_compiled._Compiler.assign = unsigned
     try:
         got = _trace(EveryKind, True, 100, 2)

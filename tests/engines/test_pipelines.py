@@ -3,6 +3,7 @@
 SHA-1 and SHA-256, each against the complete NIST CAVP ShortMsg and LongMsg files and hashlib with random
 stalls, its latency and interval measured in Verilator, and the pipeline occupancy with p
 messages. (The Monte files run on the p1 engines in test_engine.py, as the issue allows.)"""
+
 import hashlib
 import random
 
@@ -16,11 +17,18 @@ from litedigest.measure.scheduler import round_robin
 import vectors
 from test_engine import md_pad
 
-STAGES = {("sha256", "base"): (2, 4, 8, 16, 32, 64),
-          ("sha1", "base"): (2, 4, 5, 8, 10, 16, 20, 40, 80),
-          ("sha256", "opt"): (2, 4, 8, 16, 32),
-          ("sha1", "opt"): (2, 4, 5, 8, 10, 20, 40)}
-ROUND_CYCLES = {("sha256", "base"): 64, ("sha1", "base"): 80, ("sha256", "opt"): 32, ("sha1", "opt"): 40}
+STAGES = {
+    ("sha256", "base"): (2, 4, 8, 16, 32, 64),
+    ("sha1", "base"): (2, 4, 5, 8, 10, 16, 20, 40, 80),
+    ("sha256", "opt"): (2, 4, 8, 16, 32),
+    ("sha1", "opt"): (2, 4, 5, 8, 10, 20, 40),
+}
+ROUND_CYCLES = {
+    ("sha256", "base"): 64,
+    ("sha1", "base"): 80,
+    ("sha256", "opt"): 32,
+    ("sha1", "opt"): 40,
+}
 ALGOS_OF = {"sha256": ["sha256", "sha224"], "sha1": ["sha1"]}
 SPECS = [f"{fam}:{arch}:p{p}" for (fam, arch), ps in STAGES.items() for p in ps]
 
@@ -36,13 +44,23 @@ def sim_for(spec):
 def blocks_of(sim, msg, algo, slot):
     padded = md_pad(msg)
     n = len(padded) // 64
-    return [Block(sim.words(padded[64 * j:64 * j + 64]), slot=slot, first=j == 0,
-                  last=j == n - 1, variant=variant_of(algo)) for j in range(n)]
+    return [
+        Block(
+            sim.words(padded[64 * j : 64 * j + 64]),
+            slot=slot,
+            first=j == 0,
+            last=j == n - 1,
+            variant=variant_of(algo),
+        )
+        for j in range(n)
+    ]
 
 
 def schedule(sim, jobs):
     """The package's round-robin message scheduler over this engine's slots."""
-    return round_robin(jobs, sim.engine.stages, lambda job, slot: blocks_of(sim, job[0], job[1], slot))
+    return round_robin(
+        jobs, sim.engine.stages, lambda job, slot: blocks_of(sim, job[0], job[1], slot)
+    )
 
 
 def run_jobs(sim, jobs):
@@ -53,7 +71,7 @@ def run_jobs(sim, jobs):
     for r in results:
         if r.last:
             i = per_slot[r.slot].pop(0)
-            digests[i] = sim.to_bytes(r.cv)[:hashlib.new(jobs[i][1]).digest_size]
+            digests[i] = sim.to_bytes(r.cv)[: hashlib.new(jobs[i][1]).digest_size]
     return digests
 
 
@@ -96,7 +114,9 @@ def test_random_lengths_and_stalls(spec):
     sim = sim_for(spec)
     for stall_in, stall_out in [(50, 0), (0, 50), (70, 70)]:
         sim.set_stalls(stall_in, stall_out)
-        jobs = [(rng.randbytes(rng.randint(0, 1000)), rng.choice(ALGOS_OF[family])) for _ in range(24)]
+        jobs = [
+            (rng.randbytes(rng.randint(0, 1000)), rng.choice(ALGOS_OF[family])) for _ in range(24)
+        ]
         assert run_jobs(sim, jobs) == [hashlib.new(a, m).digest() for m, a in jobs]
 
 
@@ -124,15 +144,23 @@ def test_occupancy_with_p_messages(spec):
     total = results[-1].cycle - accepted[0]
     busy = len(order) * sim.engine.interval
     assert busy / total >= 0.95, f"occupancy {busy / total:.3f}"
-    assert sorted(sim.to_bytes(r.cv) for r in results if r.last) == \
-        sorted(hashlib.new(a, m).digest() for m, a in jobs)
+    assert sorted(sim.to_bytes(r.cv) for r in results if r.last) == sorted(
+        hashlib.new(a, m).digest() for m, a in jobs
+    )
 
 
 def test_spec_stage_counts():
     assert specmod.parse("sha1:base:p80").stages == 80
     assert specmod.parse("sha256:opt:p4").stages == 4
-    for bad in ("sha256:base:p3", "sha1:base:p3", "sha256:opt:p64", "sha1:opt:p16", "sha1:k5:p2",
-                "sha512:k5:p2", "sha256:base:p0"):
+    for bad in (
+        "sha256:base:p3",
+        "sha1:base:p3",
+        "sha256:opt:p64",
+        "sha1:opt:p16",
+        "sha1:k5:p2",
+        "sha512:k5:p2",
+        "sha256:base:p0",
+    ):
         with pytest.raises(specmod.SpecError):
             specmod.parse(bad)
 
@@ -141,15 +169,37 @@ def test_bench_rtl_reports_pipelined_engines():
     import json
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--backend", "rtl",
-                          "--engine", "sha256:base:p4,sha1:base:p5", "--sizes", "0,1000", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "litedigest.cli",
+            "bench",
+            "--backend",
+            "rtl",
+            "--engine",
+            "sha256:base:p4,sha1:base:p5",
+            "--sizes",
+            "0,1000",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     recs = [json.loads(line) for line in out.splitlines()]
     assert [(r["engine"], r["messages"], r["bytes"]) for r in recs] == [
-        ("sha256:base:p4", 4, 0), ("sha256:base:p4", 4, 4000),
-        ("sha1:base:p5", 5, 0), ("sha1:base:p5", 5, 5000)]
+        ("sha256:base:p4", 4, 0),
+        ("sha256:base:p4", 4, 4000),
+        ("sha1:base:p5", 5, 0),
+        ("sha1:base:p5", 5, 5000),
+    ]
     assert all(r["digest_ok"] for r in recs)
     assert [(r["latency"], r["interval"]) for r in recs] == [(65, 16), (65, 16), (81, 16), (81, 16)]
-    bad = subprocess.run([sys.executable, "-m", "litedigest.cli", "bench", "--engine", "sha1:k5:p4"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "litedigest.cli", "bench", "--engine", "sha1:k5:p4"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "no pipelined version" in bad.stderr

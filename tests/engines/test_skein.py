@@ -3,6 +3,7 @@
 Verilator, against the Skein golden known answers (tests/data) and PyPI pyskein (an
 independent implementation), with random lengths, keys, output sizes and stream stalls;
 latency and throughput of every architecture measured against its attributes."""
+
 import random
 from fractions import Fraction
 
@@ -27,14 +28,32 @@ def test_kat_covers_the_skein512_entries():
 
 
 def test_every_paper_architecture_is_a_spec():
-    assert SKEIN_SPECS == ["skein512:r1", "skein512:r4", "skein512:r8", "skein512:r8:fp2",
-                           "skein512:r8:fp4", "skein512:r8:fp8", "skein512:r8:sp3",
-                           "skein512:r8:fp2:sp3", "skein512:r8:fp4:sp3", "skein512:r8:fp8:sp3"]
+    assert SKEIN_SPECS == [
+        "skein512:r1",
+        "skein512:r4",
+        "skein512:r8",
+        "skein512:r8:fp2",
+        "skein512:r8:fp4",
+        "skein512:r8:fp8",
+        "skein512:r8:sp3",
+        "skein512:r8:fp2:sp3",
+        "skein512:r8:fp4:sp3",
+        "skein512:r8:fp8:sp3",
+    ]
 
 
-@pytest.mark.parametrize("bad", ["skein512:r2", "skein512:r4:fp2", "skein512:r8:fp3",
-                                 "skein512:r8:sp2", "skein512:r8:p2", "skein512:r8:sp3:fp2",
-                                 "skein512:r1:sp3"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "skein512:r2",
+        "skein512:r4:fp2",
+        "skein512:r8:fp3",
+        "skein512:r8:sp2",
+        "skein512:r8:p2",
+        "skein512:r8:sp3:fp2",
+        "skein512:r1:sp3",
+    ],
+)
 def test_bad_specs_are_refused(bad):
     with pytest.raises(specmod.SpecError):
         specmod.parse(bad)
@@ -57,8 +76,9 @@ def test_kat_c_library(e):
 
 
 def _python_object(e, backend="sw", engine=None):
-    h = litedigest.new("skein512", digest_bits=e["out_bits"], key=e["key"], backend=backend,
-                       engine=engine)
+    h = litedigest.new(
+        "skein512", digest_bits=e["out_bits"], key=e["key"], backend=backend, engine=engine
+    )
     h.update_bits(e["msg"], e["bits"])
     return h
 
@@ -82,8 +102,9 @@ def test_kat_every_architecture_rtl(engine):
         assert _python_object(e, "rtl", engine).digest() == e["md"], e["name"]
 
 
-@pytest.mark.parametrize("engine", ["skein512:r1", "skein512:r8", "skein512:r8:fp4",
-                                    "skein512:r8:fp2:sp3"])
+@pytest.mark.parametrize(
+    "engine", ["skein512:r1", "skein512:r8", "skein512:r8:fp4", "skein512:r8:fp2:sp3"]
+)
 def test_random_against_pyskein_with_stalls(engine):
     rng = random.Random(f"skein-{engine}")
     be = get_backend("rtl", specmod.parse(engine).engine_name)
@@ -93,7 +114,9 @@ def test_random_against_pyskein_with_stalls(engine):
             n = rng.choice([0, 1, 63, 64, 65, 127, 128, 129, rng.randrange(1, 700)])
             msg = rng.randbytes(n)
             key = rng.randbytes(rng.choice([0, 0, 1, 32, 64, 65, 200]))
-            bits = rng.choice([8, 128, 160, 224, 256, 384, 512, 520, 1024, 8 * rng.randrange(1, 200)])
+            bits = rng.choice(
+                [8, 128, 160, 224, 256, 384, 512, 520, 1024, 8 * rng.randrange(1, 200)]
+            )
             h = litedigest.new("skein512", digest_bits=bits, key=key, backend="rtl", engine=engine)
             # random update split
             cut = rng.randrange(0, n + 1)
@@ -117,10 +140,13 @@ def test_latency_and_throughput_match_attributes(engine):
     (interval = latency / blocks_in_flight). Athanasiou et al. 2013: 73/19/10 for r1/r4/r8, (9 x p) + 2
     for p blocks in the functional pipelines."""
     from litedigest.ip.rtlsim import RTLSim, Block
+
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
     eng = sim.engine
-    want_latency = {"r1": 73, "r4": 19, "r8": 10}[spec.arch] if spec.stages == 1 else 9 * spec.stages + 2
+    want_latency = (
+        {"r1": 73, "r4": 19, "r8": 10}[spec.arch] if spec.stages == 1 else 9 * spec.stages + 2
+    )
     assert eng.latency == want_latency
     assert eng.blocks_in_flight == spec.in_flight == eng.slots
     assert eng.interval == Fraction(eng.latency, eng.blocks_in_flight)
@@ -128,7 +154,11 @@ def test_latency_and_throughput_match_attributes(engine):
     assert res[0].cycle - acc[0] == eng.latency
     n = eng.blocks_in_flight
     waves = 6
-    blocks = [Block([w * 31 + s] * 8, slot=s, first=w == 0, tweak=w) for w in range(waves) for s in range(n)]
+    blocks = [
+        Block([w * 31 + s] * 8, slot=s, first=w == 0, tweak=w)
+        for w in range(waves)
+        for s in range(n)
+    ]
     res, acc = sim.run(blocks)
     by_slot = {}
     for r in res:
@@ -175,8 +205,10 @@ def test_names_and_sizes():
     h = litedigest.new("skein512-256", b"abc")
     assert h.digest_size == 32 and h.name == "skein512-256"
     assert h.digest() == pyskein.skein512(b"abc", digest_bits=256).digest()
-    assert litedigest.skein512(b"abc", digest_bits=1032).digest() == \
-        pyskein.skein512(b"abc", digest_bits=1032).digest()
+    assert (
+        litedigest.skein512(b"abc", digest_bits=1032).digest()
+        == pyskein.skein512(b"abc", digest_bits=1032).digest()
+    )
     h = litedigest.new("skein512", digest_bits=12)
     assert h.digest_size == 2 and h.digest() == native.skein512(b"", 12)
 
@@ -190,6 +222,7 @@ def test_random_slot_interleavings(engine):
     block), the slots' blocks interleaved in a random order (each slot's in sequence), random
     stalls: every message's result equals the software UBI chain's."""
     from litedigest.ip.rtlsim import Block
+
     be = get_backend("rtl", specmod.parse(engine).engine_name)
     sim = be.sim
     try:
@@ -203,12 +236,29 @@ def test_random_slot_interleavings(engine):
                     var = rng.randrange(0, 7)
                     blocks = [rng.randbytes(64) for _ in range(rng.choice([1, 2, 5, 12]))]
                     for i, b in enumerate(blocks):
-                        t1 = ((ipskein.T_MSG << 56) | (ipskein.FLAG_FIRST if i == 0 else 0) |
-                              (ipskein.FLAG_FINAL if i == len(blocks) - 1 else 0))
-                        queues[s].append(Block(sim.words(b), slot=s, first=i == 0, variant=var,
-                                               tweak=(t1 << 64) | (64 * (i + 1))))
-                    queues[s].append(Block(sim.words(bytes(64)), slot=s, variant=var, last=True,
-                                           tweak=(OUT_T1 << 64) | 8))
+                        t1 = (
+                            (ipskein.T_MSG << 56)
+                            | (ipskein.FLAG_FIRST if i == 0 else 0)
+                            | (ipskein.FLAG_FINAL if i == len(blocks) - 1 else 0)
+                        )
+                        queues[s].append(
+                            Block(
+                                sim.words(b),
+                                slot=s,
+                                first=i == 0,
+                                variant=var,
+                                tweak=(t1 << 64) | (64 * (i + 1)),
+                            )
+                        )
+                    queues[s].append(
+                        Block(
+                            sim.words(bytes(64)),
+                            slot=s,
+                            variant=var,
+                            last=True,
+                            tweak=(OUT_T1 << 64) | 8,
+                        )
+                    )
                     t1 = (ipskein.T_MSG << 56) | ipskein.FLAG_FIRST | ipskein.FLAG_FINAL
                     cv = native.skein512_ubi(var, b"".join(blocks), 0, t1, 64)
                     want[s].append(native.skein512_ubi(cv, bytes(64), 0, OUT_T1, 8))
@@ -217,7 +267,10 @@ def test_random_slot_interleavings(engine):
                 s = rng.choice([k for k, q in queues.items() if q])
                 order.append(queues[s].pop(0))
             results, _ = sim.run(order)
-            got = {s: [sim.to_bytes(r.cv) for r in results if r.slot == s and r.last] for s in range(slots)}
+            got = {
+                s: [sim.to_bytes(r.cv) for r in results if r.slot == s and r.last]
+                for s in range(slots)
+            }
             assert got == want, trial
     finally:
         sim.set_stalls(0, 0)

@@ -3,6 +3,7 @@
 ecp5 --seeds 1`, bitstreams/ecp5/recipe.sh, from a real run), every other image's in a
 directory of its own under bitstreams/ecp5/ (four_engines/, ...: each with its recipe.sh), and
 the bitstreams they name."""
+
 import hashlib
 import json
 import os
@@ -14,8 +15,9 @@ from litedigest.soc.targets.ecp5 import BITSTREAM_COMMIT_LIMIT
 
 ECP5_DIR = os.path.join(repo_root(), "bitstreams", "ecp5")
 # the default image, then every directory beside it that holds a manifest
-IMAGES = [""] + sorted(d for d in os.listdir(ECP5_DIR)
-                       if os.path.isfile(os.path.join(ECP5_DIR, d, "manifest.json")))
+IMAGES = [""] + sorted(
+    d for d in os.listdir(ECP5_DIR) if os.path.isfile(os.path.join(ECP5_DIR, d, "manifest.json"))
+)
 BITDIRS = [os.path.join(ECP5_DIR, d) for d in IMAGES]
 
 
@@ -35,6 +37,7 @@ def test_committed_manifest_and_bitstream(bitdir):
     assert man["device"] == "LFE5U-85F" and man["package"] == "CABGA381" and man["speed_grade"] == 6
     # any engine set may be committed (bitstreams/ecp5/README.md says which one is)
     from litedigest import spec
+
     assert man["engines"] and all(spec.parse(e) for e in man["engines"])
     fm = man["fmax"]
     assert fm["per_seed_mhz"] and all(v > 5 for v in fm["per_seed_mhz"].values())
@@ -46,8 +49,10 @@ def test_committed_manifest_and_bitstream(bitdir):
         routed = sorted(v for v in d["per_seed_mhz"].values() if v)
         assert d["engines"] and d["target_mhz"] > 0
         assert d["meets_target"] == (bool(routed) and d["median_mhz"] >= d["target_mhz"])
-    assert fm["meets_target"] == (fm["median_mhz"] >= man["sys_clk_target_mhz"]
-                                  and all(d["meets_target"] for d in domains.values()))
+    assert fm["meets_target"] == (
+        fm["median_mhz"] >= man["sys_clk_target_mhz"]
+        and all(d["meets_target"] for d in domains.values())
+    )
     assert man["main_ram"]["dma_row_bits"] in (32, 64, 128, 256, 512, 1024)
     for k in ("lut4", "ff", "ebr"):
         u = man["utilization"][k]
@@ -69,10 +74,18 @@ def test_four_engine_image():
     """The board image with an engine of each algorithm family, at its target clock, and the
     firmware it boots named."""
     from litedigest import spec
+
     with open(os.path.join(ECP5_DIR, "four_engines", "manifest.json")) as f:
         man = json.load(f)
-    assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
-    assert sorted(man["peripherals"].values()) == sorted(spec.parse(e).engine_name for e in man["engines"])
+    assert {spec.parse(e).family for e in man["engines"]} == {
+        "sha1",
+        "sha256",
+        "sha512",
+        "skein512",
+    }
+    assert sorted(man["peripherals"].values()) == sorted(
+        spec.parse(e).engine_name for e in man["engines"]
+    )
     # the committed bitstream is from the fastest seed: its own routed clock meets the PLL's
     per_seed = man["fmax"]["per_seed_mhz"]
     own = per_seed[str(man["bitstream"]["from_seed"])]
@@ -81,17 +94,24 @@ def test_four_engine_image():
     assert man["firmware"]["app"] and man["bitstream"]["in_repository"]
 
 
-@pytest.mark.parametrize("image, skein", [("four_engines_k5_r4", "skein512:r4"),
-                                          ("four_engines_k5_r8", "skein512:r8")])
+@pytest.mark.parametrize(
+    "image, skein", [("four_engines_k5_r4", "skein512:r4"), ("four_engines_k5_r8", "skein512:r8")]
+)
 def test_main_set_fast_engines_image(image, skein):
     """The images with the simulated main SoC's fast engines (sha512:k5 beside sha256:opt and
     sha1:opt) and a Skein-512 engine (`r8`: the simulated main SoC's own four): every clock at
     its target, the slow engines in a domain of their own, the firmware it boots named."""
     from litedigest import spec
+
     with open(os.path.join(ECP5_DIR, image, "manifest.json")) as f:
         man = json.load(f)
     assert {"sha256:opt", "sha1:opt", "sha512:k5", skein} <= set(man["engines"])
-    assert {spec.parse(e).family for e in man["engines"]} == {"sha1", "sha256", "sha512", "skein512"}
+    assert {spec.parse(e).family for e in man["engines"]} == {
+        "sha1",
+        "sha256",
+        "sha512",
+        "skein512",
+    }
     assert man["fmax"]["meets_target"] and man["sys_clk_target_mhz"] >= 50
     assert man["fmax"]["median_mhz"] >= man["sys_clk_target_mhz"]
     domains = man["engine_domains"]

@@ -4,6 +4,7 @@ the transcribed data is consistent with itself and cites its paper, the cycle co
 state are litedigest.spec's, the ratios are computed right from the committed
 bitstreams/engines.json ("not measured yet" where a spec is missing), and docs/DESIGN_SPACE.md's
 generated tables are up to date (--check)."""
+
 import copy
 import math
 import os
@@ -23,8 +24,11 @@ from litedigest.paths import repo_root
 ROOT = repo_root()
 IDENTITY = {"design", "spec", "device", "family", "arch", "source"}
 # cells whose printed throughput does not follow from the printed clock (each table's notes say so)
-INCONSISTENT = {("lien2004_sha512", "unrolled (k=5)", "V"), ("lien2004_sha512", "unrolled (k=5)", "V-E"),
-                ("michail2010_sha256", "Proposed (Virtex)", "V")}
+INCONSISTENT = {
+    ("lien2004_sha512", "unrolled (k=5)", "V"),
+    ("lien2004_sha512", "unrolled (k=5)", "V-E"),
+    ("michail2010_sha256", "Proposed (Virtex)", "V"),
+}
 
 
 def _block_bits(spec):
@@ -57,8 +61,12 @@ def test_units_and_values(table):
         for k, v in row.items():
             if k in IDENTITY:
                 continue
-            assert k in table.units, (table.key, k)       # every value has its unit
-            assert v is None or (isinstance(v, (int, float)) and not math.isnan(v) and v >= 0), (table.key, k, v)
+            assert k in table.units, (table.key, k)  # every value has its unit
+            assert v is None or (isinstance(v, (int, float)) and not math.isnan(v) and v >= 0), (
+                table.key,
+                k,
+                v,
+            )
             assert v != 0 or k == "bram", (table.key, k)
 
 
@@ -102,22 +110,22 @@ def test_cycle_counts_match_the_catalogue():
                 assert Fraction(r["cycles"]) == s.interval, r
             else:
                 assert s.interval == r["cycles"] + 1, r
-    for t in (P.M12_SHA256, P.M10_SHA256, P.M12_HMAC):          # a digest every 8 cycles
+    for t in (P.M12_SHA256, P.M10_SHA256, P.M12_HMAC):  # a digest every 8 cycles
         for r in t.rows:
             assert specmod.parse(r["spec"]).interval == r["cycles"] == 8, (t.key, r)
-    for r in P.M12_HMAC.rows:                                  # 65 cycles, message to MAC
+    for r in P.M12_HMAC.rows:  # 65 cycles, message to MAC
         assert specmod.parse(r["spec"]).latency == r["latency"] == 65
-    for t in P.LIEN_2004_TABLES:                               # 80 steps; 80 / k iterations
+    for t in P.LIEN_2004_TABLES:  # 80 steps; 80 / k iterations
         for r in t.rows:
             s = specmod.parse(r["spec"])
             assert s.latency == s.interval == r["cycles"] + 1, r
-    for t in P.ATHANASIOU_2013_TABLES:                         # 73, 19, 10; (9 x p) + 2
+    for t in P.ATHANASIOU_2013_TABLES:  # 73, 19, 10; (9 x p) + 2
         for r in t.rows:
             s = specmod.parse(r["spec"])
             if r["cycles"] is not None:
                 assert s.latency == r["cycles"], r
                 assert r["cycles"] == (9 * r["fp"] + 2 if r["fp"] > 1 else r["cycles"])
-            if r["sp"] == 1 and r["fp"] <= 2:                  # the throughput column's count
+            if r["sp"] == 1 and r["fp"] <= 2:  # the throughput column's count
                 assert s.interval == r["block_cycles_in_throughput"], r
 
 
@@ -132,17 +140,22 @@ def test_claims_parse_and_agree_with_the_tables():
 
     def ratio(t, field):
         return t.row("unrolled (k=5)", "V")[field] / t.row("basic", "V")[field]
+
     stated = {(c.design, c.metric): c.factor for c in P.LIEN_2004_CLAIMS}
-    assert ratio(t2, "throughput") == pytest.approx(stated[("SHA-1 unrolled (k=5)", "throughput")], abs=0.05)
+    assert ratio(t2, "throughput") == pytest.approx(
+        stated[("SHA-1 unrolled (k=5)", "throughput")], abs=0.05
+    )
     assert ratio(t2, "area") == pytest.approx(stated[("SHA-1 unrolled (k=5)", "area")], abs=0.1)
-    assert ratio(t3, "throughput") == pytest.approx(stated[("SHA-512 unrolled (k=5)", "throughput")], abs=0.01)
+    assert ratio(t3, "throughput") == pytest.approx(
+        stated[("SHA-512 unrolled (k=5)", "throughput")], abs=0.01
+    )
     assert ratio(t3, "area") == pytest.approx(stated[("SHA-512 unrolled (k=5)", "area")], abs=0.01)
     # Athanasiou et al.'s percentages against their Figs. 6-8
     rows = {(r["design"], r["device"]): (t, r) for t in P.ATHANASIOU_2013_TABLES for r in t.rows}
     field = {"area": "area", "frequency": "freq_mhz", "throughput": "throughput"}
     for c in P.ATHANASIOU_2013_CLAIMS:
         (t, a) = rows[(c.design, c.device)]
-        if c.unit != "%":                                      # Fig. 12's absolute T/A labels
+        if c.unit != "%":  # Fig. 12's absolute T/A labels
             assert a["throughput"] / a["area"] == pytest.approx(c.value, abs=0.006), c
             continue
         (_, b) = rows[(c.baseline, c.device)]
@@ -155,12 +168,21 @@ def test_claims_parse_and_agree_with_the_tables():
             continue
         assert got == pytest.approx(c.factor, abs=0.015), c
     # Michail et al. 2016, Fig. 18: optimized over base throughput/area, over the depths
-    for fam, tb, to in (("sha1", P.M16_SHA1_BASE, P.M16_SHA1_OPT), ("sha256", P.M16_SHA256_BASE, P.M16_SHA256_OPT)):
+    for fam, tb, to in (
+        ("sha1", P.M16_SHA1_BASE, P.M16_SHA1_OPT),
+        ("sha256", P.M16_SHA256_BASE, P.M16_SHA256_OPT),
+    ):
         for c in (c for c in P.MICHAIL_2016_CLAIMS if c.spec == f"{fam}:opt:pN"):
             ps = sorted({r["p"] for r in to.rows} & {r["p"] for r in tb.rows})
-            vals = [(to.row(device=c.device, p=p)["throughput"] / to.row(device=c.device, p=p)["area"])
-                    / (tb.row(device=c.device, p=p)["throughput"] / tb.row(device=c.device, p=p)["area"])
-                    for p in ps if to.rows and any(r["p"] == p and r["device"] == c.device for r in to.rows)]
+            vals = [
+                (to.row(device=c.device, p=p)["throughput"] / to.row(device=c.device, p=p)["area"])
+                / (
+                    tb.row(device=c.device, p=p)["throughput"]
+                    / tb.row(device=c.device, p=p)["area"]
+                )
+                for p in ps
+                if to.rows and any(r["p"] == p and r["device"] == c.device for r in to.rows)
+            ]
             assert statistics.median(vals) == pytest.approx(c.factor, abs=0.12), (c, vals)
 
 
@@ -219,7 +241,9 @@ def test_absent_specs_are_not_measured_yet(doc, comps):
     text = ds.comparison_markdown(pipes)
     line = next(ln for ln in text.splitlines() if ln.startswith("| SHA256base-p4 |"))
     assert line.count(ds.NOT_MEASURED) == 5
-    assert "`sha256:base:p4`" in text.split("Not measured yet (no routed record in engines.json):")[1]
+    assert (
+        "`sha256:base:p4`" in text.split("Not measured yet (no routed record in engines.json):")[1]
+    )
     # the baseline absent, the spec present
     doc2 = copy.deepcopy(doc)
     doc2["engines"] = [r for r in doc2["engines"] if r["spec"] != "sha1:base:p1"]
@@ -242,18 +266,34 @@ def test_every_comparison_spec_is_a_spec(comps):
 # ----------------------------------------------------------------- docs/DESIGN_SPACE.md
 def test_doc_check_cli(tmp_path):
     """--check: 0 on the repository; 1 with a diff when a generated table was edited."""
-    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--check"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "litedigest.measure.design_space", "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     text = open(ds.doc_path()).read()
     edited = tmp_path / "DESIGN_SPACE.md"
-    edited.write_text(text.replace("| SHA-1 unrolled (k=5) / basic (Table 2) |",
-                                   "| SHA-1 unrolled (k=5) / basic (edited) |"))
-    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--check", "--doc", str(edited)],
-                       capture_output=True, text=True, cwd=ROOT)
+    edited.write_text(
+        text.replace(
+            "| SHA-1 unrolled (k=5) / basic (Table 2) |",
+            "| SHA-1 unrolled (k=5) / basic (edited) |",
+        )
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "litedigest.measure.design_space", "--check", "--doc", str(edited)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 1 and "(edited)" in r.stdout and "--write" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--write", "--doc", str(edited)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "litedigest.measure.design_space", "--write", "--doc", str(edited)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0 and edited.read_text() == text
 
 
@@ -264,8 +304,12 @@ def test_doc_blocks_and_markdown(doc):
         assert f"<!-- BEGIN GENERATED: {name} -->\n{body}\n<!-- END GENERATED: {name} -->" in text
     with pytest.raises(ValueError):
         ds.splice("<!-- BEGIN GENERATED: other -->\n<!-- END GENERATED: other -->\n", blocks)
-    r = subprocess.run([sys.executable, "-m", "litedigest.measure.design_space", "--markdown"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "litedigest.measure.design_space", "--markdown"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0
     assert r.stdout.count("| paper design |") >= len(blocks) - 1 and ds.NOT_MEASURED in r.stdout
 
@@ -274,20 +318,43 @@ def test_unrouted_specs_are_listed_with_their_estimate(doc):
     """A record that no seed routed within dse's time limit (area, placement estimate) gives
     no ratio, and its comparison and the provenance say so with the estimate and the arcs left."""
     doc1 = copy.deepcopy(doc)
-    doc1["engines"] = [r for r in doc1["engines"] if r["spec"] != "sha1:k5:p1"] + [{
-        "spec": "sha1:k5:p1", "family": "sha1", "throughput_mbps": None,
-        "ecp5": {"lut4": 2662, "lut4_with_carry": 2988, "ff": 1005, "seeds": [], "fmax_mhz": [],
-                 "fmax_median": None, "unrouted": [{"seed": 1, "estimate_mhz": 21.5, "arcs": 9000,
-                                                     "arcs_left": 1234, "route_timeout_s": 300.0}]}}]
+    doc1["engines"] = [r for r in doc1["engines"] if r["spec"] != "sha1:k5:p1"] + [
+        {
+            "spec": "sha1:k5:p1",
+            "family": "sha1",
+            "throughput_mbps": None,
+            "ecp5": {
+                "lut4": 2662,
+                "lut4_with_carry": 2988,
+                "ff": 1005,
+                "seeds": [],
+                "fmax_mhz": [],
+                "fmax_median": None,
+                "unrouted": [
+                    {
+                        "seed": 1,
+                        "estimate_mhz": 21.5,
+                        "arcs": 9000,
+                        "arcs_left": 1234,
+                        "route_timeout_s": 300.0,
+                    }
+                ],
+            },
+        }
+    ]
     assert "sha1:k5:p1" in ds.unrouted(doc1) and "sha1:k5:p1" not in ds.records(doc1)
     c = next(c for c in ds.comparisons(doc1) if c.key == "unrolling")
     assert "sha1:k5:p1" in c.missing and "sha1:k5:p1" in c.unrouted
     text = ds.comparison_markdown(c)
-    assert "`sha1:k5:p1` (placement estimate 21.5 MHz; 1,234 of 9,000 arcs unrouted when stopped after 300 s)" in text
+    assert (
+        "`sha1:k5:p1` (placement estimate 21.5 MHz; 1,234 of 9,000 arcs unrouted when stopped after 300 s)"
+        in text
+    )
     assert "Not routed within the time limit" in ds.blocks(doc1)["provenance"]
     # stopped while still placing: no estimate, said so
-    doc1["engines"][-1]["ecp5"]["unrouted"] = [{"seed": 1, "estimate_mhz": None, "arcs": None,
-                                                "arcs_left": None, "route_timeout_s": 600.0}]
+    doc1["engines"][-1]["ecp5"]["unrouted"] = [
+        {"seed": 1, "estimate_mhz": None, "arcs": None, "arcs_left": None, "route_timeout_s": 600.0}
+    ]
     c = next(c for c in ds.comparisons(doc1) if c.key == "unrolling")
     assert "`sha1:k5:p1` (still placing when stopped after 600 s)" in ds.comparison_markdown(c)
     # the committed document's own unrouted records are listed the same way

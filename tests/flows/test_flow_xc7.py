@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """litedigest.soc.flows.xc7: Yosys synth_xilinx counts for the xc7z020 (the area figures' source)."""
+
 import os
 
 import pytest
@@ -20,14 +21,26 @@ endmodule
 
 
 def test_cell_counts_and_utilization():
-    c = flow_xc7.cell_counts({"LUT2": 3, "LUT6": 2, "FDRE": 4, "FDSE": 1, "CARRY4": 2,
-                              "RAM64M": 1, "SRLC32E": 2, "RAMB36E1": 7, "RAMB18E1": 2,
-                              "DSP48E1": 11, "BUFG": 1})
+    c = flow_xc7.cell_counts(
+        {
+            "LUT2": 3,
+            "LUT6": 2,
+            "FDRE": 4,
+            "FDSE": 1,
+            "CARRY4": 2,
+            "RAM64M": 1,
+            "SRLC32E": 2,
+            "RAMB36E1": 7,
+            "RAMB18E1": 2,
+            "DSP48E1": 11,
+            "BUFG": 1,
+        }
+    )
     assert (c["lut"], c["lutram"], c["ff"], c["carry4"]) == (5, 6, 5, 2)
     assert (c["bram36"], c["bram18"], c["dsp"]) == (7, 2, 11)
     u = flow_xc7.utilization(c)
-    assert u["bram36"] == round(100 * 8 / 140, 2)      # 7 + 2/2 RAMB36 equivalents
-    assert u["lut"] == round(100 * 11 / 53200, 2)      # logic + memory LUTs
+    assert u["bram36"] == round(100 * 8 / 140, 2)  # 7 + 2/2 RAMB36 equivalents
+    assert u["lut"] == round(100 * 11 / 53200, 2)  # logic + memory LUTs
     assert flow_xc7.fits(c)
     assert not flow_xc7.fits(dict(c, ff=106401))
 

@@ -1,38 +1,72 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """soc/flows/placed_paths.py on hand-made placed netlists: which path is the latest, its
 steps, the clock filter, carry chains; the routing demand map (--congestion)."""
-from litedigest.soc.flows.placed_paths import (PlacedDesign, congestion, congestion_report,
-                                                 design_part, report)
+
+from litedigest.soc.flows.placed_paths import (
+    PlacedDesign,
+    congestion,
+    congestion_report,
+    design_part,
+    report,
+)
 
 FF_PORTS = {"Q": "output", "DI": "input", "CLK": "input", "CE": "input", "LSR": "input"}
-COMB_PORTS = {"A": "input", "B": "input", "C": "input", "D": "input", "FCI": "input",
-              "F": "output", "FCO": "output", "OFX": "output"}
+COMB_PORTS = {
+    "A": "input",
+    "B": "input",
+    "C": "input",
+    "D": "input",
+    "FCI": "input",
+    "F": "output",
+    "FCO": "output",
+    "OFX": "output",
+}
 
 
 def ff(x, y, clk, d, q):
-    return {"type": "TRELLIS_FF", "parameters": {}, "port_directions": FF_PORTS,
-            "attributes": {"NEXTPNR_BEL": f"X{x}/Y{y}/SLICEA.FF0"},
-            "connections": {"Q": [q], "DI": [d], "CLK": [clk], "CE": [], "LSR": []}}
+    return {
+        "type": "TRELLIS_FF",
+        "parameters": {},
+        "port_directions": FF_PORTS,
+        "attributes": {"NEXTPNR_BEL": f"X{x}/Y{y}/SLICEA.FF0"},
+        "connections": {"Q": [q], "DI": [d], "CLK": [clk], "CE": [], "LSR": []},
+    }
 
 
 def lut(x, y, a, f, mode="LOGIC", fci=None, fco=None):
     conns = {"A": [a], "F": [f], "FCI": [fci] if fci else [], "FCO": [fco] if fco else []}
-    return {"type": "TRELLIS_COMB", "parameters": {"MODE": mode}, "port_directions": COMB_PORTS,
-            "attributes": {"NEXTPNR_BEL": f"X{x}/Y{y}/SLICEA.K0"}, "connections": conns}
+    return {
+        "type": "TRELLIS_COMB",
+        "parameters": {"MODE": mode},
+        "port_directions": COMB_PORTS,
+        "attributes": {"NEXTPNR_BEL": f"X{x}/Y{y}/SLICEA.K0"},
+        "connections": conns,
+    }
 
 
 def design(cells, names):
-    return PlacedDesign({"modules": {"top": {"cells": cells, "netnames": {
-        n: {"bits": [b], "hide_name": 0} for n, b in names.items()}}}})
+    return PlacedDesign(
+        {
+            "modules": {
+                "top": {
+                    "cells": cells,
+                    "netnames": {n: {"bits": [b], "hide_name": 0} for n, b in names.items()},
+                }
+            }
+        }
+    )
 
 
 def test_the_far_path_is_the_latest_and_other_clocks_are_left_out():
     # sys: r0 -> near LUT -> r1 (a tile away), r0 -> far LUT (50 tiles) -> r2; eng: r3 -> r4
     cells = {
         "r0_TRELLIS_FF_Q": ff(1, 1, 100, 20, 10),
-        "near": lut(2, 1, 10, 11), "r1_TRELLIS_FF_Q": ff(2, 1, 100, 11, 12),
-        "far": lut(51, 1, 10, 13), "r2_TRELLIS_FF_Q": ff(1, 1, 100, 13, 14),
-        "slow": lut(90, 90, 15, 16), "r3_TRELLIS_FF_Q": ff(1, 2, 101, 30, 15),
+        "near": lut(2, 1, 10, 11),
+        "r1_TRELLIS_FF_Q": ff(2, 1, 100, 11, 12),
+        "far": lut(51, 1, 10, 13),
+        "r2_TRELLIS_FF_Q": ff(1, 1, 100, 13, 14),
+        "slow": lut(90, 90, 15, 16),
+        "r3_TRELLIS_FF_Q": ff(1, 2, 101, 30, 15),
         "r4_TRELLIS_FF_Q": ff(1, 1, 101, 16, 17),
     }
     d = design(cells, {"sys_clk": 100, "eng_clk": 101})

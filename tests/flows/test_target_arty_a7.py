@@ -9,6 +9,7 @@ and nothing else), the demo firmware cross-built for the MicroBlaze V (its heade
 csr.json, its ELF against the memory map and the ISA, the register addresses in the linked
 image), and the same demo firmware run on the simulated SoC that has this target's SHA-256
 engine, the stand-in for the board."""
+
 import json
 import os
 import re
@@ -24,7 +25,7 @@ from litedigest.soc.targets import builder, vivado_subsystem as vs
 
 import vivado_checks
 
-SMARTCONNECTS = ("axi_periph", "axi_mem")   # crossbars: any slave port reaches any master port
+SMARTCONNECTS = ("axi_periph", "axi_mem")  # crossbars: any slave port reaches any master port
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +34,9 @@ def default_build(tmp_path_factory):
     firmware cross-built; not synthesized (picolibc for the MicroBlaze V is built once and
     cached under build/arty_a7/)."""
     out = tmp_path_factory.mktemp("arty_a7_default")
-    return arty_a7.run(None, str(out), synth=False, lint=True, vivado=False, firmware=True,
-                       log=lambda *a: None)
+    return arty_a7.run(
+        None, str(out), synth=False, lint=True, vivado=False, firmware=True, log=lambda *a: None
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +60,7 @@ def _opt(call, flag):
 
 def _range_bytes(r):
     n, unit = int(r[:-1]), r[-1]
-    return n * {"K": 1024, "M": 1024 * 1024, "G": 1024 ** 3}[unit]
+    return n * {"K": 1024, "M": 1024 * 1024, "G": 1024**3}[unit]
 
 
 def _assigned(calls):
@@ -66,8 +68,10 @@ def _assigned(calls):
     out = {}
     for c in calls:
         if c[0] == "assign_bd_address" and "-offset" in c:
-            out[(_opt(c, "-target_address_space"), c[-2] if c[-1] == "-force" else c[-1])] = \
-                (int(_opt(c, "-offset"), 16), _range_bytes(_opt(c, "-range")))
+            out[(_opt(c, "-target_address_space"), c[-2] if c[-1] == "-force" else c[-1])] = (
+                int(_opt(c, "-offset"), 16),
+                _range_bytes(_opt(c, "-range")),
+            )
     return out
 
 
@@ -129,11 +133,15 @@ def _props(calls, cell):
 
 # --- generation, register map -----------------------------------------------------------------
 
+
 def test_default_engines_every_family_once(default_build):
     """The documented default: every family once (the simulated main SoC's engines without its
     HMAC engine, which would leave too little of the xc7a100t for the rest of the design)."""
-    assert default_build["engines"] == list(arty_a7.DEFAULT_ENGINES) == \
-        ["sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8"]
+    assert (
+        default_build["engines"]
+        == list(arty_a7.DEFAULT_ENGINES)
+        == ["sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8"]
+    )
     names = [specmod.instance_name(e, arty_a7.DEFAULT_ENGINES) for e in arty_a7.DEFAULT_ENGINES]
     assert list(default_build["peripherals"]) == names
     assert default_build["board"] == "arty_a7" and default_build["device"] == "xc7a100tcsg324-1"
@@ -160,20 +168,29 @@ def test_lint_passes(default_build):
 
 # --- the block design, run in tclsh -------------------------------------------------------------
 
+
 def test_vivado_tcl_runs_and_adds_existing_files(default_build, calls):
-    assert default_build["tcl_dry_run"]["ok"] is True        # the build ran it too
+    assert default_build["tcl_dry_run"]["ok"] is True  # the build ran it too
     names = [c[0] for c in calls]
-    for cmd in ("create_project", "create_bd_design", "create_bd_cell", "assign_bd_address",
-                "validate_bd_design", "launch_runs", "write_hw_platform"):
+    for cmd in (
+        "create_project",
+        "create_bd_design",
+        "create_bd_cell",
+        "assign_bd_address",
+        "validate_bd_design",
+        "launch_runs",
+        "write_hw_platform",
+    ):
         assert cmd in names, cmd
     (proj,) = [c for c in calls if c[0] == "create_project"]
     assert _opt(proj, "-part") == "xc7a100tcsg324-1"
-    assert ["set_property", "board_part", arty_a7.BOARD_PART] == \
-        [a for a in next(c for c in calls if c[:2] == ["set_property", "board_part"]) if a]
+    assert ["set_property", "board_part", arty_a7.BOARD_PART] == [
+        a for a in next(c for c in calls if c[:2] == ["set_property", "board_part"]) if a
+    ]
     added = [a for c in calls if c[0] == "add_files" for a in c[1:] if not a.startswith("-")]
     assert any(a.endswith("litedigest_subsystem.v") for a in added)
     for path in added:
-        if path:                       # (the wrapper's path comes from Vivado: empty here)
+        if path:  # (the wrapper's path comes from Vivado: empty here)
             assert os.path.exists(path), path
     copies = [c for c in calls if c[:2] == ["file", "copy"]]
     assert any(c[-1].endswith("/litedigest.bit") for c in copies)
@@ -194,11 +211,16 @@ def test_every_wired_cell_exists_before_use(calls):
         if c[0] == "create_bd_cell":
             created.add(c[-1])
             continue
-        if c[0] in ("connect_bd_net", "connect_bd_intf_net", "apply_bd_automation",
-                    "apply_board_connection", "assign_bd_address"):
+        if c[0] in (
+            "connect_bd_net",
+            "connect_bd_intf_net",
+            "apply_bd_automation",
+            "apply_board_connection",
+            "assign_bd_address",
+        ):
             args = c[1:]
             if c[0] == "apply_bd_automation":
-                args = [args[-1]]                   # the -config text names board interfaces
+                args = [args[-1]]  # the -config text names board interfaces
             for a in args:
                 if "/" in a and not a.startswith(("-", "/", "xilinx.com")):
                     assert a.split("/")[0] in created, (a, c)
@@ -212,7 +234,7 @@ def test_microblaze_v_is_rv32im_like_the_firmware(default_build, calls):
     assert "xilinx.com:ip:axi_uartlite:2.0" in cells["axi_uartlite_0"]
     assert "xilinx.com:ip:axi_intc:4.1" in cells["axi_intc_0"]
     conf = _props(calls, "microblaze_riscv_0")
-    assert conf["C_USE_MULDIV"] == "1" and conf["C_USE_COMPRESSION"] == "0"   # M, no C
+    assert conf["C_USE_MULDIV"] == "1" and conf["C_USE_COMPRESSION"] == "0"  # M, no C
     assert conf["C_USE_ATOMIC"] == "0" and conf["C_USE_FPU"] == "0"
     assert conf["C_USE_DCACHE"] == "0" and conf["C_USE_ICACHE"] == "1"
     assert _props(calls, "axi_uartlite_0")["C_BAUDRATE"] == str(arty_a7.UART_BAUD)
@@ -227,8 +249,15 @@ def test_microblaze_v_is_rv32im_like_the_firmware(default_build, calls):
     assert march.split("_")[0] == re.search(r"-march=(\S+)", clib).group(1) == "rv32im"
     assert "-mabi=ilp32" in flags and "-mabi=ilp32" in clib
     # the DDR through the MIG with Digilent's board preset; the UART on the board's USB-UART
-    assert ["apply_board_connection", "-board_interface", "ddr3_sdram", "-ip_intf",
-            "mig_7series_0/mig_ddr_interface", "-diagram", "litedigest"] in calls
+    assert [
+        "apply_board_connection",
+        "-board_interface",
+        "ddr3_sdram",
+        "-ip_intf",
+        "mig_7series_0/mig_ddr_interface",
+        "-diagram",
+        "litedigest",
+    ] in calls
     assert any(c[0] == "apply_board_connection" and "usb_uart" in c for c in calls)
 
 
@@ -237,8 +266,12 @@ def test_buses_dma_reaches_ddr_only(calls):
     DDR; its instruction cache the DDR; the subsystem's DMA master the DDR and nothing else."""
     edges = _intf_graph(calls)
     cpu = _reaches(edges, "microblaze_riscv_0/M_AXI_DP")
-    for slave in ("litedigest_0/s_axi", "axi_uartlite_0/S_AXI", "axi_intc_0/s_axi",
-                  "mig_7series_0/S_AXI"):
+    for slave in (
+        "litedigest_0/s_axi",
+        "axi_uartlite_0/S_AXI",
+        "axi_intc_0/s_axi",
+        "mig_7series_0/S_AXI",
+    ):
         assert slave in cpu, slave
     assert "mig_7series_0/S_AXI" in _reaches(edges, "microblaze_riscv_0/M_AXI_IC")
     dma = _reaches(edges, "litedigest_0/m_axi")
@@ -264,11 +297,16 @@ def test_addresses_agree_with_csr_json_and_the_firmware(default_build, csr, call
     # the firmware's memory map (mem.h, regions.ld, soc.h) is the block design's
     gen = default_build["firmware"]["headers"]
     with open(gen["mem.h"]) as f:
-        mem = {m.group(1): int(m.group(2), 16) for m in
-               re.finditer(r"#define (\w+) 0x([0-9a-f]+)L?\n", f.read())}
+        mem = {
+            m.group(1): int(m.group(2), 16)
+            for m in re.finditer(r"#define (\w+) 0x([0-9a-f]+)L?\n", f.read())
+        }
     assert (mem["MAIN_RAM_BASE"], mem["MAIN_RAM_SIZE"]) == (ram["base"], ram["size"])
-    assert (mem["SRAM_BASE"], mem["SRAM_SIZE"]) == a[(data, "dlmb_bram_if_cntlr/SLMB/Mem")] == \
-        a[("microblaze_riscv_0/Instruction", "ilmb_bram_if_cntlr/SLMB/Mem")]
+    assert (
+        (mem["SRAM_BASE"], mem["SRAM_SIZE"])
+        == a[(data, "dlmb_bram_if_cntlr/SLMB/Mem")]
+        == a[("microblaze_riscv_0/Instruction", "ilmb_bram_if_cntlr/SLMB/Mem")]
+    )
     assert (mem["CSR_BASE"], mem["CSR_SIZE"]) == (base, size)
     assert (mem["UARTLITE_BASE"], mem["UARTLITE_SIZE"]) == a[(data, "axi_uartlite_0/S_AXI/Reg")]
     assert (mem["INTC_BASE"], mem["INTC_SIZE"]) == a[(data, "axi_intc_0/S_AXI/Reg")]
@@ -299,12 +337,15 @@ def test_clocks(calls):
     subsystem's FREQ_HZ); the MIG's AXI side on its ui_clk, axi_mem's second clock."""
     wiz = _props(calls, "clk_wiz_0")
     assert float(wiz["CLKOUT3_REQUESTED_OUT_FREQ"]) * 1e6 == arty_a7.CLOCK_HZ
-    assert float(wiz["CLKOUT1_REQUESTED_OUT_FREQ"]) == pytest.approx(166.667)   # MIG sys_clk_i
-    assert float(wiz["CLKOUT2_REQUESTED_OUT_FREQ"]) == 200.0                    # MIG clk_ref_i
+    assert float(wiz["CLKOUT1_REQUESTED_OUT_FREQ"]) == pytest.approx(166.667)  # MIG sys_clk_i
+    assert float(wiz["CLKOUT2_REQUESTED_OUT_FREQ"]) == 200.0  # MIG clk_ref_i
     assert ["connect_bd_net", "clk_wiz_0/clk_out1", "mig_7series_0/sys_clk_i"] in calls
     assert ["connect_bd_net", "clk_wiz_0/clk_out2", "mig_7series_0/clk_ref_i"] in calls
-    (net,) = [c for c in calls if c[0] == "connect_bd_net" and "clk_wiz_0/clk_out3" in c
-              and "litedigest_0/clk" in c]
+    (net,) = [
+        c
+        for c in calls
+        if c[0] == "connect_bd_net" and "clk_wiz_0/clk_out3" in c and "litedigest_0/clk" in c
+    ]
     for pin in ("microblaze_riscv_0/Clk", "axi_periph/aclk", "axi_mem/aclk"):
         assert pin in net
     assert ["connect_bd_net", "mig_7series_0/ui_clk", "axi_mem/aclk1"] in calls
@@ -321,7 +362,7 @@ def test_dma_at_the_arty_ddr_base_in_simulation():
     mem_base = arty_a7.DDR_BASE
     msg = bytes((7 * i + 3) & 0xFF for i in range(300))
     mem = bytearray(0x2000)
-    mem[0x1000:0x1000 + len(msg)] = msg
+    mem[0x1000 : 0x1000 + len(msg)] = msg
     sim = SubsystemSim(["sha256:opt"], mem, mem_base, target=arty_a7.TARGET, latency=20, seed=1)
     assert sim.csr["memories"]["main_ram"]["base"] == arty_a7.DDR_BASE
     res = {}
@@ -347,11 +388,12 @@ def test_dma_at_the_arty_ddr_base_in_simulation():
     assert res["status"] & 0x3C == 0, hex(res["status"])
     assert res["digest"] == hashlib.sha256(msg).digest()
     assert all(a >= mem_base for a, _ in sim.ddr.ar_log)
-    assert res["outside"] & 0x3E == 0x0A, hex(res["outside"])      # done, err_addr alone
+    assert res["outside"] & 0x3E == 0x0A, hex(res["outside"])  # done, err_addr alone
     assert res["reads_outside"] == 0
 
 
 # --- the firmware --------------------------------------------------------------------------------
+
 
 def test_firmware_csr_header_is_csr_json_at_the_window(default_build, csr):
     """The firmware's csr.h: every register of csr.json at the CSR window's address + its
@@ -361,9 +403,13 @@ def test_firmware_csr_header_is_csr_json_at_the_window(default_build, csr):
         pytest.skip(fw["skipped"])
     with open(fw["headers"]["csr.h"]) as f:
         h = f.read()
-    assert re.search(r"#define CSR_BASE 0x([0-9a-f]+)L", h).group(1) == f"{arty_a7.CSR_WINDOW_BASE:x}"
-    addrs = {m.group(1).lower(): int(m.group(2), 16) for m in
-             re.finditer(r"#define CSR_(\w+)_ADDR \(CSR_BASE \+ 0x([0-9a-f]+)L\)", h)}
+    assert (
+        re.search(r"#define CSR_BASE 0x([0-9a-f]+)L", h).group(1) == f"{arty_a7.CSR_WINDOW_BASE:x}"
+    )
+    addrs = {
+        m.group(1).lower(): int(m.group(2), 16)
+        for m in re.finditer(r"#define CSR_(\w+)_ADDR \(CSR_BASE \+ 0x([0-9a-f]+)L\)", h)
+    }
     assert addrs and len(addrs) == len(csr["csr_registers"])
     for name, reg in csr["csr_registers"].items():
         assert addrs[name] == reg["addr"], name
@@ -381,16 +427,20 @@ def test_firmware_elf_for_the_microblaze_v(default_build):
     assert c["sections"][".text"]["addr"] == "0x80000000"
     assert os.path.getsize(fw["bin"]) == fw["bin_bytes"] > 1000
     # the C library and the demo, compiled from the same sources as on the simulated SoC
-    objs = sorted(f for f in os.listdir(os.path.join(fw["build_dir"], "firmware", "libld"))
-                  if f.endswith(".o"))
+    objs = sorted(
+        f
+        for f in os.listdir(os.path.join(fw["build_dir"], "firmware", "libld"))
+        if f.endswith(".o")
+    )
     from litedigest.soc.sim.firmware import APPS_DIR
+
     with open(os.path.join(APPS_DIR, "..", "lib", "sources.txt")) as f:
         srcs = sorted(os.path.splitext(s)[0] + ".o" for s in f.read().split())
     assert objs == srcs
     # the run script loads this ELF
     with open(os.path.join(default_build["output_dir"], "vivado", arty_a7.RUN_TCL_NAME)) as f:
         run = f.read()
-    assert "dow \"$out_dir/mbv/firmware/demo/demo.elf\"" in run and "fpga -file" in run
+    assert 'dow "$out_dir/mbv/firmware/demo/demo.elf"' in run and "fpga -file" in run
 
 
 def test_firmware_image_drives_the_csr_window(default_build, csr):
@@ -400,14 +450,28 @@ def test_firmware_image_drives_the_csr_window(default_build, csr):
     if fw.get("ok") is None:
         pytest.skip(fw["skipped"])
     tool = lambda name: fw["triple"] + "-" + name  # noqa: E731
-    syms = subprocess.run([tool("nm"), fw["elf"]], capture_output=True, text=True, check=True).stdout
+    syms = subprocess.run(
+        [tool("nm"), fw["elf"]], capture_output=True, text=True, check=True
+    ).stdout
     (addr,) = [int(line.split()[0], 16) for line in syms.splitlines() if line.split()[-1] == "dev"]
-    dump = subprocess.run([tool("objdump"), "-s", f"--start-address=0x{addr:x}",
-                           f"--stop-address=0x{addr + 64:x}", fw["elf"]],
-                          capture_output=True, text=True, check=True).stdout
-    data = b"".join(bytes.fromhex("".join(line.split()[1:5]))
-                    for line in dump.splitlines() if re.match(r"^ [0-9a-f]{8} ", line))
-    words = {int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data) - 3, 4)}
+    dump = subprocess.run(
+        [
+            tool("objdump"),
+            "-s",
+            f"--start-address=0x{addr:x}",
+            f"--stop-address=0x{addr + 64:x}",
+            fw["elf"],
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    data = b"".join(
+        bytes.fromhex("".join(line.split()[1:5]))
+        for line in dump.splitlines()
+        if re.match(r"^ [0-9a-f]{8} ", line)
+    )
+    words = {int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data) - 3, 4)}
     regs = csr["csr_registers"]
     for r in ("ctrl", "din", "status", "dma_base", "dma_length"):
         assert arty_a7.CSR_WINDOW_BASE + regs[f"sha256_{r}"]["addr"] in words, r
@@ -421,12 +485,14 @@ def test_demo_firmware_on_the_simulated_soc(default_build):
     sd = arty_a7.run_sim_demo(default_build["peripherals"], log=lambda *a: None)
     assert sd["ok"], sd
     assert sd["engine"] == default_build["peripherals"]["sha256"] == "sha256:opt:p1"
-    assert {(r["path"], r["bytes"]) for r in sd["records"]} == \
-        {(p, n) for p in ("sw", "csr", "dma") for n in (64, 1024, 16384)}
+    assert {(r["path"], r["bytes"]) for r in sd["records"]} == {
+        (p, n) for p in ("sw", "csr", "dma") for n in (64, 1024, 16384)
+    }
     assert all(sd["checks"].values()) and len(sd["checks"]) >= 10
 
 
 # --- the rest of the build -----------------------------------------------------------------------
+
 
 def test_manifest_without_vivado(default_build):
     with open(default_build["manifest"]) as f:
@@ -454,16 +520,25 @@ def test_rerun_is_cached(default_build):
     assert os.path.getmtime(default_build["verilog"]) == mtime
     assert any("up to date" in m for m in msgs)
     if elf:
-        assert os.path.getmtime(elf) == elf_mtime          # nothing of the firmware rebuilt
+        assert os.path.getmtime(elf) == elf_mtime  # nothing of the firmware rebuilt
         assert rep["firmware"]["elf_sha256"] == default_build["firmware"]["elf_sha256"]
 
 
 def test_synth_small_config_xc7a100t(tmp_path):
     from litedigest.soc.flows import xc7 as flow_xc7
-    rep = arty_a7.run("sha256:base", str(tmp_path), synth=True, lint=False, vivado=False,
-                      firmware=False, niceness=10, log=lambda *a: None)
+
+    rep = arty_a7.run(
+        "sha256:base",
+        str(tmp_path),
+        synth=True,
+        lint=False,
+        vivado=False,
+        firmware=False,
+        niceness=10,
+        log=lambda *a: None,
+    )
     c = rep["synth_xc7"]["counts"]
-    assert c["lut"] > 500 and c["ff"] > 500   # an engine, its CSRs and two AXI bridges
+    assert c["lut"] > 500 and c["ff"] > 500  # an engine, its CSRs and two AXI bridges
     assert rep["synth_xc7"]["capacity"] == flow_xc7.XC7A100T
     assert rep["synth_xc7"]["fits"] and flow_xc7.fits(c, flow_xc7.XC7A100T)
     assert "firmware" not in rep
@@ -474,15 +549,25 @@ def test_synth_small_config_xc7a100t(tmp_path):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "litedigest.cli", "build", "arty_a7", *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "litedigest.cli", "build", "arty_a7", *args],
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_engine_sets_without_the_demo_peripheral(tmp_path):
     """An engine set without a SHA-256 engine builds; the demo firmware (it drives the sha256
     peripheral) and its stand-in run are reported as not built, with the reason."""
-    rep = arty_a7.run("sha1:base", str(tmp_path), synth=False, lint=False, vivado=False,
-                      sim_demo=True, log=lambda *a: None)
+    rep = arty_a7.run(
+        "sha1:base",
+        str(tmp_path),
+        synth=False,
+        lint=False,
+        vivado=False,
+        sim_demo=True,
+        log=lambda *a: None,
+    )
     assert rep["firmware"]["ok"] is None and "sha256" in rep["firmware"]["skipped"]
     assert rep["sim_demo"]["ok"] is None
     with open(rep["manifest"]) as f:

@@ -2,6 +2,7 @@
 """The pynq_z2 target (soc/targets/pynq_z2.py): generation, register map at AXI-Lite offsets,
 the Vivado TCL, Verilator lint, Yosys synth_xilinx, bad input, and a Migen simulation of the
 subsystem's AXI ports (CSR path and DMA path against hashlib)."""
+
 import hashlib
 import json
 import os
@@ -49,12 +50,22 @@ def test_verilog_ports(default_build):
 def test_vivado_tcl(default_build):
     with open(default_build["vivado_tcl"]) as f:
         tcl = f.read()
-    for needle in ["xc7z020clg400-1", "xilinx.com:ip:processing_system7",
-                   f"-type module -reference {pynq_z2.SUBSYSTEM_TOP}",
-                   "S_AXI_HP0", "M_AXI_GP0", "IRQ_F2P", "CONFIG.PCW_S_AXI_HP0_DATA_WIDTH {64}",
-                   "CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {100}", "MT41K256M16 RE-125",
-                   "write_bitstream", "litedigest.hwh", "litedigest.bit", "axi_intc",
-                   "assign_bd_address -offset 0x43C00000"]:
+    for needle in [
+        "xc7z020clg400-1",
+        "xilinx.com:ip:processing_system7",
+        f"-type module -reference {pynq_z2.SUBSYSTEM_TOP}",
+        "S_AXI_HP0",
+        "M_AXI_GP0",
+        "IRQ_F2P",
+        "CONFIG.PCW_S_AXI_HP0_DATA_WIDTH {64}",
+        "CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {100}",
+        "MT41K256M16 RE-125",
+        "write_bitstream",
+        "litedigest.hwh",
+        "litedigest.bit",
+        "axi_intc",
+        "assign_bd_address -offset 0x43C00000",
+    ]:
         assert needle in tcl, needle
     n = len(default_build["peripherals"])
     assert f"CONFIG.NUM_PORTS {{{n}}}" in tcl
@@ -68,17 +79,22 @@ def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     file it adds exists; the address it gives the subsystem's AXI-Lite port and the window's
     range are the ones the register map (csr.json) and the drivers assume; one interrupt line
     per peripheral, in csr.json's order."""
-    calls = builder.tcl_dry_run(default_build["vivado_tcl"])   # tclsh, Vivado's commands recorded
+    calls = builder.tcl_dry_run(default_build["vivado_tcl"])  # tclsh, Vivado's commands recorded
     if calls is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
     names = [c[0] for c in calls]
-    for cmd in ("create_project", "create_bd_design", "create_bd_cell", "assign_bd_address",
-                "launch_runs"):
+    for cmd in (
+        "create_project",
+        "create_bd_design",
+        "create_bd_cell",
+        "assign_bd_address",
+        "launch_runs",
+    ):
         assert cmd in names, cmd
     added = [a for c in calls if c[0] == "add_files" for a in c[1:] if not a.startswith("-")]
     assert added, "the TCL adds no source file"
     for path in added:
-        if path:                       # (the wrapper's path comes from Vivado: empty here)
+        if path:  # (the wrapper's path comes from Vivado: empty here)
             assert os.path.exists(path), path
     (assign,) = [c for c in calls if c[0] == "assign_bd_address" and "-offset" in c]
     offset = int(assign[assign.index("-offset") + 1], 16)
@@ -88,7 +104,7 @@ def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     with open(default_build["csr_json"]) as f:
         csr = json.load(f)
     top = max(reg["addr"] + 4 * reg["size"] for reg in csr["csr_registers"].values())
-    assert top <= 1 << pynq_z2.AXIL_ADDRESS_WIDTH      # every register inside the mapped window
+    assert top <= 1 << pynq_z2.AXIL_ADDRESS_WIDTH  # every register inside the mapped window
     irqs = [c for c in calls if c[0] == "connect_bd_net" and any("irq_concat/In" in a for a in c)]
     assert len(irqs) == len(default_build["peripherals"])
     for name in default_build["peripherals"]:
@@ -106,8 +122,11 @@ def test_lint_passes(default_build):
 def test_manifest_without_vivado(default_build):
     with open(default_build["manifest"]) as f:
         m = json.load(f)
-    assert m["subsystem"]["vlnv"] == pynq_z2.SUBSYSTEM_VLNV == \
-        "xilinx.com:module_ref:litedigest_subsystem:1.0"
+    assert (
+        m["subsystem"]["vlnv"]
+        == pynq_z2.SUBSYSTEM_VLNV
+        == "xilinx.com:module_ref:litedigest_subsystem:1.0"
+    )
     assert m["engines"] == list(MAIN_SOC)
     if not default_build["vivado"]["ran"]:
         assert m["bitstream"]["sha256"] is None and "Vivado" in m["bitstream"]["reason"]
@@ -125,10 +144,18 @@ def test_rerun_is_cached(default_build, tmp_path):
 
 def test_synth_small_config(tmp_path):
     from litedigest.soc.flows import xc7 as flow_xc7
-    rep = pynq_z2.run("sha256:base", str(tmp_path), synth=True, lint=False, vivado=False,
-                      niceness=10, log=lambda *a: None)
+
+    rep = pynq_z2.run(
+        "sha256:base",
+        str(tmp_path),
+        synth=True,
+        lint=False,
+        vivado=False,
+        niceness=10,
+        log=lambda *a: None,
+    )
     c = rep["synth_xc7"]["counts"]
-    assert c["lut"] > 500 and c["ff"] > 500   # an engine, its CSRs and two AXI bridges
+    assert c["lut"] > 500 and c["ff"] > 500  # an engine, its CSRs and two AXI bridges
     assert rep["synth_xc7"]["fits"] and flow_xc7.fits(c)
     with open(rep["manifest"]) as f:
         m = json.load(f)
@@ -137,8 +164,11 @@ def test_synth_small_config(tmp_path):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "litedigest.cli", "build", "pynq_z2", *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "litedigest.cli", "build", "pynq_z2", *args],
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_unknown_engine_is_a_clear_error(tmp_path):
@@ -161,6 +191,7 @@ def test_bad_output_dir_is_a_clear_error(tmp_path):
 # The subsystem in Migen's simulator (soc/targets/pynq_dma.py): CSRs through the AXI-Lite slave,
 # the DMA's AXI4 master on the DDR model (soc/sim/axi_ddr.py: first-beat latency, random
 # ARREADY / RVALID gaps, protocol checks by assertion).
+
 
 def _pad(msg):
     ml = len(msg) * 8
@@ -188,16 +219,16 @@ def test_axi_ports_simulation():
         results["scratch"] = yield from sim.host.read(scratch)
         # CSR path: one block of "abc", its interrupt enabled
         yield from sim.write("sha256", "ev_enable", 1)
-        results["irq_before"] = (yield sim.soc.irq_pads["sha256"])
+        results["irq_before"] = yield sim.soc.irq_pads["sha256"]
         block = _pad(b"abc")
         for i in range(16):
-            yield from sim.write("sha256", "din", int.from_bytes(block[4 * i:4 * i + 4], "big"))
+            yield from sim.write("sha256", "din", int.from_bytes(block[4 * i : 4 * i + 4], "big"))
         yield from sim.ctrl("sha256", start=1, first=1, last=1)
         results["csr_status"] = yield from sim.wait_slots("sha256", 1)
         results["csr_digest"] = yield from sim.digest("sha256", 0, 32)
-        results["irq_done"] = (yield sim.soc.irq_pads["sha256"])
+        results["irq_done"] = yield sim.soc.irq_pads["sha256"]
         yield from sim.write("sha256", "ev_pending", 1)  # clear the event
-        results["irq_cleared"] = (yield sim.soc.irq_pads["sha256"])
+        results["irq_cleared"] = yield sim.soc.irq_pads["sha256"]
         yield from sim.write("sha256", "slots_ack", 1)
         yield from sim.ctrl("sha256", ack=1)
         # DMA path: a 4-block message in "DDR" at mem_base
@@ -227,7 +258,7 @@ def _messages(rng, n, mem, mem_base, top):
         addr = mem_base + 0x1000 * (1 + 2 * i) - 8 * rng.randrange(0, 40)
         assert addr + length <= top
         msg = rng.randbytes(length)
-        mem[addr - mem_base:addr - mem_base + length] = msg
+        mem[addr - mem_base : addr - mem_base + length] = msg
         out.append((addr, msg))
     return out
 
@@ -244,7 +275,9 @@ def test_axi_dma_p4_slots_with_back_pressure():
     mem_base = 0x0800_0000
     mem = bytearray(rng.randbytes(0x9000))
     msgs = _messages(rng, 4, mem, mem_base, mem_base + len(mem))
-    sim = SubsystemSim(["sha256:opt:p4"], mem, mem_base, latency=30, seed=7, ar_ready=0.6, r_gap=0.3)
+    sim = SubsystemSim(
+        ["sha256:opt:p4"], mem, mem_base, latency=30, seed=7, ar_ready=0.6, r_gap=0.3
+    )
     got = []
 
     def host():
@@ -272,8 +305,8 @@ def test_axi_dma_bus_error_then_fine():
     rng = random.Random(3)
     mem_base = 0x0C00_0000
     mem = bytearray(rng.randbytes(0x3000))
-    good = bytes(mem[0x1000:0x1000 + 700])
-    bad_addr = mem_base + len(mem) - 256              # 1 KiB from here: 768 bytes past the end
+    good = bytes(mem[0x1000 : 0x1000 + 700])
+    bad_addr = mem_base + len(mem) - 256  # 1 KiB from here: 768 bytes past the end
     res = {}
 
     def host():
@@ -290,14 +323,16 @@ def test_axi_dma_bus_error_then_fine():
         res["again_status"] = yield from sim.wait_slots("sha256", 1, limit=200)
         res["again"] = yield from sim.digest("sha256", 0, 32)
 
-    sim = SubsystemSim(["sha256:opt:p4"], mem, mem_base, latency=30, seed=3, ar_ready=0.7, r_gap=0.2)
+    sim = SubsystemSim(
+        ["sha256:opt:p4"], mem, mem_base, latency=30, seed=3, ar_ready=0.7, r_gap=0.2
+    )
     sim.run(host())
-    assert res["status"] & 0x3C == 0x20, hex(res["status"])      # err_bus only
+    assert res["status"] & 0x3C == 0x20, hex(res["status"])  # err_bus only
     assert sim.ddr.stats["read_errors"] > 0
     assert res["good_status"] & 0x3C == 0
     assert res["good"] == hashlib.sha256(good).digest()
     assert res["again_status"] & 0x3C == 0
-    assert res["again"] == hashlib.sha256(bytes(mem[0x800:0x800 + 300])).digest()
+    assert res["again"] == hashlib.sha256(bytes(mem[0x800 : 0x800 + 300])).digest()
 
 
 def test_axi_batch_walker():
@@ -314,12 +349,12 @@ def test_axi_batch_walker():
     msgs, desc, addr = [], bytearray(), mem_base + 0x400
     for i in range(5):
         msg = rng.randbytes(rng.choice([0, 3, 64, rng.randrange(400)]))
-        mem[addr - mem_base:addr - mem_base + len(msg)] = msg
+        mem[addr - mem_base : addr - mem_base + len(msg)] = msg
         desc += b"".join(x.to_bytes(4, "little") for x in (addr, len(msg), outs + 32 * i, 0))
         msgs.append(msg)
         addr += (len(msg) + 64) // 64 * 64
-    mem[table - mem_base:table - mem_base + len(desc)] = desc
-    other = bytes(mem[0x2000:0x2000 + 500])
+    mem[table - mem_base : table - mem_base + len(desc)] = desc
+    other = bytes(mem[0x2000 : 0x2000 + 500])
     before = bytes(mem)
     res = {}
 
@@ -337,13 +372,21 @@ def test_axi_batch_walker():
         res["sha1_status"] = yield from sim.wait_slots("sha1", 1, limit=500)
         res["sha1"] = yield from sim.digest("sha1", 0, 20)
 
-    sim = SubsystemSim(["sha256:base", "sha1:base"], mem, mem_base, latency=30, seed=5,
-                       ar_ready=0.7, r_gap=0.2, w_ready=0.5)
+    sim = SubsystemSim(
+        ["sha256:base", "sha1:base"],
+        mem,
+        mem_base,
+        latency=30,
+        seed=5,
+        ar_ready=0.7,
+        r_gap=0.2,
+        w_ready=0.5,
+    )
     sim.run(host())
     assert res["batch"] == 0b10 and res["progress"] == len(msgs)
     for i, msg in enumerate(msgs):
         o = outs - mem_base + 32 * i
-        assert bytes(mem[o:o + 32]) == hashlib.sha256(msg).digest(), i
+        assert bytes(mem[o : o + 32]) == hashlib.sha256(msg).digest(), i
     spans = [(outs - mem_base + 32 * i, outs - mem_base + 32 * i + 32) for i in range(len(msgs))]
     assert all(any(a <= i < e for a, e in spans) for i in range(len(mem)) if mem[i] != before[i])
     assert res["sha1_status"] & 0x3C == 0 and res["sha1"] == hashlib.sha1(other).digest()
@@ -354,8 +397,9 @@ def test_axi_batch_walker():
 @pytest.mark.slow
 def test_synth_main_soc(tmp_path):
     """The full default engine set through synth_xilinx: fits the xc7z020 (takes many minutes)."""
-    rep = pynq_z2.run(None, str(tmp_path), synth=True, lint=True, vivado=False, niceness=10,
-                      log=lambda *a: None)
+    rep = pynq_z2.run(
+        None, str(tmp_path), synth=True, lint=True, vivado=False, niceness=10, log=lambda *a: None
+    )
     assert rep["lint"].get("ok") in (True, None)
     assert rep["synth_xc7"]["fits"], rep["synth_xc7"]
 
@@ -375,23 +419,38 @@ def test_c_driver_reports_axi_errors_then_hashes_right(resp):
 
     mem_base, size = 0x0C00_0000, 0x2000
     mem = bytearray(size)
-    sim = SubsystemSim(["sha256:opt"], mem, mem_base, latency=10, seed=5,
-                       decode_end=mem_base + size if resp == "DECERR" else None)
+    sim = SubsystemSim(
+        ["sha256:opt"],
+        mem,
+        mem_base,
+        latency=10,
+        seed=5,
+        decode_end=mem_base + size if resp == "DECERR" else None,
+    )
     port = DriverPort(sim).start()
     try:
         regs = native.instance_registers(sim.csr["csr_registers"], "sha256")
 
         def device(stage_at):
-            return native.HwDevice(regs, read32=port.read32, write32=port.write32, family="sha256",
-                                   ram_base=mem_base, ram_size=4 * size, dma_write=port.dma_write,
-                                   stage=(stage_at, 0x1000), shared=True, timeout_polls=400)
+            return native.HwDevice(
+                regs,
+                read32=port.read32,
+                write32=port.write32,
+                family="sha256",
+                ram_base=mem_base,
+                ram_size=4 * size,
+                dma_write=port.dma_write,
+                stage=(stage_at, 0x1000),
+                shared=True,
+                timeout_polls=400,
+            )
 
         msg = bytes(range(256)) * 2
         t = time.monotonic()
         with pytest.raises(native.HardwareError):
-            device(mem_base + size - 0x100).md("sha256", msg, native.PATH_DMA)   # past the end
+            device(mem_base + size - 0x100).md("sha256", msg, native.PATH_DMA)  # past the end
         assert time.monotonic() - t < 300
-        assert sim.ddr.stats["read_errors"] > 0        # it was the error beats
+        assert sim.ddr.stats["read_errors"] > 0  # it was the error beats
         assert (sim.ddr.stats["read_decerrs"] > 0) == (resp == "DECERR")
         errors = sim.ddr.stats["read_errors"]
         assert device(mem_base).md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()

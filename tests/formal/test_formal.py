@@ -15,6 +15,7 @@ FAIL until the design is changed, and then its test says so. (The two findings o
 run, SlotControl losing an event in the cycle of an ack and the AXI reader withdrawing a shown
 block, are fixed and proven now: `slots-prove` J7, `axi-256-held`.)
 """
+
 import pytest
 
 from litedigest.soc.formal import PROOFS, ok, run, run_one
@@ -40,9 +41,11 @@ def results(request):
 
 
 def _explain(proof, r):
-    return (f"{proof.name}: {r['status']} (expected {proof.expect}"
-            f"{' caught by ' + proof.catches if proof.catches else ''}; failed groups "
-            f"{r.get('failed')})\n{r.get('log', '')}\ntrace: {r.get('trace')}")
+    return (
+        f"{proof.name}: {r['status']} (expected {proof.expect}"
+        f"{' caught by ' + proof.catches if proof.catches else ''}; failed groups "
+        f"{r.get('failed')})\n{r.get('log', '')}\ntrace: {r.get('trace')}"
+    )
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if PROOFS[n].expect == "PASS"])
@@ -51,7 +54,9 @@ def test_proof_holds(name, results):
     assert ok(proof, r), _explain(proof, r)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if PROOFS[n].expect == "FAIL" and not PROOFS[n].known])
+@pytest.mark.parametrize(
+    "name", [n for n in NAMES if PROOFS[n].expect == "FAIL" and not PROOFS[n].known]
+)
 def test_planted_fault_is_caught(name, results):
     proof, r = PROOFS[name], results[name]
     assert ok(proof, r), _explain(proof, r)
@@ -70,8 +75,27 @@ def test_every_group_has_a_planted_fault():
     """The property groups with a planted fault of their own (docs/RELIABILITY.md lists
     them); a group dropped from the faults fails here."""
     targeted = {p.catches for p in PROOFS.values() if p.expect == "FAIL"}
-    for group in ("E1", "E2", "E3", "E4", "E5", "E6", "J1", "J3", "J4", "J6", "J7", "D1", "D2", "D3",
-                  "X1", "X3", "X4", "X5", "X7"):
+    for group in (
+        "E1",
+        "E2",
+        "E3",
+        "E4",
+        "E5",
+        "E6",
+        "J1",
+        "J3",
+        "J4",
+        "J6",
+        "J7",
+        "D1",
+        "D2",
+        "D3",
+        "X1",
+        "X3",
+        "X4",
+        "X5",
+        "X7",
+    ):
         assert group in targeted, group
 
 
@@ -80,6 +104,7 @@ def test_every_engine_of_the_standard_socs_has_its_contract_proven():
     k-induction of the engine contract (E1-E8) that must pass; the MAC engines are checked by
     their own harness (`engine_mac_formal`: key slots, key initializations, per-slot order)."""
     from litedigest.soc.targets.sim import MAIN_SOC, MAC_SOC
+
     for spec in dict.fromkeys(MAIN_SOC + MAC_SOC):
         key = spec.replace(":", "_")
         for mode in ("bmc", "prove"):
@@ -132,6 +157,7 @@ def test_output_sums_become_xor_of_words_only():
         v = Ops()
         v.visit(st.r)
         return v.ops
-    assert ops(mid) == ["^"]          # words: the sum abstracted
-    assert ops(out) == ["+"]          # a word plus a 4-bit index: kept
-    assert ops(elsewhere) == ["+"]    # not in the output's cone
+
+    assert ops(mid) == ["^"]  # words: the sum abstracted
+    assert ops(out) == ["+"]  # a word plus a 4-bit index: kept
+    assert ops(elsewhere) == ["+"]  # not in the output's cone

@@ -12,6 +12,7 @@ for the jobs hashlib cannot check alone (Skein tweaks, tails, load_cv).
   Wishbone peripheral: the same digests and status;
 - the DDR model's checks catch a burst crossing 4 KiB and a wrong ARSIZE.
 """
+
 import random
 
 import pytest
@@ -42,16 +43,21 @@ class AXIBench(Bench):
         self.ddr = AXIDDR(self.p.axi, self.ram.mem, RAM_BASE, seed=seed, **ddr)
 
     def memories(self):
-        return [self.ddr.process()] + ([self.ram.serve(self.p.bus)] if self.p.bus is not None else [])
+        return [self.ddr.process()] + (
+            [self.ram.serve(self.p.bus)] if self.p.bus is not None else []
+        )
 
 
-@pytest.mark.parametrize("spec", ["sha256:base", "sha1:base", "sha512:base", "sha256:base:p2",
-                                  "skein512:r8:fp2:sp3"])
+@pytest.mark.parametrize(
+    "spec", ["sha256:base", "sha1:base", "sha512:base", "sha256:base:p2", "skein512:r8:fp2:sp3"]
+)
 def test_axi_pad_jobs(spec):
     b = AXIBench(spec, seed=len(spec), latency=30, ar_ready=0.6, r_gap=0.3)
     bs = b.engine.block_bits // 8
     # 8-byte aligned, a few rows before a 4 KiB boundary: blocks straddle it
-    bad = run_pad_jobs(b, lambda i: RAM_BASE + 0x1000 * (1 + i % 6) - 8 * b.rng.randrange(1, 2 * bs // 8))
+    bad = run_pad_jobs(
+        b, lambda i: RAM_BASE + 0x1000 * (1 + i % 6) - 8 * b.rng.randrange(1, 2 * bs // 8)
+    )
     assert bad == []
     rows = bs // 8
     assert all(1 <= beats <= rows for _, beats in b.ddr.ar_log)
@@ -71,15 +77,28 @@ def _random_jobs(rng, engine, n):
         tail = RAM_BASE + 8 * rng.randrange(0x6000 // 8)
         first = rng.random() < 0.6
         # (one load_cv job a round: a second one waits for the first one's cv, refused)
-        flags = dict(first=int(first), last=rng.getrandbits(1),
-                     load_cv=int(not first and i % engine.slots == 0 and rng.random() < 0.7),
-                     tail=int(nt > 0), variant=rng.randrange(len(engine.variants)))
+        flags = dict(
+            first=int(first),
+            last=rng.getrandbits(1),
+            load_cv=int(not first and i % engine.slots == 0 and rng.random() < 0.7),
+            tail=int(nt > 0),
+            variant=rng.randrange(len(engine.variants)),
+        )
         if skein:
             flags["out"] = int(rng.random() < 0.5)
-        jobs.append(dict(slot=i % engine.slots, base=base, length=nb * bs, tail_base=tail,
-                         tail_length=nt * bs, flags=flags, cv=rng.getrandbits(engine.digest_bits),
-                         tweak=rng.getrandbits(128) & ~(1 << 127 | 1 << 126) | rng.getrandbits(2) << 126,
-                         final_bytes=rng.randrange(65)))
+        jobs.append(
+            dict(
+                slot=i % engine.slots,
+                base=base,
+                length=nb * bs,
+                tail_base=tail,
+                tail_length=nt * bs,
+                flags=flags,
+                cv=rng.getrandbits(engine.digest_bits),
+                tweak=rng.getrandbits(128) & ~(1 << 127 | 1 << 126) | rng.getrandbits(2) << 126,
+                final_bytes=rng.randrange(65),
+            )
+        )
     return jobs
 
 
@@ -90,7 +109,7 @@ def _run_jobs(b, jobs):
 
     def gen():
         for k in range(0, len(jobs), b.engine.slots):
-            rnd = jobs[k:k + b.engine.slots]
+            rnd = jobs[k : k + b.engine.slots]
             for j in rnd:
                 yield from b.write(b.p.dma_base, j["base"])
                 yield from b.write(b.p.dma_length, j["length"])
@@ -128,8 +147,9 @@ def test_axi_reader_matches_the_wishbone_reader(spec):
     assert got == want
 
 
-@pytest.mark.parametrize("burst,want", [((0x0FF8, 1, 3), "crosses a 4 KiB boundary"),
-                                        ((0x1000, 0, 2), "size 2")])
+@pytest.mark.parametrize(
+    "burst,want", [((0x0FF8, 1, 3), "crosses a 4 KiB boundary"), ((0x1000, 0, 2), "size 2")]
+)
 def test_ddr_model_checks(burst, want):
     """A master that issues a burst across 4 KiB, or of a narrower size, is stopped."""
     axi = AXIInterface(data_width=64, address_width=32, id_width=1)

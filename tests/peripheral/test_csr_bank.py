@@ -3,6 +3,7 @@
 addresses on the registered bridge's bus (the bridge's address register is the Wishbone address
 a cycle late), random reads and writes in and around the bank; the write strobes, the read
 strobes, the storage and every read must match cycle for cycle."""
+
 import random
 
 from migen import Module, Signal, run_simulation
@@ -12,12 +13,17 @@ from litex.soc.interconnect.csr import CSR, CSRStatus, CSRStorage
 
 from litedigest.soc.cores.csr_bridge import DecodedCSRBank
 
-BANK = 5            # the bank's index (paging 0x800: 512 registers a bank)
+BANK = 5  # the bank's index (paging 0x800: 512 registers a bank)
 
 
 def _registers():
-    return [CSRStorage(32, name="a"), CSRStatus(8, name="b"), CSRStorage(64, name="c"),
-            CSR(16, name="d"), CSRStorage(3, name="e")]
+    return [
+        CSRStorage(32, name="a"),
+        CSRStatus(8, name="b"),
+        CSRStorage(64, name="c"),
+        CSR(16, name="d"),
+        CSRStorage(3, name="e"),
+    ]
 
 
 class Pair(Module):
@@ -32,11 +38,15 @@ class Pair(Module):
             bus = csr_bus.Interface(data_width=32, address_width=14)
             if kind == "litex":
                 bank = csr_bus.CSRBank(regs, BANK, bus=bus)
-                self.sync += bus.adr.eq(self.wb_adr)        # the bridge's address register
+                self.sync += bus.adr.eq(self.wb_adr)  # the bridge's address register
             else:
                 bank = DecodedCSRBank(regs, BANK, bus=bus, wb_adr=self.wb_adr)
-            self.comb += [bus.we.eq(self.we), bus.re.eq(self.re), bus.dat_w.eq(self.dat_w),
-                          regs[1].status.eq(self.count)]
+            self.comb += [
+                bus.we.eq(self.we),
+                bus.re.eq(self.re),
+                bus.dat_w.eq(self.dat_w),
+                regs[1].status.eq(self.count),
+            ]
             setattr(self.submodules, kind, bank)
             self.regs[kind] = (regs, bus, bank)
 
@@ -60,12 +70,14 @@ def test_decoded_bank_matches_litex():
             assert (yield lbus.dat_r) == (yield dbus.dat_r)
             seen["nonzero"] += bool((yield dbus.dat_r))
             for a, b in zip(lr, dr):
-                for sa, sb in zip(a.get_simple_csrs() if hasattr(a, "get_simple_csrs") else [a],
-                                  b.get_simple_csrs() if hasattr(b, "get_simple_csrs") else [b]):
+                for sa, sb in zip(
+                    a.get_simple_csrs() if hasattr(a, "get_simple_csrs") else [a],
+                    b.get_simple_csrs() if hasattr(b, "get_simple_csrs") else [b],
+                ):
                     assert (yield sa.re) == (yield sb.re), sa.name
                     assert (yield sa.we) == (yield sb.we), sa.name
-                    seen["writes"] += (yield sb.re)
-                    seen["reads"] += (yield sb.we)
+                    seen["writes"] += yield sb.re
+                    seen["reads"] += yield sb.we
                 if isinstance(a, CSRStorage):
                     assert (yield a.storage) == (yield b.storage), a.name
 

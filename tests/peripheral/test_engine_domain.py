@@ -6,6 +6,7 @@ sha512:k5, skein512:r8) and faster than sys, clock periods that are not multiple
 test_peripheral_batch's pad jobs and batches), and the same peripheral with the engine in sys
 (random jobs with tails, load_cv, Skein tweaks and output blocks: the same digests and status).
 The ECP5 target's `--engine-clock` (the PLL outputs, the domains): test_target_ecp5.py."""
+
 import random
 
 import pytest
@@ -15,11 +16,25 @@ from litedigest.soc.peripheral import add_hash_subsystem
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 
 from test_axi_reader import _random_jobs, _run_jobs
-from test_peripheral_batch import RAM_BASE, HASHES, Bench, run_pad_jobs, usable_variants, write_batch
+from test_peripheral_batch import (
+    RAM_BASE,
+    HASHES,
+    Bench,
+    run_pad_jobs,
+    usable_variants,
+    write_batch,
+)
 
 
-@pytest.mark.parametrize("spec,width,period", [("sha256:base", 64, 27), ("sha512:k5", 128, 23),
-                                               ("skein512:r8", 64, 19), ("sha256:base:p2", 512, 7)])
+@pytest.mark.parametrize(
+    "spec,width,period",
+    [
+        ("sha256:base", 64, 27),
+        ("sha512:k5", 128, 23),
+        ("skein512:r8", 64, 19),
+        ("sha256:base:p2", 512, 7),
+    ],
+)
 def test_pad_jobs(spec, width, period):
     """Every padding case, every variant, on an engine clocked slower (27, 23, 19) or faster (7)
     than sys (10)."""
@@ -28,8 +43,10 @@ def test_pad_jobs(spec, width, period):
     assert run_pad_jobs(b, lambda i: RAM_BASE + 0x1000 + 0x80 * b.rng.randrange(8)) == []
 
 
-@pytest.mark.parametrize("spec,period", [("skein512:r1", 31), ("sha256:base:p2", 13), ("sha1:base", 6),
-                                         ("skein512:r8:fp2", 23)])
+@pytest.mark.parametrize(
+    "spec,period",
+    [("skein512:r1", 31), ("sha256:base:p2", 13), ("sha1:base", 6), ("skein512:r8:fp2", 23)],
+)
 def test_random_jobs_match_the_engine_in_sys(spec, period):
     """Random jobs with tails, load_cv (the chaining value crosses with its block), Skein's
     tweaks and output blocks: the same digests and status as with the engine in sys."""
@@ -68,15 +85,15 @@ def test_batch_on_a_slow_engine(spec):
     for msg, (alg, out) in zip(msgs, info):
         o = out - RAM_BASE
         want = HASHES[alg](msg).digest()
-        assert bytes(b.ram.mem[o:o + len(want)]) == want, (alg, len(msg))
+        assert bytes(b.ram.mem[o : o + len(want)]) == want, (alg, len(msg))
 
 
 def _job_cycles(period, nblocks=6):
     """sys cycles of one DMA pad job of `nblocks` SHA-256 blocks with the engine's clock period
     `period` (None: the engine in sys)."""
     b = Bench("sha256:base", 512, seed=1, engine_period=period)
-    n = 64 * nblocks - 9       # the padding fits: nblocks blocks
-    b.ram.mem[0x1000:0x1000 + n] = bytes(n)
+    n = 64 * nblocks - 9  # the padding fits: nblocks blocks
+    b.ram.mem[0x1000 : 0x1000 + n] = bytes(n)
     out = {}
 
     def gen():

@@ -15,6 +15,7 @@ soc/peripheral/batch.py's descriptor format (written here from the documentation
   batch with err_desc after the messages before it; a ctrl job start during a batch and a
   batch start while a slot is busy are refused with err_state; the peripheral is usable after.
 """
+
 import hashlib
 import random
 
@@ -31,13 +32,22 @@ from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 
 RAM_BASE, RAM_SIZE = 0x40000000, 0x8000
-HASHES = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha224": hashlib.sha224,
-          "sha512": hashlib.sha512, "sha384": hashlib.sha384,
-          "sha512_224": lambda m: hashlib.new("sha512_224", m),
-          "sha512_256": lambda m: hashlib.new("sha512_256", m)}
+HASHES = {
+    "sha1": hashlib.sha1,
+    "sha256": hashlib.sha256,
+    "sha224": hashlib.sha224,
+    "sha512": hashlib.sha512,
+    "sha384": hashlib.sha384,
+    "sha512_224": lambda m: hashlib.new("sha512_224", m),
+    "sha512_256": lambda m: hashlib.new("sha512_256", m),
+}
 # Skein-512 with an output size (the engine's variants), pyskein as the reference
-HASHES.update({f"skein512-{n}": (lambda m, n=n: skein.skein512(m, digest_bits=n))
-               for n in (128, 160, 224, 256, 384, 512)})
+HASHES.update(
+    {
+        f"skein512-{n}": (lambda m, n=n: skein.skein512(m, digest_bits=n))
+        for n in (128, 160, 224, 256, 384, 512)
+    }
+)
 
 
 class Ram:
@@ -70,7 +80,9 @@ class Ram:
                             self.mem[off + k] = dat >> (8 * k) & 0xFF
                     self.writes += 1
                 else:
-                    yield bus.dat_r.eq(int.from_bytes(self.mem[off:off + self.row_bytes], "little"))
+                    yield bus.dat_r.eq(
+                        int.from_bytes(self.mem[off : off + self.row_bytes], "little")
+                    )
                     self.reads += 1
                 yield bus.ack.eq(1)
                 yield
@@ -90,8 +102,8 @@ class Bench:
         self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
         self.rng = random.Random(seed)
         self.ram = Ram(dma_width // 8, self.rng)
-        self.events = 0         # `batch` events
-        self.done_events = 0    # `done` events
+        self.events = 0  # `batch` events
+        self.done_events = 0  # `done` events
         self.cycles = 0
 
     # --- the CSR bank's side: a write sets storage, `re` pulses with it
@@ -168,28 +180,53 @@ def alg_of(spec, variant_name):
 
 
 def place(ram, rng, addr, msg):
-    ram.mem[addr - RAM_BASE:addr - RAM_BASE + len(msg)] = msg
+    ram.mem[addr - RAM_BASE : addr - RAM_BASE + len(msg)] = msg
 
 
 # DMA rows a block: 1 (the masks formed as they load), 2 (a cycle ahead), 4 or more (their
 # inputs registered first, then a cycle ahead)
-PAD_CASES = [("sha256:base", 512), ("sha256:base", 256), ("sha256:base", 32), ("sha1:base", 64),
-             ("sha512:base", 64),
-             ("sha256:base:p2", 512), ("skein512:r8", 512), ("skein512:r8", 32),
-             ("skein512:r8:fp2:sp3", 64)]
+PAD_CASES = [
+    ("sha256:base", 512),
+    ("sha256:base", 256),
+    ("sha256:base", 32),
+    ("sha1:base", 64),
+    ("sha512:base", 64),
+    ("sha256:base:p2", 512),
+    ("skein512:r8", 512),
+    ("skein512:r8", 32),
+    ("skein512:r8:fp2:sp3", 64),
+]
 
 
 def run_pad_jobs(b, addr_of):
     """Pad jobs of every padding case on Bench `b` (one after the other, slot by slot, the
     variants in turn), message i at `addr_of(i)`; returns the jobs that went wrong."""
     bs = b.engine.block_bits // 8
-    lb = bs // 8      # the length field's bytes
+    lb = bs // 8  # the length field's bytes
     # every padding case: empty, partial word, the 0x80 and length in the block (bs - lb - 1),
     # the length pushed into the next block (bs - lb .. bs - 1), block boundaries, several blocks
-    lengths = sorted({0, 1, 3, 4, 5, bs - lb - 1, bs - lb, bs - lb + 1, bs - 1, bs, bs + 1,
-                      2 * bs - lb - 1, 2 * bs - lb, 2 * bs, 3 * bs - 1, b.rng.randrange(4 * bs)})
+    lengths = sorted(
+        {
+            0,
+            1,
+            3,
+            4,
+            5,
+            bs - lb - 1,
+            bs - lb,
+            bs - lb + 1,
+            bs - 1,
+            bs,
+            bs + 1,
+            2 * bs - lb - 1,
+            2 * bs - lb,
+            2 * bs,
+            3 * bs - 1,
+            b.rng.randrange(4 * bs),
+        }
+    )
     variants = usable_variants(b)
-    out = {"out": 1} if b.p.has_tweak else {}     # Skein: the output block ends the job
+    out = {"out": 1} if b.p.has_tweak else {}  # Skein: the output block ends the job
     bad = []
 
     def gen():
@@ -213,7 +250,7 @@ def run_pad_jobs(b, addr_of):
             yield from b.ctrl(ack=1)
 
     b.run(gen)
-    assert b.done_events == len(lengths)      # a `done` event (interrupt) per job
+    assert b.done_events == len(lengths)  # a `done` event (interrupt) per job
     return bad
 
 
@@ -233,16 +270,23 @@ def test_pad_refusals():
         addr = RAM_BASE + 0x2000
         msg = b"abc"
         place(b.ram, b.rng, addr, msg)
-        for kw, length, base in [(dict(tail=1, first=1), 3, addr), (dict(first=0), 3, addr),
-                                 (dict(first=1), 0x100, RAM_BASE + RAM_SIZE - 0x40),
-                                 (dict(first=1), 3, addr + 4)]:
+        for kw, length, base in [
+            (dict(tail=1, first=1), 3, addr),
+            (dict(first=0), 3, addr),
+            (dict(first=1), 0x100, RAM_BASE + RAM_SIZE - 0x40),
+            (dict(first=1), 3, addr + 4),
+        ]:
             yield from b.write(b.p.dma_base, base)
             yield from b.write(b.p.dma_length, length)
             yield from b.ctrl(dma_start=1, pad=1, last=1, **kw)
             yield
-            res.append(((yield from b.field(b.p.status, "err_state")),
-                        (yield from b.field(b.p.status, "err_addr")),
-                        (yield b.p.slots_busy.status)))
+            res.append(
+                (
+                    (yield from b.field(b.p.status, "err_state")),
+                    (yield from b.field(b.p.status, "err_addr")),
+                    (yield b.p.slots_busy.status),
+                )
+            )
             yield from b.ctrl(ack=1)
         yield from b.write(b.p.dma_base, addr)
         yield from b.write(b.p.dma_length, 3)
@@ -277,15 +321,26 @@ def write_batch(b, msgs, table, outs, variants):
     return info
 
 
-@pytest.mark.parametrize("spec,width,count", [("sha256:base", 512, 6), ("sha256:base:p2", 512, 9),
-                                              ("sha1:base", 64, 5), ("sha512:base", 32, 3),
-                                              ("skein512:r8", 64, 5), ("skein512:r8:fp2:sp3", 512, 9)])
+@pytest.mark.parametrize(
+    "spec,width,count",
+    [
+        ("sha256:base", 512, 6),
+        ("sha256:base:p2", 512, 9),
+        ("sha1:base", 64, 5),
+        ("sha512:base", 32, 3),
+        ("skein512:r8", 64, 5),
+        ("skein512:r8:fp2:sp3", 512, 9),
+    ],
+)
 def test_batch(spec, width, count):
     b = Bench(spec, width, seed=count)
     A = out_align(b.engine.digest_bits)
     cvb = b.engine.digest_bits // 8
     vs = usable_variants(b)
-    msgs = [b.rng.randbytes(b.rng.choice([0, 1, 55, 56, 64, b.rng.randrange(300)])) for _ in range(count)]
+    msgs = [
+        b.rng.randbytes(b.rng.choice([0, 1, 55, 56, 64, b.rng.randrange(300)]))
+        for _ in range(count)
+    ]
     variants = [vs[b.rng.randrange(len(vs))] for _ in msgs]
     table, outs = RAM_BASE + 0x100, RAM_BASE + 0x6000
     info = write_batch(b, msgs, table, outs, variants)
@@ -315,9 +370,9 @@ def test_batch(spec, width, count):
     for msg, (alg, out) in zip(msgs, info):
         o = out - RAM_BASE
         want = HASHES[alg](msg).digest()
-        assert bytes(mem[o:o + len(want)]) == want, (alg, len(msg))
+        assert bytes(mem[o : o + len(want)]) == want, (alg, len(msg))
         # the rest of the chaining value is written, nothing past it
-        assert bytes(mem[o + cvb:o + A]) == before[o + cvb:o + A]
+        assert bytes(mem[o + cvb : o + A]) == before[o + cvb : o + A]
     # nothing else in memory changed
     changed = [i for i in range(RAM_SIZE) if mem[i] != before[i]]
     spans = [(out - RAM_BASE, out - RAM_BASE + cvb) for _, out in info]
@@ -340,8 +395,12 @@ def test_batch_rereads_a_rewritten_table():
         yield from b.write(b.p.batch_count, len(msgs))
         yield from b.ctrl(batch_start=1)
         yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
-        got.append([bytes(b.ram.mem[outs - RAM_BASE + 32 * i:outs - RAM_BASE + 32 * i + 32])
-                    for i in range(len(msgs))])
+        got.append(
+            [
+                bytes(b.ram.mem[outs - RAM_BASE + 32 * i : outs - RAM_BASE + 32 * i + 32])
+                for i in range(len(msgs))
+            ]
+        )
         yield from b.ctrl(ack=1)
 
     def gen():
@@ -349,21 +408,27 @@ def test_batch_rereads_a_rewritten_table():
         yield from run_batch(second)
 
     b.run(gen)
-    assert got == [[hashlib.sha256(m).digest() for m in first],
-                   [hashlib.sha256(m).digest() for m in second]]
+    assert got == [
+        [hashlib.sha256(m).digest() for m in first],
+        [hashlib.sha256(m).digest() for m in second],
+    ]
 
 
-@pytest.mark.parametrize("ram_base,ram_size,align", [
-    (0x40000000, 0x10000, 64),      # the ECP5 SoC's main RAM, a SHA-512 output
-    (0x40000000, 0x10000, 32),
-    (0x00000000, 0x20000000, 32),   # RAM at 0, 512 MiB
-    (0x40001000, 0x3000, 32),       # not a power of two in size, nor on a multiple of it
-    (0x10000000, 0x8000, 64),
-])
+@pytest.mark.parametrize(
+    "ram_base,ram_size,align",
+    [
+        (0x40000000, 0x10000, 64),  # the ECP5 SoC's main RAM, a SHA-512 output
+        (0x40000000, 0x10000, 32),
+        (0x00000000, 0x20000000, 32),  # RAM at 0, 512 MiB
+        (0x40001000, 0x3000, 32),  # not a power of two in size, nor on a multiple of it
+        (0x10000000, 0x8000, 64),
+    ],
+)
 def test_out_address_check_matches_its_definition(ram_base, ram_size, align):
     """The walker's output-address check (aligned, the chaining value's bytes inside RAM),
     simulated, against its definition: at the RAM's edges, off by one and by the alignment,
     the high bits, and random addresses."""
+
     class Dut(Module):
         def __init__(self):
             self.out, self.ok = Signal(32), Signal()
@@ -371,8 +436,20 @@ def test_out_address_check_matches_its_definition(ram_base, ram_size, align):
 
     end = ram_base + ram_size
     rng = random.Random(ram_base ^ ram_size ^ align)
-    probes = {0, 0xFFFFFFFF, ram_base, end, end - align, end - align + 1, end - 1, end + align,
-              ram_base - align, ram_base + 1, ram_base + align // 2, (ram_base ^ 0x80000000)}
+    probes = {
+        0,
+        0xFFFFFFFF,
+        ram_base,
+        end,
+        end - align,
+        end - align + 1,
+        end - 1,
+        end + align,
+        ram_base - align,
+        ram_base + 1,
+        ram_base + align // 2,
+        (ram_base ^ 0x80000000),
+    }
     probes |= {(ram_base + rng.randrange(ram_size)) & ~(align - 1) for _ in range(64)}
     probes |= {rng.getrandbits(32) & ~(align - 1) for _ in range(32)}
     probes |= {rng.getrandbits(32) for _ in range(32)}
@@ -398,7 +475,9 @@ def test_batch_bad_descriptor_and_refusals():
     write_batch(b, msgs, table, outs, [("sha256", 0)] * 4)
     # descriptor 2: a message address that is not row-aligned
     d2 = table - RAM_BASE + 2 * DESC_BYTES
-    b.ram.mem[d2:d2 + 4] = (int.from_bytes(b.ram.mem[d2:d2 + 4], "little") + 4).to_bytes(4, "little")
+    b.ram.mem[d2 : d2 + 4] = (int.from_bytes(b.ram.mem[d2 : d2 + 4], "little") + 4).to_bytes(
+        4, "little"
+    )
     res = {}
 
     def gen():
@@ -434,12 +513,12 @@ def test_batch_bad_descriptor_and_refusals():
 
     b.run(gen)
     assert res["ctrl_refused"] == 1
-    assert res["status"] == 0b110 and res["progress"] == 2      # done + err_desc
-    assert res["busy_start"] == 0b10010                          # done + err_state
+    assert res["status"] == 0b110 and res["progress"] == 2  # done + err_desc
+    assert res["busy_start"] == 0b10010  # done + err_state
     assert res["again"] == (0b10, 2)
     o = outs - RAM_BASE
-    assert bytes(b.ram.mem[o:o + 32]) == hashlib.sha256(b"one").digest()
-    assert bytes(b.ram.mem[o + 32:o + 64]) == hashlib.sha256(b"two").digest()
+    assert bytes(b.ram.mem[o : o + 32]) == hashlib.sha256(b"one").digest()
+    assert bytes(b.ram.mem[o + 32 : o + 64]) == hashlib.sha256(b"two").digest()
 
 
 @pytest.mark.parametrize("spec", ["sha256:base", "sha256:base:p2", "skein512:r1"])

@@ -16,6 +16,7 @@ reference written here from soc/REGISTERS.md, not from the gateware:
   finish stamp, the event;
 - BlockRegister: CSR blocks first, nothing lost or duplicated, no bubble.
 Each reference is shown to catch a broken stage (the `..._catches_...` tests)."""
+
 import hashlib
 import random
 from collections import deque
@@ -27,8 +28,15 @@ from migen.sim import run_simulation
 
 from litedigest import _clib as native, spec as specmod
 from litedigest.ip.engines import make_engine
-from litedigest.soc.peripheral import (BlockRegister, CSRBlock, DMAReader, SkeinTweak, SlotControl,
-                                       csr_block as csr_block_mod, skein_tweak as skein_tweak_mod)
+from litedigest.soc.peripheral import (
+    BlockRegister,
+    CSRBlock,
+    DMAReader,
+    SkeinTweak,
+    SlotControl,
+    csr_block as csr_block_mod,
+    skein_tweak as skein_tweak_mod,
+)
 from litedigest.soc.peripheral.layouts import request_layout
 from litedigest.soc.peripheral.slots import range_checks
 
@@ -38,8 +46,10 @@ RAM_BASE = 0x40000000
 def engine_int(block, word_bits):
     """The engine's view of a block given as bytes: word i (big-endian) at bits [W*i, W*(i+1))."""
     nb = word_bits // 8
-    return sum(int.from_bytes(block[i * nb:(i + 1) * nb], "big") << (word_bits * i)
-               for i in range(len(block) // nb))
+    return sum(
+        int.from_bytes(block[i * nb : (i + 1) * nb], "big") << (word_bits * i)
+        for i in range(len(block) // nb)
+    )
 
 
 def tweak_int(t0, t1):
@@ -51,8 +61,12 @@ def random_t1(rng):
     with final: the C library's rule keeps bitpad on a job's last block even without final,
     where the peripheral does not (a combination no caller makes)."""
     final = rng.random() < 0.6
-    return native.skein512_t1(rng.choice([0, 4, 48, 63]), first=rng.random() < 0.6, final=final,
-                              bitpad=final and rng.random() < 0.4)
+    return native.skein512_t1(
+        rng.choice([0, 4, 48, 63]),
+        first=rng.random() < 0.6,
+        final=final,
+        bitpad=final and rng.random() < 0.4,
+    )
 
 
 def rr_reference(req, last, n):
@@ -69,6 +83,7 @@ def bits(v, n):
 
 # --- CSRBlock ---------------------------------------------------------------------------------
 
+
 def run_csr_block(block_bits, word_bits, seed, cycles=4000):
     """Random `din` writes (sometimes one too many, sometimes in the cycle of the start),
     clears, starts when the buffer is whole and no block waits, random `ready`. Returns what
@@ -80,7 +95,7 @@ def run_csr_block(block_bits, word_bits, seed, cycles=4000):
     seen = dict(blocks=0, overflow=0, load_overflow=0, clears=0)
 
     def bench():
-        words, pending = [], None          # the model: the buffer's words, the waiting block
+        words, pending = [], None  # the model: the buffer's words, the waiting block
         expect = deque()
         inp = {}
         for cyc in range(cycles):
@@ -95,10 +110,15 @@ def run_csr_block(block_bits, word_bits, seed, cycles=4000):
                 seen["load_overflow"] += overflow and load
                 taken = pending is not None and inp["ready"]
                 if taken:
-                    got = dict(data=(yield dut.source.data), slot=(yield dut.source.slot),
-                               first=(yield dut.source.first), load_cv=(yield dut.source.load_cv),
-                               last=(yield dut.source.last), variant=(yield dut.source.variant),
-                               tweak=(yield dut.source.tweak))
+                    got = dict(
+                        data=(yield dut.source.data),
+                        slot=(yield dut.source.slot),
+                        first=(yield dut.source.first),
+                        load_cv=(yield dut.source.load_cv),
+                        last=(yield dut.source.last),
+                        variant=(yield dut.source.variant),
+                        tweak=(yield dut.source.tweak),
+                    )
                     assert got == expect.popleft(), cyc
                     seen["blocks"] += 1
                     pending = None
@@ -110,18 +130,33 @@ def run_csr_block(block_bits, word_bits, seed, cycles=4000):
                     seen["clears"] += 1
                 if load:
                     block = b"".join(w.to_bytes(4, "big") for w in words)
-                    pending = dict(data=engine_int(block, word_bits), slot=inp["slot"], first=inp["first"],
-                                   load_cv=inp["load_cv"], last=inp["last"], variant=inp["variant"],
-                                   tweak=inp["tweak"])
+                    pending = dict(
+                        data=engine_int(block, word_bits),
+                        slot=inp["slot"],
+                        first=inp["first"],
+                        load_cv=inp["load_cv"],
+                        last=inp["last"],
+                        variant=inp["variant"],
+                        tweak=inp["tweak"],
+                    )
                     expect.append(pending)
                     words = []
             # --- the next cycle's inputs
             load = pending is None and len(words) == nbw and rng.random() < 0.5
-            dma = not load and rng.random() < 0.05      # a DMA job's start: no CSR block
-            inp = dict(load=load, din_we=rng.random() < (0.6 if len(words) < nbw else 0.2),
-                       din=rng.getrandbits(32), clear=rng.random() < 0.003, ready=rng.random() < 0.4,
-                       slot=rng.randrange(nslots), first=rng.getrandbits(1), load_cv=rng.getrandbits(1),
-                       last=rng.getrandbits(1), variant=rng.getrandbits(4), tweak=rng.getrandbits(128))
+            dma = not load and rng.random() < 0.05  # a DMA job's start: no CSR block
+            inp = dict(
+                load=load,
+                din_we=rng.random() < (0.6 if len(words) < nbw else 0.2),
+                din=rng.getrandbits(32),
+                clear=rng.random() < 0.003,
+                ready=rng.random() < 0.4,
+                slot=rng.randrange(nslots),
+                first=rng.getrandbits(1),
+                load_cv=rng.getrandbits(1),
+                last=rng.getrandbits(1),
+                variant=rng.getrandbits(4),
+                tweak=rng.getrandbits(128),
+            )
             yield dut.din_we.eq(inp["din_we"])
             yield dut.din.eq(inp["din"])
             yield dut.clear.eq(inp["clear"])
@@ -156,9 +191,13 @@ class CSRToEngine(Module):
         self.submodules.blk = blk = CSRBlock(engine.block_bits, engine.word_bits, engine.slots)
         s = blk.source
         self.comb += [
-            engine.sink.valid.eq(s.valid), s.ready.eq(engine.sink.ready),
-            engine.sink.data.eq(s.data), engine.sink.first.eq(s.first), engine.sink.last.eq(s.last),
-            engine.sink.slot.eq(s.slot), engine.sink.variant.eq(s.variant),
+            engine.sink.valid.eq(s.valid),
+            s.ready.eq(engine.sink.ready),
+            engine.sink.data.eq(s.data),
+            engine.sink.first.eq(s.first),
+            engine.sink.last.eq(s.last),
+            engine.sink.slot.eq(s.slot),
+            engine.sink.variant.eq(s.variant),
             engine.source.ready.eq(1),
         ]
 
@@ -175,7 +214,7 @@ def test_csr_block_feeds_the_engine(engine_spec, family):
 
     def bench():
         for i in range(0, bb, 4):
-            yield top.blk.din.eq(int.from_bytes(block[i:i + 4], "big"))
+            yield top.blk.din.eq(int.from_bytes(block[i : i + 4], "big"))
             yield top.blk.din_we.eq(1)
             yield
         yield top.blk.din_we.eq(0)
@@ -193,8 +232,10 @@ def test_csr_block_feeds_the_engine(engine_spec, family):
 
     run_simulation(top, bench())
     w = top.engine.word_bits
-    digest = b"".join(((out["cv"] >> (w * i)) & ((1 << w) - 1)).to_bytes(w // 8, "big")
-                      for i in range(top.engine.digest_bits // w))
+    digest = b"".join(
+        ((out["cv"] >> (w * i)) & ((1 << w) - 1)).to_bytes(w // 8, "big")
+        for i in range(top.engine.digest_bits // w)
+    )
     assert digest == hashlib.new(family, msg).digest()
 
 
@@ -226,8 +267,16 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
     rows_per_block = block_bits // dma_width
     ram_size = 64 * bb
     image = rng.randbytes(ram_size)
-    seen = dict(blocks=0, out_blocks=0, aborts=0, jobs=0, csr_jobs=0, rr_multi=0, fetches=0,
-                chosen_as_taken=0)
+    seen = dict(
+        blocks=0,
+        out_blocks=0,
+        aborts=0,
+        jobs=0,
+        csr_jobs=0,
+        rr_multi=0,
+        fetches=0,
+        chosen_as_taken=0,
+    )
 
     # per slot: rows left to read, whether the output block is owed, blocks fetched and not
     # taken yet, expected blocks, the row addresses still to read, the downstream hold
@@ -242,35 +291,60 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
         """A job for slot s: (job fields, segments, t0, t1, final bytes, what the model takes
         on when the reader sees the start)."""
         csr = rng.random() < 0.15
-        job = dict(slot=s, csr=csr, first=rng.getrandbits(1), last=rng.getrandbits(1),
-                   variant=rng.getrandbits(4), out=skein and not csr and rng.random() < 0.4)
+        job = dict(
+            slot=s,
+            csr=csr,
+            first=rng.getrandbits(1),
+            last=rng.getrandbits(1),
+            variant=rng.getrandbits(4),
+            out=skein and not csr and rng.random() < 0.4,
+        )
         job["load_cv"] = 0 if job["first"] else rng.getrandbits(1)
         nb, nt = rng.randrange(1, 4), rng.randrange(0, 3)
         ob = rng.randrange(0, ram_size // row_bytes - nb * rows_per_block) * row_bytes
         ot = rng.randrange(0, ram_size // row_bytes - nt * rows_per_block + 1) * row_bytes
-        seg = dict(row=(RAM_BASE + ob) // row_bytes, rows=nb * rows_per_block,
-                   tail_row=(RAM_BASE + ot) // row_bytes, tail_rows=nt * rows_per_block)
+        seg = dict(
+            row=(RAM_BASE + ob) // row_bytes,
+            rows=nb * rows_per_block,
+            tail_row=(RAM_BASE + ot) // row_bytes,
+            tail_rows=nt * rows_per_block,
+        )
         t0 = rng.getrandbits(40)
         t1 = random_t1(rng)
         fb = rng.randrange(0, 65)
         if csr:
             return job, seg, t0, t1, fb, dict(blocks=[], rows=0, addrs=[])
-        data = image[ob:ob + nb * bb] + image[ot:ot + nt * bb]
+        data = image[ob : ob + nb * bb] + image[ot : ot + nt * bb]
         n = nb + nt
         tweaks = native.skein512_block_tweaks(t0, t1, n, fb) if skein else None
         blocks = []
         for i in range(n):
-            blocks.append(dict(data=engine_int(data[i * bb:(i + 1) * bb], word_bits),
-                                  first=job["first"] if i == 0 else 0,
-                                  load_cv=job["load_cv"] if i == 0 else 0,
-                                  last=int(job["last"] and i == n - 1 and not job["out"]),
-                                  variant=job["variant"],
-                                  tweak=tweak_int(*tweaks[i]) if skein else 0, kind="msg"))
+            blocks.append(
+                dict(
+                    data=engine_int(data[i * bb : (i + 1) * bb], word_bits),
+                    first=job["first"] if i == 0 else 0,
+                    load_cv=job["load_cv"] if i == 0 else 0,
+                    last=int(job["last"] and i == n - 1 and not job["out"]),
+                    variant=job["variant"],
+                    tweak=tweak_int(*tweaks[i]) if skein else 0,
+                    kind="msg",
+                )
+            )
         if job["out"]:
-            blocks.append(dict(data=0, first=0, load_cv=0, last=job["last"], variant=job["variant"],
-                               tweak=OUT_TWEAK, kind="out"))
-        rows = list(range(seg["row"], seg["row"] + seg["rows"])) \
-            + list(range(seg["tail_row"], seg["tail_row"] + seg["tail_rows"]))
+            blocks.append(
+                dict(
+                    data=0,
+                    first=0,
+                    load_cv=0,
+                    last=job["last"],
+                    variant=job["variant"],
+                    tweak=OUT_TWEAK,
+                    kind="out",
+                )
+            )
+        rows = list(range(seg["row"], seg["row"] + seg["rows"])) + list(
+            range(seg["tail_row"], seg["tail_row"] + seg["tail_rows"])
+        )
         return job, seg, t0, t1, fb, dict(blocks=blocks, rows=n * rows_per_block, addrs=rows)
 
     def apply(job, model):
@@ -282,14 +356,14 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
 
     def bench():
         last = 0
-        fetching = None          # the slot whose block is being read
-        wait = None              # the memory's countdown to its answer
+        fetching = None  # the slot whose block is being read
+        wait = None  # the memory's countdown to its answer
         pause_until = 0
         inp = dict(allow=0, pause=0, ready=0, ack=0, err=0, start=None)
         for cyc in range(cycles):
             if cyc:
                 # --- this cycle's outputs
-                for s in range(nslots):     # the reader's own copy of "rows left" agrees
+                for s in range(nslots):  # the reader's own copy of "rows left" agrees
                     assert (yield r.live[s]) == ((yield r.jobs.cur_rows[s]) != 0), (cyc, s)
                 more = yield r.more
                 want_more = sum((rows_left[s] > 0 or out_owed[s]) << s for s in range(nslots))
@@ -301,8 +375,12 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
                 leaving = (1 << (yield r.source.slot)) if src_valid else 0
                 req = inp["allow"] & more & ~leaving
                 fv, fslot = (yield r.fetch.valid), (yield r.fetch.slot)
-                assert fv == (req != 0 and not inp["pause"] and not filling and
-                              (not src_valid or bool(inp["ready"]))), cyc
+                assert fv == (
+                    req != 0
+                    and not inp["pause"]
+                    and not filling
+                    and (not src_valid or bool(inp["ready"]))
+                ), cyc
                 seen["chosen_as_taken"] += bool(fv and src_valid)
                 if fv:
                     assert fslot == rr_reference(req, last, nslots), (cyc, bin(req), last, fslot)
@@ -310,7 +388,7 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
                     seen["fetches"] += 1
                     last = fslot
                     outst[fslot] += 1
-                    if rows_left[fslot] == 0:      # the owed output block, made at once
+                    if rows_left[fslot] == 0:  # the owed output block, made at once
                         assert out_owed[fslot]
                         out_owed[fslot] = False
                     else:
@@ -330,7 +408,7 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
                     while expect[s] and expect[s][0]["kind"] == "msg":
                         expect[s].popleft()
                     fetching = None
-                    pause_until = cyc + rng.randrange(1, 20)     # the CPU acks the error
+                    pause_until = cyc + rng.randrange(1, 20)  # the CPU acks the error
                 elif inp["ack"]:
                     rows_left[fetching] -= 1
                     if (rows_left[fetching] % rows_per_block) == 0:
@@ -338,9 +416,14 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
                 # the downstream
                 if src_valid and inp["ready"]:
                     s = yield r.source.slot
-                    got = dict(data=(yield r.source.data), first=(yield r.source.first),
-                               load_cv=(yield r.source.load_cv), last=(yield r.source.last),
-                               variant=(yield r.source.variant), tweak=(yield r.source.tweak))
+                    got = dict(
+                        data=(yield r.source.data),
+                        first=(yield r.source.first),
+                        load_cv=(yield r.source.load_cv),
+                        last=(yield r.source.last),
+                        variant=(yield r.source.variant),
+                        tweak=(yield r.source.tweak),
+                    )
                     want = expect[s].popleft()
                     kind = want.pop("kind")
                     assert got == want, (cyc, s, kind)
@@ -367,20 +450,34 @@ def run_reader(nslots, block_bits, word_bits, dma_width, skein, seed, cycles=250
                     if ack:
                         assert adr == addrs[fetching].popleft(), (cyc, adr)
                         off = adr * row_bytes - RAM_BASE
-                        yield r.bus.dat_r.eq(int.from_bytes(image[off:off + row_bytes], "little"))
+                        yield r.bus.dat_r.eq(int.from_bytes(image[off : off + row_bytes], "little"))
                     wait = None
                 else:
                     wait -= 1
             # --- the next cycle's inputs: maybe a job on a free slot
             start = None
-            free = [s for s in range(nslots) if rows_left[s] == 0 and not out_owed[s] and outst[s] == 0
-                    and not expect[s] and hold_until[s] <= cyc]
+            free = [
+                s
+                for s in range(nslots)
+                if rows_left[s] == 0
+                and not out_owed[s]
+                and outst[s] == 0
+                and not expect[s]
+                and hold_until[s] <= cyc
+            ]
             if free and rng.random() < 0.2:
                 start = new_job(rng.choice(free))
                 seen["csr_jobs"] += start[0]["csr"]
-            inp = dict(allow=sum((hold_until[s] <= cyc and rng.random() < 0.85) << s for s in range(nslots)),
-                       pause=cyc < pause_until or rng.random() < 0.05, ready=rng.random() < 0.5,
-                       ack=ack, err=err, start=start)
+            inp = dict(
+                allow=sum(
+                    (hold_until[s] <= cyc and rng.random() < 0.85) << s for s in range(nslots)
+                ),
+                pause=cyc < pause_until or rng.random() < 0.05,
+                ready=rng.random() < 0.5,
+                ack=ack,
+                err=err,
+                start=start,
+            )
             yield r.allow.eq(inp["allow"])
             yield r.pause.eq(inp["pause"])
             yield r.source.ready.eq(inp["ready"])
@@ -425,8 +522,10 @@ def test_dma_reader(case):
 
 def test_dma_reader_reference_catches_a_wrong_tweak(monkeypatch):
     """a tweak rule that forgets the final block's bytes is caught"""
+
     def wrong(start, pos, first, is_final, final_bytes):
         return real(start, pos, first, is_final, 64)
+
     real = skein_tweak_mod.tweak_of_block
     monkeypatch.setattr(skein_tweak_mod, "tweak_of_block", wrong)
     with pytest.raises(AssertionError):
@@ -446,12 +545,15 @@ def test_skein_tweak_of_a_csr_job():
             yield dut.tweak.eq(tweak_int(t0, t1))
             yield dut.final_bytes.eq(fb)
             yield
-            assert (yield dut.csr_tweak) == tweak_int(*native.skein512_block_tweaks(t0, t1, 1, fb)[0])
+            assert (yield dut.csr_tweak) == tweak_int(
+                *native.skein512_block_tweaks(t0, t1, 1, fb)[0]
+            )
 
     run_simulation(dut, bench())
 
 
 # --- SlotControl --------------------------------------------------------------------------------
+
 
 class SlotModel:
     """SlotControl's registers and decisions, from REGISTERS.md ("status", "ctrl")."""
@@ -468,8 +570,11 @@ class SlotModel:
     def decide(self, q, words, csr_busy, more):
         """(starting, error kind or None, finish bits) of a cycle."""
         slot_bad = q["slot"] >= self.n
-        state_bad = slot_bad or (not slot_bad and self.act[q["slot"]]) \
+        state_bad = (
+            slot_bad
+            or (not slot_bad and self.act[q["slot"]])
             or (q["load_cv"] and not q["first"] and self.cv_pending)
+        )
         fb_bad = q["final_bytes"] > self.bb
         err = None
         if q["start"]:
@@ -482,20 +587,31 @@ class SlotModel:
             in_ram = lambda b, n: b % self.rowb == 0 and b >= self.ram[0] and b + n <= self.ram[1]
             if state_bad:
                 err = "err_state"
-            elif q["length"] == 0 or not mult(q["length"]) or (q["tail"] and not mult(q["tail_length"])) \
-                    or fb_bad:
+            elif (
+                q["length"] == 0
+                or not mult(q["length"])
+                or (q["tail"] and not mult(q["tail_length"]))
+                or fb_bad
+            ):
                 err = "err_len"
-            elif not in_ram(q["base"], q["length"]) or (q["tail"] and q["tail_length"]
-                                                          and not in_ram(q["tail_base"], q["tail_length"])):
+            elif not in_ram(q["base"], q["length"]) or (
+                q["tail"] and q["tail_length"] and not in_ram(q["tail_base"], q["tail_length"])
+            ):
                 err = "err_addr"
         starting = (q["start"] or q["dma_start"]) and err is None
-        finish = sum((self.act[s] and not more >> s & 1 and self.outst[s] == 0) << s for s in range(self.n))
+        finish = sum(
+            (self.act[s] and not more >> s & 1 and self.outst[s] == 0) << s for s in range(self.n)
+        )
         return starting, err, finish
 
     def step(self, q, inp, starting, err, finish):
         for s in range(self.n):
-            self.outst[s] += (inp["fetch"] == s) + (starting and q["start"] and q["slot"] == s) \
-                - (inp["retire"] == s) - (inp["abort"] == s)
+            self.outst[s] += (
+                (inp["fetch"] == s)
+                + (starting and q["start"] and q["slot"] == s)
+                - (inp["retire"] == s)
+                - (inp["abort"] == s)
+            )
             assert 0 <= self.outst[s] <= 3
             if finish >> s & 1:
                 self.act[s] = 0
@@ -523,15 +639,26 @@ class PrecheckedSlots(Module):
     `ahead` (the request of the next cycle), as HashPeripheral makes them a cycle ahead."""
 
     def __init__(self, nslots, block_bytes, row_bytes, ram_base, ram_size, stale=False):
-        self.submodules.slots = slots = SlotControl(nslots, block_bytes, row_bytes, ram_base, ram_size,
-                                                    prechecked=True)
+        self.submodules.slots = slots = SlotControl(
+            nslots, block_bytes, row_bytes, ram_base, ram_size, prechecked=True
+        )
         self.ahead = a = Record(request_layout())
         self.sync += slots.request.eq(a)
         # stale (a planted bug): the checks of the registered request, a cycle late
         src = slots.request if stale else a
-        self.sync += [getattr(slots.checks, k).eq(v) for k, v in range_checks(
-            src.base, src.length, block_bytes, row_bytes, ram_base, ram_size, src.tail_base,
-            src.tail_length).items()]
+        self.sync += [
+            getattr(slots.checks, k).eq(v)
+            for k, v in range_checks(
+                src.base,
+                src.length,
+                block_bytes,
+                row_bytes,
+                ram_base,
+                ram_size,
+                src.tail_base,
+                src.tail_length,
+            ).items()
+        ]
 
 
 def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
@@ -549,8 +676,22 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
     m = model_cls(nslots, block_bytes, row_bytes, ram_base, ram_size)
     rng = random.Random(seed)
     seen = dict(dma=0, csr=0, finish=0, err_len=0, err_addr=0, err_state=0, acks=0)
-    idle = dict(start=0, dma_start=0, slot=0, first=0, last=0, load_cv=0, tail=0, out=0, variant=0,
-                base=0, length=0, tail_base=0, tail_length=0, final_bytes=0)
+    idle = dict(
+        start=0,
+        dma_start=0,
+        slot=0,
+        first=0,
+        last=0,
+        load_cv=0,
+        tail=0,
+        out=0,
+        variant=0,
+        base=0,
+        length=0,
+        tail_base=0,
+        tail_length=0,
+        final_bytes=0,
+    )
     # the reader / engine stand-in: per slot, blocks still to fetch; fetched blocks' retire times
     to_fetch = [0] * nslots
     retire_at = [deque() for _ in range(nslots)]
@@ -558,10 +699,16 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
     def request():
         """A ctrl write: mostly good jobs on random slots, and every kind of bad one."""
         q = dict(idle)
-        q.update(slot=rng.randrange(nslots) if rng.random() < 0.9 else rng.randrange(nslots, 256),
-                 first=rng.getrandbits(1), last=rng.getrandbits(1), variant=rng.getrandbits(4),
-                 load_cv=rng.random() < 0.2, tail=rng.getrandbits(1), out=rng.random() < 0.1,
-                 final_bytes=rng.randrange(0, 65) if rng.random() < 0.9 else rng.randrange(65, 128))
+        q.update(
+            slot=rng.randrange(nslots) if rng.random() < 0.9 else rng.randrange(nslots, 256),
+            first=rng.getrandbits(1),
+            last=rng.getrandbits(1),
+            variant=rng.getrandbits(4),
+            load_cv=rng.random() < 0.2,
+            tail=rng.getrandbits(1),
+            out=rng.random() < 0.1,
+            final_bytes=rng.randrange(0, 65) if rng.random() < 0.9 else rng.randrange(65, 128),
+        )
         q["start" if rng.random() < 0.3 else "dma_start"] = 1
         if rng.random() < 0.05:
             q["start"] = q["dma_start"] = 1
@@ -576,7 +723,9 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
             elif r < 0.08:
                 q[b] += rng.randrange(1, row_bytes)
             elif r < 0.12:
-                q[b] = rng.choice([ram_base - row_bytes, ram_base + ram_size - row_bytes, 0, 0xFFFFFFF0])
+                q[b] = rng.choice(
+                    [ram_base - row_bytes, ram_base + ram_size - row_bytes, 0, 0xFFFFFFF0]
+                )
         return q
 
     def bench():
@@ -603,11 +752,17 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
                     for k in ("first", "last", "variant", "out"):
                         assert (yield getattr(dut.job, k)) == q[k], (cyc, k)
                     if not q["start"]:
-                        want = dict(row=q["base"], rows=q["length"], tail_row=q["tail_base"],
-                                    tail_rows=q["tail_length"] if q["tail"] else 0)
+                        want = dict(
+                            row=q["base"],
+                            rows=q["length"],
+                            tail_row=q["tail_base"],
+                            tail_rows=q["tail_length"] if q["tail"] else 0,
+                        )
                         for k, v in want.items():
                             assert (yield getattr(dut.segments, k)) == v // row_bytes, (cyc, k)
-                        to_fetch[q["slot"]] = (q["length"] + q["tail"] * q["tail_length"]) // block_bytes
+                        to_fetch[q["slot"]] = (
+                            q["length"] + q["tail"] * q["tail_length"]
+                        ) // block_bytes
                         seen["dma"] += 1
                     else:
                         retire_at[q["slot"]].append(cyc + rng.randrange(2, 12))
@@ -618,22 +773,32 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
                 seen["acks"] += inp["ack"]
                 m.step(q, inp, starting, err, finish)
             # --- the next cycle's inputs
-            inp = dict(fetch=None, retire=None, abort=None, bus_error=0, ack=rng.random() < 0.05,
-                       ack_slots=rng.getrandbits(nslots) if rng.random() < 0.1 else 0,
-                       csr_words=16 if rng.random() < 0.8 else rng.randrange(0, 18),
-                       csr_busy=rng.random() < 0.15, cv_taken=rng.random() < 0.05,
-                       overflow=rng.random() < 0.01, now=1000 + 7 * cyc)
+            inp = dict(
+                fetch=None,
+                retire=None,
+                abort=None,
+                bus_error=0,
+                ack=rng.random() < 0.05,
+                ack_slots=rng.getrandbits(nslots) if rng.random() < 0.1 else 0,
+                csr_words=16 if rng.random() < 0.8 else rng.randrange(0, 18),
+                csr_busy=rng.random() < 0.15,
+                cv_taken=rng.random() < 0.05,
+                overflow=rng.random() < 0.01,
+                now=1000 + 7 * cyc,
+            )
             active = [s for s in range(nslots) if m.act[s]]
             due = [s for s in range(nslots) if retire_at[s] and retire_at[s][0] <= cyc]
             if due:
                 s = rng.choice(due)
                 retire_at[s].popleft()
-                if rng.random() < 0.05 and to_fetch[s]:     # a bus error instead: the job ends
+                if rng.random() < 0.05 and to_fetch[s]:  # a bus error instead: the job ends
                     inp.update(abort=s, bus_error=1)
                     to_fetch[s] = 0
                 else:
                     inp["retire"] = s
-            cand = [s for s in active if to_fetch[s] and len(retire_at[s]) < 2 and s != inp["abort"]]
+            cand = [
+                s for s in active if to_fetch[s] and len(retire_at[s]) < 2 and s != inp["abort"]
+            ]
             if cand and rng.random() < 0.5:
                 s = rng.choice(cand)
                 inp["fetch"] = s
@@ -642,7 +807,16 @@ def run_slots(nslots, seed, cycles=3000, model_cls=SlotModel, prechecked=False):
             q, q_next = q_next, request() if rng.random() < 0.15 else dict(idle)
             for k, v in (q_next if prechecked else q).items():
                 yield getattr(request_port, k).eq(v)
-            for k in ("ack", "ack_slots", "csr_words", "csr_busy", "cv_taken", "overflow", "bus_error", "now"):
+            for k in (
+                "ack",
+                "ack_slots",
+                "csr_words",
+                "csr_busy",
+                "cv_taken",
+                "overflow",
+                "bus_error",
+                "now",
+            ):
                 yield getattr(dut, k).eq(inp[k])
             yield dut.more.eq(sum((to_fetch[s] > 0) << s for s in range(nslots)))
             for k in ("fetch", "retire", "abort"):
@@ -670,6 +844,7 @@ def test_prechecked_slot_control_catches_stale_checks():
 
 def test_slot_control_reference_catches_a_missing_check():
     """a model that lets a second pending load_cv through disagrees with the stage"""
+
     class Lax(SlotModel):
         def decide(self, q, words, csr_busy, more):
             saved, self.cv_pending = self.cv_pending, 0
@@ -684,14 +859,17 @@ def test_slot_control_reference_catches_a_missing_check():
 
 # --- BlockRegister ------------------------------------------------------------------------------
 
+
 def test_block_register():
     """Random CSR and DMA blocks (held until taken), random `ready` on the output: the CSR
     block goes first, every block passes once and in order, the register refills in the cycle
     its block leaves."""
     dut = BlockRegister(64, 2)
     rng = random.Random("blockreg")
-    ins = {"csr": deque((1 << 63) | rng.getrandbits(62) for _ in range(150)),
-           "dma": deque(rng.getrandbits(62) for _ in range(150))}
+    ins = {
+        "csr": deque((1 << 63) | rng.getrandbits(62) for _ in range(150)),
+        "dma": deque(rng.getrandbits(62) for _ in range(150)),
+    }
     sent = {"csr": list(ins["csr"]), "dma": list(ins["dma"])}
     out, seen = [], dict(both=0)
 
@@ -706,7 +884,13 @@ def test_block_register():
                 if reg is not None:
                     assert (yield src.data) == reg, cyc
                 free = reg is None or ready
-                take = "csr" if shown["csr"] is not None else "dma" if shown["dma"] is not None else None
+                take = (
+                    "csr"
+                    if shown["csr"] is not None
+                    else "dma"
+                    if shown["dma"] is not None
+                    else None
+                )
                 assert (yield dut.csr.ready) == free, cyc
                 assert (yield dut.dma.ready) == (free and shown["csr"] is None), cyc
                 if reg is not None and ready:
@@ -728,7 +912,7 @@ def test_block_register():
     run_simulation(dut, bench())
     for k, tag in (("csr", 1), ("dma", 0)):
         got = [x for x in out if x >> 63 == tag]
-        assert got == sent[k][:len(got)], k
+        assert got == sent[k][: len(got)], k
     assert len(out) >= 200 and seen["both"] >= 20, (len(out), seen)
 
 
@@ -804,7 +988,7 @@ def test_pad_mask_groups_match_pad_masks(block_bytes, cnt_bits):
             yield dut.on.eq(on)
             yield dut.mark_on.eq(mk)
             yield
-            if seen:     # (the first cycle's masks are of the registers' reset values)
+            if seen:  # (the first cycle's masks are of the registers' reset values)
                 assert (yield dut.pad) == (yield dut.want_pad), seen[-1]
                 assert (yield dut.mark) == (yield dut.want_mark), seen[-1]
             seen.append((cnt, on, mk))

@@ -7,6 +7,7 @@ evaluated the sum in log2(n) bits, so on the 6 slots of skein512:r8:fp2:sp3 it w
 read as 0) and the reader fetched for a finished slot (slot k when slot k + 2 was meant),
 corrupting that slot's next digest. This evaluates the generated Verilog with Yosys `eval` for
 every previous choice and request set, for power-of-two and other slot counts."""
+
 import re
 import subprocess
 
@@ -40,8 +41,9 @@ def _verilog_picks(n, tmp_path, choice=round_robin_choice):
     cases = [(r, l) for l in range(n) for r in range(1, 1 << n)]
     script = [f"read_verilog {path.name}", "prep -top rr"]
     script += [f"eval -set req {r} -set last {l} -show {pick.backtrace[-1][0]}" for r, l in cases]
-    out = subprocess.run([YOSYS, "-p", "; ".join(script)], capture_output=True, text=True, cwd=tmp_path,
-                         check=True).stdout
+    out = subprocess.run(
+        [YOSYS, "-p", "; ".join(script)], capture_output=True, text=True, cwd=tmp_path, check=True
+    ).stdout
     got = [int(b, 2) for b in re.findall(r"Eval result: \\\S+ = \d+'([01]+)\.", out)]
     assert len(got) == len(cases), out[-2000:]
     return cases, got
@@ -50,7 +52,9 @@ def _verilog_picks(n, tmp_path, choice=round_robin_choice):
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8])
 def test_round_robin_choice_in_verilog(n, tmp_path):
     cases, got = _verilog_picks(n, tmp_path)
-    wrong = [(r, l, g, _reference(r, l, n)) for (r, l), g in zip(cases, got) if g != _reference(r, l, n)]
+    wrong = [
+        (r, l, g, _reference(r, l, n)) for (r, l), g in zip(cases, got) if g != _reference(r, l, n)
+    ]
     assert wrong == []
 
 
@@ -61,7 +65,11 @@ def test_the_check_catches_the_inline_comparison(tmp_path):
     def inline(req, last, n):
         start, off, pick = Signal(max=n), Signal(max=n), Signal(max=n, name="rr_pick")
         rot = Signal(n)
-        comb = [start.eq(Mux(last == n - 1, 0, last + 1)), rot.eq(Cat(req, req) >> start), off.eq(0)]
+        comb = [
+            start.eq(Mux(last == n - 1, 0, last + 1)),
+            rot.eq(Cat(req, req) >> start),
+            off.eq(0),
+        ]
         comb += [If(rot[k], off.eq(k)) for k in reversed(range(n))]
         comb.append(pick.eq(Mux(start + off >= n, start + off - n, start + off)))
         return pick, comb

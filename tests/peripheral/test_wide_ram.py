@@ -18,6 +18,7 @@ them. Every digest is checked against hashlib, the DMA's row addresses against t
 - test_ecp5_target_wiring: the DMA width the ECP5 target picks for an engine and row width,
   wired as the target wires it; rows wider than a block are refused.
 """
+
 import hashlib
 import random
 import re
@@ -39,15 +40,22 @@ RAM_SIZE = 8 * 1024
 # ctrl fields and status bits (the generated register map, soc/REGISTERS.md)
 START, DMA_START, FIRST, LAST, HOLD, LOAD_CV, ACK, TAIL = (
     1 << hw_regs.FIELDS["ctrl"][f][0]
-    for f in ("start", "dma_start", "first", "last", "hold", "load_cv", "ack", "tail"))
+    for f in ("start", "dma_start", "first", "last", "hold", "load_cv", "ack", "tail")
+)
 BUSY, DONE, ERR_LEN, ERR_ADDR, ERR_STATE, ERR_BUS = (
     1 << hw_regs.FIELDS["status"][f][0]
-    for f in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus"))
+    for f in ("busy", "done", "err_len", "err_addr", "err_state", "err_bus")
+)
 VARIANT_SHIFT = hw_regs.FIELDS["ctrl"]["variant"][0]
 ERRORS = ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS
 
-HASHLIB = {"sha1": hashlib.sha1, "sha224": hashlib.sha224, "sha256": hashlib.sha256,
-           "sha384": hashlib.sha384, "sha512": hashlib.sha512}
+HASHLIB = {
+    "sha1": hashlib.sha1,
+    "sha224": hashlib.sha224,
+    "sha256": hashlib.sha256,
+    "sha384": hashlib.sha384,
+    "sha512": hashlib.sha512,
+}
 
 
 def sha_pad(msg, block_bytes):
@@ -58,7 +66,7 @@ def sha_pad(msg, block_bytes):
 
 
 def le_words(image):
-    return [int.from_bytes(image[i:i + 4], "little") for i in range(0, len(image), 4)]
+    return [int.from_bytes(image[i : i + 4], "little") for i in range(0, len(image), 4)]
 
 
 class Top(Module):
@@ -73,15 +81,17 @@ class Top(Module):
     def __init__(self, engine_spec, row_bits, image, dma_width=None, stall=False):
         self.submodules.ram = ram = WideRAM(RAM_SIZE, row_bits=row_bits, init=le_words(image))
         self.engine = engine = make_engine(specmod.parse(engine_spec))
-        self.submodules.periph = p = HashPeripheral(engine, ram_base=RAM_BASE, ram_size=RAM_SIZE,
-                                                    dma_width=dma_width or row_bits)
+        self.submodules.periph = p = HashPeripheral(
+            engine, ram_base=RAM_BASE, ram_size=RAM_SIZE, dma_width=dma_width or row_bits
+        )
         self.csr = csr_bus.Interface(data_width=32, address_width=14)
-        self.submodules.bank = bank = csr_bus.CSRBank(p.get_csrs(), address=0, bus=self.csr,
-                                                      ordering="big")
+        self.submodules.bank = bank = csr_bus.CSRBank(
+            p.get_csrs(), address=0, bus=self.csr, ordering="big"
+        )
         # register name -> (address of its first word, number of words); first word = MSW
         self.regs = {}
         for i, c in enumerate(bank.simple_csrs):
-            name = re.fullmatch(r"(.*?)\d*", c.name).group(1)   # digest7 .. digest0 -> digest
+            name = re.fullmatch(r"(.*?)\d*", c.name).group(1)  # digest7 .. digest0 -> digest
             base, n = self.regs.get(name, (i, 0))
             assert base + n == i
             self.regs[name] = (base, n + 1)
@@ -92,13 +102,15 @@ class Top(Module):
             self.comb += s.connect(w, omit={"stb", "ack", "err"})
             self.comb += [
                 w.stb.eq(s.stb & self.go_req),
-                s.ack.eq(w.ack & self.go_ack), s.err.eq(w.err & self.go_ack),
+                s.ack.eq(w.ack & self.go_ack),
+                s.err.eq(w.err & self.go_ack),
             ]
         else:
-            self.comb += p.bus.connect(ram.wide)   # soc/targets/ecp5.py, one DMA master
+            self.comb += p.bus.connect(ram.wide)  # soc/targets/ecp5.py, one DMA master
 
 
 # --- simulation helpers (generators) ------------------------------------------------------------
+
 
 def csr_write(top, reg, value):
     """Write a register through the CSR bus, most significant word at the lowest address."""
@@ -118,7 +130,7 @@ def csr_read(top, reg):
     for i in range(n):
         yield top.csr.adr.eq(base + i)
         yield
-        yield                      # the bank's dat_r is registered
+        yield  # the bank's dat_r is registered
         value = (value << 32) | (yield top.csr.dat_r)
     return value
 
@@ -164,6 +176,7 @@ def stall_driver(top, rng, ctl):
     sees it, and each ack the RAM gives is dropped (go_ack low) with probability 1/2; counts the
     held cycles in ctl["held"] and the dropped acks in ctl["dropped"]. Otherwise both are held
     at 1 (the plain wiring)."""
+
     @passive
     def gen():
         bus, wide = top.periph.bus, top.ram.wide
@@ -179,18 +192,20 @@ def stall_driver(top, rng, ctl):
             ctl["dropped"] += (yield wide.ack) and not (yield top.go_ack)
             if not pending or (yield bus.ack):
                 wait = None
-                yield top.go_req.eq(0)          # the next request starts held
+                yield top.go_req.eq(0)  # the next request starts held
             else:
                 if wait is None:
                     wait = rng.randrange(0, 4)
                 yield top.go_req.eq(wait == 0)
                 wait = max(0, wait - 1)
             yield top.go_ack.eq(rng.random() < 0.5)
+
     return gen()
 
 
 def dma_monitor(top, reads):
     """Row addresses the DMA master got (acked reads), in order."""
+
     @passive
     def gen():
         bus = top.periph.bus
@@ -198,10 +213,12 @@ def dma_monitor(top, reads):
             yield
             if (yield bus.cyc) and (yield bus.stb) and (yield bus.ack):
                 reads.append((yield bus.adr))
+
     return gen()
 
 
 # --- the jobs -------------------------------------------------------------------------------------
+
 
 class Layout:
     """Places segments in the RAM image at random row-aligned (not necessarily block-aligned)
@@ -217,7 +234,7 @@ class Layout:
         off = self.cursor
         assert off + len(data) <= RAM_SIZE, "test layout does not fit the RAM"
         if write_image:
-            self.image[off:off + len(data)] = data
+            self.image[off : off + len(data)] = data
         self.cursor += -(-len(data) // self.row_bytes) * self.row_bytes
         return off
 
@@ -235,18 +252,44 @@ def make_jobs(rng, layout, block_bytes, family):
     msg = rng.randbytes(rng.randrange(0, block_bytes - nlen))
     padded = sha_pad(msg, block_bytes)
     second = {"sha256": "sha224", "sha512": "sha384"}.get(family)
-    jobs.append(dict(msg=msg, hash=second or family, variant=1 if second else 0,
-                     base=layout.place(padded), length=len(padded)))
+    jobs.append(
+        dict(
+            msg=msg,
+            hash=second or family,
+            variant=1 if second else 0,
+            base=layout.place(padded),
+            length=len(padded),
+        )
+    )
     msg = rng.randbytes(block_bytes + rng.randrange(block_bytes - nlen, block_bytes))
     padded = sha_pad(msg, block_bytes)
     assert len(padded) == 3 * block_bytes
     body, tail = padded[:block_bytes], padded[block_bytes:]
-    jobs.append(dict(msg=msg, hash=family, variant=0, base=layout.place(body), length=len(body),
-                     tail_base=layout.place(tail), tail_length=len(tail)))
+    jobs.append(
+        dict(
+            msg=msg,
+            hash=family,
+            variant=0,
+            base=layout.place(body),
+            length=len(body),
+            tail_base=layout.place(tail),
+            tail_length=len(tail),
+        )
+    )
     msg = rng.randbytes(rng.randrange(1, block_bytes - nlen))
     padded = sha_pad(msg, block_bytes)
-    jobs.append(dict(msg=msg, hash=family, variant=0, base=layout.place(padded, write_image=False),
-                     length=len(padded), tail_base=0, tail_length=0, narrow=padded))
+    jobs.append(
+        dict(
+            msg=msg,
+            hash=family,
+            variant=0,
+            base=layout.place(padded, write_image=False),
+            length=len(padded),
+            tail_base=0,
+            tail_length=0,
+            narrow=padded,
+        )
+    )
     return jobs
 
 
@@ -257,8 +300,10 @@ def expected_digest(job):
 def expected_rows(job, row_bytes):
     rows = [(RAM_BASE + job["base"]) // row_bytes + i for i in range(job["length"] // row_bytes)]
     if job.get("tail_length"):
-        rows += [(RAM_BASE + job["tail_base"]) // row_bytes + i
-                 for i in range(job["tail_length"] // row_bytes)]
+        rows += [
+            (RAM_BASE + job["tail_base"]) // row_bytes + i
+            for i in range(job["tail_length"] // row_bytes)
+        ]
     return rows
 
 
@@ -297,18 +342,23 @@ def refused_jobs(top, good, row_bytes, block_bytes, out):
         yield from csr_write(top, "tail_base", RAM_BASE + tail_base)
         yield from csr_write(top, "tail_length", block_bytes)
         yield from csr_write(top, "ctrl", DMA_START | FIRST | LAST | TAIL)
-        for _ in range(16):    # time for the DMA to start reading, if it wrongly did
+        for _ in range(16):  # time for the DMA to start reading, if it wrongly did
             yield
-        out[key] = dict(status=(yield from csr_read(top, "status")),
-                        busy=(yield from csr_read(top, "slots_busy")),
-                        slots_done=(yield from csr_read(top, "slots_done")),
-                        blocks=(yield from csr_read(top, "blocks")))
+        out[key] = dict(
+            status=(yield from csr_read(top, "status")),
+            busy=(yield from csr_read(top, "slots_busy")),
+            slots_done=(yield from csr_read(top, "slots_done")),
+            blocks=(yield from csr_read(top, "blocks")),
+        )
         yield from csr_write(top, "ctrl", ACK)
         out[key]["after_ack"] = yield from csr_read(top, "status")
 
 
 CASES = [("sha256:base", w) for w in (32, 64, 128, 256, 512)] + [
-    ("sha1:base", 128), ("sha512:base", 128), ("sha512:base", 1024)]
+    ("sha1:base", 128),
+    ("sha512:base", 128),
+    ("sha512:base", 1024),
+]
 
 
 @pytest.mark.parametrize("engine_spec,row_bits", CASES, ids=[f"{e}-{w}" for e, w in CASES])
@@ -340,7 +390,7 @@ def test_dma_from_wide_ram(engine_spec, row_bits):
         for n, job in enumerate(jobs):
             start = len(reads)
             yield from start_dma_job(top, job)
-            if n == 1:     # the CPU writes job 3's message meanwhile (both RAM ports busy)
+            if n == 1:  # the CPU writes job 3's message meanwhile (both RAM ports busy)
                 ctl["on"] = True
                 yield from cpu_writes(jobs[2])
             st, digest = yield from finish_dma_job(top)
@@ -351,7 +401,10 @@ def test_dma_from_wide_ram(engine_spec, row_bits):
 
     for key in ("bad_base", "bad_tail"):
         r = refused[key]
-        assert r["status"] & (BUSY | DONE | ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS) == DONE | ERR_ADDR, (key, hex(r["status"]))
+        assert (
+            r["status"] & (BUSY | DONE | ERR_LEN | ERR_ADDR | ERR_STATE | ERR_BUS)
+            == DONE | ERR_ADDR
+        ), (key, hex(r["status"]))
         assert (r["busy"], r["slots_done"], r["blocks"]) == (0, 0, 0), key
         assert r["after_ack"] & 0x3F == 0, (key, hex(r["after_ack"]))
     assert refused["reads"] == 0
@@ -359,7 +412,7 @@ def test_dma_from_wide_ram(engine_spec, row_bits):
     for n, (job, (st, digest, got_rows)) in enumerate(zip(jobs, results)):
         assert st & (DONE | ERRORS | BUSY) == DONE, (n, hex(st))
         want = expected_digest(job)
-        assert digest[:len(want)] == want, (n, job["hash"], len(job["msg"]))
+        assert digest[: len(want)] == want, (n, job["hash"], len(job["msg"]))
         assert got_rows == expected_rows(job, row_bytes), n
     total_blocks = sum(j["length"] + j.get("tail_length", 0) for j in jobs) // block_bytes
     assert results[-1] == ("blocks", total_blocks)
@@ -381,13 +434,19 @@ def test_narrow_port_byte_lanes_and_row_layout(row_bits):
     nrows = RAM_SIZE // (row_bits // 8)
     # first/last word of a row, a middle one, the RAM's last word; each written with all byte
     # lanes, one or two lanes, none
-    targets = [0, row_words - 1, 5 * row_words + row_words // 2, 7 * row_words,
-               7 * row_words + row_words - 1, nwords - 1]
+    targets = [
+        0,
+        row_words - 1,
+        5 * row_words + row_words // 2,
+        7 * row_words,
+        7 * row_words + row_words - 1,
+        nwords - 1,
+    ]
     writes = []
     for adr in targets:
         for sel in (0xF, rng.choice([0x1, 0x2, 0x4, 0x8, 0x5, 0xA, 0x6, 0x9]), 0x0):
             writes.append((adr, rng.getrandbits(32), sel))
-    writes.append((RAM_BASE // 4 + 3, 0xDEADBEEF, 0xC))   # address bits above the RAM ignored
+    writes.append((RAM_BASE // 4 + 3, 0xDEADBEEF, 0xC))  # address bits above the RAM ignored
     expect = list(words)
     for adr, val, sel in writes:
         mask = sum(0xFF << (8 * b) for b in range(4) if sel >> b & 1)
@@ -423,7 +482,9 @@ def test_narrow_port_byte_lanes_and_row_layout(row_bits):
         assert not err
         assert v == row_of(r), f"row {r}"
         # the row's bytes (little-endian) are the memory's bytes in order
-        assert v.to_bytes(row_bits // 8, "little") == mem[r * row_bits // 8:(r + 1) * row_bits // 8]
+        assert (
+            v.to_bytes(row_bits // 8, "little") == mem[r * row_bits // 8 : (r + 1) * row_bits // 8]
+        )
     assert got["wide_write"][1] == 0
     lanes = sum(0xFF << (8 * b) for b in range(row_bits // 8) if wide_sel >> b & 1)
     assert got["after"] == (row_of(rows[0]) & ~lanes) | (wide_val & lanes)
@@ -442,14 +503,18 @@ def test_ecp5_refuses_rows_wider_than_a_block():
     port wired to the 1024-bit RAM port: the DMA hashed the bytes at twice the offset with no
     error. Now the target and add_hash_peripheral refuse it."""
     from litedigest.soc.targets import ecp5
+
     with pytest.raises(ValueError, match="32 to 512 bits"):
         ecp5.make_soc(hash_engines="sha256:base", main_ram_size=RAM_SIZE, dma_row_bits=1024)
     with pytest.raises(ValueError, match="32 to 512 bits"):
-        ecp5.make_soc(hash_engines="sha512:base,sha1:base", main_ram_size=RAM_SIZE, dma_row_bits=1024)
+        ecp5.make_soc(
+            hash_engines="sha512:base,sha1:base", main_ram_size=RAM_SIZE, dma_row_bits=1024
+        )
     with pytest.raises(ValueError, match="power of two"):
         ecp5.make_soc(hash_engines="sha256:base", main_ram_size=RAM_SIZE, dma_row_bits=96)
     from types import SimpleNamespace
     from litedigest.soc.peripheral import add_hash_peripheral
+
     ram = SimpleNamespace(origin=RAM_BASE, size=RAM_SIZE)
     soc = SimpleNamespace(bus=SimpleNamespace(regions={"main_ram": ram}))  # refused before use
     with pytest.raises(ValueError, match="wider than sha256:base:p1's 512-bit block"):
@@ -462,6 +527,7 @@ def test_ecp5_target_wiring(engine_spec, row_bits):
     peripheral's DMA width as the target chose it, wired by `connect` as the target wires it,
     one DMA job checked against hashlib."""
     from litedigest.soc.targets import ecp5
+
     soc = ecp5.make_soc(hash_engines=engine_spec, main_ram_size=RAM_SIZE, dma_row_bits=row_bits)
     assert soc.main_ram.row_bits == row_bits
     width = soc.hash_peripherals[specmod.parse(engine_spec).family].dma_width

@@ -2,6 +2,7 @@
 """Dependencies point one way (docs/ARCHITECTURE.md): import-linter checks pyproject.toml's
 contracts on the whole package, and the board side (the pynq backend, litedigest.board.overlay,
 litedigest.board.device) is imported with Migen and LiteX made unimportable."""
+
 import os
 import shutil
 import subprocess
@@ -28,17 +29,19 @@ def test_a_broken_contract_is_reported(tmp_path):
     """The check can fail: a host layer that imports one above it breaks the layers contract."""
     cfg = tmp_path / "pyproject.toml"
     shutil.copy(os.path.join(ROOT, "pyproject.toml"), cfg)
-    text = cfg.read_text().replace('"litedigest.cli",\n  "litedigest.measure",',
-                                   '"litedigest.measure",\n  "litedigest.cli",')
+    text = cfg.read_text().replace(
+        '"litedigest.cli",\n  "litedigest.measure",', '"litedigest.measure",\n  "litedigest.cli",'
+    )
     assert text != cfg.read_text()
     cfg.write_text(text)
-    r = subprocess.run([sys.executable, LINT, str(cfg)], capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, LINT, str(cfg)], capture_output=True, text=True, timeout=300
+    )
     assert r.returncode != 0
     assert "litedigest.cli is not allowed to import litedigest.measure" in r.stdout, r.stdout
 
 
-BOARD_SCRIPT = textwrap.dedent('''
+BOARD_SCRIPT = textwrap.dedent("""
     import importlib.abc, sys, types
 
     class Block(importlib.abc.MetaPathFinder):
@@ -65,11 +68,12 @@ BOARD_SCRIPT = textwrap.dedent('''
     assert "litedigest.ip" not in sys.modules and "litedigest.soc" not in sys.modules, \\
         sorted(m for m in sys.modules if m.startswith("litedigest."))
     print("board side ok")
-''')
+""")
 
 
 def test_board_side_imports_neither_migen_nor_litex():
-    r = subprocess.run([sys.executable, "-c", BOARD_SCRIPT], capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", BOARD_SCRIPT], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert "board side ok" in r.stdout

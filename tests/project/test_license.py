@@ -2,6 +2,7 @@
 """The license (LICENSE, BSD-2-Clause as LiteX and Migen): every source file the repository
 tracks names it in an SPDX line near its top, the self-contained C library carries the text,
 and the package metadata states it."""
+
 import os
 import subprocess
 
@@ -11,9 +12,23 @@ from litedigest.paths import repo_root
 
 SPDX = "SPDX-License-Identifier: BSD-2-Clause"
 # what a source file is, by its ending or its name (data, prose and the fuzz corpus are not)
-SOURCE_EXTS = (".py", ".sh", ".mak", ".tcl", ".c", ".h", ".cpp", ".inc", ".ld", ".S", ".sv", ".svh", ".v")
+SOURCE_EXTS = (
+    ".py",
+    ".sh",
+    ".mak",
+    ".tcl",
+    ".c",
+    ".h",
+    ".cpp",
+    ".inc",
+    ".ld",
+    ".S",
+    ".sv",
+    ".svh",
+    ".v",
+)
 SOURCE_NAMES = ("Makefile", "meson.build", "CMakeLists.txt", "meson_options.txt")
-HEAD_LINES = 3   # after a shebang line, or a generated file's first line
+HEAD_LINES = 3  # after a shebang line, or a generated file's first line
 
 
 def _tracked():
@@ -54,6 +69,7 @@ def test_license_text(where):
 
 def test_package_metadata_states_the_license():
     import tomllib
+
     with open(os.path.join(repo_root(), "pyproject.toml"), "rb") as f:
         project = tomllib.load(f)["project"]
     assert project["license"] == {"text": "BSD-2-Clause"}

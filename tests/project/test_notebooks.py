@@ -7,6 +7,7 @@ shipped the PYNQ way (a `pynq.notebooks` entry point resolving to the directory 
 Without a PYNQ board the notebooks run against the simulated SoC (the main SoC build, cached;
 02 also builds and runs the sweep firmware, a few minutes of simulation).
 """
+
 import glob
 import json
 import os
@@ -19,23 +20,29 @@ from litedigest.paths import repo_root
 ROOT = repo_root()
 NB_DIR = os.path.join(ROOT, "notebooks")
 NOTEBOOKS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(NB_DIR, "*.ipynb")))
-CELL_TIMEOUT = 1800      # seconds per cell: 02 simulates about 10 M CPU cycles in one cell
+CELL_TIMEOUT = 1800  # seconds per cell: 02 simulates about 10 M CPU cycles in one cell
 
 
 def test_the_notebooks_are_there():
-    assert {"01_interactive_hashing.ipynb", "02_speedup.ipynb", "03_design_space.ipynb"} <= set(NOTEBOOKS)
+    assert {"01_interactive_hashing.ipynb", "02_speedup.ipynb", "03_design_space.ipynb"} <= set(
+        NOTEBOOKS
+    )
 
 
 def test_committed_without_outputs_and_generated():
     import nbformat
+
     for name in NOTEBOOKS:
         nb = nbformat.read(os.path.join(NB_DIR, name), as_version=4)
         nbformat.validate(nb)
         for c in nb.cells:
             if c.cell_type == "code":
                 assert not c.outputs and c.execution_count is None, f"{name}: outputs not cleared"
-    r = subprocess.run([sys.executable, os.path.join(NB_DIR, "generate.py"), "--check"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, os.path.join(NB_DIR, "generate.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -47,9 +54,15 @@ def kernel_name(tmp_path_factory):
     d = tmp_path_factory.mktemp("jupyter")
     spec_dir = d / "kernels" / "litedigest-venv"
     spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "LiteDigest venv", "language": "python"}))
+    (spec_dir / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "LiteDigest venv",
+                "language": "python",
+            }
+        )
+    )
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = str(d) + (os.pathsep + old if old else "")
     yield "litedigest-venv"
@@ -63,10 +76,12 @@ def kernel_name(tmp_path_factory):
 def test_notebook_executes_and_plots(name, kernel_name):
     import nbformat
     from nbclient import NotebookClient
+
     nb = nbformat.read(os.path.join(NB_DIR, name), as_version=4)
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name=kernel_name,
-                            resources={"metadata": {"path": NB_DIR}})
-    client.execute()          # CellExecutionError on any error in any cell
+    client = NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name=kernel_name, resources={"metadata": {"path": NB_DIR}}
+    )
+    client.execute()  # CellExecutionError on any error in any cell
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     images = [o for o in outputs if "image/png" in o.get("data", {})]
@@ -74,6 +89,7 @@ def test_notebook_executes_and_plots(name, kernel_name):
     first = "".join(o.get("text", "") for o in nb.cells[1].outputs)
     try:
         import pynq  # noqa: F401
+
         on_board = True
     except ImportError:
         on_board = False
@@ -85,8 +101,11 @@ def test_pynq_notebooks_entry_point():
     """PYNQ's `pynq get-notebooks` delivers the directory of the module each `pynq.notebooks`
     entry point names: litedigest.notebooks must resolve to the notebooks."""
     from importlib import metadata
+
     eps = [ep for ep in metadata.entry_points(group="pynq.notebooks") if ep.name == "litedigest"]
-    assert eps, "no pynq.notebooks entry point named litedigest (pip install -e . after pyproject changes)"
+    assert eps, (
+        "no pynq.notebooks entry point named litedigest (pip install -e . after pyproject changes)"
+    )
     mod = eps[0].load()
     d = os.path.dirname(mod.__file__)
     assert os.path.realpath(d) == os.path.realpath(NB_DIR)
@@ -101,31 +120,69 @@ def test_design_space_plots_an_engines_json(kernel_name, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     def rec(spec, family, lat, iv, lut4, fm, lut):
-        return {"spec": spec, "family": family, "arch": spec.split(":")[1], "stages": 1, "modules": 1,
-                "latency": lat, "interval": iv, "interval_exact": str(iv), "in_flight": 1,
-                "block_bits": 512, "ecp5": {"lut4": lut4, "lut4_with_carry": lut4 + 64, "ff": 900,
-                                            "ccu2c": 32, "dpram16": 0, "ebr": 0, "dsp": 0,
-                                            "seeds": [1, 2, 3], "fmax_mhz": fm,
-                                            "fmax_median": sorted(fm)[1]},
-                "xc7": {"lut": lut, "ff": 900, "carry4": 16},
-                "throughput_mbps": round(512 * sorted(fm)[1] / iv, 1), "throughput_per_lut4": 0.1,
-                "improvement": None}
-    doc = {"generated_by": "tests/project/test_notebooks.py (made-up values)", "tools": {},
-           "device": {"ecp5": {"device": "LFE5U-85F"}},
-           "engines": [rec("sha256:base", "sha256", 65, 65, 2000, [80.0, 82.5, 81.0], 1500),
-                       rec("sha1:opt", "sha1", 41, 41, 2600, [70.0, 71.0, 69.5], 1900)]}
+        return {
+            "spec": spec,
+            "family": family,
+            "arch": spec.split(":")[1],
+            "stages": 1,
+            "modules": 1,
+            "latency": lat,
+            "interval": iv,
+            "interval_exact": str(iv),
+            "in_flight": 1,
+            "block_bits": 512,
+            "ecp5": {
+                "lut4": lut4,
+                "lut4_with_carry": lut4 + 64,
+                "ff": 900,
+                "ccu2c": 32,
+                "dpram16": 0,
+                "ebr": 0,
+                "dsp": 0,
+                "seeds": [1, 2, 3],
+                "fmax_mhz": fm,
+                "fmax_median": sorted(fm)[1],
+            },
+            "xc7": {"lut": lut, "ff": 900, "carry4": 16},
+            "throughput_mbps": round(512 * sorted(fm)[1] / iv, 1),
+            "throughput_per_lut4": 0.1,
+            "improvement": None,
+        }
+
+    doc = {
+        "generated_by": "tests/project/test_notebooks.py (made-up values)",
+        "tools": {},
+        "device": {"ecp5": {"device": "LFE5U-85F"}},
+        "engines": [
+            rec("sha256:base", "sha256", 65, 65, 2000, [80.0, 82.5, 81.0], 1500),
+            rec("sha1:opt", "sha1", 41, 41, 2600, [70.0, 71.0, 69.5], 1900),
+        ],
+    }
     # a third record with area only: not routed within dse's time limit (placement estimate)
     unrouted = rec("skein512:r8", "skein512", 10, 10, 6200, [20.0, 20.0, 20.0], 7000)
-    unrouted["ecp5"].update(seeds=[], fmax_mhz=[], fmax_median=None, unrouted=[
-        {"seed": 1, "estimate_mhz": 16.7, "arcs": 35833, "arcs_left": 30311, "route_timeout_s": 300.0}])
+    unrouted["ecp5"].update(
+        seeds=[],
+        fmax_mhz=[],
+        fmax_median=None,
+        unrouted=[
+            {
+                "seed": 1,
+                "estimate_mhz": 16.7,
+                "arcs": 35833,
+                "arcs_left": 30311,
+                "route_timeout_s": 300.0,
+            }
+        ],
+    )
     unrouted.update(throughput_mbps=None, throughput_per_lut4=None)
     doc["engines"].append(unrouted)
     path = tmp_path / "engines.json"
     path.write_text(json.dumps(doc))
     monkeypatch.setenv("LITEDIGEST_ENGINES_JSON", str(path))
     nb = nbformat.read(os.path.join(NB_DIR, "03_design_space.ipynb"), as_version=4)
-    NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name=kernel_name,
-                   resources={"metadata": {"path": NB_DIR}}).execute()
+    NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name=kernel_name, resources={"metadata": {"path": NB_DIR}}
+    ).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     text = "".join(o.get("text", "") for o in outputs)
     assert "3 engines, generated by 'tests/project/test_notebooks.py (made-up values)'" in text

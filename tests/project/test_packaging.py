@@ -6,6 +6,7 @@ install -- where Migen and LiteX are not importable, the `sw` backend and the CL
 optional commands say which extra they need, and the `pynq` backend drives the simulated SoC
 (started by this test process, which has the extras, and reached by the clean venv through its
 bridge alone: the board's driver code, a simulated board behind it)."""
+
 import hashlib
 import importlib.util
 import hmac
@@ -29,7 +30,9 @@ BOARD_PACKAGES = ["numpy"]
 
 def _run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    assert r.returncode == 0, f"{cmd} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    assert r.returncode == 0, (
+        f"{cmd} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    )
     return r
 
 
@@ -51,7 +54,9 @@ def venv(dist):
     path = os.path.join(WORK, "venv")
     _run([sys.executable, "-m", "venv", "--clear", path])
     py = os.path.join(path, "bin", "python")
-    _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", dist[1], *BOARD_PACKAGES])
+    _run(
+        [py, "-m", "pip", "install", "-q", "--disable-pip-version-check", dist[1], *BOARD_PACKAGES]
+    )
     return py
 
 
@@ -72,7 +77,8 @@ def test_sdist_carries_the_c_library_and_the_notebooks(dist):
 def _package_sets():
     """setup.py's base packages (the wheel's) and checkout-only packages, {package: folder}."""
     spec = importlib.util.spec_from_file_location(
-        "lint_imports", os.path.join(repo_root(), "scripts", "lint_imports.py"))
+        "lint_imports", os.path.join(repo_root(), "scripts", "lint_imports.py")
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.package_sets()
@@ -130,12 +136,23 @@ def _cases():
         for n in (0, 3, 55, 64, 1000):
             msg = bytes(rnd.randrange(256) for _ in range(n))
             if alg.startswith("skein512-"):
-                out.append({"alg": alg, "msg": msg.hex(),
-                            "hex": native.skein512(msg, digest_bits=int(alg[9:])).hex()})
+                out.append(
+                    {
+                        "alg": alg,
+                        "msg": msg.hex(),
+                        "hex": native.skein512(msg, digest_bits=int(alg[9:])).hex(),
+                    }
+                )
             elif alg == "skein512":
                 for bits in (512, 256, 1000):
-                    out.append({"alg": alg, "msg": msg.hex(), "kw": {"digest_bits": bits},
-                                "hex": native.skein512(msg, digest_bits=bits).hex()})
+                    out.append(
+                        {
+                            "alg": alg,
+                            "msg": msg.hex(),
+                            "kw": {"digest_bits": bits},
+                            "hex": native.skein512(msg, digest_bits=bits).hex(),
+                        }
+                    )
             else:
                 out.append({"alg": alg, "msg": msg.hex(), "hex": hashlib.new(alg, msg).hexdigest()})
     return out
@@ -156,8 +173,12 @@ def test_base_install_command_line(venv, tmp_path):
     f.write_bytes(b"LiteDigest on the board\n" * 100)
     r = _run([exe, "sum", "-a", "sha256", str(f)], cwd=tmp_path)
     assert r.stdout == f"{hashlib.sha256(f.read_bytes()).hexdigest()}  {f}\n"
-    for cmd, extra in ((["demo"], "soc"), (["bench", "--backend", "rtl"], "soc"),
-                       (["build", "ecp5"], "flows"), (["dse"], "flows")):
+    for cmd, extra in (
+        (["demo"], "soc"),
+        (["bench", "--backend", "rtl"], "soc"),
+        (["build", "ecp5"], "flows"),
+        (["dse"], "flows"),
+    ):
         r = subprocess.run([exe, *cmd], capture_output=True, text=True, cwd=tmp_path)
         assert r.returncode == 2, (cmd, r.stdout, r.stderr)
         assert f"[{extra}]" in r.stderr and "Traceback" not in r.stderr, (cmd, r.stderr)
@@ -189,8 +210,9 @@ print("pynq ok", len(cases))
 @pytest.fixture(scope="module")
 def running_sim():
     from litedigest.board.sim import start_sim
+
     sim, build = start_sim()
-    sim.bus.close()          # the bridge serves one client: the clean venv's
+    sim.bus.close()  # the bridge serves one client: the clean venv's
     yield sim, build
     sim.close()
 
@@ -204,22 +226,41 @@ def test_base_install_pynq_backend_drives_the_simulated_board(venv, running_sim,
             continue
         s = spec.parse(eng)
         mac = s.mac
-        alg = mac.hash_family if mac else s.family   # each family's own hash; HMAC's hash
+        alg = mac.hash_family if mac else s.family  # each family's own hash; HMAC's hash
         for n in (0, 64, 1500):
             msg = bytes(rnd.randrange(256) for _ in range(n))
             if mac:
                 key = bytes(rnd.randrange(256) for _ in range(n % 100 + 5))
-                cases.append({"alg": alg, "engine": eng, "msg": msg.hex(), "key": key.hex(),
-                              "hex": hmac.new(key, msg, alg).hexdigest()})
+                cases.append(
+                    {
+                        "alg": alg,
+                        "engine": eng,
+                        "msg": msg.hex(),
+                        "key": key.hex(),
+                        "hex": hmac.new(key, msg, alg).hexdigest(),
+                    }
+                )
                 continue
-            ref = (native.skein512(msg).hex() if alg == "skein512"
-                   else hashlib.new(alg, msg).hexdigest())
+            ref = (
+                native.skein512(msg).hex()
+                if alg == "skein512"
+                else hashlib.new(alg, msg).hexdigest()
+            )
             cases.append({"alg": alg, "engine": eng, "msg": msg.hex(), "hex": ref})
     assert cases
     (tmp_path / "cases.json").write_text(json.dumps(cases))
     (tmp_path / "check.py").write_text(CHECK_PYNQ)
-    r = _run([venv, str(tmp_path / "check.py"), str(sim.port), build.csr_json,
-              str(tmp_path / "cases.json")], cwd=tmp_path, timeout=600)
+    r = _run(
+        [
+            venv,
+            str(tmp_path / "check.py"),
+            str(sim.port),
+            build.csr_json,
+            str(tmp_path / "cases.json"),
+        ],
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert r.stdout.startswith("pynq ok")
 
 
@@ -230,9 +271,34 @@ def test_sdist_installs_offline_with_the_boards_build_tools(dist, tmp_path):
     path = tmp_path / "board"
     _run([sys.executable, "-m", "venv", str(path)])
     py = str(path / "bin" / "python")
-    _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "setuptools>=68", "wheel", "cffi"])
-    _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-index",
-          "--no-build-isolation", dist[0]])
-    r = _run([py, "-c", "import litedigest; print(litedigest.new('sha512', b'abc').hexdigest())"],
-             cwd=tmp_path)
+    _run(
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "setuptools>=68",
+            "wheel",
+            "cffi",
+        ]
+    )
+    _run(
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "--no-index",
+            "--no-build-isolation",
+            dist[0],
+        ]
+    )
+    r = _run(
+        [py, "-c", "import litedigest; print(litedigest.new('sha512', b'abc').hexdigest())"],
+        cwd=tmp_path,
+    )
     assert r.stdout.strip() == hashlib.sha512(b"abc").hexdigest()

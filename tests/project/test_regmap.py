@@ -3,6 +3,7 @@
 ld_hw_regs.h, litedigest/hw_regs.py and REGISTERS.md tables are what the generator writes, the
 header compiles and has the map's values, hw_regs.py needs no Migen/LiteX, and the csr.h LiteX
 emits for other engines than the generator's has the same fields and register sizes."""
+
 import ast
 import os
 import re
@@ -36,22 +37,34 @@ def test_committed_files_are_generated(tmp_path):
             generated = f.read()
         if committed != generated:
             import difflib
-            diff = "".join(difflib.unified_diff(committed.splitlines(True), generated.splitlines(True),
-                                                rel, rel + " (generated)"))
+
+            diff = "".join(
+                difflib.unified_diff(
+                    committed.splitlines(True),
+                    generated.splitlines(True),
+                    rel,
+                    rel + " (generated)",
+                )
+            )
             pytest.fail(f"{rel} is not what `{regmap.COMMAND}` writes:\n{diff}")
 
 
 def test_check_cli(tmp_path):
     """--check: 0 on the repository; 1 with a diff on a tree whose header was edited by hand."""
-    r = subprocess.run([PY, "-m", "litedigest.tools.regmap", "--check"], capture_output=True, text=True)
+    r = subprocess.run(
+        [PY, "-m", "litedigest.tools.regmap", "--check"], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     for rel in (regmap.HEADER, regmap.PYMOD, regmap.DOC):
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), tmp_path / rel)
     h = tmp_path / regmap.HEADER
     h.write_text(h.read_text().replace("(1u << 3)", "(1u << 9)"))
-    r = subprocess.run([PY, "-m", "litedigest.tools.regmap", "--check", "--root", str(tmp_path)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [PY, "-m", "litedigest.tools.regmap", "--check", "--root", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 1
     assert "-#define LD_CTRL_LAST" in r.stdout and "+#define LD_CTRL_LAST" in r.stdout
 
@@ -61,16 +74,20 @@ def test_hw_regs_needs_no_migen_or_litex():
         tree = ast.parse(f.read())
     assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     # as on the board: Migen and LiteX absent
-    code = ("import sys; sys.modules.update(migen=None, litex=None); "
-            "import litedigest.hw_regs as h; print(h.FIELDS['ctrl']['slot'])")
+    code = (
+        "import sys; sys.modules.update(migen=None, litex=None); "
+        "import litedigest.hw_regs as h; print(h.FIELDS['ctrl']['slot'])"
+    )
     r = subprocess.run([PY, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == "(16, 8)", r.stderr
 
 
 def test_map(rm):
     """What the drivers rely on: the fields, their kinds, the Skein-only and SHA-only parts."""
-    assert hw_regs.FIELDS == {reg: {f.name: (f.offset, f.size) for f in rm[reg].fields}
-                              for reg in ("ctrl", "status", "info", "batch_status")}
+    assert hw_regs.FIELDS == {
+        reg: {f.name: (f.offset, f.size) for f in rm[reg].fields}
+        for reg in ("ctrl", "status", "info", "batch_status")
+    }
     assert hw_regs.PULSE_FIELDS == ("start", "dma_start", "ack", "batch_start", "wipe")
     assert hw_regs.SKEIN_FIELDS == {"ctrl": ("out",)}
     # a MAC peripheral's key slots (HMAC)
@@ -92,14 +109,20 @@ def test_meanings(rm, monkeypatch):
     """Every register and field has a meaning: tools/regmap.py's, else the CSR's description;
     a meaning of something the peripheral does not declare is an error too."""
     regs, fields, events = regmap.meanings(rm)
-    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(hw_regs.SHA_REGISTERS) \
-        | set(hw_regs.MAC_REGISTERS)
-    assert {r: set(f) for r, f in fields.items() if f} == {r: set(f) for r, f in hw_regs.FIELDS.items()}
+    assert set(regs) == set(hw_regs.REGISTERS) | set(hw_regs.SKEIN_REGISTERS) | set(
+        hw_regs.SHA_REGISTERS
+    ) | set(hw_regs.MAC_REGISTERS)
+    assert {r: set(f) for r, f in fields.items() if f} == {
+        r: set(f) for r, f in hw_regs.FIELDS.items()
+    }
     assert set(events) == set(hw_regs.EVENTS)
     monkeypatch.delitem(regmap.REGISTER_DOCS, "din")
     assert regmap.meanings(rm)[0]["din"] == rm["din"].description != ""
-    monkeypatch.setitem(regmap.FIELD_DOCS, "status", {k: v for k, v in regmap.FIELD_DOCS["status"].items()
-                                                      if k != "err_bus"})
+    monkeypatch.setitem(
+        regmap.FIELD_DOCS,
+        "status",
+        {k: v for k, v in regmap.FIELD_DOCS["status"].items() if k != "err_bus"},
+    )
     monkeypatch.setitem(regmap.REGISTER_DOCS, "no_such_register", "x")
     with pytest.raises(ValueError) as e:
         regmap.meanings(rm)
@@ -116,45 +139,86 @@ def _cc():
 def test_header_compiles_pedantic(tmp_path):
     src = tmp_path / "t.c"
     src.write_text('#include "litedigest/ld_hw_regs.h"\n')
-    r = subprocess.run([_cc(), "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
-                        "-I", INCLUDE, str(src)], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            _cc(),
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Wpedantic",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+            INCLUDE,
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
 
 
 def test_header_values(tmp_path):
     """The C macros, evaluated by the compiler, are the map's fields and the catalogue's arch codes."""
     from litedigest import spec
-    checks = []       # (C expression, expected value)
+
+    checks = []  # (C expression, expected value)
     for reg in ("ctrl", "status", "info", "batch_status"):
         for name, (off, size) in hw_regs.FIELDS[reg].items():
             N = f"LD_{reg.upper()}_{name.upper()}"
             if size == 1:
                 checks.append((N, 1 << off))
             elif reg == "ctrl":
-                checks += [(N + "_BIT", off), (N + "_MASK", ((1 << size) - 1) << off),
-                           (f"{N}_VAL(0xffffffffu)", ((1 << size) - 1) << off)]
+                checks += [
+                    (N + "_BIT", off),
+                    (N + "_MASK", ((1 << size) - 1) << off),
+                    (f"{N}_VAL(0xffffffffu)", ((1 << size) - 1) << off),
+                ]
             else:
-                checks.append((f"{N}(0xa5c3e1f7u)", (0xa5c3e1f7 >> off) & ((1 << size) - 1)))
-    checks.append(("LD_STATUS_ERRORS", sum(1 << hw_regs.FIELDS["status"][f][0] for f in hw_regs.ERROR_FIELDS)))
-    arch_names = {"base": "BASE", "opt": "OPT", "k5": "K5", "r1": "SKEIN_R1", "r4": "SKEIN_R4", "r8": "SKEIN_R8"}
+                checks.append((f"{N}(0xa5c3e1f7u)", (0xA5C3E1F7 >> off) & ((1 << size) - 1)))
+    checks.append(
+        ("LD_STATUS_ERRORS", sum(1 << hw_regs.FIELDS["status"][f][0] for f in hw_regs.ERROR_FIELDS))
+    )
+    arch_names = {
+        "base": "BASE",
+        "opt": "OPT",
+        "k5": "K5",
+        "r1": "SKEIN_R1",
+        "r4": "SKEIN_R4",
+        "r8": "SKEIN_R8",
+    }
     assert set(arch_names) == set(spec.ARCH_CODES)
     checks += [(f"LD_ARCH_{arch_names[a]}", code) for a, code in spec.ARCH_CODES.items()]
-    checks += [(f"LD_REG_{n.upper()}_NWORDS", hw_regs.register_words(n))
-               for n, (_, w) in {**hw_regs.REGISTERS, **hw_regs.SKEIN_REGISTERS, **hw_regs.SHA_REGISTERS}.items()
-               if isinstance(w, int)]
+    checks += [
+        (f"LD_REG_{n.upper()}_NWORDS", hw_regs.register_words(n))
+        for n, (_, w) in {
+            **hw_regs.REGISTERS,
+            **hw_regs.SKEIN_REGISTERS,
+            **hw_regs.SHA_REGISTERS,
+        }.items()
+        if isinstance(w, int)
+    ]
     checks += [("LD_REG_CV_NWORDS(512)", 16), ("LD_REG_SLOTS_BUSY_NWORDS(33)", 2)]
     src = tmp_path / "v.c"
-    src.write_text('#include <stdio.h>\n#include "litedigest/ld_hw_regs.h"\nint main(void) {\n'
-                   + "".join(f'    printf("%lu\\n", (unsigned long)({e}));\n' for e, _ in checks)
-                   + "    return 0;\n}\n")
+    src.write_text(
+        '#include <stdio.h>\n#include "litedigest/ld_hw_regs.h"\nint main(void) {\n'
+        + "".join(f'    printf("%lu\\n", (unsigned long)({e}));\n' for e, _ in checks)
+        + "    return 0;\n}\n"
+    )
     exe = tmp_path / "v"
-    subprocess.run([_cc(), "-std=c99", "-Wall", "-Werror", "-I", INCLUDE, str(src), "-o", str(exe)], check=True)
+    subprocess.run(
+        [_cc(), "-std=c99", "-Wall", "-Werror", "-I", INCLUDE, str(src), "-o", str(exe)], check=True
+    )
     got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
     assert [(e, int(g)) for (e, _), g in zip(checks, got)] == checks
 
 
-ENGINES = {"sha256_opt_p4": "sha256:opt:p4", "sha512": "sha512:k5", "skein512": "skein512:r8",
-           "hmac_sha256": "hmac-sha256:opt:p4"}
+ENGINES = {
+    "sha256_opt_p4": "sha256:opt:p4",
+    "sha512": "sha512:k5",
+    "skein512": "skein512:r8",
+    "hmac_sha256": "hmac-sha256:opt:p4",
+}
 
 
 def _csr_h_fields(h, instance, registers):
@@ -163,7 +227,7 @@ def _csr_h_fields(h, instance, registers):
     for name, off in re.findall(rf"#define CSR_{instance.upper()}_(\w+)_OFFSET (\d+)", h):
         reg = max((r for r in registers if name.startswith(r.upper() + "_")), key=len)
         size = int(re.search(rf"#define CSR_{instance.upper()}_{name}_SIZE (\d+)", h).group(1))
-        out.setdefault(reg, {})[name[len(reg) + 1:].lower()] = (int(off), size)
+        out.setdefault(reg, {})[name[len(reg) + 1 :].lower()] = (int(off), size)
     return out
 
 
@@ -175,6 +239,7 @@ def test_csr_h_agrees():
     from litedigest import spec
     from litedigest.ip.engines import make_engine
     from litedigest.soc.peripheral import HashPeripheral
+
     regions, engines = {}, {}
     for i, (name, s) in enumerate(ENGINES.items()):
         engines[name] = e = make_engine(s)
@@ -184,24 +249,40 @@ def test_csr_h_agrees():
     for name, e in engines.items():
         skein = spec.parse(ENGINES[name]).family == "skein512"
         mac = bool(spec.parse(ENGINES[name]).mac)
-        other = hw_regs.SHA_FIELDS if skein else hw_regs.SKEIN_FIELDS    # fields it lacks
-        other = {reg: other.get(reg, ()) + (() if mac else hw_regs.MAC_FIELDS.get(reg, ()))
-                 for reg in hw_regs.FIELDS}
-        want = {reg: {f: v for f, v in fs.items() if f not in other.get(reg, ())}
-                for reg, fs in hw_regs.FIELDS.items() if not (skein and reg in hw_regs.SHA_REGISTERS)}
-        regs = {**hw_regs.REGISTERS, **(hw_regs.SKEIN_REGISTERS if skein else hw_regs.SHA_REGISTERS),
-                **(hw_regs.MAC_REGISTERS if mac else {}), **hw_regs.EVENT_REGISTERS}
+        other = hw_regs.SHA_FIELDS if skein else hw_regs.SKEIN_FIELDS  # fields it lacks
+        other = {
+            reg: other.get(reg, ()) + (() if mac else hw_regs.MAC_FIELDS.get(reg, ()))
+            for reg in hw_regs.FIELDS
+        }
+        want = {
+            reg: {f: v for f, v in fs.items() if f not in other.get(reg, ())}
+            for reg, fs in hw_regs.FIELDS.items()
+            if not (skein and reg in hw_regs.SHA_REGISTERS)
+        }
+        regs = {
+            **hw_regs.REGISTERS,
+            **(hw_regs.SKEIN_REGISTERS if skein else hw_regs.SHA_REGISTERS),
+            **(hw_regs.MAC_REGISTERS if mac else {}),
+            **hw_regs.EVENT_REGISTERS,
+        }
         events = hw_regs.EVENTS
         got = _csr_h_fields(h, name, regs)
-        assert got == {**want, **{r: {ev: (b, 1) for ev, b in events.items()}
-                                  for r in hw_regs.EVENT_REGISTERS}}, name
+        assert got == {
+            **want,
+            **{r: {ev: (b, 1) for ev, b in events.items()} for r in hw_regs.EVENT_REGISTERS},
+        }, name
         addrs = []
         for reg in regs:
             P = f"#define CSR_{name.upper()}_{reg.upper()}_"
             size = int(h.split(P + "SIZE ")[1].split()[0])
-            assert size == hw_regs.register_words(reg, state_bits=e.digest_bits, slots=e.slots), (name, reg)
+            assert size == hw_regs.register_words(reg, state_bits=e.digest_bits, slots=e.slots), (
+                name,
+                reg,
+            )
             if reg not in hw_regs.SKEIN_REGISTERS and reg not in hw_regs.MAC_REGISTERS:
                 addrs.append(int(h.split(P + "ADDR ")[1].split("+ ")[1].split("L)")[0], 16))
-        assert addrs == sorted(addrs), name   # REGISTERS, EVENT_REGISTERS: in address order
-        assert h.count(f"#define CSR_{name.upper()}_") == 2 * len(regs) + 1 + 2 * sum(
-            len(f) for f in want.values()) + 2 * len(events) * 3, name   # nothing undeclared
+        assert addrs == sorted(addrs), name  # REGISTERS, EVENT_REGISTERS: in address order
+        assert (
+            h.count(f"#define CSR_{name.upper()}_")
+            == 2 * len(regs) + 1 + 2 * sum(len(f) for f in want.values()) + 2 * len(events) * 3
+        ), name  # nothing undeclared

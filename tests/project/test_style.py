@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Style gates: ruff's lint and format check on the Python (pyproject.toml's [tool.ruff]) and
 clang-format on the C (.clang-format). Generated files are their generator's to format."""
+
 import os
 import shutil
 import subprocess

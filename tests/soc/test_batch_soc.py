@@ -3,6 +3,7 @@
 of 1 KiB per SHA peripheral through the batch walker, one by one and in software (the batch
 firmware, software/firmware/apps/batch); every digest checked on the device and, for the pool
 of distinct messages, against hashlib on the host."""
+
 import contextlib
 import hashlib
 import io
@@ -13,8 +14,9 @@ import pytest
 from litedigest import cli
 
 
-
 from litedigest.measure import socdemo
+
+
 def test_batch_pool_matches_the_firmware_generator():
     pool = socdemo.batch_pool()
     assert len(pool) == socdemo.BATCH_POOL and all(len(m) == socdemo.BATCH_MAX_BYTES for m in pool)
@@ -26,8 +28,13 @@ def test_batch_pool_matches_the_firmware_generator():
 
 def test_a_wrong_digest_is_caught_on_the_host():
     pool = socdemo.batch_pool()
-    good = {"instance": "sha256", "alg": "sha256", "bytes": 64, "index": 3,
-            "digest": hashlib.sha256(pool[3][:64]).hexdigest()}
+    good = {
+        "instance": "sha256",
+        "alg": "sha256",
+        "bytes": 64,
+        "index": 3,
+        "digest": hashlib.sha256(pool[3][:64]).hexdigest(),
+    }
     bad = dict(good, index=4)
     run = socdemo.BatchRun([], [{"instance": "sha256"}], [], [good, bad], "")
     assert run.digest_mismatches() == [bad]
@@ -38,8 +45,17 @@ def test_a_wrong_digest_is_caught_on_the_host():
 def records():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        rc = cli.main(["bench", "--backend", "soc", "--batch", "--json",
-                       "--engine", ",".join(socdemo._standard().MAIN_SOC)])
+        rc = cli.main(
+            [
+                "bench",
+                "--backend",
+                "soc",
+                "--batch",
+                "--json",
+                "--engine",
+                ",".join(socdemo._standard().MAIN_SOC),
+            ]
+        )
     assert rc == 0
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
@@ -49,14 +65,18 @@ def test_every_sha_peripheral_and_size_is_measured_and_right(records):
     assert all(r["digest_ok"] for r in records)
     for r in records:
         assert r["messages_per_second"] == round(r["clock_mhz"] * 1e6 * r["messages"] / r["cycles"])
-        assert r["cycles_per_message"] == pytest.approx(r["cycles"] / r["messages"], abs=0.051)  # rounded to 0.1
+        assert r["cycles_per_message"] == pytest.approx(
+            r["cycles"] / r["messages"], abs=0.051
+        )  # rounded to 0.1
 
 
 def test_the_batch_beats_one_by_one_and_software(records):
     by = {(r["engine"], r["bytes"], r["path"]): r for r in records}
     for engine in ("sha256:opt", "sha1:opt", "sha512:k5"):
         for size in (64, 1024):
-            batch, one, sw = (by[(engine, size, p)]["cycles_per_message"] for p in ("batch", "one_by_one", "sw"))
+            batch, one, sw = (
+                by[(engine, size, p)]["cycles_per_message"] for p in ("batch", "one_by_one", "sw")
+            )
             assert batch < one < sw, (engine, size, batch, one, sw)
     # measured 36x (64 B) and 90x (1 KiB) on sha256:opt: the walker keeps the engine fed
     assert by[("sha256:opt", 64, "batch")]["speedup_vs_sw"] >= 25

@@ -12,6 +12,7 @@ wrong digest reported as good, and the peripheral usable afterwards.
 The bus errors of the DMA readers (Wishbone and AXI) are injected in the Migen benches
 (tests/peripheral/test_peripheral_parts.py, tests/peripheral/test_axi_reader.py) and proven handled
 (tests/formal/test_formal.py); a timeout by a short poll bound is tests/soc/test_soc.py's."""
+
 import hashlib
 import os
 import subprocess
@@ -24,13 +25,18 @@ import pytest
 from litedigest import _clib as native
 
 ENGINE = "sha256:opt"
-ERRORS = (native.lib.LD_STATUS_ERR_LEN | native.lib.LD_STATUS_ERR_ADDR | native.lib.LD_STATUS_ERR_STATE
-          | native.lib.LD_STATUS_ERR_BUS)
+ERRORS = (
+    native.lib.LD_STATUS_ERR_LEN
+    | native.lib.LD_STATUS_ERR_ADDR
+    | native.lib.LD_STATUS_ERR_STATE
+    | native.lib.LD_STATUS_ERR_BUS
+)
 
 
 @pytest.fixture(scope="module")
 def backend():
     from litedigest.backends.soc import SoCBackend
+
     be = SoCBackend(ENGINE)
     yield be
     be.close()
@@ -73,8 +79,16 @@ def test_job_on_a_busy_slot_is_refused_and_the_running_one_ends_right(backend):
     st = native.ffi.new("uint32_t *")
     _ack(backend, regs)
     # one hardware-padded job of 768 blocks (about 25,000 engine cycles)
-    rc = hw.call(lib.ld_hw_start_dma, hw.dev, addr, len(msg), 0, 0,
-                 lib.LD_CTRL_FIRST | lib.LD_CTRL_LAST | lib.LD_CTRL_PAD, st)
+    rc = hw.call(
+        lib.ld_hw_start_dma,
+        hw.dev,
+        addr,
+        len(msg),
+        0,
+        0,
+        lib.LD_CTRL_FIRST | lib.LD_CTRL_LAST | lib.LD_CTRL_PAD,
+        st,
+    )
     assert rc == lib.LD_OK
     # a second job on slot 0 while it runs
     rc = hw.call(lib.ld_hw_start_dma, hw.dev, addr, 64, 0, 0, lib.LD_CTRL_FIRST, st)
@@ -91,22 +105,34 @@ def test_stalled_job_times_out_and_ends_right_when_released(backend):
     sim, lib = backend.sim, native.lib
     regs = native.instance_registers(sim.csrs.registers, "sha256")
     ram = sim.constants
-    impatient = native.HwDevice(regs, read32=lambda a: sim.bus.read(a),
-                                write32=lambda a, v: sim.bus.write(a, [v]), family="sha256",
-                                ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
-                                timeout_polls=40)
+    impatient = native.HwDevice(
+        regs,
+        read32=lambda a: sim.bus.read(a),
+        write32=lambda a, v: sim.bus.write(a, [v]),
+        family="sha256",
+        ram_base=ram["main_ram_base"],
+        ram_size=ram["main_ram_size"],
+        timeout_polls=40,
+    )
     msg = os.urandom(4096)
     addr = _place(backend, msg)
     _ack(backend, regs)
     t = time.monotonic()
     # held: the reader fetches nothing, the engine gets no block
-    rc = impatient.call(lib.ld_hw_job_dma, impatient.dev, addr, len(msg), 0, 0,
-                        lib.LD_CTRL_FIRST | lib.LD_CTRL_LAST | lib.LD_CTRL_PAD | lib.LD_CTRL_HOLD,
-                        native.ffi.NULL)
+    rc = impatient.call(
+        lib.ld_hw_job_dma,
+        impatient.dev,
+        addr,
+        len(msg),
+        0,
+        0,
+        lib.LD_CTRL_FIRST | lib.LD_CTRL_LAST | lib.LD_CTRL_PAD | lib.LD_CTRL_HOLD,
+        native.ffi.NULL,
+    )
     assert rc == lib.LD_ERR_TIMEOUT
     assert time.monotonic() - t < 30
-    assert sim.bus.read(regs["slots_busy"]) & 1       # still waiting, not lost
-    sim.bus.write(regs["ctrl"], [0])                  # a write without hold releases it
+    assert sim.bus.read(regs["slots_busy"]) & 1  # still waiting, not lost
+    sim.bus.write(regs["ctrl"], [0])  # a write without hold releases it
     status = _wait_done(backend, regs)
     assert not status & ERRORS
     assert _digest(backend) == hashlib.sha256(msg).digest()
@@ -114,7 +140,7 @@ def test_stalled_job_times_out_and_ends_right_when_released(backend):
     assert backend.hw.md("sha256", msg, native.PATH_CSR) == hashlib.sha256(msg).digest()
 
 
-KILLED = textwrap.dedent('''
+KILLED = textwrap.dedent("""
     import os, signal, sys, time
     from litedigest.backends.soc import SoCBackend
     from litedigest import spec
@@ -137,26 +163,34 @@ KILLED = textwrap.dedent('''
             print(step, type(e).__name__, round(time.monotonic() - t, 1))
     be.close()
     print("END")
-''')
+""")
 
 
 def test_simulator_killed_under_a_hash_object():
     """Every call after the simulator died raises the bridge's error at once; the process
     goes on (it crashed in the garbage collector before)."""
-    r = subprocess.run([sys.executable, "-X", "faulthandler", "-c", KILLED], capture_output=True,
-                       text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", KILLED],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.split("\n")
     assert "END" in lines, r.stdout + r.stderr
     # (the context the failed update ended refuses digest as a failed context)
-    for step, errors in (("update", {"BridgeError"}), ("digest", {"BridgeError", "StateError"}),
-                         ("new", {"BridgeError"})):
+    for step, errors in (
+        ("update", {"BridgeError"}),
+        ("digest", {"BridgeError", "StateError"}),
+        ("new", {"BridgeError"}),
+    ):
         (line,) = [l for l in lines if l.startswith(step + " ")]
         name, secs = line.split()[1:]
         assert name in errors and float(secs) < 15, line
 
 
 # --- faults the simulated SoC makes on demand (soc/cores/fault_inject.py) ---------------------------
+
 
 def _fault(backend, addr, count=1):
     """The next `count` DMA reads of the row holding byte `addr` answer with a bus error."""
@@ -174,10 +208,11 @@ def test_dma_bus_error_on_the_soc_is_reported_then_fine(backend):
     call, a hash object's update and a batch each report it (HardwareError, err_bus), and the
     same work right after is right."""
     from litedigest import spec
+
     hw, lib = backend.hw, native.lib
     stage = int(hw.dev.stage_base)
     msg = os.urandom(3000)
-    _fault(backend, stage + 2 * 64)                  # the message's third block
+    _fault(backend, stage + 2 * 64)  # the message's third block
     with pytest.raises(native.HardwareError):
         hw.md("sha256", msg, native.PATH_DMA)
     assert _faults_left(backend) == 0
@@ -187,18 +222,20 @@ def test_dma_bus_error_on_the_soc_is_reported_then_fine(backend):
     _fault(backend, stage + 64)
     with pytest.raises(native.HardwareError):
         ctx.update(msg)
-    with pytest.raises(native.StateError):           # the failed context says so, no digest
+    with pytest.raises(native.StateError):  # the failed context says so, no digest
         ctx.digest()
     ctx = backend.md_context(spec.parse("sha224"))
     ctx.update(msg)
     assert ctx.digest() == hashlib.sha224(msg).digest()
 
     many = [os.urandom(n) for n in (10, 500, 2000, 64)]
-    _fault(backend, stage + 1024)                    # inside the batch's third message
+    _fault(backend, stage + 1024)  # inside the batch's third message
     with pytest.raises(native.HardwareError):
         backend.hash_many(spec.parse("sha256"), many)
     _fault(backend, 0, count=0)
-    assert backend.hash_many(spec.parse("sha256"), many) == [hashlib.sha256(m).digest() for m in many]
+    assert backend.hash_many(spec.parse("sha256"), many) == [
+        hashlib.sha256(m).digest() for m in many
+    ]
 
 
 DRIVER_BOUND_S = 120.0
@@ -220,10 +257,17 @@ def _resetting_device(backend, on_reg):
 
     ram = sim.constants
     stage = ram["main_ram_base"] + ram["main_ram_size"] // 2
-    dev = native.HwDevice(regs, read32=read32, write32=lambda a, v: sim.bus.write(a, [v]),
-                          family="sha256", ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
-                          dma_write=sim.bus.write_bytes, stage=(stage, ram["main_ram_size"] // 2),
-                          shared=True)
+    dev = native.HwDevice(
+        regs,
+        read32=read32,
+        write32=lambda a, v: sim.bus.write(a, [v]),
+        family="sha256",
+        ram_base=ram["main_ram_base"],
+        ram_size=ram["main_ram_size"],
+        dma_write=sim.bus.write_bytes,
+        stage=(stage, ram["main_ram_size"] // 2),
+        shared=True,
+    )
     # a bound far above the detection time, so that a report after the bound cannot be
     # mistaken for the detection however slow the machine (the detection took up to 10 s
     # through the bridge with the suite's other simulators running)
@@ -238,7 +282,7 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
     when it polls next, not after its bound (DRIVER_BOUND_S); the peripheral is usable after
     it."""
     lib = native.lib
-    msg = os.urandom(96 * 1024)          # about 100,000 engine cycles: the reset comes first
+    msg = os.urandom(96 * 1024)  # about 100,000 engine cycles: the reset comes first
     if where == "job":
         dev, fired = _resetting_device(backend, "slots_done")
         with pytest.raises(native.HardwareError):
@@ -253,6 +297,6 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
     # it: the detection took 48.5 s once with the whole suite's simulators on two slow cores,
     # where a timeout would take all of it)
     assert time.monotonic() - fired[0] < DRIVER_BOUND_S / 2
-    backend.sim.read_console_until("LDIDLE", timeout=60)    # the CPU booted again
+    backend.sim.read_console_until("LDIDLE", timeout=60)  # the CPU booted again
     assert backend.hw.md("sha256", msg, native.PATH_DMA) == hashlib.sha256(msg).digest()
     assert backend.hw.md("sha256", b"abc", native.PATH_CSR) == hashlib.sha256(b"abc").digest()

@@ -4,6 +4,7 @@ MAC_SOC, hmac-sha256:opt in MAIN_SOC) and HMAC on the hash peripherals from stor
 driven by the C library (ld_hw_hmac.h) in the HMAC firmware (apps/hmac) and from the host
 (litedigest.hmac with a MAC engine, the soc backend), against Python's hmac and the RFC 4231
 vectors; key slots switched, wipe, re-keying, bad input (the peripheral usable afterwards)."""
+
 import hmac as std_hmac
 import os
 import random
@@ -30,12 +31,24 @@ def test_firmware_macs_and_checks(mac_run):
     """Every MAC the firmware computed (1,000 by the batch walker, one by one on DMA and CSR,
     on the sha256 peripheral from stored states) equals ld_hmac's, the pool's equal Python's,
     and the key-slot checks pass."""
-    assert mac_run.checks and all(c["ok"] for c in mac_run.checks), \
-        [c["name"] for c in mac_run.checks if not c["ok"]]
+    assert mac_run.checks and all(c["ok"] for c in mac_run.checks), [
+        c["name"] for c in mac_run.checks if not c["ok"]
+    ]
     names = {c["name"] for c in mac_run.checks}
-    assert {"mac_batch", "mac_one_by_one", "mac_csr", "mac_long_key", "mac_streaming", "mac_key_slots",
-            "mac_bad_slot", "mac_wipe", "mac_rekey", "mac_dma_paths", "hash_one_by_one",
-            "hash_sha224_streaming"} <= names
+    assert {
+        "mac_batch",
+        "mac_one_by_one",
+        "mac_csr",
+        "mac_long_key",
+        "mac_streaming",
+        "mac_key_slots",
+        "mac_bad_slot",
+        "mac_wipe",
+        "mac_rekey",
+        "mac_dma_paths",
+        "hash_one_by_one",
+        "hash_sha224_streaming",
+    } <= names
     assert not mac_run.digest_mismatches() and len(mac_run.digests) == socdemo.BATCH_POOL
 
 
@@ -89,20 +102,21 @@ def test_python_hmac_on_the_mac_engine(soc, path, monkeypatch):
             h.update(msg[cut:])
             assert h.digest() == std_hmac.new(key, msg, "sha256").digest()
             assert c.hexdigest() == std_hmac.new(key, msg[:cut], "sha256").hexdigest()
-        assert ld_hmac.digest(b"k", b"m", "SHA-256", backend="soc", engine=P4) == \
-            std_hmac.digest(b"k", b"m", "sha256")
+        assert ld_hmac.digest(b"k", b"m", "SHA-256", backend="soc", engine=P4) == std_hmac.digest(
+            b"k", b"m", "sha256"
+        )
     finally:
         soc.path = old
 
 
 def test_bad_input_is_refused_and_the_peripheral_stays_usable(soc):
-    with pytest.raises(ValueError):          # the engine computes HMAC-SHA-256 only
+    with pytest.raises(ValueError):  # the engine computes HMAC-SHA-256 only
         ld_hmac.new(b"k", b"", "sha1", backend="soc", engine=P4)
     with pytest.raises(TypeError):
         ld_hmac.new(b"k", b"", None, backend="soc", engine=P4)
     with pytest.raises(TypeError):
         ld_hmac.new("text key", b"", "sha256", backend="soc", engine=P4)
-    with pytest.raises(ValueError):          # a MAC engine needs the soc or pynq backend
+    with pytest.raises(ValueError):  # a MAC engine needs the soc or pynq backend
         ld_hmac.new(b"k", b"", "sha256", backend="sw", engine=P4)
     hw = soc.hw
     assert hw.mac_key_slots == 4
@@ -115,8 +129,10 @@ def test_bad_input_is_refused_and_the_peripheral_stays_usable(soc):
     assert hw.mac_keys() == 0
     with pytest.raises(native.NativeError):  # no key in the slot: refused, not a wrong MAC
         hw.mac(1, b"abc")
-    assert ld_hmac.new(b"again", b"abc", "sha256", backend="soc", engine=P4).digest() == \
-        std_hmac.new(b"again", b"abc", "sha256").digest()
+    assert (
+        ld_hmac.new(b"again", b"abc", "sha256", backend="soc", engine=P4).digest()
+        == std_hmac.new(b"again", b"abc", "sha256").digest()
+    )
 
 
 def test_key_words_read_back_as_zero(soc):
@@ -126,27 +142,47 @@ def test_key_words_read_back_as_zero(soc):
     din = regs["hmac_sha256_din"]["addr"]
     bus.write(din, [0x5ECE7000])
     assert bus.read(din) == 0
-    bus.write(regs["hmac_sha256_ctrl"]["addr"], [1 << 6])   # ack: the word is dropped
+    bus.write(regs["hmac_sha256_ctrl"]["addr"], [1 << 6])  # ack: the word is dropped
     # after a key initialization the slot's digest register shows zeros, not a state
     soc.hw.mac_set_key(0, b"secret key")
     bus.write(regs["hmac_sha256_digest_sel"]["addr"], [0])
     digest = regs["hmac_sha256_digest"]
     assert [bus.read(digest["addr"] + 4 * i) for i in range(digest["size"])] == [0] * digest["size"]
-    assert ld_hmac.new(b"k", b"after", "sha256", backend="soc", engine=P4).digest() == \
-        std_hmac.new(b"k", b"after", "sha256").digest()
+    assert (
+        ld_hmac.new(b"k", b"after", "sha256", backend="soc", engine=P4).digest()
+        == std_hmac.new(b"k", b"after", "sha256").digest()
+    )
 
 
 def test_cli_on_the_mac_engine(tmp_path):
     """`litedigest hmac --backend soc --engine hmac-sha256:opt:p4`, as openssl dgst -hmac."""
     import subprocess
     import sys
+
     f = tmp_path / "msg.bin"
     f.write_bytes(bytes(range(256)) * 5)
     key = tmp_path / "key"
     key.write_bytes(b"file key")
-    r = subprocess.run([sys.executable, "-m", "litedigest.cli", "hmac", "-a", "sha256", "--key-file",
-                        str(key), "--backend", "soc", "--engine", P4, str(f)],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "litedigest.cli",
+            "hmac",
+            "-a",
+            "sha256",
+            "--key-file",
+            str(key),
+            "--backend",
+            "soc",
+            "--engine",
+            P4,
+            str(f),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     want = std_hmac.new(b"file key", f.read_bytes(), "sha256").hexdigest()
     assert r.stdout == f"HMAC-SHA2-256({f})= {want}\n"

@@ -3,6 +3,7 @@
 the sha256 peripheral's interrupt (the device's wait hook, ld_hw_irq_enable / ld_hw_irq_ack)
 against polling, on one-shot DMA calls and a batch (software/firmware/apps/irq); every digest
 checked on the device and against hashlib on the host."""
+
 import contextlib
 import hashlib
 import io
@@ -14,15 +15,20 @@ from litedigest import cli
 
 
 from litedigest.measure import socdemo
+
 CASES = {"dma-64", "dma-1024", "dma-16384", f"batch-{socdemo.IRQ_BATCH}x64"}
 
 
 def test_case_messages_and_a_wrong_digest_is_caught():
     assert socdemo.irq_case_message("dma-1024") == socdemo.demo_message(1024)
     last = socdemo.irq_case_message("batch-32x64")
-    assert len(last) == 64 and last == socdemo.demo_message(32 * 64)[31 * 64:]
-    good = {"mode": "poll", "case": "dma-64", "ok": True,
-            "digest": hashlib.sha256(socdemo.demo_message(64)).hexdigest()}
+    assert len(last) == 64 and last == socdemo.demo_message(32 * 64)[31 * 64 :]
+    good = {
+        "mode": "poll",
+        "case": "dma-64",
+        "ok": True,
+        "digest": hashlib.sha256(socdemo.demo_message(64)).hexdigest(),
+    }
     bad = dict(good, mode="work", digest=hashlib.sha256(socdemo.demo_message(65)).hexdigest())
     run = socdemo.IrqRun("sha256:opt", [good, bad], [], "")
     assert run.digest_mismatches() == [bad]

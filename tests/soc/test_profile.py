@@ -4,6 +4,7 @@ LD_CONFIG_PROFILE): every case's digest against hashlib, the phases adding up to
 the one-shot DMA path's register accesses (the fast path, one `pad` job: info, polls, status,
 8 digest words; clean-start acks, dma_base, dma_length, ctrl, 2 acks, digest select) and its
 cost bounded."""
+
 import json
 
 import pytest
@@ -15,6 +16,7 @@ from litedigest import cli
 def profile():
     import contextlib
     import io
+
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = cli.main(["bench", "--backend", "soc", "--profile", "--json"])
@@ -38,7 +40,7 @@ def test_one_shot_dma_path_register_accesses(profile):
         assert ph["programming the job"] == dict(ph["programming the job"], reads=1, writes=5)
         assert ph["status and acknowledge"] == dict(ph["status and acknowledge"], reads=1, writes=2)
         assert ph["reading the digest"] == dict(ph["reading the digest"], reads=8, writes=1)
-        assert "context setup" not in ph       # the fast path has no context to set up
+        assert "context setup" not in ph  # the fast path has no context to set up
     # the instrumented call: its marks turn the one-shot path from a leaf that saves nothing
     # into a function with calls and spills, and move its code in the 4 KiB direct-mapped
     # caches, so it costs more than the plain call, which test_soc bounds (the demo's 64 B DMA).

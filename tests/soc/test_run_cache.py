@@ -3,6 +3,7 @@
 firmware on the same simulator reuses it; a new simulator binary, a new firmware image, `fresh`
 or LITEDIGEST_RUN_CACHE=0 run it again; a run that fails leaves nothing behind. (The SoC, the
 firmware build and the simulator are stand-ins here: the real ones are the other SoC tests'.)"""
+
 import types
 
 import pytest
@@ -16,6 +17,7 @@ from litedigest.soc.sim.process import SimTimeout
 
 class FakeSim:
     """Counts the runs; each run's console says which run it was."""
+
     runs = 0
     fail = False
 
@@ -60,7 +62,7 @@ def test_the_same_run_is_reused(soc):
     first = run()
     assert FakeSim.runs == 1 and "run=1" in first and "\r" not in first
     assert run() == first and FakeSim.runs == 1
-    assert "run=2" in run("sched") and FakeSim.runs == 2      # another app is another run
+    assert "run=2" in run("sched") and FakeSim.runs == 2  # another app is another run
 
 
 @pytest.mark.parametrize("change", ["firmware", "simulator"])
@@ -68,7 +70,7 @@ def test_a_new_firmware_or_simulator_runs_again(soc, change):
     run()
     (soc.fw if change == "firmware" else soc.vsim).write_bytes(b"version 2")
     assert "run=2" in run() and FakeSim.runs == 2
-    assert "run=2" in run() and FakeSim.runs == 2             # and that run is kept
+    assert "run=2" in run() and FakeSim.runs == 2  # and that run is kept
 
 
 def test_fresh_and_the_environment_run_again(soc, monkeypatch):
@@ -77,7 +79,7 @@ def test_fresh_and_the_environment_run_again(soc, monkeypatch):
     monkeypatch.setenv(socdemo.RUN_CACHE_ENV, "0")
     assert "run=3" in run()
     monkeypatch.setenv(socdemo.RUN_CACHE_ENV, "1")
-    assert "run=3" in run() and FakeSim.runs == 3             # the latest run was recorded
+    assert "run=3" in run() and FakeSim.runs == 3  # the latest run was recorded
 
 
 def test_a_failed_run_is_not_kept(soc):
@@ -90,7 +92,10 @@ def test_a_failed_run_is_not_kept(soc):
 
 def test_the_demo_command_always_runs(soc, monkeypatch):
     seen = []
-    monkeypatch.setattr(socdemo, "run_app", lambda *a, **kw: seen.append(kw.get("fresh")) or ("", soc.build))
+    monkeypatch.setattr(
+        socdemo, "run_app", lambda *a, **kw: seen.append(kw.get("fresh")) or ("", soc.build)
+    )
     from litedigest import cli
+
     cli.main(["demo"])
     assert seen == [True]

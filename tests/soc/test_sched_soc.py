@@ -8,6 +8,7 @@ and pyskein.
 
 Cycle counts come from the simulation and are exact: the bounds are regression checks of the
 figures in the README (`litedigest bench --backend soc --sched`)."""
+
 import dataclasses
 import hashlib
 
@@ -19,6 +20,8 @@ from litedigest.measure import socdemo
 
 
 from litedigest import spec
+
+
 def _reference(alg, msg):
     if alg.startswith("skein512-"):
         return pyskein.skein512(msg, digest_bits=int(alg.split("-")[1])).digest()
@@ -47,20 +50,27 @@ def test_sched_soc_digests_and_checks(sched_run):
     names = {c["name"] for c in sched_run.checks}
     for inst in ("sha256", "sha1", "skein512"):
         digests = _digests_checked(sched_run, inst)
-        assert {"full_dma", "full_csr", "mixed_dma", "mixed_csr", "mixed_dma2", "bad"} <= \
-            {d["run"] for d in digests}
-        assert {f"{inst}_mixed_dma", f"{inst}_mixed_csr", f"{inst}_bad_msgs_reported",
-                f"{inst}_bad_msgs_others_ok"} <= names
+        assert {"full_dma", "full_csr", "mixed_dma", "mixed_csr", "mixed_dma2", "bad"} <= {
+            d["run"] for d in digests
+        }
+        assert {
+            f"{inst}_mixed_dma",
+            f"{inst}_mixed_csr",
+            f"{inst}_bad_msgs_reported",
+            f"{inst}_bad_msgs_others_ok",
+        } <= names
     assert all(c["ok"] for c in sched_run.checks), [c for c in sched_run.checks if not c["ok"]]
 
 
-@pytest.mark.parametrize("instance,engine,p", [("sha256", "sha256:opt:p4", 4), ("sha1", "sha1:opt:p8", 8)])
+@pytest.mark.parametrize(
+    "instance,engine,p", [("sha256", "sha256:opt:p4", 4), ("sha1", "sha1:opt:p8", 8)]
+)
 def test_sched_utilization_at_least_95_percent(sched_run, instance, engine, p):
     """Issue 3: p messages of 16 KiB keep the p-stage engine busy >= 95% of the whole run."""
     r = sched_run.record(instance, "dma")
     assert r["engine"] == spec.parse(engine).engine_name
     assert r["msgs"] == p and r["bytes"] == 16384
-    assert r["blocks"] == p * 257                  # 256 data blocks + 1 padding block each
+    assert r["blocks"] == p * 257  # 256 data blocks + 1 padding block each
     assert r["utilization"] >= 0.95, r
     # the whole call: the DMA path hands the messages to the batch walker (one batch, one
     # wait; SHA-1/SHA-256 digests written by the peripheral into the caller's aligned buffers).
@@ -84,13 +94,13 @@ def test_sched_skein_pipeline(sched_run):
     """Issue 4: the scheduler feeds the pipelined Skein engine (6 blocks in flight) the same
     way: 6 messages of 16 KiB (Skein-512-512: 256 message blocks + 1 output block each)."""
     digests = _digests_checked(sched_run, "skein512")
-    assert sum(d["run"] == "full_dma" for d in digests) == 2 * 6      # two DMA runs of 6
-    assert len({d["alg"] for d in digests}) == 6                       # every configured size
+    assert sum(d["run"] == "full_dma" for d in digests) == 2 * 6  # two DMA runs of 6
+    assert len({d["alg"] for d in digests}) == 6  # every configured size
     r = sched_run.record("skein512", "dma")
     assert r["engine"] == spec.parse("skein512:r8:fp2:sp3").engine_name
     assert r["msgs"] == 6 and r["blocks"] == 6 * 257
     assert (r["period"], r["in_flight"]) == (20, 6) and r["busy"] == 6 * 257 * 20 // 6
-    assert r["jobs"] == 6             # one job per message: the peripheral adds the output block
+    assert r["jobs"] == 6  # one job per message: the peripheral adds the output block
     # issue 14's targets: >= 0.95 of the engine while it runs (measured 0.994; 0.82 while the
     # DMA reader chose its next fetch only a cycle after its buffer was taken: four cycles a
     # block for an engine that takes one every 20/6), and >= 0.80 whole call, warm (measured
@@ -114,8 +124,10 @@ def test_sched_on_main_soc_every_family(main_run):
     assert {r["instance"] for r in main_run.records} == {"sha256", "sha1", "sha512", "skein512"}
     for inst in ("sha256", "sha1", "sha512", "skein512"):
         assert len(_digests_checked(main_run, inst)) > 20
-    assert main_run.all_ok, ([r for r in main_run.records if not r["ok"]],
-                             [c for c in main_run.checks if not c["ok"]])
+    assert main_run.all_ok, (
+        [r for r in main_run.records if not r["ok"]],
+        [c for c in main_run.checks if not c["ok"]],
+    )
     # one slot: the engine idles while a message's next block waits for its chaining value
     # unless the DMA prefetches it (it does): a single long message keeps a p1 engine busy too
     for inst in ("sha256", "sha1", "sha512"):
@@ -135,6 +147,8 @@ def test_sched_skein_dma_refills_on_six_slots(sched_run):
     """Refills of 6 Skein slots on the DMA path (19 messages): once wrong (the reader's
     round-robin choice wrapped in Verilog on 6 slots, see tests/peripheral/test_peripheral_verilog.py),
     every digest is now checked"""
-    mixed = [d for d in sched_run.digests if d["instance"] == "skein512" and d["run"] == "mixed_dma"]
+    mixed = [
+        d for d in sched_run.digests if d["instance"] == "skein512" and d["run"] == "mixed_dma"
+    ]
     assert len(mixed) == 19
     assert [d for d in sched_run.digest_mismatches(_reference) if d["run"] == "mixed_dma"] == []

@@ -5,6 +5,7 @@ process hash at once, on one peripheral and on several, and every digest is chec
 hashlib/hmac; a process killed while it holds the SoC's lock, with its job running, neither
 wedges the others nor gives them a wrong digest (the next holder recovers the peripheral).
 """
+
 import hashlib
 import hmac
 import os
@@ -26,12 +27,13 @@ ENGINE = "sha256:opt"
 @pytest.fixture(scope="module")
 def backend():
     from litedigest.backends.soc import SoCBackend
+
     be = SoCBackend(ENGINE)
     yield be
     be.close()
 
 
-WORKER = textwrap.dedent('''
+WORKER = textwrap.dedent("""
     import hashlib, hmac, os, random, sys
     import litedigest
     from litedigest import hmac as ldhmac
@@ -61,21 +63,29 @@ WORKER = textwrap.dedent('''
                 assert got == [hashlib.new(alg, m).digest() for m in many], (seed, r, "many")
         checked += 1
     print("CHECKED", checked, flush=True)
-''')
+""")
 
 
 def _worker(backend, seed, algs, rounds=12):
     env = dict(os.environ, LITEDIGEST_SOC_ATTACH=backend.attach_info)
-    return subprocess.Popen([sys.executable, "-c", WORKER, str(seed), ",".join(algs), str(rounds)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(seed), ",".join(algs), str(rounds)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def test_processes_hash_at_once_on_one_soc(backend):
     # four processes on one peripheral and on the SoC's others (SHA-1, SHA-512, the HMAC
     # engine), while this one hashes too
-    jobs = [_worker(backend, 1, ["sha256", "sha224"]), _worker(backend, 2, ["sha256"]),
-            _worker(backend, 3, ["sha1", "sha512", "sha384"]),
-            _worker(backend, 4, ["hmac-sha256:opt", "sha256"])]
+    jobs = [
+        _worker(backend, 1, ["sha256", "sha224"]),
+        _worker(backend, 2, ["sha256"]),
+        _worker(backend, 3, ["sha1", "sha512", "sha384"]),
+        _worker(backend, 4, ["hmac-sha256:opt", "sha256"]),
+    ]
     rng = os.urandom
     mine = 0
     while any(p.poll() is None for p in jobs):
@@ -95,15 +105,16 @@ def test_threads_hash_at_once(backend):
 
     def work(seed):
         import random
+
         r = random.Random(seed)
         try:
             for _ in range(8):
                 msg = r.randbytes(r.randrange(2000))
                 ctx = backend.hw.context("sha256", native.PATH_DMA)
-                ctx.update(msg[:len(msg) // 2])
-                ctx.update(msg[len(msg) // 2:])
+                ctx.update(msg[: len(msg) // 2])
+                ctx.update(msg[len(msg) // 2 :])
                 assert ctx.digest() == hashlib.sha256(msg).digest()
-        except BaseException as e:      # reported by the main thread
+        except BaseException as e:  # reported by the main thread
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
@@ -114,7 +125,7 @@ def test_threads_hash_at_once(backend):
     assert not errors, errors
 
 
-HOLDER = textwrap.dedent('''
+HOLDER = textwrap.dedent("""
     import os, sys, time
     from litedigest import _clib as native
     from litedigest.backends.soc import SoCBackend
@@ -130,20 +141,24 @@ HOLDER = textwrap.dedent('''
                  lib.LD_CTRL_FIRST | lib.LD_CTRL_LAST | lib.LD_CTRL_PAD | lib.LD_CTRL_HOLD, st)
     print("HOLDING", rc, flush=True)
     time.sleep(600)
-''')
+""")
 
 
 def test_process_killed_holding_the_lock_is_recovered_from(backend):
     regs = native.instance_registers(backend.sim.csrs.registers, backend.instance)
-    p = subprocess.Popen([sys.executable, "-c", HOLDER, backend.attach_info],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, backend.attach_info],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         line = p.stdout.readline()
         assert line.startswith("HOLDING 0"), line + p.stdout.read()
         # held by the other process: a short wait for the lock gives up, with its pid
         with pytest.raises(DeviceBusy, match=str(p.pid)):
             backend.lock.acquire(timeout=0.2)
-        assert backend.sim.bus.read(regs["slots_busy"]) & 1     # its job runs
+        assert backend.sim.bus.read(regs["slots_busy"]) & 1  # its job runs
         os.kill(p.pid, signal.SIGKILL)
         p.wait(30)
     finally:
@@ -157,18 +172,19 @@ def test_process_killed_holding_the_lock_is_recovered_from(backend):
     assert time.monotonic() - t < 30
     assert backend.lock.recoveries == before + 1
     assert not backend.sim.bus.read(regs["slots_busy"]) & 1
-    assert DeviceLock.for_path(backend.lock.path).holder() is None   # released after the call
+    assert DeviceLock.for_path(backend.lock.path).holder() is None  # released after the call
 
 
 def test_attach_refuses_what_is_not_there(backend, tmp_path):
     from litedigest.backends.soc import SoCBackend
+
     with pytest.raises(ValueError, match="no running simulated SoC"):
         SoCBackend("sha256", attach=str(tmp_path))
     with pytest.raises(ValueError, match="sha256:base:p4"):
         SoCBackend("sha256:base:p4", attach=backend.attach_info)
 
 
-PYNQ_KERNEL = textwrap.dedent('''
+PYNQ_KERNEL = textwrap.dedent("""
     import hashlib, random, sys
     from litedigest.board.sim import attach_sim_device
     dev = attach_sim_device(int(sys.argv[1]), sys.argv[2])
@@ -178,7 +194,7 @@ PYNQ_KERNEL = textwrap.dedent('''
         alg = rng.choice(["sha256", "sha1", "sha512"])
         assert dev.new(alg, msg).digest() == hashlib.new(alg, msg).digest(), (alg, len(msg), r)
     print("CHECKED", flush=True)
-''')
+""")
 
 
 def test_two_kernels_on_one_pynq_device():
@@ -186,11 +202,15 @@ def test_two_kernels_on_one_pynq_device():
     allocated at the same place of the simulated RAM, so only the SoC-wide lock keeps their
     jobs apart; both get right digests."""
     from litedigest.board.sim import open_sim_device
+
     dev = open_sim_device()
     try:
-        kernel = subprocess.Popen([sys.executable, "-c", PYNQ_KERNEL, str(dev.sim.bus.port),
-                                   dev.sim.build.csr_json, "7"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        kernel = subprocess.Popen(
+            [sys.executable, "-c", PYNQ_KERNEL, str(dev.sim.bus.port), dev.sim.build.csr_json, "7"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         rounds = 0
         while kernel.poll() is None or rounds < 5:
             msg = os.urandom(rounds * 97 % 5000)

@@ -3,6 +3,7 @@
 firmware's software Skein vs the peripheral's CSR and DMA paths (16 KiB timing, hash/MAC/
 output-length/bit-length cases checked on the host against the C library and pyskein), bad
 input, and the `soc` backend from the host for the Python object."""
+
 import random
 
 import pytest
@@ -25,13 +26,21 @@ def test_firmware_cases_and_checks(run):
     assert run.engine == "skein512:r8"
     assert {r["path"] for r in run.records} == {"sw", "csr", "dma"}
     assert all(r["ok"] for r in run.records), run.records
-    assert len(run.cases) == 3 * 13 and all(c["ok"] for c in run.cases), [c for c in run.cases if not c["ok"]]
+    assert len(run.cases) == 3 * 13 and all(c["ok"] for c in run.cases), [
+        c for c in run.cases if not c["ok"]
+    ]
     assert any(c["bits"] % 8 for c in run.cases) and any(c["keylen"] for c in run.cases)
     assert any(c["outbits"] > 512 for c in run.cases)
     names = {c["name"] for c in run.checks}
-    assert {"out_bits_zero", "not_a_skein_device", "dma_outside_ram_driver",
-            "final_bytes_over_64_err_len", "usable_after_errors", "streaming_unaligned_updates",
-            "final_twice_state"} <= names
+    assert {
+        "out_bits_zero",
+        "not_a_skein_device",
+        "dma_outside_ram_driver",
+        "final_bytes_over_64_err_len",
+        "usable_after_errors",
+        "streaming_unaligned_updates",
+        "final_twice_state",
+    } <= names
     assert all(c["ok"] for c in run.checks), [c for c in run.checks if not c["ok"]]
 
 
@@ -49,6 +58,7 @@ def test_16k_dma_performance(run):
 @pytest.fixture(scope="module")
 def soc_backend():
     from litedigest.backends import get_backend
+
     be = get_backend("soc", "skein512:r8")
     yield be
     be.path = "dma"
@@ -60,8 +70,11 @@ def test_soc_backend_python_object(path, soc_backend):
     kind (bit lengths, MAC, long outputs) and random messages against pyskein."""
     soc_backend.path = path
     kat = load_skein_kat()
-    picks = [e for e in kat if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047)
-             and e["out_bits"] in (512, 1032)][:10]
+    picks = [
+        e
+        for e in kat
+        if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047) and e["out_bits"] in (512, 1032)
+    ][:10]
     picks += [e for e in kat if e["key"]][:4]
     for e in picks:
         h = litedigest.new("skein512", digest_bits=e["out_bits"], key=e["key"], backend="soc")

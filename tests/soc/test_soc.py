@@ -5,6 +5,7 @@ the host bridge for every algorithm, and bad input.
 
 Cycle counts come from the simulation and are exact, so the performance figures the README
 states are checked here as regression bounds."""
+
 import hashlib
 import os
 import random
@@ -30,6 +31,7 @@ def demo_opt():
 @pytest.fixture(scope="module")
 def backend():
     from litedigest.backends.soc import SoCBackend
+
     be = SoCBackend(ENGINE)
     yield be
     be.close()
@@ -41,9 +43,15 @@ def test_demo_digests_and_checks(demo_opt):
     assert paths == {(p, n) for p in ("sw", "csr", "dma") for n in (64, 1024, 16384)}
     assert all(r["ok"] for r in demo_opt.records), [r for r in demo_opt.records if not r["ok"]]
     names = {c["name"] for c in demo_opt.checks}
-    assert {"dma_outside_ram_err_addr", "dma_length_not_multiple_64", "final_twice_state",
-            "update_after_final_state", "good_hash_after_errors_dma", "dma_misaligned_err_addr",
-            "wrong_family_arg"} <= names
+    assert {
+        "dma_outside_ram_err_addr",
+        "dma_length_not_multiple_64",
+        "final_twice_state",
+        "update_after_final_state",
+        "good_hash_after_errors_dma",
+        "dma_misaligned_err_addr",
+        "wrong_family_arg",
+    } <= names
     assert all(c["ok"] for c in demo_opt.checks), [c for c in demo_opt.checks if not c["ok"]]
 
 
@@ -82,16 +90,20 @@ def test_demo_on_base_engine():
     assert dma >= 257 * 65
 
 
-@pytest.mark.parametrize("family,algos", [
-    ("sha256", ("sha256", "sha224")),
-    ("sha1", ("sha1",)),
-    ("sha512", ("sha512", "sha384", "sha512_224", "sha512_256")),
-])
+@pytest.mark.parametrize(
+    "family,algos",
+    [
+        ("sha256", ("sha256", "sha224")),
+        ("sha1", ("sha1",)),
+        ("sha512", ("sha512", "sha384", "sha512_224", "sha512_256")),
+    ],
+)
 def test_soc_backend_every_algorithm_both_paths(family, algos, monkeypatch):
     """Every algorithm on the main SoC's peripherals, lengths around the block boundaries."""
     import litedigest
     from litedigest.backends import _cache
     from litedigest.backends.soc import SoCBackend
+
     eng = spec.parse(family)
     be = SoCBackend(family)
     try:
@@ -121,7 +133,9 @@ def test_host_hashes_64k_quickly(backend):
 
 def _status(backend, regs):
     v = backend.sim.bus.read(regs["status"])
-    return {f: (v >> off) & ((1 << size) - 1) for f, (off, size) in hw_regs.FIELDS["status"].items()}
+    return {
+        f: (v >> off) & ((1 << size) - 1) for f, (off, size) in hw_regs.FIELDS["status"].items()
+    }
 
 
 def test_bad_inputs_leave_peripheral_usable(backend):
@@ -134,10 +148,10 @@ def test_bad_inputs_leave_peripheral_usable(backend):
     first = native.lib.LD_CTRL_FIRST
     st = native.ffi.new("uint32_t *")
     cases = [
-        ((base + size - 64, 128), "err_addr"),    # past the end
-        ((0x100, 64), "err_addr"),                # not RAM
+        ((base + size - 64, 128), "err_addr"),  # past the end
+        ((0x100, 64), "err_addr"),  # not RAM
         ((base + size // 2 + 2, 64), "err_addr"),  # unaligned
-        ((base + size // 2, 100), "err_len"),     # not whole blocks
+        ((base + size // 2, 100), "err_len"),  # not whole blocks
         ((base + size // 2, 0), "err_len"),
     ]
     for (addr, n), flag in cases:
@@ -168,14 +182,27 @@ def test_job_timeout_is_reported_not_hung(backend):
     sim = backend.sim
     regs = native.instance_registers(sim.csrs.registers, "sha256")
     ram = sim.constants
-    impatient = native.HwDevice(regs, read32=lambda a: sim.bus.read(a),
-                                write32=lambda a, v: sim.bus.write(a, [v]), family="sha256",
-                                ram_base=ram["main_ram_base"], ram_size=ram["main_ram_size"],
-                                timeout_polls=1)
+    impatient = native.HwDevice(
+        regs,
+        read32=lambda a: sim.bus.read(a),
+        write32=lambda a, v: sim.bus.write(a, [v]),
+        family="sha256",
+        ram_base=ram["main_ram_base"],
+        ram_size=ram["main_ram_size"],
+        timeout_polls=1,
+    )
     base, size = ram["main_ram_base"], ram["main_ram_size"]
     # 2,048 blocks (~68,000 cycles of engine time) against one poll
-    rc = impatient.call(native.lib.ld_hw_job_dma, impatient.dev, base + size // 2, size // 2, 0, 0,
-                        native.lib.LD_CTRL_FIRST, native.ffi.NULL)
+    rc = impatient.call(
+        native.lib.ld_hw_job_dma,
+        impatient.dev,
+        base + size // 2,
+        size // 2,
+        0,
+        0,
+        native.lib.LD_CTRL_FIRST,
+        native.ffi.NULL,
+    )
     assert rc == native.lib.LD_ERR_TIMEOUT
     deadline = time.monotonic() + 30
     while sim.bus.read(regs["slots_busy"]) and time.monotonic() < deadline:
@@ -195,8 +222,13 @@ def test_interrupt_event_and_cycle_counter(backend):
     assert not ev_pending.read() & 1
     assert hw.cycles() > c0
     info = hw.info()
-    assert (info["latency"], info["stages"], info["arch"], info["dma_align"], info["slots"]) == \
-        (33, 1, spec.ARCH_CODES["opt"], 64, 1)
+    assert (info["latency"], info["stages"], info["arch"], info["dma_align"], info["slots"]) == (
+        33,
+        1,
+        spec.ARCH_CODES["opt"],
+        64,
+        1,
+    )
 
 
 def test_hash_objects_interleave_and_copy_on_one_peripheral(backend, monkeypatch):
@@ -204,6 +236,7 @@ def test_hash_objects_interleave_and_copy_on_one_peripheral(backend, monkeypatch
     each C context between calls): interleaved updates, copies and repeated digests."""
     import litedigest
     from litedigest.backends import _cache
+
     monkeypatch.setitem(_cache, ("soc", spec.parse(ENGINE).engine_name), backend)
     rng = random.Random(9)
     a, b = rng.randbytes(3000), rng.randbytes(5000)
@@ -211,8 +244,10 @@ def test_hash_objects_interleave_and_copy_on_one_peripheral(backend, monkeypatch
     hb = litedigest.new("sha224", backend="soc", engine="sha224:opt")
     ra, rb = hashlib.sha256(), hashlib.sha224()
     for i in range(0, 5000, 700):
-        ha.update(a[i:i + 700]); ra.update(a[i:i + 700])
-        hb.update(b[i:i + 700]); rb.update(b[i:i + 700])
+        ha.update(a[i : i + 700])
+        ra.update(a[i : i + 700])
+        hb.update(b[i : i + 700])
+        rb.update(b[i : i + 700])
         assert ha.digest() == ra.digest()
     hc = ha.copy()
     hc.update(b"more")
@@ -228,13 +263,20 @@ def test_cli_sum_soc_backend_matches_sha256sum(tmp_path):
         f.write_bytes(rng.randbytes(n))
         files.append(f.name)
     for algo in ("sha256", "sha224", "sha1", "sha384", "sha512"):
-        ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "-a", algo,
-                               "--backend", "soc", *files],
-                              cwd=tmp_path, capture_output=True, check=True)
+        ours = subprocess.run(
+            [sys.executable, "-m", "litedigest.cli", "sum", "-a", algo, "--backend", "soc", *files],
+            cwd=tmp_path,
+            capture_output=True,
+            check=True,
+        )
         ref = subprocess.run([f"{algo}sum", *files], cwd=tmp_path, capture_output=True, check=True)
         assert ours.stdout == ref.stdout
     data = rng.randbytes(300)
-    ours = subprocess.run([sys.executable, "-m", "litedigest.cli", "sum", "--backend", "soc", "-"],
-                          input=data, capture_output=True, check=True)
+    ours = subprocess.run(
+        [sys.executable, "-m", "litedigest.cli", "sum", "--backend", "soc", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
+    )
     ref = subprocess.run(["sha256sum", "-"], input=data, capture_output=True, check=True)
     assert ours.stdout == ref.stdout

@@ -4,6 +4,7 @@
 Uses the same cached SoC build as the `soc` backend and the demo (MAIN_SOC of soc/targets/sim.py): the first
 run builds it (a few minutes from empty), later runs take a few seconds.
 """
+
 import os
 import socket
 import threading
@@ -25,13 +26,17 @@ ENGINE = "sha256:opt:p1"
 
 def engines():
     from litedigest import spec
+
     return soc_engines_for(ENGINE)
 
+
 IDLE_APP = os.path.join(ROOT, "software", "firmware", "apps", "idle")
+
 
 @pytest.fixture(scope="module")
 def sim_build():
     from litedigest.soc.sim.build import build_soc
+
     return build_soc(engines())
 
 
@@ -49,9 +54,14 @@ def sim(sim_build, idle_fw):
 
 def test_build_outputs(sim_build):
     assert os.access(sim_build.vsim, os.X_OK)
-    for f in ("csr.json", "csr.csv", "software/include/generated/csr.h",
-              "software/include/generated/mem.h", "software/include/generated/variables.mak",
-              "software/libbase/libbase.a"):
+    for f in (
+        "csr.json",
+        "csr.csv",
+        "software/include/generated/csr.h",
+        "software/include/generated/mem.h",
+        "software/include/generated/variables.mak",
+        "software/libbase/libbase.a",
+    ):
         assert os.path.exists(os.path.join(sim_build.build_dir, f)), f
     regs = sim_build.csr_map()
     assert "ctrl_scratch" in regs.registers
@@ -77,7 +87,7 @@ def test_boot_identifier_and_scratch(sim):
     assert sim.identifier().startswith("LiteX Simulation")
     scratch = sim.csr("ctrl_scratch")
     assert scratch.addr == sim.csrs.addr("ctrl_scratch")
-    assert scratch.read() == 0x12345678            # LiteX reset value
+    assert scratch.read() == 0x12345678  # LiteX reset value
     for v in (0xDEADBEEF, 0x00000000, 0xFFFFFFFF, 0x5A5AA5A5):
         sim.regs.ctrl_scratch.write(v)
         assert sim.regs.ctrl_scratch.read() == v
@@ -165,7 +175,10 @@ def test_two_sims_concurrently(sim_build, idle_fw):
 
         ta = threading.Thread(target=work, args=("a", a, 0x1000))
         tb = threading.Thread(target=work, args=("b", b, 0x2000))
-        ta.start(); tb.start(); ta.join(60); tb.join(60)
+        ta.start()
+        tb.start()
+        ta.join(60)
+        tb.join(60)
         assert results == {"a": 0x1000 + 49, "b": 0x2000 + 49}
         assert a.proc.pid != b.proc.pid and a.run_dir != b.run_dir
     assert a.proc is None and b.proc is None and a.run_dir is None

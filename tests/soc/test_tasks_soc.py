@@ -6,21 +6,36 @@ final; task B's one-shot, batch, scheduler, key load, MAC and Skein calls in the
 refused (LD_ERR_TIMEOUT from the try-lock, nothing touched) and right afterwards; every digest
 equals the firmware's software one; a failing context gives the lock back; and without the
 hooks the same interleaving gives task A a wrong digest (the hazard is real)."""
+
 import pytest
 
 from litedigest.measure import socdemo
 from litedigest.soc.targets.sim import MAIN_SOC
 
 EXPECTED = {
-    "stream_holds_lock", "oneshot_refused_during_stream", "csr_oneshot_refused_during_stream",
-    "stream_digest_right", "stream_gave_lock", "oneshot_after_stream_right",
-    "batch_refused_during_stream", "schedule_refused_during_stream", "csr_stream_digest_right",
-    "batch_after_stream_right", "schedule_after_stream_right", "failed_stream_gave_lock",
-    "oneshot_after_failed_stream_right", "oneshot_refused_during_hmac", "hmac_stream_right",
+    "stream_holds_lock",
+    "oneshot_refused_during_stream",
+    "csr_oneshot_refused_during_stream",
+    "stream_digest_right",
+    "stream_gave_lock",
+    "oneshot_after_stream_right",
+    "batch_refused_during_stream",
+    "schedule_refused_during_stream",
+    "csr_stream_digest_right",
+    "batch_after_stream_right",
+    "schedule_after_stream_right",
+    "failed_stream_gave_lock",
+    "oneshot_after_failed_stream_right",
+    "oneshot_refused_during_hmac",
+    "hmac_stream_right",
     "without_lock_a_is_wrong",
-    "mac_key_load_refused_during_stream", "mac_refused_during_stream", "mac_stream_right",
+    "mac_key_load_refused_during_stream",
+    "mac_refused_during_stream",
+    "mac_stream_right",
     "mac_after_stream_right",
-    "skein_refused_during_stream", "skein_stream_right", "skein_after_stream_right",
+    "skein_refused_during_stream",
+    "skein_stream_right",
+    "skein_after_stream_right",
 }
 
 

@@ -17,7 +17,7 @@
 
 /* LiteX's CSRs (32-bit data width) are plain memory-mapped words: the library's own MMIO HAL,
  * which its one-shot path recognises and inlines */
-#define hal_read32 ld_hal_mmio_read32
+#define hal_read32  ld_hal_mmio_read32
 #define hal_write32 ld_hal_mmio_write32
 
 /* Make CPU writes visible to the DMA before a job. VexRiscv's D-cache is write-through, so
@@ -34,9 +34,11 @@ static inline void hal_dma_sync(void)
 #endif
 
 /* The device of LiteX instance NAME (csr.h) with the apps' HAL above */
-#define LD_APP_DEV(NAME, FAMILY) LD_HW_DEV_LITEX(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
+#define LD_APP_DEV(NAME, FAMILY)                                                                   \
+    LD_HW_DEV_LITEX(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
 #define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
-#define LD_APP_DEV_MAC(NAME, FAMILY) LD_HW_DEV_LITEX_MAC(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
+#define LD_APP_DEV_MAC(NAME, FAMILY)                                                               \
+    LD_HW_DEV_LITEX_MAC(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
 
 /* The engine spec of the SoC's sha256 instance (generated/soc.h) */
 #ifdef SHA256_ENGINE
@@ -47,14 +49,17 @@ static inline void hal_dma_sync(void)
 
 /* The three ways an app hashes a message, by number: 0 software on this CPU, 1 the
  * peripheral's CSR path, 2 its DMA path; their names in the result lines */
-#define LD_APP_PATH_NAMES {"sw", "csr", "dma"}
+#define LD_APP_PATH_NAMES                                                                          \
+    {                                                                                              \
+        "sw", "csr", "dma"                                                                         \
+    }
 #define LD_APP_HW_PATH(p) ((p) == 1 ? LD_PATH_CSR : LD_PATH_DMA)
 
 /* SHA-256 of msg on way p (LD_APP_PATH_NAMES), the hardware ones on dev: LD_OK or LD_ERR_*.
  * A macro, not an inline function: inlined, a function changes the registers of the demo's
  * timed loop, and so its cycles. */
-#define LD_APP_SHA256_ON(dev, p, msg, len, out)                                                  \
-    ((p) == 0 ? ld_sha256(LD_SHA256, msg, len, out)                                            \
+#define LD_APP_SHA256_ON(dev, p, msg, len, out)                                                    \
+    ((p) == 0 ? ld_sha256(LD_SHA256, msg, len, out)                                                \
               : ld_hw_md(dev, LD_ALG_SHA256, LD_APP_HW_PATH(p), msg, len, out))
 
 /* An app's timing loop beside the library's timed code (ld_hw_internal.h LD_HOT): together at
@@ -68,22 +73,22 @@ static inline void hal_dma_sync(void)
  * writes (out_bytes each), the messages and their lengths (LD_APP_BATCH_OVER_POOL), and `ref`,
  * the pool's digests on this CPU (ref_bytes each). The includer defines POOL, MAX_BYTES and
  * BATCH. */
-#define LD_APP_BATCH_BUFFERS(outs, out_bytes, ref_bytes)                                          \
-    static uint8_t pool[POOL][MAX_BYTES] LD_DMA_ALIGNED;                                          \
-    static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));        \
-    static uint8_t outs[BATCH * (out_bytes)] LD_DMA_ALIGNED;                                      \
-    static const void *ptrs[BATCH];                                                               \
-    static size_t lens[BATCH];                                                                    \
+#define LD_APP_BATCH_BUFFERS(outs, out_bytes, ref_bytes)                                           \
+    static uint8_t pool[POOL][MAX_BYTES] LD_DMA_ALIGNED;                                           \
+    static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));         \
+    static uint8_t outs[BATCH * (out_bytes)] LD_DMA_ALIGNED;                                       \
+    static const void *ptrs[BATCH];                                                                \
+    static size_t lens[BATCH];                                                                     \
     static uint8_t ref[POOL][ref_bytes]
 
 /* A batch over the pool: message i is pool message i % POOL, `bytes` long */
-#define LD_APP_BATCH_OVER_POOL(bytes)                                                             \
-    do {                                                                                          \
-        size_t i_;                                                                                \
-        for (i_ = 0; i_ < BATCH; i_++) {                                                          \
-            ptrs[i_] = pool[i_ % POOL];                                                           \
-            lens[i_] = (bytes);                                                                   \
-        }                                                                                         \
+#define LD_APP_BATCH_OVER_POOL(bytes)                                                              \
+    do {                                                                                           \
+        size_t i_;                                                                                 \
+        for (i_ = 0; i_ < BATCH; i_++) {                                                           \
+            ptrs[i_] = pool[i_ % POOL];                                                            \
+            lens[i_] = (bytes);                                                                    \
+        }                                                                                          \
     } while (0)
 
 /* The apps' message pool (batch, hmac): n messages of `bytes` bytes, end to end; byte k of

@@ -33,8 +33,10 @@
 #include "litedigest/ld_skein.h"
 #include "litedigest/ld_sched.h"
 
-#if !defined(SCHED_EXEC_CHECK) || !defined(SCHED_EXEC_RANDOM) || !defined(MAX_MSGS) || !defined(MAX_SLOTS)
-#error "define SCHED_EXEC_CHECK(cond, ...), SCHED_EXEC_RANDOM(n), MAX_MSGS and MAX_SLOTS before including sched_executor.h"
+#if !defined(SCHED_EXEC_CHECK) || !defined(SCHED_EXEC_RANDOM) || !defined(MAX_MSGS) ||             \
+    !defined(MAX_SLOTS)
+#error                                                                                             \
+    "define SCHED_EXEC_CHECK(cond, ...), SCHED_EXEC_RANDOM(n), MAX_MSGS and MAX_SLOTS before including sched_executor.h"
 #endif
 
 #ifndef MAX_JOB_BLOCKS
@@ -51,9 +53,9 @@
 typedef struct {
     ld_sched_job job;
     int busy;
-    long msg;                 /* the message on the slot, -1: none */
-    uint32_t w32[8];          /* SHA-1, SHA-224/256 */
-    uint64_t w64[8];          /* SHA-512 family, Skein-512 */
+    long msg;        /* the message on the slot, -1: none */
+    uint32_t w32[8]; /* SHA-1, SHA-224/256 */
+    uint64_t w64[8]; /* SHA-512 family, Skein-512 */
 } exec_slot;
 
 /* run the slot's job on its chaining value (its blocks: message data, then the slot's pad) */
@@ -64,20 +66,22 @@ static void execute(exec_slot *e, const ld_sched_msg *msgs)
     int alg = msgs[j->msg].alg;
     size_t bs = j->block_size, nread = j->nblocks - (size_t)j->out;
 
-    SCHED_EXEC_CHECK(j->data_blocks + j->tail_blocks == nread && nread <= MAX_JOB_BLOCKS && nread > 0 &&
-                     bs <= LD_MD_MAX_BLOCK_SIZE, "job: its blocks are message data, then pad");
+    SCHED_EXEC_CHECK(j->data_blocks + j->tail_blocks == nread && nread <= MAX_JOB_BLOCKS &&
+                         nread > 0 && bs <= LD_MD_MAX_BLOCK_SIZE,
+                     "job: its blocks are message data, then pad");
     if (j->data_blocks)
         memcpy(blocks, j->data, j->data_blocks * bs);
     if (j->tail_blocks)
         memcpy(blocks + j->data_blocks * bs, j->tail, j->tail_blocks * bs);
     if (j->skein) {
         size_t bits = ld_skein512_alg_bits(alg);
-        SCHED_EXEC_CHECK(bits && j->variant == ld_skein512_variant(bits) && bs == LD_SKEIN512_BLOCK_BYTES,
+        SCHED_EXEC_CHECK(bits && j->variant == ld_skein512_variant(bits) &&
+                             bs == LD_SKEIN512_BLOCK_BYTES,
                          "skein job: the message's IV and block size");
         if (j->first)
             ld_skein512_iv(bits, e->w64);
         ld_skein512_ubi(e->w64, blocks, nread, j->t0, j->t1, j->final_bytes);
-        if (j->out) {         /* the output block the peripheral makes: counter 0 */
+        if (j->out) { /* the output block the peripheral makes: counter 0 */
             memset(blocks, 0, LD_SKEIN512_BLOCK_BYTES);
             ld_skein512_ubi(e->w64, blocks, 1, 0, SCHED_EXEC_OUT_T1, 8);
         }
@@ -138,7 +142,8 @@ static void reference(const ld_sched_msg *m, uint8_t *out)
     size_t bits = ld_skein512_alg_bits(m->alg);
 
     if (bits)
-        SCHED_EXEC_CHECK(ld_skein512(bits, NULL, 0, m->data, 8 * m->len, out) == LD_OK, "skein512 one-shot");
+        SCHED_EXEC_CHECK(ld_skein512(bits, NULL, 0, m->data, 8 * m->len, out) == LD_OK,
+                         "skein512 one-shot");
     else
         SCHED_EXEC_CHECK(ld_md(m->alg, m->data, m->len, out) == LD_OK, "ld_md one-shot");
 }
@@ -152,7 +157,7 @@ static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots,
     static ld_sched_slot slots[MAX_SLOTS];
     exec_slot ex[MAX_SLOTS];
     int ended[MAX_MSGS] = {0};
-    size_t issued[MAX_MSGS] = {0};     /* blocks in the message's jobs so far */
+    size_t issued[MAX_MSGS] = {0}; /* blocks in the message's jobs so far */
     uint8_t got[LD_MD_MAX_DIGEST_SIZE], want[LD_MD_MAX_DIGEST_SIZE];
     ld_sched s;
     ld_sched_job job;
@@ -165,26 +170,29 @@ static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots,
     SCHED_EXEC_CHECK(ld_sched_init(&s, msgs, n, slots, nslots, whole) == LD_OK, "sched init");
     for (i = 0; i < n; i++)
         SCHED_EXEC_CHECK((msgs[i].result == LD_ERR_ARG) == (bad[i] != 0),
-                         "sched init: message %zu %s refused (result %d)", i, bad[i] ? "must be" : "wrongly",
-                         msgs[i].result);
+                         "sched init: message %zu %s refused (result %d)", i,
+                         bad[i] ? "must be" : "wrongly", msgs[i].result);
     for (steps = 0;; steps++) {
         int r = ld_sched_next(&s, &job);
         SCHED_EXEC_CHECK(steps < 100000, "sched: no end after %zu steps", steps);
         if (r == LD_SCHED_JOB) {
             exec_slot *e;
-            SCHED_EXEC_CHECK(job.slot < nslots && !ex[job.slot].busy && job.msg < n && !bad[job.msg] &&
-                             !ended[job.msg],
-                             "sched next: a job (slot %zu, message %zu) of a pending message on a free slot",
-                             job.slot, job.msg);
+            SCHED_EXEC_CHECK(
+                job.slot < nslots && !ex[job.slot].busy && job.msg < n && !bad[job.msg] &&
+                    !ended[job.msg],
+                "sched next: a job (slot %zu, message %zu) of a pending message on a free slot",
+                job.slot, job.msg);
             e = &ex[job.slot];
             /* a message starts on a free slot and keeps it to its end; its blocks in order,
              * each once */
             SCHED_EXEC_CHECK(job.first_block == 0 ? e->msg < 0 : e->msg == (long)job.msg,
                              "sched next: message %zu's jobs on its own slot", job.msg);
-            SCHED_EXEC_CHECK(job.first_block == issued[job.msg] && job.first == (job.first_block == 0) &&
-                             job.nblocks > 0 && issued[job.msg] + job.nblocks <= total_blocks(&msgs[job.msg]),
-                             "sched next: message %zu's blocks in order, once (block %zu, %zu issued)", job.msg,
-                             job.first_block, issued[job.msg]);
+            SCHED_EXEC_CHECK(
+                job.first_block == issued[job.msg] && job.first == (job.first_block == 0) &&
+                    job.nblocks > 0 &&
+                    issued[job.msg] + job.nblocks <= total_blocks(&msgs[job.msg]),
+                "sched next: message %zu's blocks in order, once (block %zu, %zu issued)", job.msg,
+                job.first_block, issued[job.msg]);
             issued[job.msg] += job.nblocks;
             e->msg = (long)job.msg;
             e->job = job;
@@ -194,7 +202,8 @@ static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots,
         }
         if (r == LD_SCHED_DONE)
             break;
-        SCHED_EXEC_CHECK(r == LD_SCHED_WAIT && nout > 0, "sched next: %d; waits only for an outstanding job", r);
+        SCHED_EXEC_CHECK(r == LD_SCHED_WAIT && nout > 0,
+                         "sched next: %d; waits only for an outstanding job", r);
         {
             size_t k = SCHED_EXEC_RANDOM((uint32_t)nslots);
             int res = fail_rate && SCHED_EXEC_RANDOM(fail_rate) == 0 ? LD_ERR_HW : LD_OK;
@@ -207,33 +216,37 @@ static void run_set(ld_sched_msg *msgs, size_t n, const int *bad, size_t nslots,
             nout--;
             m = ld_sched_complete(&s, k, res);
             if (m < 0) {
-                SCHED_EXEC_CHECK(res == LD_OK && issued[ex[k].msg] < total_blocks(&msgs[ex[k].msg]),
-                                 "sched complete: a message goes on only while it has blocks left and no error");
+                SCHED_EXEC_CHECK(
+                    res == LD_OK && issued[ex[k].msg] < total_blocks(&msgs[ex[k].msg]),
+                    "sched complete: a message goes on only while it has blocks left and no error");
                 continue;
             }
-            SCHED_EXEC_CHECK(m == ex[k].msg && !ended[m], "sched complete: slot %zu's own message (%ld), ended once",
-                             k, m);
+            SCHED_EXEC_CHECK(m == ex[k].msg && !ended[m],
+                             "sched complete: slot %zu's own message (%ld), ended once", k, m);
             ended[m] = 1;
             ex[k].msg = -1;
-            SCHED_EXEC_CHECK(msgs[m].result == res, "sched complete: the message's result is its last job's");
+            SCHED_EXEC_CHECK(msgs[m].result == res,
+                             "sched complete: the message's result is its last job's");
             if (res == LD_OK) {
                 SCHED_EXEC_CHECK(ex[k].job.last && issued[m] == total_blocks(&msgs[m]),
                                  "sched complete: message %ld ends with its last block", m);
                 digest(&ex[k], msgs[m].alg, got);
                 reference(&msgs[m], want);
-                SCHED_EXEC_CHECK(memcmp(got, want, ld_sched_digest_size(msgs[m].alg)) == 0,
-                                 "sched: message %ld (alg %#x, %zu bytes, %zu slots, whole %d): the executor's"
-                                 " digest is not the software hash", m, (unsigned)msgs[m].alg, msgs[m].len, nslots,
-                                 whole);
+                SCHED_EXEC_CHECK(
+                    memcmp(got, want, ld_sched_digest_size(msgs[m].alg)) == 0,
+                    "sched: message %ld (alg %#x, %zu bytes, %zu slots, whole %d): the executor's"
+                    " digest is not the software hash",
+                    m, (unsigned)msgs[m].alg, msgs[m].len, nslots, whole);
             }
         }
-        for (i = 0; i < n; i++)    /* no result before the end */
-            SCHED_EXEC_CHECK(bad[i] || ended[i] || msgs[i].result != LD_OK, "sched: message %zu LD_OK before it ends",
-                             i);
+        for (i = 0; i < n; i++) /* no result before the end */
+            SCHED_EXEC_CHECK(bad[i] || ended[i] || msgs[i].result != LD_OK,
+                             "sched: message %zu LD_OK before it ends", i);
     }
     for (i = 0; i < n; i++)
         SCHED_EXEC_CHECK(bad[i] || ended[i], "sched: message %zu never ended", i);
-    SCHED_EXEC_CHECK(nout == 0 && ld_sched_next(&s, &job) == LD_SCHED_DONE, "sched: nothing left when done");
+    SCHED_EXEC_CHECK(nout == 0 && ld_sched_next(&s, &job) == LD_SCHED_DONE,
+                     "sched: nothing left when done");
 }
 
 #endif

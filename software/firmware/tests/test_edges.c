@@ -34,7 +34,7 @@ static void skein_null_bits(void)
     }
     ld_skein512_init(&ctx, 256, NULL, 0);
     check(ld_skein512_update_bits(&ctx, NULL, 0) == LD_OK &&
-          ld_skein512_update_bits(&ctx, NULL, 9) == LD_ERR_ARG,
+              ld_skein512_update_bits(&ctx, NULL, 9) == LD_ERR_ARG,
           "skein update_bits: NULL data, 0 bits fine, 9 bits refused");
 }
 
@@ -52,35 +52,55 @@ static void skein_bad_context(void)
     for (i = 0; i < sizeof fills; i++) {
         memset(&ctx, fills[i], sizeof ctx);
         memset(out, FILL, sizeof out);
-        check(ld_skein512_update(&ctx, "abc", 3) == LD_ERR_STATE, "skein update: uninitialised context");
+        check(ld_skein512_update(&ctx, "abc", 3) == LD_ERR_STATE,
+              "skein update: uninitialised context");
         check(ld_skein512_update_bits(&ctx, "abc", 20) == LD_ERR_STATE,
               "skein update_bits: uninitialised context");
         check(ld_skein512_final(&ctx, out) == LD_ERR_STATE, "skein final: uninitialised context");
-        check(untouched(out, sizeof out), "skein final: nothing written for an uninitialised context");
-        check(ld_skein512_digest_size(&ctx) == 0, "skein digest_size: 0 for an uninitialised context");
+        check(untouched(out, sizeof out),
+              "skein final: nothing written for an uninitialised context");
+        check(ld_skein512_digest_size(&ctx) == 0,
+              "skein digest_size: 0 for an uninitialised context");
     }
     for (k = 0; k < 7; k++) {
         ld_skein512_init(&ctx, 256, NULL, 0);
         check(ld_skein512_update(&ctx, "abc", 3) == LD_OK, "skein update");
         switch (k) {
-        case 0: ctx.buflen = LD_SKEIN512_BLOCK_BYTES + 1; break;   /* past the held-back block */
-        case 1: ctx.buflen = 100000; break;
-        case 2: ctx.out_bits = 0; break;
-        case 3: ctx.out_bits = LD_SKEIN512_MAX_OUT_BITS + 1; break;
-        case 4: ctx.variant = 200; break;    /* an IV past the table (the chain is at an IV) */
-        case 5: ctx.x_where = 77; break;
-        default: ctx.state = 9; break;
+        case 0:
+            ctx.buflen = LD_SKEIN512_BLOCK_BYTES + 1;
+            break; /* past the held-back block */
+        case 1:
+            ctx.buflen = 100000;
+            break;
+        case 2:
+            ctx.out_bits = 0;
+            break;
+        case 3:
+            ctx.out_bits = LD_SKEIN512_MAX_OUT_BITS + 1;
+            break;
+        case 4:
+            ctx.variant = 200;
+            break; /* an IV past the table (the chain is at an IV) */
+        case 5:
+            ctx.x_where = 77;
+            break;
+        default:
+            ctx.state = 9;
+            break;
         }
         memset(out, FILL, sizeof out);
-        check(ld_skein512_update(&ctx, "d", 1) == LD_ERR_STATE, "skein update: inconsistent context");
+        check(ld_skein512_update(&ctx, "d", 1) == LD_ERR_STATE,
+              "skein update: inconsistent context");
         check(ld_skein512_final(&ctx, out) == LD_ERR_STATE, "skein final: inconsistent context");
-        check(untouched(out, sizeof out), "skein final: nothing written for an inconsistent context");
+        check(untouched(out, sizeof out),
+              "skein final: nothing written for an inconsistent context");
     }
     /* the checks refuse nothing that init, update and final make */
     ld_skein512_init(&ctx, 256, NULL, 0);
     check(ld_skein512_digest_size(&ctx) == 32 && ld_skein512_update(&ctx, "abc", 3) == LD_OK &&
-          ld_skein512_final(&ctx, out) == LD_OK && ld_skein512(256, NULL, 0, "abc", 24, want) == LD_OK &&
-          memcmp(out, want, 32) == 0, "skein: a sound context still hashes");
+              ld_skein512_final(&ctx, out) == LD_OK &&
+              ld_skein512(256, NULL, 0, "abc", 24, want) == LD_OK && memcmp(out, want, 32) == 0,
+          "skein: a sound context still hashes");
     check(ld_skein512_final(&ctx, out) == LD_ERR_STATE && ld_skein512_digest_size(&ctx) == 32,
           "skein: a finished context is refused, its digest size still known");
 }
@@ -101,12 +121,15 @@ static void md_null_zero_length(void)
         ld_md_init(&ctx, alg);
         check(ld_md_update(&ctx, NULL, 0) == LD_OK, "md update: NULL, 0 on an empty buffer");
         check(ld_md_update(&ctx, "ab", 2) == LD_OK && ld_md_update(&ctx, NULL, 0) == LD_OK &&
-              ctx.buflen == 2 && ctx.total == 2, "md update: NULL, 0 with a partial block buffered");
+                  ctx.buflen == 2 && ctx.total == 2,
+              "md update: NULL, 0 with a partial block buffered");
         check(ld_md_update(&ctx, "c", 1) == LD_OK && ld_md_final(&ctx, got) == LD_OK &&
-              memcmp(got, want, ds) == 0, "md update: NULL, 0 leaves the message as it was");
+                  memcmp(got, want, ds) == 0,
+              "md update: NULL, 0 leaves the message as it was");
         check(ld_md_update(&ctx, NULL, 0) == LD_ERR_STATE, "md update: NULL, 0 after final");
         ld_md(alg, "", 0, want);
-        check(ld_md(alg, NULL, 0, got) == LD_OK && memcmp(got, want, ds) == 0, "md one-shot: NULL, 0");
+        check(ld_md(alg, NULL, 0, got) == LD_OK && memcmp(got, want, ds) == 0,
+              "md one-shot: NULL, 0");
     }
 }
 
@@ -121,22 +144,22 @@ static void pad_checks(void)
         size_t bs;
         int null_tail;
     } bad[] = {
-        {5, 3, 64, 0},                              /* a tail longer than the message */
+        {5, 3, 64, 0}, /* a tail longer than the message */
         {1, 0, 128, 0},
-        {64, 64, 64, 0},                            /* a tail of a whole block */
+        {64, 64, 64, 0}, /* a tail of a whole block */
         {128, 128, 128, 0},
-        {3, 3, 32, 0},                              /* no such block size */
-        {3, ((uint64_t)1 << 61) + 3, 64, 0},        /* 2^64 bits: past a 64-bit length field */
+        {3, 3, 32, 0},                       /* no such block size */
+        {3, ((uint64_t)1 << 61) + 3, 64, 0}, /* 2^64 bits: past a 64-bit length field */
         {0, UINT64_MAX - 63, 64, 0},
-        {3, 3, 64, 1},                              /* tail bytes without a tail */
+        {3, 3, 64, 1}, /* tail bytes without a tail */
         /* a tail_len one more or one less than total % block size: not the message's tail */
         {11, 1000 * 64 + 10, 64, 0},
         {9, 1000 * 64 + 10, 64, 0},
         {101, 3 * 128 + 100, 128, 0},
         {99, 3 * 128 + 100, 128, 0},
-        {1, 5 * 64, 64, 0},                         /* total % 64 == 0 */
+        {1, 5 * 64, 64, 0}, /* total % 64 == 0 */
         {63, 5 * 64, 64, 0},
-        {0, 2 * 128 + 127, 128, 0},                 /* total % 128 == 127 */
+        {0, 2 * 128 + 127, 128, 0}, /* total % 128 == 127 */
         {126, 2 * 128 + 127, 128, 0},
     };
     uint8_t out[2 * LD_MD_MAX_BLOCK_SIZE + 16], tail[LD_MD_MAX_BLOCK_SIZE];
@@ -146,7 +169,8 @@ static void pad_checks(void)
         tail[i] = (uint8_t)(i + 1);
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(out, FILL, sizeof out);
-        n = ld_md_pad(out, bad[i].null_tail ? NULL : tail, bad[i].tail_len, bad[i].total, bad[i].bs);
+        n = ld_md_pad(out, bad[i].null_tail ? NULL : tail, bad[i].tail_len, bad[i].total,
+                      bad[i].bs);
         check(n == 0, "md_pad: bad arguments refused");
         check(untouched(out, sizeof out), "md_pad: nothing written when refused");
     }
@@ -156,12 +180,12 @@ static void pad_checks(void)
     memset(out, FILL, sizeof out);
     n = ld_md_pad(out, tail, 63, ((uint64_t)1 << 61) - 1, 64);
     check(n == 128 && memcmp(out, tail, 63) == 0 && out[63] == 0x80 && out[119] == 0 &&
-          out[120] == 0xFF && out[126] == 0xFF && out[127] == 0xF8 && untouched(out + 128, 16),
+              out[120] == 0xFF && out[126] == 0xFF && out[127] == 0xF8 && untouched(out + 128, 16),
           "md_pad: 2^61 - 1 bytes, 64-bit length field");
     memset(out, FILL, sizeof out);
     n = ld_md_pad(out, tail, 127, UINT64_MAX, 128);
     check(n == 256 && out[127] == 0x80 && out[239] == 0 && out[240] == 0 && out[247] == 7 &&
-          out[248] == 0xFF && out[255] == 0xF8 && untouched(out + 256, 16),
+              out[248] == 0xFF && out[255] == 0xF8 && untouched(out + 256, 16),
           "md_pad: 2^64 - 1 bytes, 128-bit length field");
 }
 
@@ -188,7 +212,8 @@ static void sched_complete_result(void)
     for (i = 0; i < sizeof positive / sizeof positive[0]; i++)
         check(ld_sched_complete(&s, 0, positive[i]) == -1 && msgs[0].result == before,
               "sched complete: a positive result is refused, the message unchanged");
-    check(ld_sched_next(&s, &job) == LD_SCHED_WAIT, "sched complete: the refused job is still outstanding");
+    check(ld_sched_next(&s, &job) == LD_SCHED_WAIT,
+          "sched complete: the refused job is still outstanding");
     check(ld_sched_complete(&s, 0, LD_ERR_HW) == 0 && msgs[0].result == LD_ERR_HW,
           "sched complete: an error code ends the message with it");
     check(ld_sched_next(&s, &job) == LD_SCHED_DONE, "sched: all finished");
@@ -204,7 +229,8 @@ static void sched_next_bad_args(void)
     ld_sched s;
 
     check(LD_SCHED_BAD_ARG < 0 && LD_SCHED_BAD_ARG != LD_SCHED_DONE && LD_SCHED_DONE == -1 &&
-          LD_SCHED_WAIT == 0 && LD_SCHED_JOB == 1, "sched next: the documented results");
+              LD_SCHED_WAIT == 0 && LD_SCHED_JOB == 1,
+          "sched next: the documented results");
     check(ld_sched_next(NULL, &job) == LD_SCHED_BAD_ARG, "sched next: NULL scheduler");
     check(ld_sched_init(&s, NULL, 0, slots, 1, 0) == LD_OK, "sched init: no messages");
     check(ld_sched_next(&s, NULL) == LD_SCHED_BAD_ARG, "sched next: NULL job");
@@ -218,7 +244,8 @@ static void sched_next_bad_args(void)
 static void md_length_limits(void)
 {
     static const int algs64[] = {LD_ALG_SHA1, LD_ALG_SHA256, LD_ALG_SHA224};
-    static const int algs128[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256};
+    static const int algs128[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224,
+                                  LD_ALG_SHA512_256};
     const uint64_t lim64 = ((uint64_t)1 << 61) - 1;
     uint8_t msg[128], d1[LD_MD_MAX_DIGEST_SIZE], d2[LD_MD_MAX_DIGEST_SIZE], blk[128];
     uint32_t state[8];
@@ -229,14 +256,17 @@ static void md_length_limits(void)
         msg[i] = (uint8_t)(3 * i);
     for (i = 0; i < sizeof algs64 / sizeof algs64[0]; i++) {
         ld_md_init(&ctx, algs64[i]);
-        ctx.total = lim64 - 63;            /* as if 2^61 - 64 bytes had been hashed */
+        ctx.total = lim64 - 63; /* as if 2^61 - 64 bytes had been hashed */
         check(ld_md_update(&ctx, msg, 63) == LD_OK, "md update: up to 2^61 - 1 bytes");
         ld_md_copy(&ctx2, &ctx);
         check(ld_md_update(&ctx, msg, 1) == LD_ERR_ARG, "md update: past 2^61 - 1 bytes refused");
-        check(ld_md_update(&ctx, msg, SIZE_MAX) == LD_ERR_ARG, "md update: a huge length refused unread");
-        check(ctx.total == lim64 && ctx.buflen == 63, "md update: a refused update changes nothing");
+        check(ld_md_update(&ctx, msg, SIZE_MAX) == LD_ERR_ARG,
+              "md update: a huge length refused unread");
+        check(ctx.total == lim64 && ctx.buflen == 63,
+              "md update: a refused update changes nothing");
         check(ld_md_final(&ctx, d1) == LD_OK && ld_md_final(&ctx2, d2) == LD_OK &&
-              memcmp(d1, d2, ld_md_digest_size(algs64[i])) == 0, "md final: at the limit");
+                  memcmp(d1, d2, ld_md_digest_size(algs64[i])) == 0,
+              "md final: at the limit");
         /* a count past the limit (no update makes one) is an inconsistent context */
         ld_md_init(&ctx, algs64[i]);
         ctx.total = UINT64_MAX - 9;
@@ -263,7 +293,8 @@ static void md_length_limits(void)
         ld_md_init(&ctx, algs128[i]);
         ctx.total = UINT64_MAX - 127;
         check(ld_md_update(&ctx, msg, 127) == LD_OK, "md update: up to 2^64 - 1 bytes");
-        check(ld_md_update(&ctx, msg, 1) == LD_ERR_ARG && ctx.total == UINT64_MAX && ctx.buflen == 127,
+        check(ld_md_update(&ctx, msg, 1) == LD_ERR_ARG && ctx.total == UINT64_MAX &&
+                  ctx.buflen == 127,
               "md update: past 2^64 - 1 bytes refused (it wrapped to 0 before)");
         check(ld_md_final(&ctx, d1) == LD_OK, "md final: 2^64 - 1 bytes");
     }
@@ -281,7 +312,8 @@ static void md_length_limits(void)
         m[1].alg = LD_ALG_SHA512;
         m[0].out = m[1].out = d1;
         check(ld_sched_init(&s, m, 2, slots, 1, 0) == LD_OK && m[0].result == LD_ERR_ARG &&
-              m[1].result != LD_ERR_ARG, "sched init: a SHA-256 message of 2^61 bytes is refused");
+                  m[1].result != LD_ERR_ARG,
+              "sched init: a SHA-256 message of 2^61 bytes is refused");
     }
 #endif
 }

@@ -9,44 +9,46 @@
 #include "litedigest/ld_skein.h"
 #include "check.h"
 
-
 typedef struct {
     const char *key, *data, *mac;
 } hex_vector;
 
 typedef struct {
-    const char *key, *data, *mac[4];   /* HMAC-SHA-224, -256, -384, -512 */
+    const char *key, *data, *mac[4]; /* HMAC-SHA-224, -256, -384, -512 */
 } rfc4231_vector;
 
 static const int rfc4231_algs[4] = {LD_ALG_SHA224, LD_ALG_SHA256, LD_ALG_SHA384, LD_ALG_SHA512};
 
 /* RFC 2202 section 3: HMAC-SHA-1 test cases 1-7 (key, data, MAC; hex) */
 static const hex_vector rfc2202[] = {
-    {"0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
-     "4869205468657265",
+    {"0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "4869205468657265",
      "b617318655057264e28bc0b6fb378c8ef146be00"},
-    {"4a656665",
-     "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+    {"4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
      "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"},
     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+     "ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+     "ddd"
      "dddd",
      "125d7342b9ac11cd91a39af48aa17b4f63f175d3"},
     {"0102030405060708090a0b0c0d0e0f10111213141516171819",
-     "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+     "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdc"
+     "dcd"
      "cdcd",
      "4c9007f4026250c6bc8414f9bf50c86c2d7235da"},
-    {"0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
-     "546573742057697468205472756e636174696f6e",
+    {"0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c", "546573742057697468205472756e636174696f6e",
      "4c1a03424b55e07fe7f27be1d58bb9324a9a5a04"},
-    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579"
+     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6"
+     "579"
      "204669727374",
      "aa4ae5e15272d00e95705637ce8a3b55ed402112"},
-    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b657920616e64204c6172676572"
+     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b657920616e64204c6172676"
+     "572"
      "205468616e204f6e6520426c6f636b2d53697a652044617461",
      "e8e99d0f45237d786d6bbaa7965c7808bbff1a91"},
 };
@@ -58,59 +60,79 @@ static const rfc4231_vector rfc4231[] = {
      "4869205468657265",
      {"896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22",
       "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
-      "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6",
-      "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3f4e4"
+      "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa"
+      "9cb6",
+      "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3"
+      "f4e4"
       "be9d914eeb61f1702e696c203a126854"}},
     {"4a656665",
      "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
      {"a30e01098bc6dbbf45690f3a7e9e6d0f8bbea2a39e6148008fd05e44",
       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
-      "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47e42ec3736322445e8e2240ca5e69e2c78b3239ecfab21649",
-      "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fd"
+      "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47e42ec3736322445e8e2240ca5e69e2c78b3239ecfab2"
+      "1649",
+      "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0"
+      "e6fd"
       "caeab1a34d4a6b4b636e070a38bce737"}},
     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+     "ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+     "ddd"
      "dddd",
      {"7fb3cb3588c6c1f6ffa9694d7d6ad2649365b0c1f65d69d1ec8333ea",
       "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe",
-      "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9febe83ef4e55966144b2a5ab39dc13814b94e3ab6e101a34f27",
-      "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39bf3e848279a722c806b485a47e67c807"
+      "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9febe83ef4e55966144b2a5ab39dc13814b94e3ab6e101a3"
+      "4f27",
+      "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39bf3e848279a722c806b485a47e67"
+      "c807"
       "b946a337bee8942674278859e13292fb"}},
     {"0102030405060708090a0b0c0d0e0f10111213141516171819",
-     "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+     "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdc"
+     "dcd"
      "cdcd",
      {"6c11506874013cac6a2abc1bb382627cec6a90d86efc012de7afec5a",
       "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
-      "3e8a69b7783c25851933ab6290af6ca77a9981480850009cc5577c6e1f573b4e6801dd23c4a7d679ccf8a386c674cffb",
-      "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3dba91ca5c11aa25eb4d679275cc5788063"
+      "3e8a69b7783c25851933ab6290af6ca77a9981480850009cc5577c6e1f573b4e6801dd23c4a7d679ccf8a386c674"
+      "cffb",
+      "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3dba91ca5c11aa25eb4d679275cc578"
+      "8063"
       "a5f19741120c4f2de2adebeb10a298dd"}},
     {"0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
      "546573742057697468205472756e636174696f6e",
-     {"0e2aea68a90c8d37c988bcdb9fca6fa8",
-      "a3b6167473100ee06e0c796c2955552b",
-      "3abf34c3503b2a23a46efc619baef897",
-      "415fad6271580a531d4179bc891d87a6"}},
-    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     {"0e2aea68a90c8d37c988bcdb9fca6fa8", "a3b6167473100ee06e0c796c2955552b",
+      "3abf34c3503b2a23a46efc619baef897", "415fad6271580a531d4179bc891d87a6"}},
+    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579"
+     "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6"
+     "579"
      "204669727374",
      {"95e9a0db962095adaebe9b2d6f0dbce2d499f112f2d2b7273fa6870e",
       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
-      "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c60c2ef6ab4030fe8296248df163f44952",
-      "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f3526b56d037e05f2598bd0fd2215d6a1e52"
+      "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c60c2ef6ab4030fe8296248df163f4"
+      "4952",
+      "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f3526b56d037e05f2598bd0fd2215d6a"
+      "1e52"
       "95e64f73f63f0aec8b915a985d786598"}},
-    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+     "aaa"
      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-     "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206b65"
-     "7920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565"
-     "647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d414320616c"
+     "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206"
+     "b65"
+     "7920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6"
+     "565"
+     "647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d4143206"
+     "16c"
      "676f726974686d2e",
      {"3a854166ac5d9f023f54d517d0b39dbd946770db9c2b95c9f6f565d1",
       "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
-      "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9adccebb82461e99c5a678cc31e799176d3860e6110c46523e",
-      "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944b6022cac3c4982b10d5eeb55c3e4de15"
+      "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9adccebb82461e99c5a678cc31e799176d3860e6110c46"
+      "523e",
+      "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944b6022cac3c4982b10d5eeb55c3e4"
+      "de15"
       "134676fb6de0446065c97440fa8c6a58"}},
 };
 
@@ -120,8 +142,9 @@ static const struct {
     int alg;
     const char *mac;
 } fox[] = {
-    {LD_ALG_SHA384, "d7f4727e2c0b39ae0f1e40cc96f60242d5b7801841cea6fc592c5d3e1ae50700582a96cf35e1e554"
-                    "995fe4e03381c237"},
+    {LD_ALG_SHA384,
+     "d7f4727e2c0b39ae0f1e40cc96f60242d5b7801841cea6fc592c5d3e1ae50700582a96cf35e1e554"
+     "995fe4e03381c237"},
     {LD_ALG_SHA512_224, "a1afb4f708cb63570639195121785ada3dc615989cc3c73f38e306a3"},
     {LD_ALG_SHA512_256, "7fb65e03577da9151a1016e9c2e514d4d48842857f13927f348588173dca6d89"},
 };
@@ -169,7 +192,8 @@ static void check_case(int alg, const char *key_hex, const char *data_hex, const
     int ok;
 
     check(maclen <= ld_hmac_size(alg), what);
-    check(ld_hmac(alg, key, keylen, data, len, got) == LD_OK && memcmp(got, want, maclen) == 0, what);
+    check(ld_hmac(alg, key, keylen, data, len, got) == LD_OK && memcmp(got, want, maclen) == 0,
+          what);
     ok = ld_hmac_init(&ctx, alg, key, keylen) == LD_OK;
     for (i = 0; i < len; i++)
         ok &= ld_hmac_update(&ctx, data + i, 1) == LD_OK;
@@ -188,10 +212,12 @@ static void rfc2202_sha1(void)
     size_t i, keylen, maclen;
 
     for (i = 0; i < sizeof rfc2202 / sizeof rfc2202[0]; i++)
-        check_case(LD_ALG_SHA1, rfc2202[i].key, rfc2202[i].data, rfc2202[i].mac, "RFC 2202 HMAC-SHA-1");
+        check_case(LD_ALG_SHA1, rfc2202[i].key, rfc2202[i].data, rfc2202[i].mac,
+                   "RFC 2202 HMAC-SHA-1");
     keylen = unhex(rfc2202[4].key, key);
     maclen = unhex(rfc2202[4].mac, mac);
-    check(maclen == 20 && ld_hmac_verify(LD_ALG_SHA1, key, keylen, "Test With Truncation", 20, mac, 12) == LD_OK,
+    check(maclen == 20 && ld_hmac_verify(LD_ALG_SHA1, key, keylen, "Test With Truncation", 20, mac,
+                                         12) == LD_OK,
           "RFC 2202 case 5: HMAC-SHA-1-96 verifies");
 }
 
@@ -217,7 +243,8 @@ static void sha512_t_known(void)
     for (i = 0; i + 1 < sizeof msg; i++)
         sprintf(msg_hex + 2 * i, "%02x", (unsigned)(uint8_t)msg[i]);
     for (i = 0; i < sizeof fox / sizeof fox[0]; i++)
-        check_case(fox[i].alg, "6b6579", msg_hex, fox[i].mac, "HMAC-SHA-384/512-224/512-256 \"key\"");
+        check_case(fox[i].alg, "6b6579", msg_hex, fox[i].mac,
+                   "HMAC-SHA-384/512-224/512-256 \"key\"");
 }
 
 /* every alg, keys around the block size (0, 1, block - 1, block, block + 1, 2 blocks + 3) and
@@ -263,12 +290,14 @@ static void streaming_splits(void)
             uint8_t hashed[LD_MD_MAX_DIGEST_SIZE];
             ld_md(alg, key, bs + 1, hashed);
             check(ld_hmac(alg, hashed, ds, msg, 10, got) == LD_OK &&
-                  ld_hmac(alg, key, bs + 1, msg, 10, want) == LD_OK && memcmp(got, want, ds) == 0,
+                      ld_hmac(alg, key, bs + 1, msg, 10, want) == LD_OK &&
+                      memcmp(got, want, ds) == 0,
                   "a key longer than the block is hashed first");
         }
         /* a NULL key of length 0 is the empty key; NULL data of length 0 the empty message */
-        check(ld_hmac(alg, "", 0, "", 0, want) == LD_OK && ld_hmac(alg, NULL, 0, NULL, 0, got) == LD_OK &&
-              memcmp(got, want, ds) == 0, "NULL key and data of length 0");
+        check(ld_hmac(alg, "", 0, "", 0, want) == LD_OK &&
+                  ld_hmac(alg, NULL, 0, NULL, 0, got) == LD_OK && memcmp(got, want, ds) == 0,
+              "NULL key and data of length 0");
     }
 }
 
@@ -286,7 +315,8 @@ static void copy_independent(void)
     for (alg = 0; alg < LD_ALG_COUNT; alg++) {
         size_t ds = ld_hmac_size(alg);
         check(ld_hmac_init(&base, alg, key, sizeof key) == LD_OK, "init");
-        check(ld_hmac_copy(&c1, &base) == LD_OK && ld_hmac_copy(&c2, &base) == LD_OK, "copy after init");
+        check(ld_hmac_copy(&c1, &base) == LD_OK && ld_hmac_copy(&c2, &base) == LD_OK,
+              "copy after init");
         ld_hmac_update(&c1, msg, 100);
         ld_hmac_update(&c2, msg + 100, 200);
         ld_hmac(alg, key, sizeof key, msg, 100, want);
@@ -296,7 +326,7 @@ static void copy_independent(void)
 
         ld_hmac_update(&base, msg, 150);
         check(ld_hmac_copy(&c1, &base) == LD_OK, "copy part-way");
-        ld_hmac_update(&c1, msg + 150, 150);      /* the copy diverges */
+        ld_hmac_update(&c1, msg + 150, 150); /* the copy diverges */
         ld_hmac_update(&base, msg + 200, 50);
         ld_hmac(alg, key, sizeof key, msg, 300, want);
         check(ld_hmac_final(&c1, a) == LD_OK && memcmp(a, want, ds) == 0, "the copy's MAC");
@@ -307,11 +337,12 @@ static void copy_independent(void)
 
         /* a finished context copies into a finished one; a context copies onto itself */
         check(ld_hmac_copy(&c2, &base) == LD_OK && ld_hmac_update(&c2, "a", 1) == LD_ERR_STATE &&
-              ld_hmac_final(&c2, a) == LD_ERR_STATE, "a copy of a finished context is finished");
+                  ld_hmac_final(&c2, a) == LD_ERR_STATE,
+              "a copy of a finished context is finished");
         ld_hmac_init(&base, alg, key, sizeof key);
         ld_hmac_update(&base, msg, 7);
         check(ld_hmac_copy(&base, &base) == LD_OK && ld_hmac_final(&base, a) == LD_OK &&
-              ld_hmac(alg, key, sizeof key, msg, 7, want) == LD_OK && memcmp(a, want, ds) == 0,
+                  ld_hmac(alg, key, sizeof key, msg, 7, want) == LD_OK && memcmp(a, want, ds) == 0,
               "copy onto itself");
     }
 }
@@ -343,7 +374,7 @@ static void wipe(void)
     for (alg = 0; alg < LD_ALG_COUNT; alg++) {
         size_t bs = ld_md_block_size(alg);
         for (k = 0; k < 2; k++) {
-            size_t keylen = k ? bs : bs - 5;     /* padded with zeros, or exactly a block */
+            size_t keylen = k ? bs : bs - 5; /* padded with zeros, or exactly a block */
             check(ld_hmac_init(&ctx, alg, key, keylen) == LD_OK, "init");
             check(!contains(&ctx, sizeof ctx, key, keylen), "no key bytes in the context");
             for (i = 0; i < keylen; i++)
@@ -353,12 +384,14 @@ static void wipe(void)
                 pad[i] = key[i] ^ 0x5c;
             check(!contains(&ctx, sizeof ctx, pad, keylen), "no outer key block in the context");
             check(all_zero(ctx.inner.buf, sizeof ctx.inner.buf) &&
-                  all_zero(ctx.outer.buf, sizeof ctx.outer.buf), "the key block is not buffered");
+                      all_zero(ctx.outer.buf, sizeof ctx.outer.buf),
+                  "the key block is not buffered");
         }
         check(ld_hmac_update(&ctx, key, 77) == LD_OK && ld_hmac_final(&ctx, out) == LD_OK, "final");
         check(all_zero(&ctx.inner, sizeof ctx.inner) && all_zero(&ctx.outer, sizeof ctx.outer),
               "final wipes both hash states");
-        check(ld_hmac_update(&ctx, "a", 1) == LD_ERR_STATE && ld_hmac_final(&ctx, out) == LD_ERR_STATE,
+        check(ld_hmac_update(&ctx, "a", 1) == LD_ERR_STATE &&
+                  ld_hmac_final(&ctx, out) == LD_ERR_STATE,
               "update and final after final: LD_ERR_STATE");
 
         /* errors on a usable context: NULL data with a length, NULL out */
@@ -385,7 +418,8 @@ static void wipe(void)
 
         /* init again: usable */
         check(ld_hmac_init(&ctx, alg, "k", 1) == LD_OK && ld_hmac_update(&ctx, "m", 1) == LD_OK &&
-              ld_hmac_final(&ctx, out) == LD_OK, "init after final or an error");
+                  ld_hmac_final(&ctx, out) == LD_OK,
+              "init after final or an error");
     }
 }
 
@@ -400,8 +434,9 @@ static void verify(void)
     fill_random(key, sizeof key);
     fill_random(msg, sizeof msg);
     check(LD_ERR_MISMATCH != LD_ERR_ARG && LD_ERR_MISMATCH != LD_ERR_STATE &&
-          LD_ERR_MISMATCH != LD_ERR_TIMEOUT && LD_ERR_MISMATCH != LD_ERR_HW &&
-          LD_ERR_MISMATCH != LD_ERR_RANGE && LD_ERR_MISMATCH != LD_OK, "LD_ERR_MISMATCH is its own code");
+              LD_ERR_MISMATCH != LD_ERR_TIMEOUT && LD_ERR_MISMATCH != LD_ERR_HW &&
+              LD_ERR_MISMATCH != LD_ERR_RANGE && LD_ERR_MISMATCH != LD_OK,
+          "LD_ERR_MISMATCH is its own code");
     for (alg = 0; alg < LD_ALG_COUNT; alg++) {
         size_t ds = ld_hmac_size(alg), n, i;
         ld_hmac(alg, key, sizeof key, msg, sizeof msg, mac);
@@ -412,8 +447,9 @@ static void verify(void)
             mac[i] ^= 0x80;
             check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, ds) == LD_ERR_MISMATCH,
                   "verify: one byte changed");
-            check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, LD_HMAC_MIN_VERIFY_SIZE) ==
-                  (i < LD_HMAC_MIN_VERIFY_SIZE ? LD_ERR_MISMATCH : LD_OK),
+            check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac,
+                                 LD_HMAC_MIN_VERIFY_SIZE) ==
+                      (i < LD_HMAC_MIN_VERIFY_SIZE ? LD_ERR_MISMATCH : LD_OK),
                   "verify: a truncated MAC compares its own bytes only");
             mac[i] ^= 0x80;
         }
@@ -421,18 +457,24 @@ static void verify(void)
               "verify: another key");
         check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg - 1, mac, ds) == LD_ERR_MISMATCH,
               "verify: another message");
-        check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, LD_HMAC_MIN_VERIFY_SIZE - 1) ==
-              LD_ERR_ARG, "verify: maclen below 10 bytes");
-        check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, 0) == LD_ERR_ARG, "verify: maclen 0");
+        check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac,
+                             LD_HMAC_MIN_VERIFY_SIZE - 1) == LD_ERR_ARG,
+              "verify: maclen below 10 bytes");
+        check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, 0) == LD_ERR_ARG,
+              "verify: maclen 0");
         check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, mac, ds + 1) == LD_ERR_ARG,
               "verify: maclen above the digest size");
         check(ld_hmac_verify(alg, key, sizeof key, msg, sizeof msg, NULL, ds) == LD_ERR_ARG,
               "verify: NULL mac");
-        check(ld_hmac_verify(alg, NULL, 1, msg, sizeof msg, mac, ds) == LD_ERR_ARG, "verify: NULL key");
-        check(ld_hmac_verify(alg, key, sizeof key, NULL, 1, mac, ds) == LD_ERR_ARG, "verify: NULL data");
+        check(ld_hmac_verify(alg, NULL, 1, msg, sizeof msg, mac, ds) == LD_ERR_ARG,
+              "verify: NULL key");
+        check(ld_hmac_verify(alg, key, sizeof key, NULL, 1, mac, ds) == LD_ERR_ARG,
+              "verify: NULL data");
     }
-    check(ld_hmac_verify(LD_ALG_COUNT, key, 1, msg, 1, mac, 20) == LD_ERR_ARG, "verify: unknown alg");
-    check(ld_hmac_verify(LD_ALG_SKEIN512(256), key, 1, msg, 1, mac, 20) == LD_ERR_ARG, "verify: Skein");
+    check(ld_hmac_verify(LD_ALG_COUNT, key, 1, msg, 1, mac, 20) == LD_ERR_ARG,
+          "verify: unknown alg");
+    check(ld_hmac_verify(LD_ALG_SKEIN512(256), key, 1, msg, 1, mac, 20) == LD_ERR_ARG,
+          "verify: Skein");
 }
 
 /* ld_ct_equal: equal buffers, a difference of every value at every position of several
@@ -460,14 +502,15 @@ static void ct_equal(void)
     check(ld_ct_equal(a, b, sizeof a) == 1, "ct_equal: equal after the changes are undone");
     check(ld_ct_equal(a, a, sizeof a) == 1, "ct_equal: the same buffer");
     check(ld_ct_equal(NULL, NULL, 0) == 1 && ld_ct_equal(a, NULL, 0) == 1, "ct_equal: n == 0");
-    check(ld_ct_equal(NULL, b, 1) == 0 && ld_ct_equal(a, NULL, 1) == 0, "ct_equal: NULL with n > 0");
+    check(ld_ct_equal(NULL, b, 1) == 0 && ld_ct_equal(a, NULL, 1) == 0,
+          "ct_equal: NULL with n > 0");
 }
 
 /* bad arguments: LD_ERR_ARG, nothing written */
 static void bad_args(void)
 {
-    static const int bad_algs[] = {-1, LD_ALG_COUNT, 1000, LD_ALG_SKEIN512(256), LD_ALG_SKEIN512(512),
-                                   LD_ALG_SKEIN512_BASE};
+    static const int bad_algs[] = {
+        -1, LD_ALG_COUNT, 1000, LD_ALG_SKEIN512(256), LD_ALG_SKEIN512(512), LD_ALG_SKEIN512_BASE};
     uint8_t out[LD_HMAC_MAX_SIZE + 8];
     ld_hmac_ctx ctx, ok;
     size_t i;
@@ -476,7 +519,8 @@ static void bad_args(void)
     check(ld_hmac_update(NULL, "a", 1) == LD_ERR_ARG, "update: NULL ctx");
     check(ld_hmac_final(NULL, out) == LD_ERR_ARG, "final: NULL ctx");
     ld_hmac_init(&ok, LD_ALG_SHA256, "k", 1);
-    check(ld_hmac_copy(NULL, &ok) == LD_ERR_ARG && ld_hmac_copy(&ctx, NULL) == LD_ERR_ARG, "copy: NULL");
+    check(ld_hmac_copy(NULL, &ok) == LD_ERR_ARG && ld_hmac_copy(&ctx, NULL) == LD_ERR_ARG,
+          "copy: NULL");
     for (i = 0; i < sizeof bad_algs / sizeof bad_algs[0]; i++) {
         memset(out, FILL, sizeof out);
         check(ld_hmac_size(bad_algs[i]) == 0, "size: unknown alg");
@@ -486,7 +530,8 @@ static void bad_args(void)
         check(untouched(out, sizeof out), "one-shot: nothing written for an unknown alg");
     }
     memset(out, FILL, sizeof out);
-    check(ld_hmac_init(&ctx, LD_ALG_SHA256, NULL, 1) == LD_ERR_ARG, "init: NULL key with keylen > 0");
+    check(ld_hmac_init(&ctx, LD_ALG_SHA256, NULL, 1) == LD_ERR_ARG,
+          "init: NULL key with keylen > 0");
     check(ld_hmac(LD_ALG_SHA256, NULL, 1, "a", 1, out) == LD_ERR_ARG, "one-shot: NULL key");
     check(ld_hmac(LD_ALG_SHA256, "k", 1, NULL, 1, out) == LD_ERR_ARG, "one-shot: NULL data");
     check(ld_hmac(LD_ALG_SHA256, "k", 1, "a", 1, NULL) == LD_ERR_ARG, "one-shot: NULL out");
@@ -519,14 +564,30 @@ static void bad_context(void)
         ld_hmac_init(&ctx, LD_ALG_SHA256, "key", 3);
         ld_hmac_update(&ctx, "abc", 3);
         switch (k) {
-        case 0: ctx.alg = LD_ALG_SHA1; break;          /* another alg of the same block size */
-        case 1: ctx.alg = LD_ALG_SHA512; break;
-        case 2: ctx.alg = 99; break;
-        case 3: ctx.finished = 2; break;
-        case 4: ctx.inner.alg = LD_ALG_SHA224; break;   /* a valid ld_md context of another alg */
-        case 5: ctx.outer.total += 64; break;           /* the outer state is one block in */
-        case 6: ctx.outer.finished = 1; break;
-        case 7: ctx.magic ^= 1; break;
+        case 0:
+            ctx.alg = LD_ALG_SHA1;
+            break; /* another alg of the same block size */
+        case 1:
+            ctx.alg = LD_ALG_SHA512;
+            break;
+        case 2:
+            ctx.alg = 99;
+            break;
+        case 3:
+            ctx.finished = 2;
+            break;
+        case 4:
+            ctx.inner.alg = LD_ALG_SHA224;
+            break; /* a valid ld_md context of another alg */
+        case 5:
+            ctx.outer.total += 64;
+            break; /* the outer state is one block in */
+        case 6:
+            ctx.outer.finished = 1;
+            break;
+        case 7:
+            ctx.magic ^= 1;
+            break;
         }
         memset(out, FILL, sizeof out);
         check(ld_hmac_update(&ctx, "abc", 3) == LD_ERR_STATE, "update: inconsistent context");
@@ -543,7 +604,7 @@ static void length_limit(void)
     ld_hmac_ctx ctx;
 
     ld_hmac_init(&ctx, LD_ALG_SHA256, "key", 3);
-    ctx.inner.total = ((uint64_t)1 << 61) - 64;    /* 63 bytes under the SHA-256 limit */
+    ctx.inner.total = ((uint64_t)1 << 61) - 64; /* 63 bytes under the SHA-256 limit */
     check(ld_hmac_update(&ctx, block, 63) == LD_OK, "update: up to the length limit");
     check(ld_hmac_update(&ctx, block, 1) == LD_ERR_ARG, "update: past the length limit");
     check(all_zero(&ctx.inner, sizeof ctx.inner) && ld_hmac_final(&ctx, out) == LD_ERR_STATE,

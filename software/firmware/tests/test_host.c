@@ -62,7 +62,8 @@ static void md_tests(const uint8_t *msg, size_t msglen)
         hex(d1, ds, h);
         check(strcmp(h, abc[alg]) == 0, what);
         check(strcmp(ld_md_name(alg), names[alg]) == 0, "ld_md_name");
-        check(ds <= LD_MD_MAX_DIGEST_SIZE && bs == (ld_md_family(alg) == LD_FAMILY_SHA512 ? 128u : 64u),
+        check(ds <= LD_MD_MAX_DIGEST_SIZE &&
+                  bs == (ld_md_family(alg) == LD_FAMILY_SHA512 ? 128u : 64u),
               "ld_md sizes");
         check(ld_md_iv_words(alg, iv) == LD_OK && ld_md_state_words(alg) <= LD_MD_MAX_STATE_WORDS,
               "ld_md_iv_words");
@@ -87,17 +88,20 @@ static void md_tests(const uint8_t *msg, size_t msglen)
         }
     }
     check(iv[0] == 0x22312194u && iv[1] == 0xfc2bf72cu, "ld_md_iv_words sha512_256 high/low");
-    check(ld_md_family(LD_ALG_SHA224) == LD_FAMILY_SHA256 && ld_md_variant(LD_ALG_SHA224) == LD_SHA224 &&
-          ld_md_variant(LD_ALG_SHA512_224) == 2 && ld_md_state_words(LD_ALG_SHA1) == 5,
+    check(ld_md_family(LD_ALG_SHA224) == LD_FAMILY_SHA256 &&
+              ld_md_variant(LD_ALG_SHA224) == LD_SHA224 && ld_md_variant(LD_ALG_SHA512_224) == 2 &&
+              ld_md_state_words(LD_ALG_SHA1) == 5,
           "ld_md table");
     check(ld_md_block_size(LD_ALG_COUNT) == 0 && ld_md_digest_size(-1) == 0 &&
-          ld_md_family(LD_ALG_COUNT) == -1 && ld_md_variant(-1) == -1 && ld_md_name(7) == NULL,
+              ld_md_family(LD_ALG_COUNT) == -1 && ld_md_variant(-1) == -1 && ld_md_name(7) == NULL,
           "ld_md table: unknown alg");
-    check(ld_md_init(&ctx, LD_ALG_COUNT) == LD_ERR_ARG && ld_md_init(NULL, LD_ALG_SHA1) == LD_ERR_ARG,
+    check(ld_md_init(&ctx, LD_ALG_COUNT) == LD_ERR_ARG &&
+              ld_md_init(NULL, LD_ALG_SHA1) == LD_ERR_ARG,
           "ld_md_init bad arguments");
     ld_md_init(&ctx, LD_ALG_SHA512);
     check(ld_md_final(&ctx, d1) == LD_OK && ld_md_final(&ctx, d1) == LD_ERR_STATE &&
-          ld_md_update(&ctx, "x", 1) == LD_ERR_STATE, "ld_md call order");
+              ld_md_update(&ctx, "x", 1) == LD_ERR_STATE,
+          "ld_md call order");
     check(ld_sha256_final(&ctx, d1) == LD_ERR_ARG, "ld_sha256_final refuses a SHA-512 context");
 }
 
@@ -107,7 +111,10 @@ int main(void)
     static const char m896[] = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
                                "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
     /* SHA-256 of b"\x00\x01\x02..." (byte i = i & 0xff) for boundary lengths, from hashlib */
-    static const struct { size_t len; const char *sha256; } bound[] = {
+    static const struct {
+        size_t len;
+        const char *sha256;
+    } bound[] = {
 #include "boundary_vectors.inc"
     };
     uint8_t msg[300], d1[32], d2[32], pad[256];
@@ -115,14 +122,22 @@ int main(void)
     size_t i, len, split, n;
 
     /* FIPS 180-4 / NIST example vectors */
-    check_hex(LD_SHA256, "", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "sha256 empty");
-    check_hex(LD_SHA256, "abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "sha256 abc");
-    check_hex(LD_SHA256, m448, 56, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1", "sha256 448-bit");
-    check_hex(LD_SHA256, m896, 112, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1", "sha256 896-bit");
-    check_hex(LD_SHA224, "", 0, "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f", "sha224 empty");
-    check_hex(LD_SHA224, "abc", 3, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7", "sha224 abc");
-    check_hex(LD_SHA224, m448, 56, "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525", "sha224 448-bit");
-    check_hex(LD_SHA224, m896, 112, "c97ca9a559850ce97a04a96def6d99a9e0e0e2ab14e6b8df265fc0b3", "sha224 896-bit");
+    check_hex(LD_SHA256, "", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+              "sha256 empty");
+    check_hex(LD_SHA256, "abc", 3,
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "sha256 abc");
+    check_hex(LD_SHA256, m448, 56,
+              "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1", "sha256 448-bit");
+    check_hex(LD_SHA256, m896, 112,
+              "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1", "sha256 896-bit");
+    check_hex(LD_SHA224, "", 0, "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f",
+              "sha224 empty");
+    check_hex(LD_SHA224, "abc", 3, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+              "sha224 abc");
+    check_hex(LD_SHA224, m448, 56, "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525",
+              "sha224 448-bit");
+    check_hex(LD_SHA224, m896, 112, "c97ca9a559850ce97a04a96def6d99a9e0e0e2ab14e6b8df265fc0b3",
+              "sha224 896-bit");
 
     /* padding boundaries, against hashlib-generated digests */
     for (i = 0; i < 300; i++)
@@ -159,7 +174,8 @@ int main(void)
     check(ld_md_pad(pad, msg, 64, 64, 64) == 0, "pad rejects tail_len == block_size");
     check(ld_md_pad(pad, msg, 3, 3, 32) == 0, "pad rejects block_size 32");
     n = ld_md_pad(pad, NULL, 0, 0x2000000000000000ull, 128); /* 2^61 bytes = 2^64 bits */
-    check(n == 128 && pad[119] == 1 && pad[118] == 0 && pad[127] == 0, "pad 128-bit length high part");
+    check(n == 128 && pad[119] == 1 && pad[118] == 0 && pad[127] == 0,
+          "pad 128-bit length high part");
 
     /* call order and arguments */
     check(ld_sha256_init(&ctx, 2) == LD_ERR_ARG, "bad variant");
@@ -171,7 +187,8 @@ int main(void)
     check(ld_sha256_final(&ctx, d2) == LD_ERR_STATE, "final twice -> LD_ERR_STATE");
     check(ld_sha256_update(&ctx, "x", 1) == LD_ERR_STATE, "update after final -> LD_ERR_STATE");
     check(ld_sha256_init(&ctx, LD_SHA256) == LD_OK && ld_sha256_final(&ctx, d2) == LD_OK &&
-          memcmp(d1, d2, 32) == 0, "re-init after final");
+              memcmp(d1, d2, 32) == 0,
+          "re-init after final");
     check(strcmp(ld_strerror(LD_ERR_STATE), "wrong call order") == 0, "strerror");
 
     md_tests(msg, sizeof msg);

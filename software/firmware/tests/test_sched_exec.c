@@ -18,13 +18,13 @@
 #include "litedigest/ld_sched.h"
 #include "check.h"
 
-#define MAX_MSGS 24
+#define MAX_MSGS  24
 #define MAX_SLOTS 8
-#define MAX_LEN 1200
+#define MAX_LEN   1200
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
-static uint32_t rnd(uint32_t n)    /* 0..n-1 (xorshift64*) */
+static uint32_t rnd(uint32_t n) /* 0..n-1 (xorshift64*) */
 {
     rng ^= rng >> 12;
     rng ^= rng << 25;
@@ -34,15 +34,15 @@ static uint32_t rnd(uint32_t n)    /* 0..n-1 (xorshift64*) */
 
 /* the executor's checks: a failure is recorded with its message, and the function it is in
  * returns (its later checks would only repeat the first failure) */
-#define SCHED_EXEC_CHECK(cond, ...)                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            char sched_exec_what_[200];                                            \
-            snprintf(sched_exec_what_, sizeof sched_exec_what_, __VA_ARGS__);      \
-            check(0, sched_exec_what_);                                            \
-            return;                                                                \
-        }                                                                          \
-        check(1, "");                                                              \
+#define SCHED_EXEC_CHECK(cond, ...)                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            char sched_exec_what_[200];                                                            \
+            snprintf(sched_exec_what_, sizeof sched_exec_what_, __VA_ARGS__);                      \
+            check(0, sched_exec_what_);                                                            \
+            return;                                                                                \
+        }                                                                                          \
+        check(1, "");                                                                              \
     } while (0)
 #define SCHED_EXEC_RANDOM(n) rnd(n)
 #include "sched_executor.h"
@@ -57,9 +57,9 @@ static uint8_t outs[MAX_MSGS][LD_MD_MAX_DIGEST_SIZE];
 static size_t pick_len(int alg)
 {
     size_t bs = ld_skein512_alg_bits(alg) ? LD_SKEIN512_BLOCK_BYTES : ld_md_block_size(alg);
-    size_t lb = ld_skein512_alg_bits(alg) ? 0 : bs / 8 + 1;   /* 0x80 and the length field */
-    size_t c[] = {0, 1, bs - lb, bs - lb + 1, bs - 1, bs, bs + 1, 2 * bs - lb, 2 * bs - 1, 2 * bs,
-                  2 * bs + 1, 0, 0, 0};
+    size_t lb = ld_skein512_alg_bits(alg) ? 0 : bs / 8 + 1; /* 0x80 and the length field */
+    size_t c[] = {0,           1,          bs - lb, bs - lb + 1, bs - 1, bs, bs + 1,
+                  2 * bs - lb, 2 * bs - 1, 2 * bs,  2 * bs + 1,  0,      0,  0};
     size_t k = rnd(sizeof c / sizeof c[0]);
     return k >= sizeof c / sizeof c[0] - 3 ? rnd(MAX_LEN + 1) : c[k];
 }
@@ -68,14 +68,20 @@ static size_t pick_len(int alg)
 static int pick_alg(int family)
 {
     static const int sha256[] = {LD_ALG_SHA256, LD_ALG_SHA224};
-    static const int sha512[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256};
+    static const int sha512[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224,
+                                 LD_ALG_SHA512_256};
 
     switch (family) {
-    case LD_FAMILY_SHA1: return LD_ALG_SHA1;
-    case LD_FAMILY_SHA256: return sha256[rnd(2)];
-    case LD_FAMILY_SHA512: return sha512[rnd(4)];
-    case LD_FAMILY_SKEIN512: return LD_ALG_SKEIN512(SKEIN_BITS[rnd(N_SKEIN)]);
-    default: return pick_alg((int)rnd(4));
+    case LD_FAMILY_SHA1:
+        return LD_ALG_SHA1;
+    case LD_FAMILY_SHA256:
+        return sha256[rnd(2)];
+    case LD_FAMILY_SHA512:
+        return sha512[rnd(4)];
+    case LD_FAMILY_SKEIN512:
+        return LD_ALG_SKEIN512(SKEIN_BITS[rnd(N_SKEIN)]);
+    default:
+        return pick_alg((int)rnd(4));
     }
 }
 
@@ -93,16 +99,23 @@ static void random_sets(int family, int trials)
             ld_sched_msg *m = &msgs[i];
             m->alg = pick_alg(family);
             m->len = pick_len(m->alg);
-            m->data = m->len || rnd(2) ? data[i] : NULL;     /* no data for an empty one */
+            m->data = m->len || rnd(2) ? data[i] : NULL; /* no data for an empty one */
             m->out = outs[i];
             for (j = 0; j < m->len; j++)
                 data[i][j] = (uint8_t)rnd(256);
             bad[i] = rnd(16) == 0;
             if (bad[i]) {
                 switch (rnd(3)) {
-                case 0: m->out = NULL; break;
-                case 1: m->alg = rnd(2) ? LD_ALG_COUNT : LD_ALG_SKEIN512(200); break;
-                default: m->data = NULL; m->len = 1 + rnd(100); break;
+                case 0:
+                    m->out = NULL;
+                    break;
+                case 1:
+                    m->alg = rnd(2) ? LD_ALG_COUNT : LD_ALG_SKEIN512(200);
+                    break;
+                default:
+                    m->data = NULL;
+                    m->len = 1 + rnd(100);
+                    break;
                 }
             }
         }

@@ -11,14 +11,26 @@ Backends: `sw` (the C library on the host via cffi), `rtl` (an engine alone in s
 SoC behind the same driver on request: litedigest.backends.pynq). `engine` is an engine spec
 string (litedigest.spec).
 """
+
 from litedigest import spec
 from litedigest.api import file_digest, hash_many, new
 from litedigest.hashobj import SHA_ALGORITHMS, HashObject
 
 # hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
 # sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
-__all__ = ["__version__", "new", "file_digest", "hash_many", *SHA_ALGORITHMS, "skein512", "algorithms_available",
-           "algorithms_guaranteed", "native_sha256", "HashObject", "spec"]
+__all__ = [
+    "__version__",
+    "new",
+    "file_digest",
+    "hash_many",
+    *SHA_ALGORITHMS,
+    "skein512",
+    "algorithms_available",
+    "algorithms_guaranteed",
+    "native_sha256",
+    "HashObject",
+    "spec",
+]
 
 
 def _version():
@@ -26,6 +38,7 @@ def _version():
     the package's build reads it from (software/firmware/lib/VERSION, the C library's too)."""
     import importlib.metadata
     import os
+
     try:
         return importlib.metadata.version("litedigest")
     except importlib.metadata.PackageNotFoundError:
@@ -42,9 +55,17 @@ algorithms_guaranteed = algorithms_available
 
 def _constructor(name):
     """litedigest.<name>(data, backend=..., engine=...), as hashlib.<name>(data)."""
+
     def construct(data=b"", *, backend="sw", engine=None, usedforsecurity=True, string=None):
-        return new(name, data, backend=backend, engine=engine, usedforsecurity=usedforsecurity,
-                   string=string)
+        return new(
+            name,
+            data,
+            backend=backend,
+            engine=engine,
+            usedforsecurity=usedforsecurity,
+            string=string,
+        )
+
     construct.__name__ = construct.__qualname__ = name
     construct.__doc__ = f"new({name!r}, data, backend=..., engine=...): hashlib.{name}'s signature."
     return construct
@@ -53,15 +74,24 @@ def _constructor(name):
 globals().update({alg: _constructor(alg) for alg in SHA_ALGORITHMS})
 
 
-def skein512(data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None,
-             usedforsecurity=True):
+def skein512(
+    data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None, usedforsecurity=True
+):
     """Skein-512 with any output length, MAC when `key` is given (litedigest.skein)."""
-    return new("skein512", data, digest_bits=digest_bits, key=key, backend=backend, engine=engine,
-               usedforsecurity=usedforsecurity)
+    return new(
+        "skein512",
+        data,
+        digest_bits=digest_bits,
+        key=key,
+        backend=backend,
+        engine=engine,
+        usedforsecurity=usedforsecurity,
+    )
 
 
 def native_sha256(data, variant="sha256"):
     """The C library's own one-shot ld_sha256 (its buffering and padding), variant
     "sha256"/"sha224" (or LD_SHA256/LD_SHA224)."""
     from litedigest import _clib as native
+
     return native.sha256(data, variant)

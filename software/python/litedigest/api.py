@@ -2,6 +2,7 @@
 """The constructors a user calls (hashlib's `new` and `file_digest`, and `hash_many`): they
 pick the object (a SHA hash object of litedigest.hashobj, a Skein512 of litedigest.skein) and
 the backend."""
+
 from litedigest import spec as _spec
 from litedigest.backends import get_backend
 from litedigest.board import device
@@ -9,8 +10,17 @@ from litedigest.hashobj import HashObject, _algorithm, _as_bytes, _engine_spec, 
 from litedigest.skein import Skein512, skein_arguments
 
 
-def new(name, data=b"", *, backend="sw", engine=None, digest_bits=None, key=b"",
-        usedforsecurity=True, string=None):
+def new(
+    name,
+    data=b"",
+    *,
+    backend="sw",
+    engine=None,
+    digest_bits=None,
+    key=b"",
+    usedforsecurity=True,
+    string=None,
+):
     """hashlib.new-style constructor: new("sha256", b"...", backend="sw"|"rtl"|"soc"|"pynq",
     engine=SPEC), the name in any spelling hashlib.new takes ("SHA-256", "sha512-224").
     Skein-512: new("skein512", data, digest_bits=N, key=MAC_KEY) (digest_bits defaults to 512,
@@ -65,8 +75,6 @@ def file_digest(fileobj, digest, /, *, backend=None, engine=None, _bufsize=2**18
             break
         digestobj.update(view[:size])
     return digestobj
-
-
 
 
 def hash_many(name, messages, *, backend="sw", engine=None, digest_bits=None, key=b""):

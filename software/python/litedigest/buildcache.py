@@ -16,6 +16,7 @@ Verilator engine libraries) uses these pieces:
 Standard library only: gateware and host code both import it (``litedigest.paths`` re-exports
 the two roots).
 """
+
 import contextlib
 import fcntl
 import hashlib
@@ -29,8 +30,10 @@ SPEC_FILE = os.path.join(HERE, "spec.py")
 LOCK_NAME = ".lock"
 # What ip/ and soc/ hold besides the hardware description: the build and run infrastructure
 # (a new subpackage of either is taken for gateware until it is listed here)
-_NOT_GATEWARE = tuple(os.path.join(REPO_ROOT, p) for p in (
-    "ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/formal"))
+_NOT_GATEWARE = tuple(
+    os.path.join(REPO_ROOT, p)
+    for p in ("ip/rtlsim", "soc/targets", "soc/flows", "soc/sim", "soc/sim_modules", "soc/formal")
+)
 
 
 def repo_root():
@@ -56,8 +59,11 @@ def source_files(root, exts=(".py",), skip=("__pycache__", "build")):
 
 
 def _described(top):
-    return [f for f in source_files(os.path.join(REPO_ROOT, top))
-            if not any(f == p or f.startswith(p + os.sep) for p in _NOT_GATEWARE)]
+    return [
+        f
+        for f in source_files(os.path.join(REPO_ROOT, top))
+        if not any(f == p or f.startswith(p + os.sep) for p in _NOT_GATEWARE)
+    ]
 
 
 def engine_sources():
@@ -84,6 +90,7 @@ def _flat(entries):
 def package_versions(*dists):
     """{distribution: version or None} of installed Python distributions."""
     from importlib import metadata
+
     out = {}
     for d in dists:
         try:

@@ -15,6 +15,7 @@ cffi, the `sw` and `pynq` backends) is what a PYNQ board needs. The rest is opti
 ``require("soc", "the rtl backend")`` raises MissingExtra (an ImportError) naming the missing
 piece and the command that installs it, instead of a ModuleNotFoundError deep in a build.
 """
+
 import importlib.util
 import os
 
@@ -58,9 +59,11 @@ def require(extra, what):
         raise MissingExtra(
             f"{what} builds hardware and firmware from LiteDigest's source tree, which an "
             f"installed package does not carry: clone the repository and run "
-            f"`pip install -e '.[{extra}]'` there (this installation: {_HERE})")
+            f"`pip install -e '.[{extra}]'` there (this installation: {_HERE})"
+        )
     gone = missing(extra)
     if gone:
         raise MissingExtra(
             f"{what} needs the '{extra}' extra ({', '.join(gone)} not importable here): "
-            f"pip install -e '.[{extra}]' in the source checkout")
+            f"pip install -e '.[{extra}]' in the source checkout"
+        )

@@ -6,6 +6,7 @@ Buffering, Merkle-Damgard padding and the peripheral protocol are the C library'
 (`Backend.md_context`); this module keeps only what hashlib users see: name, digest_size,
 block_size, update, digest (of a copy: the object stays usable), hexdigest, copy.
 """
+
 from litedigest import spec as _spec
 from litedigest.backends import get_backend
 
@@ -18,7 +19,9 @@ def _as_bytes(data):
     try:
         view = memoryview(data)
     except TypeError:
-        raise TypeError(f"object supporting the buffer API required, not {type(data).__name__!r}") from None
+        raise TypeError(
+            f"object supporting the buffer API required, not {type(data).__name__!r}"
+        ) from None
     if not view.c_contiguous:
         _simple_buffer_error(data)
     return view.cast("B")
@@ -44,25 +47,30 @@ def initial_data(data, string):
         return data
     if isinstance(data, (bytes, bytearray)) and not data:
         return string
-    raise TypeError("'data' and 'string' are mutually exclusive and support for 'string' keyword "
-                    "parameter is slated for removal in a future version.")
+    raise TypeError(
+        "'data' and 'string' are mutually exclusive and support for 'string' keyword "
+        "parameter is slated for removal in a future version."
+    )
 
 
 def _openssl_spellings(alg):
     """The other names hashlib.new() takes for SHA-family algorithm `alg` (OpenSSL's, lower
     case): sha-256 and sha2-256 (SHA-1 is no SHA-2), sha512-224, sha-512/224, sha2-512/224."""
-    bits, _, cut = alg[len("sha"):].partition("_")
+    bits, _, cut = alg[len("sha") :].partition("_")
     if cut:
         return (f"sha{bits}-{cut}", f"sha-{bits}/{cut}", f"sha2-{bits}/{cut}")
     return (f"sha-{bits}",) + ((f"sha2-{bits}",) if bits != "1" else ())
 
 
 # the catalogue's SHA-family algorithms (hashlib's names; each has a litedigest.<name>)
-SHA_ALGORITHMS = tuple(alg for alg, (family, _, _) in _spec.ALGORITHMS.items()
-                       if family != "skein512")
+SHA_ALGORITHMS = tuple(
+    alg for alg, (family, _, _) in _spec.ALGORITHMS.items() if family != "skein512"
+)
 # a name as new() takes it, lower case -> the catalogue's algorithm
-_NAMES = {**{alias: alg for alg in SHA_ALGORITHMS for alias in _openssl_spellings(alg)},
-          **{alg: alg for alg in _spec.ALGORITHMS}}
+_NAMES = {
+    **{alias: alg for alg in SHA_ALGORITHMS for alias in _openssl_spellings(alg)},
+    **{alg: alg for alg in _spec.ALGORITHMS},
+}
 
 
 def _algorithm(name):
@@ -113,7 +121,7 @@ class HashObject(ContextHash):
         self._backend_name = backend
         self._backend = get_backend(backend, self._spec.engine_name)
         self._ctx = self._backend.md_context(self._spec)
-        self.update(data)   # None too: hashlib raises TypeError for it
+        self.update(data)  # None too: hashlib raises TypeError for it
 
     # hashlib attributes
     @property
@@ -135,6 +143,7 @@ class HashObject(ContextHash):
 
     def __repr__(self):
         return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"
+
 
 def _engine_spec(name, engine):
     """The engine spec hashing algorithm `name` (engine: a spec string, None for the default);

@@ -15,6 +15,7 @@ takes ("sha256", "SHA-256", "skein512-256"), or a constructor returning a hash o
 `litedigest.sha384` with its own backend). Nothing of the key is kept but the two started
 hashes (Python cannot wipe the caller's bytes).
 """
+
 import warnings
 from hmac import compare_digest  # constant time, the standard library's (OpenSSL's CRYPTO_memcmp)
 
@@ -24,7 +25,7 @@ __all__ = ["HMAC", "new", "digest", "compare_digest", "digest_size"]
 
 IPAD, OPAD = 0x36, 0x5C
 
-digest_size = None   # as the standard library's module: the size is the object's
+digest_size = None  # as the standard library's module: the size is the object's
 
 
 def _constructor(digestmod, backend, engine):
@@ -34,14 +35,16 @@ def _constructor(digestmod, backend, engine):
     if isinstance(digestmod, str):
         if not digestmod:
             raise TypeError("Missing required parameter 'digestmod'.")
-        hashobj._algorithm(digestmod)      # hashlib's errors for an unknown name, now
+        hashobj._algorithm(digestmod)  # hashlib's errors for an unknown name, now
         return lambda: api.new(digestmod, backend=backend, engine=engine)
     if digestmod is None:
         raise TypeError("Missing required parameter 'digestmod'.")
     if callable(getattr(digestmod, "new", None)):
         # a module with new(), as the standard library's hmac takes (PEP 247)
         return lambda: digestmod.new(b"")
-    raise TypeError(f"digestmod must be a name or a hash constructor, not {type(digestmod).__name__!r}")
+    raise TypeError(
+        f"digestmod must be a name or a hash constructor, not {type(digestmod).__name__!r}"
+    )
 
 
 class _HMACObject:
@@ -78,14 +81,16 @@ class HMAC(_HMACObject):
         # bytes, is keyed over 64 bytes, with a RuntimeWarning
         bs = getattr(self._inner, "block_size", None)
         if bs is None:
-            warnings.warn("No block_size attribute on given digest object; Assuming 64.",
-                          RuntimeWarning, 2)
+            warnings.warn(
+                "No block_size attribute on given digest object; Assuming 64.", RuntimeWarning, 2
+            )
             bs = 64
         elif not isinstance(bs, int):
             raise TypeError(f"digestmod's hash: block_size must be an int, not {type(bs).__name__}")
         elif bs < 16:
-            warnings.warn(f"block_size of {bs} seems too small; using our default of 64.",
-                          RuntimeWarning, 2)
+            warnings.warn(
+                f"block_size of {bs} seems too small; using our default of 64.", RuntimeWarning, 2
+            )
             bs = 64
         self.block_size = bs
         self.digest_size = self._inner.digest_size
@@ -126,6 +131,7 @@ class EngineHMAC(_HMACObject):
     def __init__(self, key, msg, digestmod, backend, engine):
         from litedigest import backends
         from litedigest import spec as specmod
+
         if not isinstance(key, (bytes, bytearray)):
             raise TypeError(f"key: expected bytes or bytearray, but got {type(key).__name__!r}")
         self._spec = specmod.parse(engine)
@@ -133,11 +139,14 @@ class EngineHMAC(_HMACObject):
         if not isinstance(digestmod, str) or not digestmod:
             raise TypeError("Missing required parameter 'digestmod'.")
         if hashobj._algorithm(digestmod) != mac.hash_family:
-            raise ValueError(f"the engine {engine} computes HMAC-{mac.hash_family.upper()}, "
-                             f"not HMAC of {digestmod!r}")
+            raise ValueError(
+                f"the engine {engine} computes HMAC-{mac.hash_family.upper()}, "
+                f"not HMAC of {digestmod!r}"
+            )
         if backend not in ("rtl", "soc", "pynq"):
-            raise ValueError(f"a MAC engine ({engine}) runs on the rtl, soc or pynq backend, "
-                             f"not {backend!r}")
+            raise ValueError(
+                f"a MAC engine ({engine}) runs on the rtl, soc or pynq backend, not {backend!r}"
+            )
         self._backend = backends.get_backend(backend, self._spec.engine_name)
         self._key = bytes(key)
         self._msg = bytearray()
@@ -164,6 +173,7 @@ def _is_mac_engine(engine):
     if engine is None:
         return False
     from litedigest import spec as specmod
+
     return bool(specmod.parse(engine).mac)
 
 
@@ -181,7 +191,7 @@ def digest(key, msg, digest, *, backend="sw", engine=None):
     the standard library, not an empty message). With a named digest the key may be any
     bytes-like object (memoryview, array), as the standard library's fast path takes it."""
     if isinstance(digest, str) and not isinstance(key, (bytes, bytearray)):
-        key = bytes(memoryview(key))   # (a str is a TypeError here, as there)
+        key = bytes(memoryview(key))  # (a str is a TypeError here, as there)
     mac = new(key, None, digest, backend=backend, engine=engine)
     mac.update(msg)
     return mac.digest()

@@ -8,14 +8,15 @@ the target's engines.
     target = open_target()
     print(target.description)
 """
+
 import atexit
 import dataclasses
 
 
 @dataclasses.dataclass
 class Target:
-    kind: str            # "board" or "sim"
-    device: object       # litedigest.board.device.LiteDigestDevice
+    kind: str  # "board" or "sim"
+    device: object  # litedigest.board.device.LiteDigestDevice
     description: str
     overlay: object = None
 
@@ -31,6 +32,7 @@ class Target:
         """The hashlib names the target's engines compute (every algorithm of every family
         that has an engine; engines added to the SoC appear here by themselves)."""
         from litedigest import spec
+
         fams = {self.device.regmap.spec(i).family for i in self.device.engines}
         return [a for a, (fam, _, _) in spec.ALGORITHMS.items() if fam in fams]
 
@@ -54,6 +56,7 @@ def open_target(board=None):
     if _target is not None:
         return _target
     from litedigest.backends import pynq as pynq_backend
+
     reason = "asked for the simulated SoC"
     if board is not False:
         try:
@@ -65,20 +68,30 @@ def open_target(board=None):
         else:
             try:
                 from litedigest.board.overlay import LiteDigestOverlay
+
                 ol = LiteDigestOverlay()
             except Exception as e:
                 if board:
                     raise
                 reason = f"PYNQ is here but the LiteDigest overlay did not load ({e})"
             else:
-                _target = Target("board", ol.device, f"the PYNQ board: overlay {ol.bitfile_name}, "
-                                 f"engines {ol.engines}", overlay=ol)
+                _target = Target(
+                    "board",
+                    ol.device,
+                    f"the PYNQ board: overlay {ol.bitfile_name}, engines {ol.engines}",
+                    overlay=ol,
+                )
                 return _target
     from litedigest.board.sim import open_sim_device
+
     dev = open_sim_device()
     pynq_backend.use_device(dev)
-    _target = Target("sim", dev, "the simulated SoC (Verilator + VexRiscv, the main SoC's engines "
-                     f"{dev.engines}, reached through the PYNQ driver's MMIO/allocate adapters), "
-                     f"because {reason}")
+    _target = Target(
+        "sim",
+        dev,
+        "the simulated SoC (Verilator + VexRiscv, the main SoC's engines "
+        f"{dev.engines}, reached through the PYNQ driver's MMIO/allocate adapters), "
+        f"because {reason}",
+    )
     atexit.register(dev.close_sim)
     return _target

@@ -9,6 +9,7 @@ context (`Backend.skein_context`); this module keeps the hashlib-style object.
     h = litedigest.new("skein512", b"abc", digest_bits=256, key=b"k", backend="rtl")
     h.update(b"more"); h.hexdigest()
 """
+
 from litedigest import spec as _spec
 from litedigest.backends import get_backend
 from litedigest.hashobj import ContextHash, _as_bytes
@@ -21,8 +22,11 @@ def skein_arguments(digest_bits, key, engine):
     """What a Skein-512 hash (Skein512, hash_many) is made from, checked: (the engine spec,
     the key's bytes). ValueError for an output size outside 1..MAX_OUT_BITS bits or an engine
     that is not a Skein-512 one; hashlib's errors for a key that is no bytes-like object."""
-    if not isinstance(digest_bits, int) or isinstance(digest_bits, bool) or \
-            not 1 <= digest_bits <= MAX_OUT_BITS:
+    if (
+        not isinstance(digest_bits, int)
+        or isinstance(digest_bits, bool)
+        or not 1 <= digest_bits <= MAX_OUT_BITS
+    ):
         raise ValueError(f"digest_bits must be an integer 1..{MAX_OUT_BITS}, got {digest_bits!r}")
     key = bytes(_as_bytes(key))
     try:
@@ -39,8 +43,9 @@ class Skein512(ContextHash):
 
     block_size = BLOCK
 
-    def __init__(self, data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None,
-                 name="skein512"):
+    def __init__(
+        self, data=b"", *, digest_bits=512, key=b"", backend="sw", engine=None, name="skein512"
+    ):
         self._spec, key = skein_arguments(digest_bits, key, engine)
         self._name = name
         self._bits = digest_bits
@@ -75,5 +80,7 @@ class Skein512(ContextHash):
         self._ctx.update_bits(data, nbits)
 
     def __repr__(self):
-        return (f"<litedigest {self._name} ({self._bits}-bit) HASH object, backend "
-                f"{self._backend_name}, engine {self.engine}>")
+        return (
+            f"<litedigest {self._name} ({self._bits}-bit) HASH object, backend "
+            f"{self._backend_name}, engine {self.engine}>"
+        )

@@ -10,6 +10,7 @@ board side can use it without Migen or LiteX.
 `sha256:opt:p1` -> EngineSpec(algorithm="sha256", arch="opt", stages=1). The algorithm part
 may name a variant that shares an engine (sha224 runs on the sha256 engines).
 """
+
 from dataclasses import dataclass
 
 from fractions import Fraction
@@ -21,6 +22,7 @@ class Arch:
     (cycles from accepted to its chaining value) when unpipelined, and the pipeline depths it
     is built with (SHA `pN`; Skein's functional pipeline `fpN`) and Skein's structural
     pipeline (`spM`: Threefish modules in a row)."""
+
     code: int
     latency: int
     stages: tuple = (1,)
@@ -34,6 +36,7 @@ class Family:
     output sizes) -> digest bytes; `variants`: its initial chaining values in ctrl.variant
     order; `word_bits`: the width of the words of a block and of the chaining value; `ring`:
     pipelines are rings of rounds written fpN[:spM] (Skein), not pN."""
+
     block_bytes: int
     state_bytes: int
     word_bits: int
@@ -59,31 +62,54 @@ SKEIN_SIZES = (512, 384, 256, 224, 160, 128)
 # THE engine catalogue: one record per family; every table below derives from it.
 FAMILIES = {
     "sha1": Family(
-        block_bytes=64, state_bytes=20, word_bits=32, algorithms={"sha1": 20}, variants=("sha1",),
-        archs={"base": Arch(0, 81, (1, 2, 4, 5, 8, 10, 16, 20, 40, 80)),
-               "k5": Arch(2, 17),
-               "opt": Arch(1, 41, (1, 2, 4, 5, 8, 10, 20, 40))},
-        default_arch="opt"),
+        block_bytes=64,
+        state_bytes=20,
+        word_bits=32,
+        algorithms={"sha1": 20},
+        variants=("sha1",),
+        archs={
+            "base": Arch(0, 81, (1, 2, 4, 5, 8, 10, 16, 20, 40, 80)),
+            "k5": Arch(2, 17),
+            "opt": Arch(1, 41, (1, 2, 4, 5, 8, 10, 20, 40)),
+        },
+        default_arch="opt",
+    ),
     "sha256": Family(
-        block_bytes=64, state_bytes=32, word_bits=32, algorithms={"sha256": 32, "sha224": 28},
+        block_bytes=64,
+        state_bytes=32,
+        word_bits=32,
+        algorithms={"sha256": 32, "sha224": 28},
         variants=("sha256", "sha224"),
-        archs={"base": Arch(0, 65, (1, 2, 4, 8, 16, 32, 64)),
-               "opt": Arch(1, 33, (1, 2, 4, 8, 16, 32))},
-        default_arch="opt"),
+        archs={
+            "base": Arch(0, 65, (1, 2, 4, 8, 16, 32, 64)),
+            "opt": Arch(1, 33, (1, 2, 4, 8, 16, 32)),
+        },
+        default_arch="opt",
+    ),
     "sha512": Family(
-        block_bytes=128, state_bytes=64, word_bits=64,
+        block_bytes=128,
+        state_bytes=64,
+        word_bits=64,
         algorithms={"sha512": 64, "sha384": 48, "sha512_224": 28, "sha512_256": 32},
         variants=("sha512", "sha384", "sha512_224", "sha512_256"),
         archs={"base": Arch(0, 81), "k5": Arch(2, 17)},
-        default_arch="k5"),
+        default_arch="k5",
+    ),
     # Skein-512: any output length (litedigest.new("skein512", digest_bits=...)); the named
     # sizes are what `litedigest sum -a` takes
     "skein512": Family(
-        block_bytes=64, state_bytes=64, word_bits=64,
-        algorithms={"skein512": 64, **{f"skein512-{n}": n // 8 for n in (256, 512, 384, 224, 160, 128)}},
+        block_bytes=64,
+        state_bytes=64,
+        word_bits=64,
+        algorithms={
+            "skein512": 64,
+            **{f"skein512-{n}": n // 8 for n in (256, 512, 384, 224, 160, 128)},
+        },
         variants=("zero",) + tuple(f"skein512-{n}" for n in SKEIN_SIZES),
         archs={"r1": Arch(3, 73), "r4": Arch(4, 19), "r8": Arch(5, 10, (1, 2, 4, 8), (1, 3))},
-        default_arch="r8", ring=True),
+        default_arch="r8",
+        ring=True,
+    ),
 }
 
 
@@ -94,6 +120,7 @@ class Mac:
     digest from the stored outer state, Michail et al. 2012, sec. 8). `archs`: the hash
     family's architectures it is built with -> the pipeline depths per core (pN); `key_slots`:
     keys held at once (their stored states are write-only secrets)."""
+
     hash_family: str
     archs: dict
     default_arch: str
@@ -108,9 +135,11 @@ class Mac:
 # THE MAC engines, by algorithm name (`hmac-sha256:opt:p4`); the engine family (the module in
 # litedigest.ip, the peripheral's instance) is the name with "_" for "-"
 MACS = {
-    "hmac-sha256": Mac(hash_family="sha256", archs={"opt": (1, 4)}, default_arch="opt", key_slots=4),
+    "hmac-sha256": Mac(
+        hash_family="sha256", archs={"opt": (1, 4)}, default_arch="opt", key_slots=4
+    ),
 }
-MAC_FAMILIES = {alg.replace("-", "_"): alg for alg in MACS}   # engine family -> MAC algorithm
+MAC_FAMILIES = {alg.replace("-", "_"): alg for alg in MACS}  # engine family -> MAC algorithm
 
 
 def mac_of_family(family):
@@ -121,17 +150,28 @@ def mac_of_family(family):
 
 # Derived tables (kept under their old names for the code that reads them)
 # algorithm -> (engine family, block bytes, digest bytes)
-ALGORITHMS = {alg: (fam, f.block_bytes, size) for fam, f in FAMILIES.items()
-              for alg, size in f.algorithms.items()}
+ALGORITHMS = {
+    alg: (fam, f.block_bytes, size)
+    for fam, f in FAMILIES.items()
+    for alg, size in f.algorithms.items()
+}
 # round architectures implemented per engine family
 ARCHITECTURES = {fam: tuple(f.archs) for fam, f in FAMILIES.items()}
 DEFAULT_ARCH = {fam: f.default_arch for fam, f in FAMILIES.items()}
 # pipeline stage counts per (family, arch) (SHA pN; Skein's functional pipeline fpN)
-STAGES = {(fam, a): arch.stages for fam, f in FAMILIES.items() for a, arch in f.archs.items()
-          if arch.stages != (1,)}
+STAGES = {
+    (fam, a): arch.stages
+    for fam, f in FAMILIES.items()
+    for a, arch in f.archs.items()
+    if arch.stages != (1,)
+}
 # Skein's structural pipeline (spN): Threefish modules in a row, on the 8-round datapath
-MODULES = {(fam, a): arch.modules for fam, f in FAMILIES.items() for a, arch in f.archs.items()
-           if arch.modules != (1,)}
+MODULES = {
+    (fam, a): arch.modules
+    for fam, f in FAMILIES.items()
+    for a, arch in f.archs.items()
+    if arch.modules != (1,)
+}
 # families whose pipeline parts are written fpN[:spM] (Skein) rather than pN (SHA)
 RING_FAMILIES = tuple(fam for fam, f in FAMILIES.items() if f.ring)
 STATE_BYTES = {fam: f.state_bytes for fam, f in FAMILIES.items()}
@@ -148,12 +188,13 @@ VARIANTS = {fam: f.variants for fam, f in FAMILIES.items()}
 class SpecError(ValueError):
     """An engine spec string that names no engine we can build."""
 
+
 @dataclass(frozen=True)
 class EngineSpec:
     algorithm: str
     arch: str
-    stages: int = 1       # pipeline stages (SHA pN, Skein's functional pipeline fpN)
-    modules: int = 1      # Skein's structural pipeline (spN): Threefish modules in a row
+    stages: int = 1  # pipeline stages (SHA pN, Skein's functional pipeline fpN)
+    modules: int = 1  # Skein's structural pipeline (spN): Threefish modules in a row
 
     @property
     def mac(self):
@@ -218,8 +259,9 @@ class EngineSpec:
 
     def _pipe_suffix(self, always):
         if self.family in RING_FAMILIES:
-            return ((f":fp{self.stages}" if self.stages != 1 else "")
-                    + (f":sp{self.modules}" if self.modules != 1 else ""))
+            return (f":fp{self.stages}" if self.stages != 1 else "") + (
+                f":sp{self.modules}" if self.modules != 1 else ""
+            )
         return f":p{self.stages}" if always or self.stages != 1 else ""
 
     @property
@@ -241,8 +283,10 @@ def parse(spec, default_algorithm=None):
     if algo in MACS:
         return _parse_mac(spec, algo, parts[1:])
     if algo not in ALGORITHMS:
-        raise SpecError(f"unknown algorithm {algo!r} in engine spec {spec!r} "
-                        f"(known: {', '.join(sorted(ALGORITHMS))})")
+        raise SpecError(
+            f"unknown algorithm {algo!r} in engine spec {spec!r} "
+            f"(known: {', '.join(sorted(ALGORITHMS))})"
+        )
     if default_algorithm is not None and algo != default_algorithm:
         raise SpecError(f"engine spec {spec!r} is for {algo}, not {default_algorithm}")
     family = ALGORITHMS[algo][0]
@@ -254,8 +298,10 @@ def parse(spec, default_algorithm=None):
     if rest and not rest[0].startswith("p"):
         arch = rest.pop(0)
         if arch not in ARCHITECTURES[family]:
-            raise SpecError(f"unknown architecture {arch!r} for {family} in {spec!r} "
-                            f"(known: {', '.join(ARCHITECTURES[family])})")
+            raise SpecError(
+                f"unknown architecture {arch!r} for {family} in {spec!r} "
+                f"(known: {', '.join(ARCHITECTURES[family])})"
+            )
     if rest:
         p = rest.pop(0)
         if not (p.startswith("p") and p[1:].isdigit() and int(p[1:]) >= 1):
@@ -265,8 +311,10 @@ def parse(spec, default_algorithm=None):
         if stages not in allowed:
             if len(allowed) == 1:
                 raise SpecError(f"{spec!r}: {family}:{arch} has no pipelined version (p > 1) yet")
-            raise SpecError(f"{spec!r}: {family}:{arch} pipelines have "
-                            f"{', '.join(map(str, allowed))} stages, not {stages}")
+            raise SpecError(
+                f"{spec!r}: {family}:{arch} pipelines have "
+                f"{', '.join(map(str, allowed))} stages, not {stages}"
+            )
     if rest:
         raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
     return EngineSpec(algo, arch, stages)
@@ -279,13 +327,17 @@ def _parse_mac(spec, algo, rest):
     if rest and not rest[0].startswith("p"):
         arch = rest.pop(0)
         if arch not in mac.archs:
-            raise SpecError(f"{algo} is built on {', '.join(mac.archs)} cores, not {arch!r} ({spec!r})")
+            raise SpecError(
+                f"{algo} is built on {', '.join(mac.archs)} cores, not {arch!r} ({spec!r})"
+            )
     stages = 1
     if rest:
         p = rest.pop(0)
         if not (p.startswith("p") and p[1:].isdigit() and int(p[1:]) in mac.archs[arch]):
-            raise SpecError(f"bad pipeline part {p!r} in {spec!r} ({algo}:{arch} has "
-                            f"{', '.join(f'p{n}' for n in mac.archs[arch])})")
+            raise SpecError(
+                f"bad pipeline part {p!r} in {spec!r} ({algo}:{arch} has "
+                f"{', '.join(f'p{n}' for n in mac.archs[arch])})"
+            )
         stages = int(p[1:])
     if rest:
         raise SpecError(f"trailing parts {':'.join(rest)!r} in engine spec {spec!r}")
@@ -298,34 +350,46 @@ def _parse_ring(spec, algo, family, rest):
     if rest and not rest[0].startswith(("fp", "sp")):
         arch = rest.pop(0)
         if arch not in ARCHITECTURES[family]:
-            raise SpecError(f"unknown architecture {arch!r} for {family} in {spec!r} "
-                            f"(known: {', '.join(ARCHITECTURES[family])})")
+            raise SpecError(
+                f"unknown architecture {arch!r} for {family} in {spec!r} "
+                f"(known: {', '.join(ARCHITECTURES[family])})"
+            )
     got = {}
     for kind in ("fp", "sp"):
         if rest and rest[0].startswith(kind):
-            n = rest.pop(0)[len(kind):]
+            n = rest.pop(0)[len(kind) :]
             if not n.isdigit() or int(n) < 1:
                 raise SpecError(f"bad {kind} part in {spec!r} (expected {kind}N, N >= 1)")
             got[kind] = int(n)
     if rest:
-        raise SpecError(f"unexpected part {':'.join(rest)!r} in engine spec {spec!r} "
-                        f"(expected {family}[:arch][:fpN][:spM])")
+        raise SpecError(
+            f"unexpected part {':'.join(rest)!r} in engine spec {spec!r} "
+            f"(expected {family}[:arch][:fpN][:spM])"
+        )
     stages, modules = got.get("fp", 1), got.get("sp", 1)
     allowed = STAGES.get((family, arch), (1,))
     if stages not in allowed:
-        raise SpecError(f"{spec!r}: functional pipelines of {family}:{arch} have "
-                        f"{', '.join(map(str, allowed))} stages, not {stages}")
+        raise SpecError(
+            f"{spec!r}: functional pipelines of {family}:{arch} have "
+            f"{', '.join(map(str, allowed))} stages, not {stages}"
+        )
     allowed = MODULES.get((family, arch), (1,))
     if modules not in allowed:
-        raise SpecError(f"{spec!r}: structural pipelines of {family}:{arch} have "
-                        f"{', '.join(map(str, allowed))} modules, not {modules}")
+        raise SpecError(
+            f"{spec!r}: structural pipelines of {family}:{arch} have "
+            f"{', '.join(map(str, allowed))} modules, not {modules}"
+        )
     return EngineSpec(algo, arch, stages, modules)
 
 
 def mac_specs():
     """Every MAC engine spec implemented (one per MAC, architecture and stage count)."""
-    return [str(EngineSpec(alg, arch, p)) for alg, mac in MACS.items()
-            for arch, stages in mac.archs.items() for p in stages]
+    return [
+        str(EngineSpec(alg, arch, p))
+        for alg, mac in MACS.items()
+        for arch, stages in mac.archs.items()
+        for p in stages
+    ]
 
 
 def variants_of(family):

@@ -23,11 +23,11 @@
 #include "litedigest/ld_hw.h"
 #include "../ld_app.h"
 
-#define BATCH 1000
-#define POOL 32
+#define BATCH      1000
+#define POOL       32
 #define ONE_BY_ONE 100
-#define SW 50
-#define MAX_BYTES 1024
+#define SW         50
+#define MAX_BYTES  1024
 
 LD_APP_BATCH_BUFFERS(outs, 64, LD_MD_MAX_DIGEST_SIZE);
 
@@ -42,7 +42,8 @@ static const periph periphs[] = {
     {"sha256", SHA256_ENGINE, LD_APP_DEV(SHA256, LD_FAMILY_SHA256), LD_ALG_SHA256},
 #endif
 #ifdef CSR_SHA256_OPT_P4_BASE
-    {"sha256_opt_p4", SHA256_OPT_P4_ENGINE, LD_APP_DEV(SHA256_OPT_P4, LD_FAMILY_SHA256), LD_ALG_SHA256},
+    {"sha256_opt_p4", SHA256_OPT_P4_ENGINE, LD_APP_DEV(SHA256_OPT_P4, LD_FAMILY_SHA256),
+     LD_ALG_SHA256},
 #endif
 #ifdef CSR_SHA1_BASE
     {"sha1", SHA1_ENGINE, LD_APP_DEV(SHA1, LD_FAMILY_SHA1), LD_ALG_SHA1},
@@ -74,7 +75,8 @@ static void run(const periph *pp, size_t bytes)
     for (i = 0; i < BATCH; i++)
         if (memcmp(outs + i * stride, ref[i % POOL], dsize) != 0)
             bad++;
-    printf("LDCHECK name=%s_batch_%u ok=%d\n", pp->name, (unsigned)bytes, r == LD_OK && done == BATCH && !bad);
+    printf("LDCHECK name=%s_batch_%u ok=%d\n", pp->name, (unsigned)bytes,
+           r == LD_OK && done == BATCH && !bad);
 
     t0 = now(&pp->dev);
     for (i = 0; i < ONE_BY_ONE; i++) {
@@ -90,8 +92,8 @@ static void run(const periph *pp, size_t bytes)
     t1 = now(&pp->dev);
     t_sw = t1 - t0;
     printf("LDCHECK name=%s_one_by_one_%u ok=%d\n", pp->name, (unsigned)bytes, !bad);
-    printf("LDBATCH instance=%s engine=%s bytes=%u batch_msgs=%u batch_cycles=", pp->name, pp->engine,
-           (unsigned)bytes, (unsigned)BATCH);
+    printf("LDBATCH instance=%s engine=%s bytes=%u batch_msgs=%u batch_cycles=", pp->name,
+           pp->engine, (unsigned)bytes, (unsigned)BATCH);
     put_u64(t_batch);
     printf(" one_msgs=%u one_cycles=", (unsigned)ONE_BY_ONE);
     put_u64(t_one);
@@ -99,8 +101,8 @@ static void run(const periph *pp, size_t bytes)
     put_u64(t_sw);
     printf("\n");
     for (i = 0; i < POOL; i++) {
-        printf("LDDIGEST instance=%s alg=%s bytes=%u index=%u digest=", pp->name, ld_md_name(pp->alg),
-               (unsigned)bytes, (unsigned)i);
+        printf("LDDIGEST instance=%s alg=%s bytes=%u index=%u digest=", pp->name,
+               ld_md_name(pp->alg), (unsigned)bytes, (unsigned)i);
         put_hex(ref[i], dsize);
         printf("\n");
     }

@@ -78,7 +78,8 @@ static void measure(void)
             cycles[s][p] = call_cycles(t1 - t0, timer);
             oks[s][p] = r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0);
             if (r != LD_OK)
-                printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r, ld_strerror(r));
+                printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r,
+                       ld_strerror(r));
             put_result(LD_APP_SHA256_ENGINE, paths[p], sizes[s]);
             put_u64(cycles[s][p]);
             printf(" raw=");
@@ -90,7 +91,8 @@ static void measure(void)
     put_u64(timer);
     printf("\n\ncycles of the call alone: the counter's own reads (%u cycles) subtracted\n",
            (unsigned)timer);
-    printf("%-6s %-4s %12s %12s %10s %s\n", "bytes", "path", "cycles", "bytes/cycle", "speedup", "ok");
+    printf("%-6s %-4s %12s %12s %10s %s\n", "bytes", "path", "cycles", "bytes/cycle", "speedup",
+           "ok");
     for (s = 0; s < NSIZES; s++)
         for (p = 0; p < NPATHS; p++) {
             printf("%-6u %-4s ", (unsigned)sizes[s], paths[p]);
@@ -112,8 +114,8 @@ static void bad_inputs(void)
     int r;
 
     /* a caller buffer outside main RAM: the driver refuses before touching the DMA */
-    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE),
-                 128, out);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA,
+                 (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE), 128, out);
     check("dma_outside_ram_driver", r == LD_ERR_RANGE);
     /* the same range given to the peripheral directly: err_addr, reported and acked */
     r = ld_hw_job_dma(&dev, MAIN_RAM_BASE + MAIN_RAM_SIZE, 64, 0, 0, LD_CTRL_FIRST, &st);
@@ -144,7 +146,8 @@ static void bad_inputs(void)
     r = ld_hw_job_dma(&dev, (uintptr_t)msgbuf + 4, 64, 0, 0, LD_CTRL_FIRST, &st);
     check("dma_misaligned_err_addr", r == LD_ERR_HW && (st & LD_STATUS_ERR_ADDR));
     /* the wrong family for this device: refused by the driver */
-    check("wrong_family_arg", ld_hw_md(&dev, LD_ALG_SHA1, LD_PATH_CSR, "abc", 3, out) == LD_ERR_ARG);
+    check("wrong_family_arg",
+          ld_hw_md(&dev, LD_ALG_SHA1, LD_PATH_CSR, "abc", 3, out) == LD_ERR_ARG);
     /* the peripheral is still usable, on both paths */
     ld_sha256(LD_SHA256, msgbuf, 1024, ref);
     r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 1024, out);

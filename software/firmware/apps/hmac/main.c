@@ -31,20 +31,19 @@
 #include "litedigest/ld_hw_hmac.h"
 #include "../ld_app.h"
 
-#define BATCH 1000
-#define POOL 32
+#define BATCH      1000
+#define POOL       32
 #define ONE_BY_ONE 100
-#define CSR_MSGS 20
-#define SW 50
-#define BYTES 64
-#define MAX_BYTES 1024
+#define CSR_MSGS   20
+#define SW         50
+#define BYTES      64
+#define MAX_BYTES  1024
 
 LD_APP_BATCH_BUFFERS(macs, 32, 32);
 
 /* the key: 20 bytes 0x0b (RFC 4231 test case 1's) */
-static const uint8_t key[20] = {
-    0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
-    0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b};
+static const uint8_t key[20] = {0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
+                                0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b};
 
 #ifdef CSR_HMAC_SHA256_BASE
 static const ld_hw_dev mac_dev = LD_APP_DEV_MAC(HMAC_SHA256, LD_FAMILY_HMAC_SHA256);
@@ -92,7 +91,8 @@ static void run_mac_peripheral(void)
     t1 = now(&mac_dev);
     t_csr = t1 - t0;
     check("mac_csr", !bad);
-    printf("LDHMAC instance=hmac_sha256 engine=%s bytes=%u key_cycles=", HMAC_SHA256_ENGINE, (unsigned)BYTES);
+    printf("LDHMAC instance=hmac_sha256 engine=%s bytes=%u key_cycles=", HMAC_SHA256_ENGINE,
+           (unsigned)BYTES);
     put_u64(t_key);
     printf(" batch_msgs=%u batch_cycles=", (unsigned)BATCH);
     put_u64(t_batch);
@@ -142,15 +142,16 @@ static void mac_checks(void)
     i = r == LD_OK && memcmp(d, want, 32) == 0;
     r = ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, NULL, 0, d);
     ld_hmac(LD_ALG_SHA256, key, sizeof key, NULL, 0, want);
-    check("mac_dma_paths", i && r == LD_OK && memcmp(d, want, 32) == 0 &&
-                           ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, NULL, 8, d) == LD_ERR_ARG &&
-                           ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], 64, NULL) == LD_ERR_ARG);
+    check("mac_dma_paths",
+          i && r == LD_OK && memcmp(d, want, 32) == 0 &&
+              ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, NULL, 8, d) == LD_ERR_ARG &&
+              ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], 64, NULL) == LD_ERR_ARG);
     check("mac_bad_slot", ld_hw_mac_set_key(&mac_dev, 9, key, 4) == LD_ERR_ARG &&
-                          ld_hw_mac(&mac_dev, 7, LD_PATH_DMA, pool[0], 64, d) == LD_ERR_ARG &&
-                          ld_hw_mac_set_key(&mac_dev, 0, NULL, 4) == LD_ERR_ARG);
+                              ld_hw_mac(&mac_dev, 7, LD_PATH_DMA, pool[0], 64, d) == LD_ERR_ARG &&
+                              ld_hw_mac_set_key(&mac_dev, 0, NULL, 4) == LD_ERR_ARG);
     check("mac_wipe", ld_hw_mac_wipe(&mac_dev) == LD_OK && ld_hw_mac_keys(&mac_dev) == 0 &&
-                      ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], 64, d) == LD_ERR_STATE &&
-                      ld_hw_mac(&mac_dev, 0, LD_PATH_CSR, pool[0], 64, d) == LD_ERR_STATE);
+                          ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], 64, d) == LD_ERR_STATE &&
+                          ld_hw_mac(&mac_dev, 0, LD_PATH_CSR, pool[0], 64, d) == LD_ERR_STATE);
     r = ld_hw_mac_set_key(&mac_dev, 0, key, sizeof key);
     r |= ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[0], BYTES, d);
     check("mac_rekey", r == LD_OK && memcmp(d, ref[0], 32) == 0);
@@ -244,7 +245,8 @@ int main(void)
 #ifdef CSR_SHA512_BASE
     {
         static const ld_hw_dev dev = LD_APP_DEV(SHA512, LD_FAMILY_SHA512);
-        static const int algs[] = {LD_ALG_SHA384, LD_ALG_SHA512, LD_ALG_SHA512_256, LD_ALG_SHA512_224};
+        static const int algs[] = {LD_ALG_SHA384, LD_ALG_SHA512, LD_ALG_SHA512_256,
+                                   LD_ALG_SHA512_224};
         hmac_family("hash_sha512_family", &dev, algs, 4);
     }
 #endif

@@ -10,10 +10,10 @@
 int main(void)
 {
 #ifdef CSR_UART_BASE
-	uart_init();
+    uart_init();
 #endif
-	printf("LDIDLE\n");
-	while (1) {
-	}
-	return 0;
+    printf("LDIDLE\n");
+    while (1) {
+    }
+    return 0;
 }

@@ -33,9 +33,9 @@
 #include "litedigest/ld_md.h"
 #include "../ld_app.h"
 
-#define MAXLEN 16384
-#define BATCH 32
-#define WAIT_SPINS 100000u   /* a wait gives the driver a status read at least this often */
+#define MAXLEN     16384
+#define BATCH      32
+#define WAIT_SPINS 100000u /* a wait gives the driver a status read at least this often */
 
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED;
 static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));
@@ -43,16 +43,16 @@ static uint8_t outs[BATCH * 32] LD_DMA_ALIGNED;
 
 static ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 
-static volatile uint32_t fired;   /* set by the handler, cleared by the waits */
-static volatile uint32_t irqs;    /* interrupts taken */
-static volatile uint32_t t_isr;   /* the counter's low word at the handler's first entry */
+static volatile uint32_t fired;     /* set by the handler, cleared by the waits */
+static volatile uint32_t irqs;      /* interrupts taken */
+static volatile uint32_t t_isr;     /* the counter's low word at the handler's first entry */
 static volatile uint32_t t_isr_end; /* ... and at its end */
 static volatile uint32_t stamped;
 static uint32_t waits, work;
 
 static void sha256_isr(void)
 {
-    if (!stamped) {     /* two register accesses: the stamp costs the handler little */
+    if (!stamped) { /* two register accesses: the stamp costs the handler little */
         csr_write_simple(1, CSR_SHA256_CYCLES_LATCH_ADDR);
         t_isr = csr_read_simple(CSR_SHA256_CYCLES_VALUE_ADDR + 4);
         stamped = 1;
@@ -109,7 +109,7 @@ typedef struct {
 } timing;
 
 /* one call of `len` bytes (batch > 0: a batch of `batch` messages of 64 B) */
-static uint64_t timer;     /* timer_cost(): the counter's own cost in an interval */
+static uint64_t timer; /* timer_cost(): the counter's own cost in an interval */
 
 static timing run_case(uint32_t len, int batch, uint8_t *digest)
 {
@@ -166,14 +166,14 @@ static void measure(const char *mode, uint32_t len, int batch)
     uint32_t irqs0;
 
     memset(outs, 0, sizeof outs);
-    run_case(len, batch, digest);                      /* warm the caches */
+    run_case(len, batch, digest); /* warm the caches */
     memset(digest, 0, sizeof digest);
     memset(outs, 0, sizeof outs);
     flush_cpu_dcache();
-    run_case(len, batch, digest);                      /* warm again after the flush */
+    run_case(len, batch, digest); /* warm again after the flush */
     waits = work = 0;
     irqs0 = irqs;
-    t = run_case(len, batch, digest);                  /* timed */
+    t = run_case(len, batch, digest); /* timed */
     printf("LDIRQ mode=%s case=", mode);
     if (batch)
         printf("batch-%dx64", batch);

@@ -21,22 +21,35 @@
 #include "litedigest/ld_md.h"
 #include "../ld_app.h"
 
-#define MAXLEN 16384
+#define MAXLEN   16384
 #define MAXMARKS 64
 static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED;
 
 static uint32_t reads, writes;
-static uint32_t count_read32(uintptr_t a) { reads++; return hal_read32(a); }
-static void count_write32(uintptr_t a, uint32_t v) { writes++; hal_write32(a, v); }
+static uint32_t count_read32(uintptr_t a)
+{
+    reads++;
+    return hal_read32(a);
+}
+static void count_write32(uintptr_t a, uint32_t v)
+{
+    writes++;
+    hal_write32(a, v);
+}
 
 static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
-static const ld_hw_dev counting = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, count_read32, count_write32,
-                                                  hal_dma_sync);
+static const ld_hw_dev counting =
+    LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, count_read32, count_write32, hal_dma_sync);
 
 enum { MARK_CALL = LD_PROF_POINTS, MARK_RETURN };
-static const char *const names[] = {"setup", "padded", "started", "done", "acked", "digest", "call", "return"};
+static const char *const names[] = {"setup", "padded", "started", "done",
+                                    "acked", "digest", "call",    "return"};
 
-static struct { uint64_t t; uint32_t reads, writes; int point; } marks[MAXMARKS];
+static struct {
+    uint64_t t;
+    uint32_t reads, writes;
+    int point;
+} marks[MAXMARKS];
 static int nmarks;
 
 /* the peripheral's counter, read without the HAL (not counted as the driver's accesses) */
@@ -87,18 +100,21 @@ static uint64_t mark_cost(void)
 
 static void profile(const char *pathname, int path, uint32_t len, uint64_t overhead)
 {
-    static struct { uint64_t t; int point; } timed[MAXMARKS];
+    static struct {
+        uint64_t t;
+        int point;
+    } timed[MAXMARKS];
     uint8_t digest[32];
     int i, n, r;
 
-    call(&dev, path, len, digest);                   /* warm the caches */
-    r = call(&dev, path, len, digest);               /* timed */
+    call(&dev, path, len, digest);     /* warm the caches */
+    r = call(&dev, path, len, digest); /* timed */
     n = nmarks;
     for (i = 0; i < n; i++) {
         timed[i].t = marks[i].t;
         timed[i].point = marks[i].point;
     }
-    r |= call(&counting, path, len, digest);         /* counted */
+    r |= call(&counting, path, len, digest); /* counted */
     if (r != LD_OK || nmarks != n) {
         printf("LDPROF case=%s-%u error=%d\n", pathname, (unsigned)len, r);
         return;

@@ -28,14 +28,13 @@
 
 #define MSG_BYTES 16384
 #define MAX_SLOTS 8
-#define MIX_MSGS 19
+#define MIX_MSGS  19
 
 static uint8_t msgs_buf[MAX_SLOTS * MSG_BYTES] LD_DMA_ALIGNED;
 static ld_sched_slot slots[MAX_SLOTS];
 static ld_sched_msg msgs[MIX_MSGS];
 /* aligned: a SHA-1/SHA-256/SHA-512 digest is written here by the peripheral, the others copied */
 static uint8_t outs[MIX_MSGS][LD_MD_MAX_DIGEST_SIZE] LD_DMA_ALIGNED;
-
 
 typedef struct {
     const char *name, *engine;
@@ -46,21 +45,29 @@ typedef struct {
 
 static const periph periphs[] = {
 #ifdef CSR_SHA256_BASE
-    {"sha256", SHA256_ENGINE, LD_APP_DEV(SHA256, LD_FAMILY_SHA256),
-     {LD_ALG_SHA256, LD_ALG_SHA224}, 2},
+    {"sha256",
+     SHA256_ENGINE,
+     LD_APP_DEV(SHA256, LD_FAMILY_SHA256),
+     {LD_ALG_SHA256, LD_ALG_SHA224},
+     2},
 #endif
 #ifdef CSR_SHA1_BASE
-    {"sha1", SHA1_ENGINE, LD_APP_DEV(SHA1, LD_FAMILY_SHA1),
-     {LD_ALG_SHA1}, 1},
+    {"sha1", SHA1_ENGINE, LD_APP_DEV(SHA1, LD_FAMILY_SHA1), {LD_ALG_SHA1}, 1},
 #endif
 #ifdef CSR_SHA512_BASE
-    {"sha512", SHA512_ENGINE, LD_APP_DEV(SHA512, LD_FAMILY_SHA512),
-     {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256}, 4},
+    {"sha512",
+     SHA512_ENGINE,
+     LD_APP_DEV(SHA512, LD_FAMILY_SHA512),
+     {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256},
+     4},
 #endif
 #ifdef CSR_SKEIN512_BASE
-    {"skein512", SKEIN512_ENGINE, LD_APP_DEV_SKEIN(SKEIN512),
+    {"skein512",
+     SKEIN512_ENGINE,
+     LD_APP_DEV_SKEIN(SKEIN512),
      {LD_ALG_SKEIN512(512), LD_ALG_SKEIN512(256), LD_ALG_SKEIN512(384), LD_ALG_SKEIN512(224),
-      LD_ALG_SKEIN512(160), LD_ALG_SKEIN512(128)}, 6},
+      LD_ALG_SKEIN512(160), LD_ALG_SKEIN512(128)},
+     6},
 #endif
 };
 
@@ -88,7 +95,8 @@ static int report(const periph *pp, const char *run, const ld_sched_msg *m)
         printf("skein512-%u", (unsigned)bits);
     else
         printf("%s", ld_md_name(m->alg));
-    printf(" off=%u len=%u hex=", (unsigned)((const uint8_t *)m->data - msgs_buf), (unsigned)m->len);
+    printf(" off=%u len=%u hex=", (unsigned)((const uint8_t *)m->data - msgs_buf),
+           (unsigned)m->len);
     put_hex(m->out, ld_sched_digest_size(m->alg));
     printf("\n");
     return 1;
@@ -193,19 +201,20 @@ static void bad_messages(const periph *pp, unsigned p)
         msgs[i].alg = pp->algs[0];
         msgs[i].out = outs[i];
     }
-    msgs[1].alg = other;                                        /* wrong family */
+    msgs[1].alg = other;                                                     /* wrong family */
     msgs[2].data = (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE); /* outside RAM */
     r = ld_hw_schedule(&pp->dev, LD_PATH_DMA, msgs, 4, slots, p, NULL);
-    check_of(pp->name, "bad_msgs_reported", r != LD_OK && msgs[1].result == LD_ERR_ARG &&
-          msgs[2].result == LD_ERR_RANGE);
-    check_of(pp->name, "bad_msgs_others_ok", report(pp, "bad", &msgs[0]) && report(pp, "bad", &msgs[3]));
+    check_of(pp->name, "bad_msgs_reported",
+             r != LD_OK && msgs[1].result == LD_ERR_ARG && msgs[2].result == LD_ERR_RANGE);
+    check_of(pp->name, "bad_msgs_others_ok",
+             report(pp, "bad", &msgs[0]) && report(pp, "bad", &msgs[3]));
 }
 
 int main(void)
 {
     unsigned k, i;
 
-    {   /* the messages: word i = the i-th state of an LCG from seed 1, stored little-endian
+    { /* the messages: word i = the i-th state of an LCG from seed 1, stored little-endian
          * (socdemo.sched_message_buffer() makes the same on the host) */
         uint32_t w = 1u, *words = (uint32_t *)(void *)msgs_buf;
         for (i = 0; i < sizeof msgs_buf / 4; i++) {
@@ -213,7 +222,8 @@ int main(void)
             words[i] = w;
         }
     }
-    printf("\nLiteDigest scheduler: %u peripheral(s)\n", (unsigned)(sizeof periphs / sizeof periphs[0]));
+    printf("\nLiteDigest scheduler: %u peripheral(s)\n",
+           (unsigned)(sizeof periphs / sizeof periphs[0]));
     for (k = 0; k < sizeof periphs / sizeof periphs[0]; k++) {
         const periph *pp = &periphs[k];
         ld_hw_info info;
@@ -229,13 +239,14 @@ int main(void)
         printf("\n");
         p = info.slots < MAX_SLOTS ? info.slots : MAX_SLOTS;
         printf("# %s: engine %s, latency %u, stages %u, slots %u, interval %u, dma align %u\n",
-               pp->name, pp->engine, info.latency, info.stages, info.slots, info.interval, info.dma_align);
-        full_run(pp, LD_PATH_DMA, p, 0, timer);    /* cold, then warm */
+               pp->name, pp->engine, info.latency, info.stages, info.slots, info.interval,
+               info.dma_align);
+        full_run(pp, LD_PATH_DMA, p, 0, timer); /* cold, then warm */
         full_run(pp, LD_PATH_DMA, p, 1, timer);
         full_run(pp, LD_PATH_CSR, p, 0, timer);
         mixed_run(pp, LD_PATH_DMA, p, "mixed_dma");
         mixed_run(pp, LD_PATH_CSR, p, "mixed_csr");
-        if (p > 2)  /* refills on two slots only (see tests/soc/test_sched_soc.py) */
+        if (p > 2) /* refills on two slots only (see tests/soc/test_sched_soc.py) */
             mixed_run(pp, LD_PATH_DMA, 2, "mixed_dma2");
         bad_messages(pp, p);
     }

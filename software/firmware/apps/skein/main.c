@@ -36,8 +36,8 @@ static int run(int p, size_t out_bits, size_t keylen, const uint8_t *m, size_t n
 {
     if (p == 0)
         return ld_skein512(out_bits, keylen ? key : NULL, keylen, m, nbits, out);
-    return ld_hw_skein512(&dev, LD_APP_HW_PATH(p), out_bits, keylen ? key : NULL,
-                          keylen, m, nbits, out);
+    return ld_hw_skein512(&dev, LD_APP_HW_PATH(p), out_bits, keylen ? key : NULL, keylen, m, nbits,
+                          out);
 }
 
 static void timing(void)
@@ -64,9 +64,10 @@ static void timing(void)
 
 /* message bits, key bytes, output bits */
 static const uint32_t cases[][3] = {
-    {0, 0, 512}, {8, 0, 256}, {13, 0, 512}, {512, 0, 512}, {520, 0, 384}, {1024, 0, 224},
-    {8 * 200 + 5, 0, 1032}, {8 * 1000, 0, 512}, {8 * 100, 32, 512}, {8 * 64, 100, 256},
-    {8 * 3000, 129, 1024}, {0, 64, 160}, {8 * 64 * 5, 0, 200},
+    {0, 0, 512},          {8, 0, 256},        {13, 0, 512},           {512, 0, 512},
+    {520, 0, 384},        {1024, 0, 224},     {8 * 200 + 5, 0, 1032}, {8 * 1000, 0, 512},
+    {8 * 100, 32, 512},   {8 * 64, 100, 256}, {8 * 3000, 129, 1024},  {0, 64, 160},
+    {8 * 64 * 5, 0, 200},
 };
 
 static void cases_run(void)
@@ -97,11 +98,13 @@ static void bad_inputs(void)
     uint32_t st = 0;
     int r;
 
-    check_ok("out_bits_zero", ld_hw_skein512_init(&ctx, &dev, LD_PATH_DMA, 0, NULL, 0) == LD_ERR_ARG);
+    check_ok("out_bits_zero",
+             ld_hw_skein512_init(&ctx, &dev, LD_PATH_DMA, 0, NULL, 0) == LD_ERR_ARG);
     {
         ld_hw_dev sha = dev;
         sha.family = LD_FAMILY_SHA256;
-        check_ok("not_a_skein_device", ld_hw_skein512_init(&ctx, &sha, LD_PATH_DMA, 512, NULL, 0) == LD_ERR_ARG);
+        check_ok("not_a_skein_device",
+                 ld_hw_skein512_init(&ctx, &sha, LD_PATH_DMA, 512, NULL, 0) == LD_ERR_ARG);
     }
     r = ld_hw_skein512(&dev, LD_PATH_DMA, 512, NULL, 0,
                        (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE), 8 * 1024, out);

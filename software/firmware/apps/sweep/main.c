@@ -30,8 +30,8 @@ static uint32_t msgbuf[MAXLEN / 4] LD_DMA_ALIGNED; /* DMA-aligned, in main RAM (
 
 static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 
-#define NSIZES 6
-#define NPATHS 3
+#define NSIZES   6
+#define NPATHS   3
 #define WARM_MAX 16384
 static const uint32_t sizes[NSIZES] = {64, 256, 1024, 4096, 16384, 65536};
 static const char *const paths[NPATHS] = LD_APP_PATH_NAMES;
@@ -59,11 +59,11 @@ int main(void)
                 t1 = now(&dev);
             }
             if (r != LD_OK)
-                printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r, ld_strerror(r));
+                printf("# %s %u bytes: error %d (%s)\n", paths[p], (unsigned)sizes[s], r,
+                       ld_strerror(r));
             put_result(LD_APP_SHA256_ENGINE, paths[p], sizes[s]);
             put_u64(t1 - t0);
-            put_result_end(r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0), dst,
-                           32);
+            put_result_end(r == LD_OK && (p == 0 || memcmp(ref, out, 32) == 0), dst, 32);
         }
     }
     printf("LDDONE\n");

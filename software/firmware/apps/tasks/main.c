@@ -33,7 +33,7 @@
 #error "the tasks app needs the library built with LD_CONFIG_LOCK=1 (its Makefile does it)"
 #endif
 
-#define BYTES 3000
+#define BYTES  3000
 #define TASK_A 1
 #define TASK_B 2
 
@@ -43,12 +43,12 @@ static const uint8_t key[37] = "a key that both tasks use, 37 bytes!";
 
 /* --- the tasks' lock: a try-lock (cooperative tasks cannot block, they retry later) ---- */
 typedef struct {
-    int owner;          /* 0: free, else the task holding the peripheral */
-    int refused;        /* lock calls refused */
-    int twice;          /* lock calls by the task that already held it (must stay 0) */
+    int owner;   /* 0: free, else the task holding the peripheral */
+    int refused; /* lock calls refused */
+    int twice;   /* lock calls by the task that already held it (must stay 0) */
 } task_lock;
 
-static int current;     /* the task running now */
+static int current; /* the task running now */
 
 static int try_lock(void *arg)
 {
@@ -85,7 +85,7 @@ static int lock_clean(const task_lock *l)
 
 /* --- SHA-256 peripheral ----------------------------------------------------------------- */
 static ld_hw_dev sha_dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
-static ld_hw_dev sha_dev_bare = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);   /* no hooks */
+static ld_hw_dev sha_dev_bare = LD_APP_DEV(SHA256, LD_FAMILY_SHA256); /* no hooks */
 static task_lock sha_lock;
 
 static void sha_cases(void)
@@ -116,8 +116,8 @@ static void sha_cases(void)
     check("stream_gave_lock", lock_clean(&sha_lock));
     current = TASK_B;
     rb = ld_hw_md(&sha_dev, LD_ALG_SHA256, LD_PATH_DMA, msg_b, BYTES, db);
-    check("oneshot_after_stream_right", rb == LD_OK && memcmp(db, ref_b, 32) == 0 &&
-                                        lock_clean(&sha_lock));
+    check("oneshot_after_stream_right",
+          rb == LD_OK && memcmp(db, ref_b, 32) == 0 && lock_clean(&sha_lock));
 
     /* a batch and the scheduler of task B are refused while A's stream is open */
     {
@@ -145,15 +145,15 @@ static void sha_cases(void)
         current = TASK_A;
         r |= ld_hw_md_update(&a, msg_a + 100, BYTES - 100);
         r |= ld_hw_md_final(&a, d);
-        check("csr_stream_digest_right", r == LD_OK && memcmp(d, ref_a, 32) == 0 &&
-                                         lock_clean(&sha_lock));
+        check("csr_stream_digest_right",
+              r == LD_OK && memcmp(d, ref_a, 32) == 0 && lock_clean(&sha_lock));
         current = TASK_B;
         rb = ld_hw_md_batch(&sha_dev, LD_ALG_SHA256, table, msgs, lens, 2, outs, NULL);
-        check("batch_after_stream_right", rb == LD_OK && memcmp(outs, ref_a, 32) == 0 &&
-                                          memcmp(outs + 32, ref_b, 32) == 0);
+        check("batch_after_stream_right",
+              rb == LD_OK && memcmp(outs, ref_a, 32) == 0 && memcmp(outs + 32, ref_b, 32) == 0);
         rb = ld_hw_schedule(&sha_dev, LD_PATH_DMA, sm, 1, slots, 1, NULL);
-        check("schedule_after_stream_right", rb == LD_OK && memcmp(so, ref_b, 32) == 0 &&
-                                             lock_clean(&sha_lock));
+        check("schedule_after_stream_right",
+              rb == LD_OK && memcmp(so, ref_b, 32) == 0 && lock_clean(&sha_lock));
     }
 
     /* a context that fails gives the lock back: a DMA update outside RAM fails it */
@@ -161,7 +161,8 @@ static void sha_cases(void)
     r = ld_hw_md_init(&a, &sha_dev, LD_ALG_SHA256, LD_PATH_DMA);
     r = ld_hw_md_update(&a, (const void *)(uintptr_t)(MAIN_RAM_BASE + MAIN_RAM_SIZE), 4096);
     check("failed_stream_gave_lock", r != LD_OK && lock_clean(&sha_lock) &&
-                                     ld_hw_md_final(&a, d) == LD_ERR_STATE && lock_clean(&sha_lock));
+                                         ld_hw_md_final(&a, d) == LD_ERR_STATE &&
+                                         lock_clean(&sha_lock));
     current = TASK_B;
     rb = ld_hw_md(&sha_dev, LD_ALG_SHA256, LD_PATH_DMA, msg_b, BYTES, db);
     check("oneshot_after_failed_stream_right", rb == LD_OK && memcmp(db, ref_b, 32) == 0);
@@ -180,8 +181,8 @@ static void sha_cases(void)
         current = TASK_A;
         r |= ld_hw_hmac_update(&ha, msg_a + 500, BYTES - 500);
         r |= ld_hw_hmac_final(&ha, mac);
-        check("hmac_stream_right", r == LD_OK && memcmp(mac, ref_mac, 32) == 0 &&
-                                   lock_clean(&sha_lock));
+        check("hmac_stream_right",
+              r == LD_OK && memcmp(mac, ref_mac, 32) == 0 && lock_clean(&sha_lock));
         ld_hw_hmac_key_wipe(&k);
     }
 
@@ -226,8 +227,8 @@ static void mac_cases(void)
     check("mac_stream_right", r == LD_OK && memcmp(d, ref_a, 32) == 0 && lock_clean(&mac_lock));
     current = TASK_B;
     rb = ld_hw_mac(&mac_dev, 1, LD_PATH_DMA, msg_b, BYTES, db);
-    check("mac_after_stream_right", rb == LD_OK && memcmp(db, ref_b, 32) == 0 &&
-                                    lock_clean(&mac_lock));
+    check("mac_after_stream_right",
+          rb == LD_OK && memcmp(db, ref_b, 32) == 0 && lock_clean(&mac_lock));
 }
 #endif
 
@@ -256,8 +257,8 @@ static void skein_cases(void)
     check("skein_stream_right", r == LD_OK && memcmp(d, ref_a, 64) == 0 && lock_clean(&skein_lock));
     current = TASK_B;
     rb = ld_hw_skein512(&skein_dev, LD_PATH_DMA, 512, NULL, 0, msg_b, 8 * (size_t)BYTES, db);
-    check("skein_after_stream_right", rb == LD_OK && memcmp(db, ref_b, 64) == 0 &&
-                                      lock_clean(&skein_lock));
+    check("skein_after_stream_right",
+          rb == LD_OK && memcmp(db, ref_b, 64) == 0 && lock_clean(&skein_lock));
 }
 #endif
 
@@ -265,7 +266,7 @@ int main(void)
 {
     fill_pool(msg_a, 1, BYTES);
     fill_pool(msg_b, 1, BYTES);
-    msg_b[0] ^= 0x5a;                   /* a different message */
+    msg_b[0] ^= 0x5a; /* a different message */
     hooks(&sha_dev, &sha_lock);
     sha_cases();
 #ifdef CSR_HMAC_SHA256_BASE

@@ -17,31 +17,34 @@
 extern "C" {
 #endif
 
-#define MBV_INTC_ISR 0x00   /* status (latched) */
-#define MBV_INTC_IPR 0x04   /* pending: ISR & IER */
-#define MBV_INTC_IER 0x08   /* enable */
-#define MBV_INTC_IAR 0x0c   /* acknowledge */
-#define MBV_INTC_MER 0x1c   /* master enable (crt0.S sets ME | HIE) */
+#define MBV_INTC_ISR      0x00 /* status (latched) */
+#define MBV_INTC_IPR      0x04 /* pending: ISR & IER */
+#define MBV_INTC_IER      0x08 /* enable */
+#define MBV_INTC_IAR      0x0c /* acknowledge */
+#define MBV_INTC_MER      0x1c /* master enable (crt0.S sets ME | HIE) */
 #define MBV_INTC_REG(off) (*(volatile uint32_t *)(MBV_INTC_BASE + (off)))
 
 static inline unsigned int irq_getie(void)
 {
-	return (csrr(mstatus) & CSR_MSTATUS_MIE) != 0;
+    return (csrr(mstatus) & CSR_MSTATUS_MIE) != 0;
 }
 
 static inline void irq_setie(unsigned int ie)
 {
-	if (ie) csrs(mstatus, CSR_MSTATUS_MIE); else csrc(mstatus, CSR_MSTATUS_MIE);
+    if (ie)
+        csrs(mstatus, CSR_MSTATUS_MIE);
+    else
+        csrc(mstatus, CSR_MSTATUS_MIE);
 }
 
 static inline unsigned int irq_getmask(void)
 {
-	return MBV_INTC_REG(MBV_INTC_IER);
+    return MBV_INTC_REG(MBV_INTC_IER);
 }
 
 static inline void irq_setmask(unsigned int mask)
 {
-	MBV_INTC_REG(MBV_INTC_IER) = mask;
+    MBV_INTC_REG(MBV_INTC_IER) = mask;
 }
 
 /* The pending inputs, acknowledged as they are read: the peripherals' lines are level
@@ -49,10 +52,10 @@ static inline void irq_setmask(unsigned int mask)
  * trap, in which its handler finds nothing to do). */
 static inline unsigned int irq_pending(void)
 {
-	unsigned int pending = MBV_INTC_REG(MBV_INTC_IPR);
+    unsigned int pending = MBV_INTC_REG(MBV_INTC_IPR);
 
-	MBV_INTC_REG(MBV_INTC_IAR) = pending;
-	return pending;
+    MBV_INTC_REG(MBV_INTC_IAR) = pending;
+    return pending;
 }
 
 #ifdef __cplusplus

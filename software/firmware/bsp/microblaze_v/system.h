@@ -12,7 +12,7 @@ extern "C" {
 
 /* The machine-mode CSR bits used here (RISC-V privileged spec) */
 #define CSR_MSTATUS_MIE 0x8
-#define CSR_MIE_MEIE 0x800
+#define CSR_MIE_MEIE    0x800
 
 /* The design's MicroBlaze V has an instruction cache on the DDR range and no data cache
  * (C_USE_DCACHE 0): every load and store goes to DDR over AXI, so the DMA sees the CPU's
@@ -27,27 +27,36 @@ __attribute__((unused)) static void flush_cpu_dcache(void)
 {
 }
 
-#define csrr(reg) ({ unsigned long __tmp; \
-  asm volatile ("csrr %0, " #reg : "=r"(__tmp)); \
-  __tmp; })
+#define csrr(reg)                                                                                  \
+    ({                                                                                             \
+        unsigned long __tmp;                                                                       \
+        asm volatile("csrr %0, " #reg : "=r"(__tmp));                                              \
+        __tmp;                                                                                     \
+    })
 
-#define csrw(reg, val) ({ \
-  if (__builtin_constant_p(val) && (unsigned long)(val) < 32) \
-	asm volatile ("csrw " #reg ", %0" :: "i"(val)); \
-  else \
-	asm volatile ("csrw " #reg ", %0" :: "r"(val)); })
+#define csrw(reg, val)                                                                             \
+    ({                                                                                             \
+        if (__builtin_constant_p(val) && (unsigned long)(val) < 32)                                \
+            asm volatile("csrw " #reg ", %0" ::"i"(val));                                          \
+        else                                                                                       \
+            asm volatile("csrw " #reg ", %0" ::"r"(val));                                          \
+    })
 
-#define csrs(reg, bit) ({ \
-  if (__builtin_constant_p(bit) && (unsigned long)(bit) < 32) \
-	asm volatile ("csrrs x0, " #reg ", %0" :: "i"(bit)); \
-  else \
-	asm volatile ("csrrs x0, " #reg ", %0" :: "r"(bit)); })
+#define csrs(reg, bit)                                                                             \
+    ({                                                                                             \
+        if (__builtin_constant_p(bit) && (unsigned long)(bit) < 32)                                \
+            asm volatile("csrrs x0, " #reg ", %0" ::"i"(bit));                                     \
+        else                                                                                       \
+            asm volatile("csrrs x0, " #reg ", %0" ::"r"(bit));                                     \
+    })
 
-#define csrc(reg, bit) ({ \
-  if (__builtin_constant_p(bit) && (unsigned long)(bit) < 32) \
-	asm volatile ("csrrc x0, " #reg ", %0" :: "i"(bit)); \
-  else \
-	asm volatile ("csrrc x0, " #reg ", %0" :: "r"(bit)); })
+#define csrc(reg, bit)                                                                             \
+    ({                                                                                             \
+        if (__builtin_constant_p(bit) && (unsigned long)(bit) < 32)                                \
+            asm volatile("csrrc x0, " #reg ", %0" ::"i"(bit));                                     \
+        else                                                                                       \
+            asm volatile("csrrc x0, " #reg ", %0" ::"r"(bit));                                     \
+    })
 
 #ifdef __cplusplus
 }

@@ -8,14 +8,20 @@
 #include <generated/csr.h>
 #include <generated/mem.h>
 #include <libbase/uart.h>
-#include <system.h>   /* flush_cpu_dcache: the device's dma_inval (LD_HW_DEV_LITEX) */
+#include <system.h> /* flush_cpu_dcache: the device's dma_inval (LD_HW_DEV_LITEX) */
 
 #include <litedigest/ld_hw.h>
 #include <litedigest/ld_md.h>
 
 /* The register HAL: LiteX's CSR accessors (unused when the library inlines the HAL). */
-static uint32_t read32(uintptr_t addr) { return (uint32_t)csr_read_simple((unsigned long)addr); }
-static void write32(uintptr_t addr, uint32_t v) { csr_write_simple((unsigned long)v, (unsigned long)addr); }
+static uint32_t read32(uintptr_t addr)
+{
+    return (uint32_t)csr_read_simple((unsigned long)addr);
+}
+static void write32(uintptr_t addr, uint32_t v)
+{
+    csr_write_simple((unsigned long)v, (unsigned long)addr);
+}
 
 /* csr.h names the instance (SHA256) and its registers; the RAM the DMA reads is main RAM. */
 static const ld_hw_dev sha256 = LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, read32, write32, NULL);
@@ -53,7 +59,8 @@ int main(void)
         message[i] = (uint8_t)(i * 7 + 1);
     show("sw-abc", ld_md(LD_ALG_SHA256, "abc", 3, digest), digest);
     show("csr-abc", ld_hw_md(&sha256, LD_ALG_SHA256, LD_PATH_CSR, "abc", 3, digest), digest);
-    show("dma-1000", ld_hw_md(&sha256, LD_ALG_SHA256, LD_PATH_DMA, message, MESSAGE_BYTES, digest), digest);
+    show("dma-1000", ld_hw_md(&sha256, LD_ALG_SHA256, LD_PATH_DMA, message, MESSAGE_BYTES, digest),
+         digest);
     printf("MINIMAL done\n");
     while (1) {
     }

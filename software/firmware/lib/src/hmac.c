@@ -4,7 +4,7 @@
 #include "litedigest/ld_md.h"
 #include "litedigest/ld_hmac.h"
 
-#define LD_HMAC_MAGIC 0x686d6163u   /* "hmac" */
+#define LD_HMAC_MAGIC 0x686d6163u /* "hmac" */
 
 /* a context init set up, not finished, whose two hash states are what init left them (both of
  * alg, unfinished, the outer one exactly one block in): garbage that happens to carry the
@@ -15,8 +15,8 @@ static int live(const ld_hmac_ctx *ctx)
 
     return ctx->magic == LD_HMAC_MAGIC && ctx->finished == 0 && bs != 0 &&
            ld_md_ctx_alg(&ctx->inner) == ctx->alg && ld_md_ctx_alg(&ctx->outer) == ctx->alg &&
-           !ctx->inner.finished && !ctx->outer.finished &&
-           ctx->inner.total >= bs && ctx->outer.total == bs;
+           !ctx->inner.finished && !ctx->outer.finished && ctx->inner.total >= bs &&
+           ctx->outer.total == bs;
 }
 
 /* ends a context: its key-derived hash states wiped, refused until the next init */
@@ -64,7 +64,7 @@ int ld_hmac_init(ld_hmac_ctx *ctx, int alg, const void *key, size_t keylen)
 
     if (ctx == NULL)
         return LD_ERR_ARG;
-    ld_wipe(ctx, sizeof *ctx);      /* a context re-initialised or refused keeps no old state */
+    ld_wipe(ctx, sizeof *ctx); /* a context re-initialised or refused keeps no old state */
     if (bs == 0 || (key == NULL && keylen > 0))
         return LD_ERR_ARG;
     ld_zero(k0, sizeof k0);
@@ -122,7 +122,7 @@ int ld_hmac_final(ld_hmac_ctx *ctx, uint8_t *out)
     if (r == LD_OK)
         r = ld_md_update(&ctx->outer, ihash, ds);
     if (r == LD_OK)
-        r = ld_md_final(&ctx->outer, out);  /* writes out only when it succeeds */
+        r = ld_md_final(&ctx->outer, out); /* writes out only when it succeeds */
     ld_wipe(ihash, sizeof ihash);
     end(ctx);
     return r;
@@ -151,7 +151,7 @@ int ld_hmac(int alg, const void *key, size_t keylen, const void *data, size_t le
         r = ld_hmac_update(&ctx, data, len);
     if (r == LD_OK)
         r = ld_hmac_final(&ctx, out);
-    return r;   /* every path above left ctx wiped (init's errors, fail(), final's end()) */
+    return r; /* every path above left ctx wiped (init's errors, fail(), final's end()) */
 }
 
 int ld_hmac_verify(int alg, const void *key, size_t keylen, const void *data, size_t len,
@@ -173,7 +173,7 @@ int ld_ct_equal(const void *a, const void *b, size_t n)
 {
     const volatile uint8_t *x = (const volatile uint8_t *)a;
     const volatile uint8_t *y = (const volatile uint8_t *)b;
-    volatile uint32_t diff = 0;   /* volatile: no early exit once diff is nonzero */
+    volatile uint32_t diff = 0; /* volatile: no early exit once diff is nonzero */
     size_t i;
 
     if (n == 0)

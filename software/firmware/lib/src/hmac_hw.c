@@ -8,9 +8,9 @@
 
 LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 
-#define LD_HW_HMAC_MAGIC 0x68776b79u   /* "hwky" */
-#define IPAD 0x36u
-#define OPAD 0x5cu
+#define LD_HW_HMAC_MAGIC 0x68776b79u /* "hwky" */
+#define IPAD             0x36u
+#define OPAD             0x5cu
 
 static int dev_usable(const ld_hw_dev *dev)
 {
@@ -57,7 +57,8 @@ uint32_t ld_hw_mac_keys(const ld_hw_dev *dev)
     return mac_dev(dev, NULL, NULL) ? LD_RD32(dev, dev->keys_valid) : 0;
 }
 
-int LD_UNLOCKED(ld_hw_mac_set_key)(const ld_hw_dev *dev, unsigned key_slot, const void *key, size_t keylen)
+int LD_UNLOCKED(ld_hw_mac_set_key)(const ld_hw_dev *dev, unsigned key_slot, const void *key,
+                                   size_t keylen)
 {
     uint8_t k0[LD_MD_MAX_BLOCK_SIZE];
     unsigned slots;
@@ -90,11 +91,12 @@ int LD_UNLOCKED(ld_hw_mac_wipe)(const ld_hw_dev *dev)
     st = LD_RD32(dev, dev->status);
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     if (st & LD_STATUS_ERR_STATE)
-        return LD_ERR_STATE;        /* a job runs: nothing was wiped */
+        return LD_ERR_STATE; /* a job runs: nothing was wiped */
     return LD_RD32(dev, dev->keys_valid) == 0 ? LD_OK : LD_ERR_HW;
 }
 
-int LD_UNLOCKED(ld_hw_mac_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigned key_slot, int path)
+int LD_UNLOCKED(ld_hw_mac_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigned key_slot,
+                                int path)
 {
     unsigned slots;
     int alg, r;
@@ -106,7 +108,7 @@ int LD_UNLOCKED(ld_hw_mac_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigne
     r = ld_hw_md_setup(ctx, dev, alg, path);
     if (r != LD_OK)
         return r;
-    ctx->total = ld_md_block_size(alg);   /* the padding counts K0 ^ ipad, the key slot's state */
+    ctx->total = ld_md_block_size(alg); /* the padding counts K0 ^ ipad, the key slot's state */
     ctx->start_levels = LD_CTRL_KEY_VAL(key_slot);
     return LD_OK;
 }
@@ -121,8 +123,8 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
     unsigned slots;
     int alg, r;
 
-    if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || mac == NULL || (data == NULL && len > 0) ||
-        (path != LD_PATH_CSR && path != LD_PATH_DMA))
+    if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || mac == NULL ||
+        (data == NULL && len > 0) || (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
     if (path == LD_PATH_DMA && dev->batch_base && len <= 0xffffff80u &&
 #if LD_CONFIG_HOST
@@ -135,10 +137,11 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
         uint32_t words[LD_MD_MAX_STATE_WORDS];
         if (!((LD_RD32(dev, dev->keys_valid) >> key_slot) & 1u))
             return LD_ERR_STATE;
-        LD_WR32(dev, ld_slot_word(dev->slots_ack, info.slots, 0), 1u);   /* a clean start */
+        LD_WR32(dev, ld_slot_word(dev->slots_ack, info.slots, 0), 1u); /* a clean start */
         LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
         r = ld_hw_job_dma(dev, len ? (uintptr_t)data : dev->ram_base, (uint32_t)len, 0, 0,
-                          LD_CTRL_PAD | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_KEY_VAL(key_slot), NULL);
+                          LD_CTRL_PAD | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_KEY_VAL(key_slot),
+                          NULL);
         if (r != LD_OK)
             return r;
         ld_hw_read_digest_words(dev, 0, words, ld_md_state_words(alg));
@@ -159,9 +162,10 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
  * 64-byte MAC, docs/MEASUREMENTS.md). The key slot is checked first: the peripheral refuses a
  * slot without states at the start, and the one-shot job only looks at the status at its
  * end. `mmio` as in ld_oneshot_job. */
-static inline __attribute__((always_inline))
-int mac_oneshot_body(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *p, size_t len,
-                     uint8_t *mac, const int mmio)
+static inline __attribute__((always_inline)) int mac_oneshot_body(const ld_hw_dev *dev,
+                                                                  unsigned key_slot,
+                                                                  const uint8_t *p, size_t len,
+                                                                  uint8_t *mac, const int mmio)
 {
     ld_md_facts f;
     unsigned slots;
@@ -169,36 +173,34 @@ int mac_oneshot_body(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *p, 
 
     if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
         !ld_md_lookup(alg, &f) || !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
-        return mac_general(dev, key_slot, LD_PATH_DMA, p, len, mac);   /* a tail call */
+        return mac_general(dev, key_slot, LD_PATH_DMA, p, len, mac); /* a tail call */
     if (!((ONESHOT_RD(dev->keys_valid) >> key_slot) & 1u))
         return LD_ERR_STATE;
-    f.variant = 0;                      /* the MAC peripheral has one */
+    f.variant = 0; /* the MAC peripheral has one */
     return ld_oneshot_job(dev, &f, LD_CTRL_KEY_VAL(key_slot), p, len, mac, mmio);
 }
 
-__attribute__((noinline)) LD_HOT(mac_oneshot_mmio)
-static int mac_oneshot_mmio(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *p,
-                            size_t len, uint8_t *mac)
+__attribute__((noinline))
+LD_HOT(mac_oneshot_mmio) static int mac_oneshot_mmio(const ld_hw_dev *dev, unsigned key_slot,
+                                                     const uint8_t *p, size_t len, uint8_t *mac)
 {
     return mac_oneshot_body(dev, key_slot, p, len, mac, 1);
 }
 
-__attribute__((noinline))
-static int mac_oneshot_hal(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *p,
-                           size_t len, uint8_t *mac)
+__attribute__((noinline)) static int mac_oneshot_hal(const ld_hw_dev *dev, unsigned key_slot,
+                                                     const uint8_t *p, size_t len, uint8_t *mac)
 {
     return mac_oneshot_body(dev, key_slot, p, len, mac, 0);
 }
 #endif
 
 LD_HOT(hw_mac)
-int LD_UNLOCKED(ld_hw_mac)(const ld_hw_dev *dev, unsigned key_slot, int path, const void *data, size_t len,
-              uint8_t *mac)
+int LD_UNLOCKED(ld_hw_mac)(const ld_hw_dev *dev, unsigned key_slot, int path, const void *data,
+                           size_t len, uint8_t *mac)
 {
 #ifdef LD_ONESHOT_FAST
     /* as ld_hw_md: tail calls all (the empty message may have no data pointer) */
-    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && mac != NULL &&
-        (data != NULL || len == 0)) {
+    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && mac != NULL && (data != NULL || len == 0)) {
         if (LD_OWN_MMIO(dev))
             return mac_oneshot_mmio(dev, key_slot, (const uint8_t *)data, len, mac);
         return mac_oneshot_hal(dev, key_slot, (const uint8_t *)data, len, mac);
@@ -208,8 +210,8 @@ int LD_UNLOCKED(ld_hw_mac)(const ld_hw_dev *dev, unsigned key_slot, int path, co
 }
 
 int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
-                    const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
-                    size_t *done)
+                                 const void *const *msgs, const size_t *lens, size_t n,
+                                 uint8_t *macs, size_t *done)
 {
     ld_hw_info info;
     ld_md_facts f;
@@ -227,7 +229,7 @@ int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_
         return LD_ERR_STATE;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
-    f.family = (uint8_t)dev->family;      /* the descriptors are this peripheral's */
+    f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
     f.variant = 0;
     stride = ld_batch_stride(LD_FAMILY_SHA256);
     for (i = 0; i < n; i++) {
@@ -268,7 +270,8 @@ static int key_state(const ld_hw_hmac_key *k, const uint8_t *k0, uint8_t pad, ui
 
     for (i = 0; i < bs; i++)
         blk[i] = (uint8_t)(k0[i] ^ pad);
-    r = ld_hw_job_csr(k->dev, blk, bs, LD_CTRL_FIRST | LD_CTRL_VARIANT_VAL(ld_md_variant(k->alg)), NULL);
+    r = ld_hw_job_csr(k->dev, blk, bs, LD_CTRL_FIRST | LD_CTRL_VARIANT_VAL(ld_md_variant(k->alg)),
+                      NULL);
     ld_wipe(blk, sizeof blk);
     if (r == LD_OK)
         ld_hw_read_digest_words(k->dev, 0, state, ld_md_state_words(k->alg));
@@ -276,7 +279,7 @@ static int key_state(const ld_hw_hmac_key *k, const uint8_t *k0, uint8_t pad, ui
 }
 
 int LD_UNLOCKED(ld_hw_hmac_key_init)(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int path,
-                        const void *key, size_t keylen)
+                                     const void *key, size_t keylen)
 {
     uint8_t k0[LD_MD_MAX_BLOCK_SIZE];
     int r;

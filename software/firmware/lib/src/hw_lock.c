@@ -18,7 +18,7 @@ LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 LD_LOCKED_HW_SKEIN(LD_DECLARE_UNLOCKED)
 LD_LOCKED_SKEIN(LD_DECLARE_UNLOCKED)
 
-enum { ACTIVE = 1 };    /* the contexts' state while a message is open (md_hw.c, skein_sw.c) */
+enum { ACTIVE = 1 }; /* the contexts' state while a message is open (md_hw.c, skein_sw.c) */
 
 static int take(const ld_hw_dev *dev)
 {
@@ -34,47 +34,47 @@ static void give(const ld_hw_dev *dev)
 }
 
 /* a whole call under the lock */
-#define LOCKED(dev, call)                 \
-    do {                                  \
-        int r_ = take(dev);               \
-        if (r_ != LD_OK)                  \
-            return r_;                    \
-        r_ = (call);                      \
-        give(dev);                        \
-        return r_;                        \
+#define LOCKED(dev, call)                                                                          \
+    do {                                                                                           \
+        int r_ = take(dev);                                                                        \
+        if (r_ != LD_OK)                                                                           \
+            return r_;                                                                             \
+        r_ = (call);                                                                               \
+        give(dev);                                                                                 \
+        return r_;                                                                                 \
     } while (0)
 
 /* a context's init: the lock stays taken when it succeeds */
-#define OPENS(dev, call)                  \
-    do {                                  \
-        int r_ = take(dev);               \
-        if (r_ != LD_OK)                  \
-            return r_;                    \
-        r_ = (call);                      \
-        if (r_ != LD_OK)                  \
-            give(dev);                    \
-        return r_;                        \
+#define OPENS(dev, call)                                                                           \
+    do {                                                                                           \
+        int r_ = take(dev);                                                                        \
+        if (r_ != LD_OK)                                                                           \
+            return r_;                                                                             \
+        r_ = (call);                                                                               \
+        if (r_ != LD_OK)                                                                           \
+            give(dev);                                                                             \
+        return r_;                                                                                 \
     } while (0)
 
 /* a call on an open context: the lock is given when the call ends (or fails) the message
  * (the device is read before the call: a final may wipe the context) */
-#define ON_CONTEXT(active, dev, call)                     \
-    do {                                                  \
-        int was_ = (active);                              \
-        const ld_hw_dev *dev_ = was_ ? (dev) : NULL;      \
-        int r_ = (call);                                  \
-        if (was_ && !(active))                            \
-            give(dev_);                                   \
-        return r_;                                        \
+#define ON_CONTEXT(active, dev, call)                                                              \
+    do {                                                                                           \
+        int was_ = (active);                                                                       \
+        const ld_hw_dev *dev_ = was_ ? (dev) : NULL;                                               \
+        int r_ = (call);                                                                           \
+        if (was_ && !(active))                                                                     \
+            give(dev_);                                                                            \
+        return r_;                                                                                 \
     } while (0)
 
 #define MD_ACTIVE(ctx) ((ctx) != NULL && (ctx)->state == ACTIVE)
 
 /* the public name of an entry point around its unlocked one (ld_lock.h's lists) */
-#define WRAPPER(name, params, args, how, ...) \
-    int name params                             \
-    {                                           \
-        how(__VA_ARGS__, name##_unlocked args); \
+#define WRAPPER(name, params, args, how, ...)                                                      \
+    int name params                                                                                \
+    {                                                                                              \
+        how(__VA_ARGS__, name##_unlocked args);                                                    \
     }
 
 LD_LOCKED_HW(WRAPPER)
@@ -91,5 +91,5 @@ LD_LOCKED_SKEIN(WRAPPER)
 #endif
 
 #else
-typedef int ld_hw_lock_unused;   /* (ISO C: a translation unit is not empty) */
+typedef int ld_hw_lock_unused; /* (ISO C: a translation unit is not empty) */
 #endif

@@ -16,7 +16,14 @@ LD_LOCKED_CYCLES(LD_DECLARE_UNLOCKED)
  * state and digest sizes) and its key slots; 0 for any other family. */
 static inline int ld_mac_family(int family, int *alg, unsigned *key_slots)
 {
-#define LD_X_MAC(f, a, k) if (family == (f)) { if (alg) *alg = (a); if (key_slots) *key_slots = (k); return 1; }
+#define LD_X_MAC(f, a, k)                                                                          \
+    if (family == (f)) {                                                                           \
+        if (alg)                                                                                   \
+            *alg = (a);                                                                            \
+        if (key_slots)                                                                             \
+            *key_slots = (k);                                                                      \
+        return 1;                                                                                  \
+    }
     LD_MAC_FAMILIES(LD_X_MAC)
 #undef LD_X_MAC
     return 0;
@@ -55,13 +62,13 @@ static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t l
 
 /* The register HAL (ld_config.h): every register access of the driver goes through these. */
 #if LD_CONFIG_HAL_INLINE
-#define LD_RD32(dev, addr) ((void)(dev), *(volatile const uint32_t *)(addr))
+#define LD_RD32(dev, addr)    ((void)(dev), *(volatile const uint32_t *)(addr))
 #define LD_WR32(dev, addr, v) ((void)(dev), *(volatile uint32_t *)(addr) = (v))
-#define LD_HAL_OK(dev) ((dev) != NULL)
+#define LD_HAL_OK(dev)        ((dev) != NULL)
 #else
-#define LD_RD32(dev, addr) ((dev)->read32(addr))
+#define LD_RD32(dev, addr)    ((dev)->read32(addr))
 #define LD_WR32(dev, addr, v) ((dev)->write32((addr), (v)))
-#define LD_HAL_OK(dev) ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
+#define LD_HAL_OK(dev)        ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
 #endif
 
 /* The cycle counter in two halves (ld_hw_cycles is both): latch it just before an event and
@@ -208,9 +215,12 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, const ld_md_fa
 static inline uint32_t ld_le32(uint32_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return v;       /* the byte stores below do not always fold to nothing (GCC 12, RV32) */
+    return v; /* the byte stores below do not always fold to nothing (GCC 12, RV32) */
 #else
-    union { uint32_t w; uint8_t b[4]; } u;
+    union {
+        uint32_t w;
+        uint8_t b[4];
+    } u;
     u.b[0] = (uint8_t)v;
     u.b[1] = (uint8_t)(v >> 8);
     u.b[2] = (uint8_t)(v >> 16);
@@ -248,23 +258,29 @@ static inline uint32_t ld_bswap32(uint32_t w)
 /* The device uses the library's own MMIO HAL with no dma_sync or wait hook: a one-shot call
  * takes ld_oneshot_job's `mmio` instance (a macro, not a function: the callers' code stays as
  * when they spelled it out) */
-#define LD_OWN_MMIO(dev) ((dev)->read32 == ld_hal_mmio_read32 && (dev)->write32 == ld_hal_mmio_write32 && \
-                          (dev)->dma_sync == NULL && (dev)->wait == NULL)
+#define LD_OWN_MMIO(dev)                                                                           \
+    ((dev)->read32 == ld_hal_mmio_read32 && (dev)->write32 == ld_hal_mmio_write32 &&               \
+     (dev)->dma_sync == NULL && (dev)->wait == NULL)
 
 /* A message the one-shot job takes: aligned to the block, within the DMA's length limit, in
  * its range (a macro, as LD_OWN_MMIO) */
-#define LD_ONESHOT_MSG_OK(dev, p, len, block)                                                  \
-    ((((uintptr_t)(p) & ((block) - 1)) == 0) && (len) <= 0xffffff80u &&                       \
+#define LD_ONESHOT_MSG_OK(dev, p, len, block)                                                      \
+    ((((uintptr_t)(p) & ((block)-1)) == 0) && (len) <= 0xffffff80u &&                              \
      ((len) == 0 || ld_dma_range_ok((dev), (uintptr_t)(p), (len), 1)))
 
 #define ONESHOT_RD(a) (mmio ? *(volatile const uint32_t *)(a) : LD_RD32(dev, (a)))
-#define ONESHOT_WR(a, v) do {                                                                 \
-        if (mmio) *(volatile uint32_t *)(a) = (v); else LD_WR32(dev, (a), (v));              \
+#define ONESHOT_WR(a, v)                                                                           \
+    do {                                                                                           \
+        if (mmio)                                                                                  \
+            *(volatile uint32_t *)(a) = (v);                                                       \
+        else                                                                                       \
+            LD_WR32(dev, (a), (v));                                                                \
     } while (0)
 
-static inline __attribute__((always_inline))
-int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, const uint8_t *p,
-                   size_t len, uint8_t *out, const int mmio)
+static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev *dev,
+                                                                const ld_md_facts *f, uint32_t ctrl,
+                                                                const uint8_t *p, size_t len,
+                                                                uint8_t *out, const int mmio)
 {
     uintptr_t off;
     uint32_t w, limit, polls, st;
@@ -273,17 +289,17 @@ int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, co
     /* slot 0's word of the slots_* registers (their width follows the slot count) */
     w = LD_INFO_SLOTS(ONESHOT_RD(dev->info));
     if (w == 0)
-        return LD_ERR_HW;                               /* not a hash peripheral */
+        return LD_ERR_HW; /* not a hash peripheral */
     off = ld_slot_word(0, w, 0);
-    ONESHOT_WR(dev->slots_ack + off, 1u);               /* clean start on slot 0 */
+    ONESHOT_WR(dev->slots_ack + off, 1u); /* clean start on slot 0 */
     ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
-    if (!mmio && dev->dma_sync)     /* the mmio instance runs without one (ld_hw_md) */
+    if (!mmio && dev->dma_sync) /* the mmio instance runs without one (ld_hw_md) */
         dev->dma_sync();
     /* the empty message: any address in range (no row is read) */
     ONESHOT_WR(dev->dma_base, (uint32_t)(len ? (uintptr_t)p : dev->ram_base));
     ONESHOT_WR(dev->dma_length, (uint32_t)len);
     ONESHOT_WR(dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_PAD |
-                          LD_CTRL_VARIANT_VAL(f->variant) | ctrl);
+                              LD_CTRL_VARIANT_VAL(f->variant) | ctrl);
     LD_PROF(LD_PROF_STARTED);
     limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
 #if LD_CONFIG_LOST_JOBS
@@ -292,7 +308,7 @@ int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, co
      * in ld_hw_poll_rest, which also sees a job that vanished (a reset) */
     limit = limit < LD_HW_FIRST_POLLS ? limit : LD_HW_FIRST_POLLS;
 #endif
-    for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u); )
+    for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u);)
         if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
             polls = limit;
             break;
@@ -301,7 +317,8 @@ int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, co
     if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
         int lost;
         polls = ld_hw_poll_rest(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, &lost)
-                ? 0 : limit;
+                    ? 0
+                    : limit;
         if (lost)
             limit = 0;
     }
@@ -313,7 +330,7 @@ int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, co
     LD_PROF(LD_PROF_ACKED);
 #if LD_CONFIG_LOST_JOBS
     if (limit == 0)
-        return LD_ERR_HW;                               /* lost */
+        return LD_ERR_HW; /* lost */
 #endif
     if (polls >= limit)
         return LD_ERR_TIMEOUT;
@@ -321,7 +338,7 @@ int ld_oneshot_job(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ctrl, co
         return LD_ERR_HW;
     ONESHOT_WR(dev->digest_sel, 0);
     for (k = 0; k < f->digest_size / 4u; k++) {
-        w = ONESHOT_RD(dev->digest + 4u * k);       /* big-endian word: H0's first byte high */
+        w = ONESHOT_RD(dev->digest + 4u * k); /* big-endian word: H0's first byte high */
         if (((uintptr_t)out & 3u) == 0) {
             ((uint32_t *)(void *)out)[k] = ld_bswap32(w);
         } else {

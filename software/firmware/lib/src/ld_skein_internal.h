@@ -11,8 +11,8 @@
 
 LD_LOCKED_SKEIN(LD_DECLARE_UNLOCKED)
 
-enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 };   /* ld_skein512_ctx.state */
-enum { X_HERE = 0, X_SLOT = 1, X_IV = 2 };                   /* ld_skein512_ctx.x_where */
+enum { CTX_ACTIVE = 1, CTX_FINISHED = 2, CTX_FAILED = 3 }; /* ld_skein512_ctx.state */
+enum { X_HERE = 0, X_SLOT = 1, X_IV = 2 };                 /* ld_skein512_ctx.x_where */
 
 #define SKEIN_MAGIC 0x736b6e31u
 

@@ -15,7 +15,7 @@
 /* An algorithm's facts in one call (md_sw.c; 0 when alg is not known): the driver's
  * one-shot path asks once instead of once per fact. */
 typedef struct {
-    uint8_t family, variant, digest_size, block_shift;  /* block = 1 << block_shift bytes */
+    uint8_t family, variant, digest_size, block_shift; /* block = 1 << block_shift bytes */
 } ld_md_facts;
 
 static inline int ld_md_known(int alg)
@@ -78,13 +78,13 @@ static inline void ld_zero(uint8_t *dst, size_t n)
  * block was the one that failed). */
 typedef int (*ld_blocks_fn)(void *ctx, const uint8_t *p, size_t nblocks, int from_buf);
 
-static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uint8_t *p,
-                            size_t len, ld_blocks_fn blocks, void *ctx)
+static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uint8_t *p, size_t len,
+                            ld_blocks_fn blocks, void *ctx)
 {
     int r;
 
     if (len == 0)
-        return LD_OK;       /* p may be NULL then: no arithmetic on it (undefined in C99) */
+        return LD_OK; /* p may be NULL then: no arithmetic on it (undefined in C99) */
     if (*buflen) {
         size_t n = bs - *buflen;
         if (n > len)

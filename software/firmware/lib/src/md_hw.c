@@ -41,7 +41,7 @@ uint32_t ld_hw_poll_rest(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uin
             v = LD_RD32(dev, reg);
             if (v & mask)
                 return v;
-            *lost = 1;          /* neither running nor done: gone (a reset) */
+            *lost = 1; /* neither running nor done: gone (a reset) */
             return 0;
         }
         v = ld_poll_n(dev, reg, mask, LD_HW_ALIVE_POLLS);
@@ -68,7 +68,7 @@ int ld_hw_irq_enable(const ld_hw_dev *dev, int on)
     if (!dev_ok(dev) || !dev->ev_pending || !dev->ev_enable)
         return LD_ERR_ARG;
     LD_WR32(dev, dev->ev_enable, 0);
-    LD_WR32(dev, dev->ev_pending, LD_EV_DONE | LD_EV_BATCH);   /* write 1 to clear */
+    LD_WR32(dev, dev->ev_pending, LD_EV_DONE | LD_EV_BATCH); /* write 1 to clear */
     if (on)
         LD_WR32(dev, dev->ev_enable, LD_EV_DONE | (dev->batch_base ? LD_EV_BATCH : 0u));
     return LD_OK;
@@ -99,7 +99,7 @@ int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info)
     info->arch = LD_INFO_ARCH(v);
     info->dma_align = 1u << LD_INFO_ALIGN_LOG2(v);
     if (info->stages == 0 || info->slots == 0 || info->latency == 0)
-        return LD_ERR_HW;      /* not a hash peripheral (or not powered) */
+        return LD_ERR_HW; /* not a hash peripheral (or not powered) */
     if (info->arch >= LD_ARCH_SKEIN_R1) {
         /* Skein: a block takes the whole latency in every architecture; the slots are the
          * blocks in flight (P ring stages x M modules) */
@@ -144,7 +144,8 @@ static int finish_job(const ld_hw_dev *dev, uint32_t levels, uint32_t *status_ou
     uint32_t bit = 1u << (slot % 32u);
     uintptr_t off = slot_word(dev, 0, slot);
     int lost;
-    uint32_t done = ld_poll_jobs(dev, dev->slots_done + off, bit, dev->slots_busy + off, bit, &lost);
+    uint32_t done =
+        ld_poll_jobs(dev, dev->slots_done + off, bit, dev->slots_busy + off, bit, &lost);
     uint32_t st;
     int r;
 
@@ -166,12 +167,13 @@ int ld_hw_start_csr(const ld_hw_dev *dev, const uint8_t *block, size_t block_siz
 
     if (!dev_ok(dev) || block == NULL || (block_size != 64 && block_size != 128))
         return LD_ERR_ARG;
-    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK |
-                   LD_CTRL_KEY_MASK | LD_CTRL_KEY_INIT;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK |
+                   LD_CTRL_SLOT_MASK | LD_CTRL_KEY_MASK | LD_CTRL_KEY_INIT;
     for (i = 0; i < block_size; i += 4) {
         const uint8_t *p = block + i;
-        LD_WR32(dev, dev->din, ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-                               ((uint32_t)p[2] << 8) | (uint32_t)p[3]);
+        LD_WR32(dev, dev->din,
+                ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) |
+                    (uint32_t)p[3]);
     }
     LD_WR32(dev, dev->ctrl, LD_CTRL_START | ctrl_levels);
     return check_started(dev, status_out);
@@ -182,8 +184,8 @@ int ld_hw_start_dma(const ld_hw_dev *dev, uintptr_t addr, uint32_t len, uintptr_
 {
     if (!dev_ok(dev))
         return LD_ERR_ARG;
-    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK | LD_CTRL_SLOT_MASK |
-                   LD_CTRL_HOLD | LD_CTRL_OUT | LD_CTRL_PAD | LD_CTRL_KEY_MASK;
+    ctrl_levels &= LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_LOAD_CV | LD_CTRL_VARIANT_MASK |
+                   LD_CTRL_SLOT_MASK | LD_CTRL_HOLD | LD_CTRL_OUT | LD_CTRL_PAD | LD_CTRL_KEY_MASK;
     if (dev->dma_sync)
         dev->dma_sync();
     LD_WR32(dev, dev->dma_base, (uint32_t)addr);
@@ -240,7 +242,8 @@ int ld_hw_dma_ok(const ld_hw_dev *dev, uintptr_t addr, size_t len, uint32_t alig
 
 int LD_UNLOCKED(ld_hw_md_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
 {
-    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 || ld_md_family(alg) != dev->family)
+    if (ctx == NULL || !dev_ok(dev) || ld_md_block_size(alg) == 0 ||
+        ld_md_family(alg) != dev->family)
         return LD_ERR_ARG;
     return ld_hw_md_setup(ctx, dev, alg, path);
 }
@@ -266,7 +269,7 @@ int ld_hw_md_setup(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path)
     if (path == LD_PATH_DMA && dev->dma_write &&
         (dev->stage_size < 2 * ld_md_block_size(alg) ||
          !ld_hw_dma_ok(dev, dev->stage_base, dev->stage_size, ctx->align)))
-        return LD_ERR_ARG;    /* no usable staging area */
+        return LD_ERR_ARG; /* no usable staging area */
 #endif
     ctx->state = CTX_ACTIVE;
     /* clean start: clear done/errors and the din word count left by anyone before us */
@@ -297,13 +300,13 @@ static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
 static uint32_t levels(ld_hw_md_ctx *ctx, int last)
 {
     uint32_t l = LD_CTRL_VARIANT_VAL(ld_md_variant(ctx->alg)) | ctx->start_levels;
-    if (ctx->jobs == 0 && ctx->start_cv) {   /* a keyed hash: from the key's state */
+    if (ctx->jobs == 0 && ctx->start_cv) { /* a keyed hash: from the key's state */
         load_cv(ctx->dev, ctx->start_cv, ld_md_state_words(ctx->alg));
         l |= LD_CTRL_LOAD_CV;
     } else if (ctx->jobs == 0)
         l |= LD_CTRL_FIRST;
 #if LD_CONFIG_HOST
-    else if (ctx->cv_here) {   /* a shared peripheral: resume from the context's value */
+    else if (ctx->cv_here) { /* a shared peripheral: resume from the context's value */
         load_cv(ctx->dev, ctx->cv, ld_md_state_words(ctx->alg));
         ctx->cv_here = 0;
         l |= LD_CTRL_LOAD_CV;
@@ -317,12 +320,12 @@ static uint32_t levels(ld_hw_md_ctx *ctx, int last)
 #if LD_CONFIG_HOST
 /* The DMA path of a host the DMA cannot read: each job's blocks (the data, then the tail
  * when it fits) are copied to the staging area and hashed from there. */
-static int run_staged(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
-                      const uint8_t *tail, size_t ntail, int last)
+static int run_staged(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
+                      size_t ntail, int last)
 {
     const ld_hw_dev *dev = ctx->dev;
     size_t bs = ld_md_block_size(ctx->alg);
-    size_t room = dev->stage_size / bs;   /* blocks per job: >= 2, checked at init */
+    size_t room = dev->stage_size / bs; /* blocks per job: >= 2, checked at init */
     int r = LD_OK;
 
     while ((nblocks || ntail) && r == LD_OK) {
@@ -355,8 +358,8 @@ static void save_cv(ld_hw_md_ctx *ctx, uint32_t jobs_before)
 #endif
 
 /* hash nblocks whole blocks at p (then the tail blocks at tail, when ntail > 0) */
-static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
-                      const uint8_t *tail, size_t ntail, int last, int own_buffer)
+static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
+                      size_t ntail, int last, int own_buffer)
 {
     const ld_hw_dev *dev = ctx->dev;
     size_t bs = ld_md_block_size(ctx->alg);
@@ -369,7 +372,8 @@ static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
     if (ctx->path == LD_PATH_DMA && dev->dma_write)
         return run_staged(ctx, p, nblocks, tail, ntail, last);
 #endif
-    if (ctx->path == LD_PATH_DMA && nblocks && !own_buffer && !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
+    if (ctx->path == LD_PATH_DMA && nblocks && !own_buffer &&
+        !ld_hw_dma_ok(dev, (uintptr_t)p, len, 1))
         return LD_ERR_RANGE;
     if (ctx->path == LD_PATH_DMA && (dma_p || (!nblocks && dma_t))) {
         /* one job: the whole blocks, with the tail as second segment when it is DMA-readable */
@@ -382,7 +386,7 @@ static int run_blocks(ld_hw_md_ctx *ctx, const uint8_t *p, size_t nblocks,
         ctx->jobs++;
         if (r != LD_OK || with_tail || !nblocks)
             return r;
-        nblocks = 0;    /* the tail still has to go, through the CSR path */
+        nblocks = 0; /* the tail still has to go, through the CSR path */
     }
     /* CSR path, or DMA path with unaligned data / a context outside the DMA range */
     while (nblocks-- && r == LD_OK) {
@@ -511,27 +515,28 @@ int LD_UNLOCKED(ld_hw_md_final)(ld_hw_md_ctx *ctx, uint8_t *out)
 static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
                       uint8_t *out);
 
-static inline __attribute__((always_inline))
-int oneshot_body(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out,
-                 const int mmio)
+static inline __attribute__((always_inline)) int oneshot_body(const ld_hw_dev *dev, int alg,
+                                                              const uint8_t *p, size_t len,
+                                                              uint8_t *out, const int mmio)
 {
     ld_md_facts f;
 
     if (!dev->batch_base || !ld_md_lookup(alg, &f) || f.family != dev->family ||
         !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
-        return md_general(dev, alg, LD_PATH_DMA, p, len, out);    /* a tail call */
+        return md_general(dev, alg, LD_PATH_DMA, p, len, out); /* a tail call */
     LD_PROF(LD_PROF_PADDED);
     return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);
 }
 
-__attribute__((noinline)) LD_HOT(oneshot_mmio)
-static int oneshot_mmio(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
+__attribute__((noinline))
+LD_HOT(oneshot_mmio) static int oneshot_mmio(const ld_hw_dev *dev, int alg, const uint8_t *p,
+                                             size_t len, uint8_t *out)
 {
     return oneshot_body(dev, alg, p, len, out, 1);
 }
 
-__attribute__((noinline))
-static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p, size_t len, uint8_t *out)
+__attribute__((noinline)) static int oneshot_hal(const ld_hw_dev *dev, int alg, const uint8_t *p,
+                                                 size_t len, uint8_t *out)
 {
     return oneshot_body(dev, alg, p, len, out, 0);
 }
@@ -549,9 +554,12 @@ int ld_hw_alg_facts(int alg, ld_md_facts *f)
     /* (the sizes from the catalogue, not skein_sw.c's IV table: the scheduler's timed batch
      * path calls this once per run of messages of one alg, and reads no table) */
     if (alg > LD_ALG_SKEIN512_BASE) {
-#define LD_SIZE_CASE(bits, v) case bits: f->variant = v; break;
+#define LD_SIZE_CASE(bits, v)                                                                      \
+    case bits:                                                                                     \
+        f->variant = v;                                                                            \
+        break;
         switch (alg - LD_ALG_SKEIN512_BASE) {
-        LD_SKEIN512_SIZES(LD_SIZE_CASE)
+            LD_SKEIN512_SIZES(LD_SIZE_CASE)
         default:
             return 0;
         }
@@ -632,17 +640,18 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval)
     if (done)
         *done = LD_RD32(dev, dev->batch_progress);
     if (st == 0 && lost)
-        return LD_ERR_HW;           /* neither running nor done: the SoC was reset under it */
+        return LD_ERR_HW; /* neither running nor done: the SoC was reset under it */
     if (st == 0)
-        return LD_ERR_TIMEOUT;      /* the batch still runs: nothing is acknowledged */
+        return LD_ERR_TIMEOUT; /* the batch still runs: nothing is acknowledged */
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     if (inval && dev->dma_inval)
         dev->dma_inval();
     return st & LD_BATCH_STATUS_ERRORS ? LD_ERR_HW : LD_OK;
 }
 
-int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
-                   const size_t *lens, size_t n, uint8_t *digests, size_t *done)
+int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table,
+                                const void *const *msgs, const size_t *lens, size_t n,
+                                uint8_t *digests, size_t *done)
 {
     size_t i, stride;
     ld_hw_info info;
@@ -651,13 +660,13 @@ int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc 
 
     if (done)
         *done = 0;
-    if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) ||
-        !dev_ok(dev) || !dev->batch_base || !ld_hw_alg_facts(alg, &f))
+    if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) || !dev_ok(dev) ||
+        !dev->batch_base || !ld_hw_alg_facts(alg, &f))
         return LD_ERR_ARG;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
     stride = ld_batch_stride(f.family);
-    for (i = 0; i < n; i++) {       /* (the alg's facts looked up once) */
+    for (i = 0; i < n; i++) { /* (the alg's facts looked up once) */
         r = ld_batch_desc_fill(&table[i], dev, &f, info.dma_align, (uintptr_t)msgs[i], lens[i],
                                (uintptr_t)(digests + i * stride));
         if (r != LD_OK)
@@ -670,9 +679,8 @@ int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc 
 
 /* ld_hw_md through a context (every path, any alignment): its own function, so that the
  * context's stack frame is not set up for the one-shot fast path */
-__attribute__((noinline))
-static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
-                      uint8_t *out)
+__attribute__((noinline)) static int md_general(const ld_hw_dev *dev, int alg, int path,
+                                                const void *data, size_t len, uint8_t *out)
 {
     ld_hw_md_ctx ctx;
     int r = LD_UNLOCKED(ld_hw_md_init)(&ctx, dev, alg, path);
@@ -702,7 +710,8 @@ static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data,
 }
 
 LD_HOT(hw_md)
-int LD_UNLOCKED(ld_hw_md)(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out)
+int LD_UNLOCKED(ld_hw_md)(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
+                          uint8_t *out)
 {
 #ifdef LD_ONESHOT_FAST
     /* tail calls all: this function keeps nothing on the stack */

@@ -13,10 +13,8 @@
 #define LD_MD_MAGIC 0x6d645f31u
 
 /* indexed by LD_ALG_*: the catalogue's rows (ld_md_table.h, generated) */
-const ld_md_alg_row ld_md_algs[LD_ALG_COUNT] = {
-    LD_MD_ALG_ROWS
-};
-#define ALGS ld_md_algs
+const ld_md_alg_row ld_md_algs[LD_ALG_COUNT] = {LD_MD_ALG_ROWS};
+#define ALGS  ld_md_algs
 #define known ld_md_known
 
 size_t ld_md_block_size(int alg)
@@ -55,7 +53,7 @@ const char *ld_md_name(int alg)
 static void load_iv(int alg, ld_md_ctx *ctx)
 {
     ld_zero((uint8_t *)&ctx->state, sizeof ctx->state);
-    switch (ALGS[alg].family) {       /* a family configured out is not known() */
+    switch (ALGS[alg].family) { /* a family configured out is not known() */
 #if LD_CONFIG_SHA1
     case LD_FAMILY_SHA1:
         ld_sha1_iv(ctx->state.w32);
@@ -87,8 +85,8 @@ static void set_state_word(ld_md_ctx *ctx, size_t k, uint32_t w)
 {
     if (ALGS[ctx->alg].family == LD_FAMILY_SHA512) {
         unsigned sh = (k & 1) ? 0 : 32;
-        ctx->state.w64[k / 2] = (ctx->state.w64[k / 2] & ~((uint64_t)0xffffffffu << sh)) |
-                                ((uint64_t)w << sh);
+        ctx->state.w64[k / 2] =
+            (ctx->state.w64[k / 2] & ~((uint64_t)0xffffffffu << sh)) | ((uint64_t)w << sh);
     } else {
         ctx->state.w32[k] = w;
     }
@@ -139,7 +137,7 @@ static void compress(ld_md_ctx *ctx, const uint8_t *blocks, size_t nblocks)
 #if LD_CONFIG_SHA512
         ld_sha512_compress(ctx->state.w64, blocks, nblocks);
 #else
-        (void)blocks;   /* a build without SHA-512 (e.g. Skein only) may have no family here */
+        (void)blocks; /* a build without SHA-512 (e.g. Skein only) may have no family here */
         (void)nblocks;
 #endif
         break;
@@ -245,9 +243,9 @@ int ld_md_update(ld_md_ctx *ctx, const void *data, size_t len)
     if (!valid(ctx) || ctx->finished)
         return LD_ERR_STATE;
     if (len > max_len(ctx->alg) - ctx->total)
-        return LD_ERR_ARG;  /* past the alg's length limit: refused before the count wraps */
+        return LD_ERR_ARG; /* past the alg's length limit: refused before the count wraps */
     if (len == 0)
-        return LD_OK;       /* data may be NULL: no pointer is computed from it (NULL + 0) */
+        return LD_OK; /* data may be NULL: no pointer is computed from it (NULL + 0) */
     bs = ld_md_block_size(ctx->alg);
     ctx->total += len;
     return hook_result(ctx, ld_absorb(ctx->buf, &ctx->buflen, bs, p, len, absorb_blocks, ctx));
@@ -265,7 +263,7 @@ int ld_md_final(ld_md_ctx *ctx, uint8_t *out)
     bs = ld_md_block_size(ctx->alg);
     n = ld_md_pad(pad, ctx->buf, ctx->buflen, ctx->total, bs);
     if (n == 0)
-        return LD_ERR_STATE;  /* not reached: valid() checked what ld_md_pad checks */
+        return LD_ERR_STATE; /* not reached: valid() checked what ld_md_pad checks */
     compress(ctx, pad, n / bs);
 #if LD_CONFIG_HOST
     if (ctx->hook_err != LD_OK)

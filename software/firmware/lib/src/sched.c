@@ -6,7 +6,7 @@
 
 LD_LOCKED_SCHED(LD_DECLARE_UNLOCKED)
 
-#define PENDING 1   /* msgs[i].result of a message not finished yet */
+#define PENDING 1 /* msgs[i].result of a message not finished yet */
 
 /* What the scheduler needs of an alg; 0 when it is not one it takes. */
 typedef struct {
@@ -178,12 +178,12 @@ int ld_sched_next(ld_sched *s, ld_sched_job *job)
         job->skein = sl->skein;
         job->t0 = job->t1 = 0;
         job->final_bytes = 0;
-        if (sl->skein && sl->next < sl->split) {          /* message UBI */
+        if (sl->skein && sl->next < sl->split) { /* message UBI */
             job->t0 = (uint64_t)sl->next * sl->bs;
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (sl->next == 0 ? LD_SKEIN_T1_FIRST : 0) |
                       (sl->next + nread == sl->split ? LD_SKEIN_T1_FINAL : 0);
             job->final_bytes = sl->final_bytes;
-        } else if (sl->skein) {                            /* output UBI: counter 0 */
+        } else if (sl->skein) { /* output UBI: counter 0 */
             job->t1 = LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL;
             job->final_bytes = 8;
         }
@@ -276,7 +276,7 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_slot *slots, size_t nsl
     if (dev->dma_write)
         return 0;
 #endif
-    for (i = 0; i < nsl; i++)       /* the outputs in the pads (in range: checked before) */
+    for (i = 0; i < nsl; i++) /* the outputs in the pads (in range: checked before) */
         if ((uintptr_t)slots[i].pad & (stride - 1u))
             return 0;
     return 1;
@@ -292,9 +292,9 @@ static int batch_ok(const ld_hw_dev *dev, const ld_sched_slot *slots, size_t nsl
  * when a batch did not end (it still runs: the pending messages get LD_ERR_TIMEOUT); a refused
  * batch fails its messages with LD_ERR_HW (with several slots the peripheral does not say which
  * of them were written). */
-__attribute__((noinline)) LD_HOT(schedule_batches)
-static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint64_t *run0,
-                            uint32_t *jobs)
+__attribute__((noinline))
+LD_HOT(schedule_batches) static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl,
+                                                     uint64_t *run0, uint32_t *jobs)
 {
     ld_sched_msg *msgs = s->msgs;
     ld_hw_batch_desc *table = (ld_hw_batch_desc *)(void *)s->slots[0].pad;
@@ -303,7 +303,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
     uint8_t *outs[BATCH_MAX], *o, *end;
     uint32_t njobs = *jobs;
     int r, alg = -1, early, direct = 0, whole_lines = 0;
-    alg_desc d = {0, 0, 0, 0, 0, 0};   /* (described at the first pending message) */
+    alg_desc d = {0, 0, 0, 0, 0, 0}; /* (described at the first pending message) */
 
     /* After a batch the whole D-cache is invalidated (dma_inval): what is read then is a miss
      * each, so the counts live in locals and are only stored, and msgs is not read when the
@@ -321,7 +321,7 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
             uintptr_t out = (uintptr_t)m->out;
             if (m->result != PENDING)
                 continue;
-            if (m->alg != alg) {        /* (ld_sched_init refused the algs it does not know) */
+            if (m->alg != alg) { /* (ld_sched_init refused the algs it does not know) */
                 describe(alg = m->alg, &d);
                 /* the peripheral writes the whole chaining value: the digest, or a pad's */
                 direct = d.digest == 4 * d.words;
@@ -329,20 +329,20 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
             }
             if (!direct || (out & (stride - 1u)) ||
                 !ld_dma_range_ok(dev, out, stride, (uint32_t)stride)) {
-                idx[ncopy] = i;         /* through a pad */
+                idx[ncopy] = i; /* through a pad */
                 outs[ncopy++] = o;
                 out = (uintptr_t)o;
                 o += stride;
-                if (o == end) {         /* the next slot's pad, or the batch is full */
+                if (o == end) { /* the next slot's pad, or the batch is full */
                     o = ++pad < nsl ? s->slots[pad].pad : NULL;
                     if (o)
                         end = o + PAD_BYTES;
                 }
             } else if (!whole_lines) {
-                early = 0;              /* a line shared with the caller's other data */
+                early = 0; /* a line shared with the caller's other data */
             }
-            ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base,
-                                m->len, out, (unsigned)d.variant);
+            ld_batch_desc_write(&table[n++], m->len ? (uintptr_t)m->data : dev->ram_base, m->len,
+                                out, (unsigned)d.variant);
         }
         if (n == 0)
             return LD_OK;
@@ -359,13 +359,13 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
         if (early)
             dev->dma_inval();
         r = ld_batch_wait(dev, NULL, !early);
-        if (njobs == 0 && run0 && i < nmsgs)    /* the run starts with the first batch */
+        if (njobs == 0 && run0 && i < nmsgs) /* the run starts with the first batch */
             *run0 = ld_batch_started(dev);
         *jobs = njobs += (uint32_t)n;
         for (j = 0; j < ncopy && r == LD_OK; j++)
             ld_copy(msgs[idx[j]].out, outs[j], ld_sched_digest_size(msgs[idx[j]].alg));
         s->finished = finished += n;
-        for (j = i0; j < i && r != LD_OK; j++)   /* before the batch: PENDING or an error */
+        for (j = i0; j < i && r != LD_OK; j++) /* before the batch: PENDING or an error */
             if (msgs[j].result == LD_OK)
                 msgs[j].result = r;
         if (r == LD_ERR_TIMEOUT) {
@@ -382,10 +382,9 @@ static int schedule_batches(const ld_hw_dev *dev, ld_sched *s, size_t nsl, uint6
  * digests read back from the digest registers. stamp: *run0 set at the release of the first
  * wave, *run1 at the last completion seen; *jobs counts the jobs issued. 1 when the peripheral
  * stopped answering (the messages in it and the pending ones got LD_ERR_TIMEOUT), else 0. */
-__attribute__((noinline))
-static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl,
-                         const ld_hw_info *info, int stamp, uint64_t *run0, uint64_t *run1,
-                         uint32_t *jobs)
+__attribute__((noinline)) static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s,
+                                                   size_t nsl, const ld_hw_info *info, int stamp,
+                                                   uint64_t *run0, uint64_t *run1, uint32_t *jobs)
 {
     ld_sched_msg *msgs = s->msgs;
     size_t i, nmsgs = s->nmsgs;
@@ -421,9 +420,9 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
             }
             continue;
         }
-        if (hold) {                 /* the first wave is out: release it, the run starts */
+        if (hold) { /* the first wave is out: release it, the run starts */
             if (stamp)
-                ld_cycles_latch(dev);      /* just before the release: the run includes it */
+                ld_cycles_latch(dev); /* just before the release: the run includes it */
             LD_WR32(dev, dev->ctrl, 0);
             if (stamp)
                 *run0 = ld_cycles_latched(dev);
@@ -433,25 +432,26 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
             break;
         {
             int lost;
-            uint32_t done = ld_poll_jobs(dev, done_reg, outstanding,
-                                         low_word(dev->slots_busy, info->slots), outstanding,
-                                         &lost) & outstanding;
+            uint32_t done =
+                ld_poll_jobs(dev, done_reg, outstanding, low_word(dev->slots_busy, info->slots),
+                             outstanding, &lost) &
+                outstanding;
             uint32_t st;
-            if (done == 0) {        /* timeout, or the jobs lost to a reset: fail what is in
+            if (done == 0) { /* timeout, or the jobs lost to a reset: fail what is in
                                      * the engine and stop */
                 int why = lost ? LD_ERR_HW : LD_ERR_TIMEOUT;
                 for (i = 0; i < nsl; i++)
                     if (outstanding & (1u << i))
                         ld_sched_complete(s, i, why);
                 fail_pending(msgs, nmsgs, why);
-                timed_out = why == LD_ERR_TIMEOUT;     /* lost: the messages' LD_ERR_HW */
+                timed_out = why == LD_ERR_TIMEOUT; /* lost: the messages' LD_ERR_HW */
                 break;
             }
             if (stamp)
                 LD_UNLOCKED(ld_hw_cycles)(dev, run1);
             st = LD_RD32(dev, dev->status);
             if (st & LD_STATUS_ERRORS) {
-                tainted |= outstanding;     /* the failing slot is one of these */
+                tainted |= outstanding; /* the failing slot is one of these */
                 LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
             }
             LD_WR32(dev, ack_reg, done);
@@ -481,10 +481,11 @@ static int schedule_jobs(const ld_hw_dev *dev, int path, ld_sched *s, size_t nsl
  * pending message can be read whole by the DMA, the pads can take the outputs; the per-job
  * executor's condition is weaker: its whole blocks, the tail is copied into a pad). LD_OK, or
  * the call's error (nothing was run). */
-__attribute__((noinline))
-static int schedule_prepare(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
-                            ld_sched_slot *slots, size_t nslots, ld_sched *s, ld_hw_info *info,
-                            size_t *nsl, int *batched)
+__attribute__((noinline)) static int schedule_prepare(const ld_hw_dev *dev, int path,
+                                                      ld_sched_msg *msgs, size_t nmsgs,
+                                                      ld_sched_slot *slots, size_t nslots,
+                                                      ld_sched *s, ld_hw_info *info, size_t *nsl,
+                                                      int *batched)
 {
     int whole_ok = path == LD_PATH_DMA;
     uintptr_t ack_reg;
@@ -492,15 +493,14 @@ static int schedule_prepare(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, 
     int r;
 
     *batched = 0;
-    if (!LD_HAL_OK(dev) ||
-        (path != LD_PATH_CSR && path != LD_PATH_DMA))
+    if (!LD_HAL_OK(dev) || (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
     r = ld_hw_get_info(dev, info);
     if (r != LD_OK)
         return r;
     *nsl = nslots < info->slots ? nslots : info->slots;
     if (*nsl > 32)
-        *nsl = 32;                /* one 32-bit word of slots_done */
+        *nsl = 32; /* one 32-bit word of slots_done */
     r = ld_sched_init(s, msgs, nmsgs, slots, *nsl, path == LD_PATH_DMA);
     if (r != LD_OK)
         return r;
@@ -525,21 +525,21 @@ static int schedule_prepare(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, 
     if (path == LD_PATH_DMA)
         for (i = 0; i < *nsl; i++)
             if (!ld_hw_dma_ok(dev, (uintptr_t)slots[i].pad, sizeof slots[i].pad, info->dma_align)) {
-                fail_pending(msgs, nmsgs, LD_ERR_RANGE);   /* nothing was run */
+                fail_pending(msgs, nmsgs, LD_ERR_RANGE); /* nothing was run */
                 return LD_ERR_RANGE;
             }
     ack_reg = low_word(dev->slots_ack, info->slots);
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     LD_WR32(dev, ack_reg, 0xffffffffu);
     if (path == LD_PATH_DMA && dev->dma_sync)
-        dev->dma_sync();            /* the pads are written as slots are filled: see issue() */
+        dev->dma_sync(); /* the pads are written as slots are filled: see issue() */
     *batched = whole_ok && batch_ok(dev, slots, *nsl);
     return LD_OK;
 }
 
 LD_HOT(hw_schedule)
 int LD_UNLOCKED(ld_hw_schedule)(const ld_hw_dev *dev, int path, ld_sched_msg *msgs, size_t nmsgs,
-                   ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
+                                ld_sched_slot *slots, size_t nslots, ld_sched_stats *stats)
 {
     ld_hw_info info;
     ld_sched s;
@@ -551,11 +551,11 @@ int LD_UNLOCKED(ld_hw_schedule)(const ld_hw_dev *dev, int path, ld_sched_msg *ms
     r = schedule_prepare(dev, path, msgs, nmsgs, slots, nslots, &s, &info, &nsl, &batched);
     if (r != LD_OK)
         return r;
-    b0 = stats ? LD_RD32(dev, dev->blocks) : 0;   /* the statistics' reads stay out of the window */
+    b0 = stats ? LD_RD32(dev, dev->blocks) : 0; /* the statistics' reads stay out of the window */
     if (stats)
         LD_UNLOCKED(ld_hw_cycles)(dev, &c0);
     run0 = c0;
-    if (batched)    /* the run's ends: the hardware's start and finish stamps, read below */
+    if (batched) /* the run's ends: the hardware's start and finish stamps, read below */
         timed_out = schedule_batches(dev, &s, nsl, stats ? &bstart : NULL, &jobs) == LD_ERR_TIMEOUT;
     if (!batched)
         timed_out = schedule_jobs(dev, path, &s, nsl, &info, stats != NULL, &run0, &run1, &jobs);
@@ -563,18 +563,18 @@ int LD_UNLOCKED(ld_hw_schedule)(const ld_hw_dev *dev, int path, ld_sched_msg *ms
         LD_UNLOCKED(ld_hw_cycles)(dev, &c1);
     if (batched) {
         run1 = c1;
-        if (stats && !bstart)       /* (outside the timed window: after c1) */
+        if (stats && !bstart) /* (outside the timed window: after c1) */
             bstart = ld_batch_started(dev);
         if (bstart)
             run0 = bstart;
     }
-    if (run1 > run0) {              /* exact end of the engine's run: the hardware's stamp */
+    if (run1 > run0) { /* exact end of the engine's run: the hardware's stamp */
         uint64_t f = ((uint64_t)LD_RD32(dev, dev->finish_cycles) << 32) |
                      LD_RD32(dev, dev->finish_cycles + 4);
         if (f > run0 && f <= run1)
             run1 = f;
     }
-    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);   /* leave done clear, as the single-message driver does */
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK); /* leave done clear, as the single-message driver does */
     if (stats) {
         stats->cycles = c1 - c0;
         stats->run_cycles = run1 > run0 ? run1 - run0 : 0;

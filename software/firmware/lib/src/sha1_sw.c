@@ -3,7 +3,7 @@
  * circular window, the four 20-step quarters as separate loops (no per-step branching). */
 #include "litedigest/ld_sha1.h"
 
-#if LD_CONFIG_SHA1   /* the family is compiled in (ld_config.h) */
+#if LD_CONFIG_SHA1 /* the family is compiled in (ld_config.h) */
 
 #define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
@@ -22,11 +22,16 @@ void ld_sha1_iv(uint32_t state[5])
 }
 
 /* W[t] for t >= 16, in the window w[t & 15] */
-#define SCHED(t) (w[(t) & 15] = ROTL(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] ^ \
-                                     w[((t) + 2) & 15] ^ w[(t) & 15], 1))
-#define STEP(f, k, wt) do { \
-        uint32_t tmp = ROTL(a, 5) + (f) + e + (k) + (wt); \
-        e = d; d = c; c = ROTL(b, 30); b = a; a = tmp; \
+#define SCHED(t)                                                                                   \
+    (w[(t)&15] = ROTL(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] ^ w[((t) + 2) & 15] ^ w[(t)&15], 1))
+#define STEP(f, k, wt)                                                                             \
+    do {                                                                                           \
+        uint32_t tmp = ROTL(a, 5) + (f) + e + (k) + (wt);                                          \
+        e = d;                                                                                     \
+        d = c;                                                                                     \
+        c = ROTL(b, 30);                                                                           \
+        b = a;                                                                                     \
+        a = tmp;                                                                                   \
     } while (0)
 
 void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks)
@@ -57,5 +62,5 @@ void ld_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t nblocks)
 }
 
 #else
-typedef int ld_sha1_sw_configured_out;  /* ISO C: a translation unit declares something */
+typedef int ld_sha1_sw_configured_out; /* ISO C: a translation unit declares something */
 #endif /* LD_CONFIG_SHA1 */

@@ -14,46 +14,52 @@
 #include "ld_sw_internal.h"
 #include "litedigest/ld_sha256.h"
 
-#if LD_CONFIG_SHA256   /* the family is compiled in (ld_config.h) */
+#if LD_CONFIG_SHA256 /* the family is compiled in (ld_config.h) */
 
 static const uint32_t K256[64] = {
-    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
-    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
-    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
-    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
-    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
-    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
-    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
-    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u,
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
+    0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
+    0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu,
+    0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau, 0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u,
+    0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u, 0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu,
+    0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u, 0xa2bfe8a1u, 0xa81a664bu,
+    0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u, 0x19a4c116u,
+    0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u,
+    0xc67178f2u,
 };
 
 static const uint32_t IV256[8] = {
-    0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au, 0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u,
+    0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u,
 };
 static const uint32_t IV224[8] = {
-    0xc1059ed8u, 0x367cd507u, 0x3070dd17u, 0xf70e5939u, 0xffc00b31u, 0x68581511u, 0x64f98fa7u, 0xbefa4fa4u,
+    0xc1059ed8u, 0x367cd507u, 0x3070dd17u, 0xf70e5939u,
+    0xffc00b31u, 0x68581511u, 0x64f98fa7u, 0xbefa4fa4u,
 };
 
-#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-#define BSIG0(x) (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
-#define BSIG1(x) (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
-#define SSIG0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
-#define SSIG1(x) (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
+#define ROTR(x, n)  (((x) >> (n)) | ((x) << (32 - (n))))
+#define BSIG0(x)    (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
+#define BSIG1(x)    (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
+#define SSIG0(x)    (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x)    (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
 #define CH(e, f, g) ((g) ^ ((e) & ((f) ^ (g))))
 /* Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)); a ^ b of one round is b ^ c of the next (the roles
  * rotate), so it is carried in bc and Maj costs 3 operations */
 
-#define LOAD_BE32(p) (((uint32_t)(p)[0] << 24) | ((uint32_t)(p)[1] << 16) | \
-                      ((uint32_t)(p)[2] << 8) | (uint32_t)(p)[3])
+#define LOAD_BE32(p)                                                                               \
+    (((uint32_t)(p)[0] << 24) | ((uint32_t)(p)[1] << 16) | ((uint32_t)(p)[2] << 8) |               \
+     (uint32_t)(p)[3])
 
 /* one round; the caller rotates the roles of a..h instead of moving values */
-#define RND(a, b, c, d, e, f, g, h, i) do {                                  \
-        uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + kp[i] + cur[i];         \
-        uint32_t ab_ = (a) ^ (b);                                            \
-        uint32_t t2_ = BSIG0(a) + ((b) ^ (ab_ & bc));                        \
-        bc = ab_;                                                            \
-        (d) += t1_;                                                          \
-        (h) = t1_ + t2_;                                                     \
+#define RND(a, b, c, d, e, f, g, h, i)                                                             \
+    do {                                                                                           \
+        uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + kp[i] + cur[i];                              \
+        uint32_t ab_ = (a) ^ (b);                                                                  \
+        uint32_t t2_ = BSIG0(a) + ((b) ^ (ab_ & bc));                                              \
+        bc = ab_;                                                                                  \
+        (d) += t1_;                                                                                \
+        (h) = t1_ + t2_;                                                                           \
     } while (0)
 
 /* W[t] for the current half (cur) from the 16 previous words of the window:
@@ -96,8 +102,14 @@ void ld_sha256_compress(uint32_t state[8], const uint8_t *blocks, size_t nblocks
             RND(c, d, e, f, g, h, a, b, 6);
             RND(b, c, d, e, f, g, h, a, 7);
         }
-        state[0] += a; state[1] += b; state[2] += c; state[3] += d;
-        state[4] += e; state[5] += f; state[6] += g; state[7] += h;
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
+        state[5] += f;
+        state[6] += g;
+        state[7] += h;
         blocks += 64;
     }
 }
@@ -154,5 +166,5 @@ int ld_sha256(int variant, const void *data, size_t len, uint8_t *out)
 }
 
 #else
-typedef int ld_sha256_sw_configured_out;  /* ISO C: a translation unit declares something */
+typedef int ld_sha256_sw_configured_out; /* ISO C: a translation unit declares something */
 #endif /* LD_CONFIG_SHA256 */

@@ -12,7 +12,7 @@
 #include "ld_skein_internal.h"
 #include "litedigest/ld_hw_skein.h"
 
-#if LD_CONFIG_SKEIN512   /* the family is compiled in (ld_config.h) */
+#if LD_CONFIG_SKEIN512 /* the family is compiled in (ld_config.h) */
 
 LD_LOCKED_HW_SKEIN(LD_DECLARE_UNLOCKED)
 
@@ -79,11 +79,11 @@ static int run_ubi_staged(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks
         if (k)
             dev->dma_write(dev->stage_base, p + LD_SKEIN512_BLOCK_BYTES * done,
                            k * LD_SKEIN512_BLOCK_BYTES);
-        if (n > k)   /* the tail, the UBI's last block */
+        if (n > k) /* the tail, the UBI's last block */
             dev->dma_write(dev->stage_base + k * LD_SKEIN512_BLOCK_BYTES, tail,
                            LD_SKEIN512_BLOCK_BYTES);
-        ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * done, ld_skein_part_t1(t1, done == 0, end),
-                          final_bytes);
+        ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * done,
+                          ld_skein_part_t1(t1, done == 0, end), final_bytes);
         r = ld_hw_job_dma(dev, dev->stage_base, (uint32_t)(n * LD_SKEIN512_BLOCK_BYTES), 0, 0,
                           lv | (end ? LD_CTRL_LAST : 0), NULL);
         ctx->x_where = X_SLOT;
@@ -127,7 +127,8 @@ int ld_skein512_hw_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, c
     if (ctx->path == LD_PATH_DMA &&
         (nblocks ? ld_hw_dma_ok(dev, (uintptr_t)p, len, ctx->align)
                  : ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align)) &&
-        (!tail || !nblocks || ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align))) {
+        (!tail || !nblocks ||
+         ld_hw_dma_ok(dev, (uintptr_t)tail, LD_SKEIN512_BLOCK_BYTES, ctx->align))) {
         /* one DMA job: the blocks, then the tail as the second segment */
         const uint8_t *a = nblocks ? p : tail;
         lv = start_levels(ctx);
@@ -145,23 +146,24 @@ int ld_skein512_hw_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, c
             const uint8_t *blk = b < nblocks ? p + LD_SKEIN512_BLOCK_BYTES * b : tail;
             int last = b + 1 == total;
             lv = start_levels(ctx);
-            ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b, ld_skein_part_t1(t1, b == 0, last), final_bytes);
-            r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0), NULL);
+            ld_hw_write_tweak(dev, t0 + LD_SKEIN512_BLOCK_BYTES * b,
+                              ld_skein_part_t1(t1, b == 0, last), final_bytes);
+            r = ld_hw_job_csr(dev, blk, LD_SKEIN512_BLOCK_BYTES, lv | (last ? LD_CTRL_LAST : 0),
+                              NULL);
             ctx->x_where = X_SLOT;
         }
     }
     return r;
 }
 
-int LD_UNLOCKED(ld_hw_skein512_init)(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path, size_t out_bits,
-                        const uint8_t *key, size_t keylen)
+int LD_UNLOCKED(ld_hw_skein512_init)(ld_skein512_ctx *ctx, const ld_hw_dev *dev, int path,
+                                     size_t out_bits, const uint8_t *key, size_t keylen)
 {
     ld_hw_info info;
 
-    if (ctx == NULL || !LD_HAL_OK(dev) ||
-        dev->family != LD_FAMILY_SKEIN512 || dev->tweak == 0 || dev->final_bytes == 0 ||
-        (path != LD_PATH_CSR && path != LD_PATH_DMA) ||
-        out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
+    if (ctx == NULL || !LD_HAL_OK(dev) || dev->family != LD_FAMILY_SKEIN512 || dev->tweak == 0 ||
+        dev->final_bytes == 0 || (path != LD_PATH_CSR && path != LD_PATH_DMA) || out_bits == 0 ||
+        out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
         return LD_ERR_ARG;
     ctx->dev = dev;
     ctx->path = path;
@@ -172,9 +174,9 @@ int LD_UNLOCKED(ld_hw_skein512_init)(ld_skein512_ctx *ctx, const ld_hw_dev *dev,
     if (path == LD_PATH_DMA && dev->dma_write &&
         (dev->stage_size < 2 * LD_SKEIN512_BLOCK_BYTES ||
          !ld_hw_dma_ok(dev, dev->stage_base, dev->stage_size, ctx->align)))
-        return LD_ERR_ARG;    /* no usable staging area */
+        return LD_ERR_ARG; /* no usable staging area */
 #endif
-    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);   /* a clean start whatever happened before */
+    LD_WR32(dev, dev->ctrl, LD_CTRL_ACK); /* a clean start whatever happened before */
     LD_WR32(dev, ld_slot_word(dev->slots_ack, LD_INFO_SLOTS(LD_RD32(dev, dev->info)), 0), 1u);
     {
         int r = ld_skein512_start(ctx, out_bits, key, keylen);
@@ -191,23 +193,21 @@ int LD_UNLOCKED(ld_hw_skein512_init)(ld_skein512_ctx *ctx, const ld_hw_dev *dev,
  * message aligned to the block and in the DMA's range: one job on slot 0 (ld_oneshot_job)
  * that the peripheral zero-pads, giving every block its tweak and ending with the output
  * block, as a batch's message; no context, no configuration or output UBI from the CPU. */
-__attribute__((noinline))
-static int skein_oneshot_mmio(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
-                              size_t len, uint8_t *out)
+__attribute__((noinline)) static int skein_oneshot_mmio(const ld_hw_dev *dev, const ld_md_facts *f,
+                                                        const uint8_t *p, size_t len, uint8_t *out)
 {
     return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 1);
 }
 
-__attribute__((noinline))
-static int skein_oneshot_hal(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p,
-                             size_t len, uint8_t *out)
+__attribute__((noinline)) static int skein_oneshot_hal(const ld_hw_dev *dev, const ld_md_facts *f,
+                                                       const uint8_t *p, size_t len, uint8_t *out)
 {
     return ld_oneshot_job(dev, f, LD_CTRL_OUT, p, len, out, 0);
 }
 #endif
 
 int LD_UNLOCKED(ld_hw_skein512)(const ld_hw_dev *dev, int path, size_t out_bits, const uint8_t *key,
-                   size_t keylen, const void *data, size_t nbits, uint8_t *out)
+                                size_t keylen, const void *data, size_t nbits, uint8_t *out)
 {
     ld_skein512_ctx ctx;
     size_t len = nbits / 8;
@@ -215,10 +215,10 @@ int LD_UNLOCKED(ld_hw_skein512)(const ld_hw_dev *dev, int path, size_t out_bits,
 
 #ifdef LD_ONESHOT_FAST
     ld_md_facts f;
-    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && dev->family == LD_FAMILY_SKEIN512 &&
-        dev->tweak && dev->final_bytes && dev->batch_base && keylen == 0 && nbits % 8 == 0 &&
-        out != NULL && (data != NULL || nbits == 0) &&
-        out_bits <= 8u * LD_SKEIN512_STATE_BYTES &&       /* a size with its IV: */
+    if (path == LD_PATH_DMA && LD_HAL_OK(dev) && dev->family == LD_FAMILY_SKEIN512 && dev->tweak &&
+        dev->final_bytes && dev->batch_base && keylen == 0 && nbits % 8 == 0 && out != NULL &&
+        (data != NULL || nbits == 0) &&
+        out_bits <= 8u * LD_SKEIN512_STATE_BYTES && /* a size with its IV: */
         ld_hw_alg_facts(LD_ALG_SKEIN512(out_bits), &f) && f.family == LD_FAMILY_SKEIN512 &&
         LD_ONESHOT_MSG_OK(dev, data, len, LD_SKEIN512_BLOCK_BYTES)) {
         const uint8_t *p = (const uint8_t *)data;
@@ -242,7 +242,9 @@ int LD_UNLOCKED(ld_hw_skein512)(const ld_hw_dev *dev, int path, size_t out_bits,
         ld_copy(ctx.buf, p + whole * LD_SKEIN512_BLOCK_BYTES, rest);
         ld_zero(ctx.buf + rest, LD_SKEIN512_BLOCK_BYTES - rest);
         r = ld_skein512_run_ubi(&ctx, p, whole, ctx.buf, 0,
-                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+                                LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FIRST |
+                                    LD_SKEIN_T1_FINAL,
+                                (unsigned)rest);
         return r == LD_OK ? ld_skein512_output(&ctx, out) : r;
     }
     r = LD_UNLOCKED(ld_skein512_update_bits)(&ctx, data, nbits);
@@ -252,5 +254,5 @@ int LD_UNLOCKED(ld_hw_skein512)(const ld_hw_dev *dev, int path, size_t out_bits,
 }
 
 #else
-typedef int ld_hw_skein_configured_out;  /* ISO C: a translation unit declares something */
+typedef int ld_hw_skein_configured_out; /* ISO C: a translation unit declares something */
 #endif /* LD_CONFIG_SKEIN512 */

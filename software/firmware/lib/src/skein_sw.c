@@ -7,29 +7,38 @@
 #include "ld_sw_internal.h"
 #include "ld_skein_internal.h"
 
-#if LD_CONFIG_SKEIN512   /* the family is compiled in (ld_config.h) */
+#if LD_CONFIG_SKEIN512 /* the family is compiled in (ld_config.h) */
 
 #define C240 0x1BD11BDAA9FC1A22ull
 
-static const uint8_t ROT[8][4] = {
-    {46, 36, 19, 37}, {33, 27, 14, 42}, {17, 49, 36, 39}, {44, 9, 54, 56},
-    {39, 30, 34, 24}, {13, 50, 10, 17}, {25, 29, 39, 43}, {8, 35, 56, 22}};
+static const uint8_t ROT[8][4] = {{46, 36, 19, 37}, {33, 27, 14, 42}, {17, 49, 36, 39},
+                                  {44, 9, 54, 56},  {39, 30, 34, 24}, {13, 50, 10, 17},
+                                  {25, 29, 39, 43}, {8, 35, 56, 22}};
 
 /* configured chaining values (the configuration UBI of each size from a zero key); the
  * engines compute the same from their Python model (ip/skein512.py IVS), a test compares */
-static const struct { uint32_t bits; uint64_t x[8]; } IVS[] = {
-    {512, {0x4903ADFF749C51CEull, 0x0D95DE399746DF03ull, 0x8FD1934127C79BCEull, 0x9A255629FF352CB1ull,
-           0x5DB62599DF6CA7B0ull, 0xEABE394CA9D5C3F4ull, 0x991112C71A75B523ull, 0xAE18A40B660FCC33ull}},
-    {384, {0xA3F6C6BF3A75EF5Full, 0xB0FEF9CCFD84FAA4ull, 0x9D77DD663D770CFEull, 0xD798CBF3B468FDDAull,
-           0x1BC4A6668A0E4465ull, 0x7ED7D434E5807407ull, 0x548FC1ACD4EC44D6ull, 0x266E17546AA18FF8ull}},
-    {256, {0xCCD044A12FDB3E13ull, 0xE83590301A79A9EBull, 0x55AEA0614F816E6Full, 0x2A2767A4AE9B94DBull,
-           0xEC06025E74DD7683ull, 0xE7A436CDC4746251ull, 0xC36FBAF9393AD185ull, 0x3EEDBA1833EDFC13ull}},
-    {224, {0xCCD0616248677224ull, 0xCBA65CF3A92339EFull, 0x8CCD69D652FF4B64ull, 0x398AED7B3AB890B4ull,
-           0x0F59D1B1457D2BD0ull, 0x6776FE6575D4EB3Dull, 0x99FBC70E997413E9ull, 0x9E2CFCCFE1C41EF7ull}},
-    {160, {0x28B81A2AE013BD91ull, 0xC2F11668B5BDF78Full, 0x1760D8F3F6A56F12ull, 0x4FB747588239904Full,
-           0x21EDE07F7EAF5056ull, 0xD908922E63ED70B8ull, 0xB8EC76FFECCB52FAull, 0x01A47BB8A3F27A6Eull}},
-    {128, {0xA8BC7BF36FBF9F52ull, 0x1E9872CEBD1AF0AAull, 0x309B1790B32190D3ull, 0xBCFBB8543F94805Cull,
-           0x0DA61BCD6E31B11Bull, 0x1A18EBEAD46A32E3ull, 0xA2CC5B18CE84AA82ull, 0x6982AB289D46982Dull}},
+static const struct {
+    uint32_t bits;
+    uint64_t x[8];
+} IVS[] = {
+    {512,
+     {0x4903ADFF749C51CEull, 0x0D95DE399746DF03ull, 0x8FD1934127C79BCEull, 0x9A255629FF352CB1ull,
+      0x5DB62599DF6CA7B0ull, 0xEABE394CA9D5C3F4ull, 0x991112C71A75B523ull, 0xAE18A40B660FCC33ull}},
+    {384,
+     {0xA3F6C6BF3A75EF5Full, 0xB0FEF9CCFD84FAA4ull, 0x9D77DD663D770CFEull, 0xD798CBF3B468FDDAull,
+      0x1BC4A6668A0E4465ull, 0x7ED7D434E5807407ull, 0x548FC1ACD4EC44D6ull, 0x266E17546AA18FF8ull}},
+    {256,
+     {0xCCD044A12FDB3E13ull, 0xE83590301A79A9EBull, 0x55AEA0614F816E6Full, 0x2A2767A4AE9B94DBull,
+      0xEC06025E74DD7683ull, 0xE7A436CDC4746251ull, 0xC36FBAF9393AD185ull, 0x3EEDBA1833EDFC13ull}},
+    {224,
+     {0xCCD0616248677224ull, 0xCBA65CF3A92339EFull, 0x8CCD69D652FF4B64ull, 0x398AED7B3AB890B4ull,
+      0x0F59D1B1457D2BD0ull, 0x6776FE6575D4EB3Dull, 0x99FBC70E997413E9ull, 0x9E2CFCCFE1C41EF7ull}},
+    {160,
+     {0x28B81A2AE013BD91ull, 0xC2F11668B5BDF78Full, 0x1760D8F3F6A56F12ull, 0x4FB747588239904Full,
+      0x21EDE07F7EAF5056ull, 0xD908922E63ED70B8ull, 0xB8EC76FFECCB52FAull, 0x01A47BB8A3F27A6Eull}},
+    {128,
+     {0xA8BC7BF36FBF9F52ull, 0x1E9872CEBD1AF0AAull, 0x309B1790B32190D3ull, 0xBCFBB8543F94805Cull,
+      0x0DA61BCD6E31B11Bull, 0x1A18EBEAD46A32E3ull, 0xA2CC5B18CE84AA82ull, 0x6982AB289D46982Dull}},
 };
 #define N_IVS (sizeof(IVS) / sizeof(IVS[0]))
 
@@ -101,7 +110,7 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
     t[1] = tweak[1];
     t[2] = t[0] ^ t[1];
     for (d = 0; d <= 72; d++) {
-        if (d % 4 == 0) {  /* subkey s = d / 4 */
+        if (d % 4 == 0) { /* subkey s = d / 4 */
             s = d / 4;
             for (i = 0; i < 8; i++)
                 v[i] += k[(s + i) % 9];
@@ -116,15 +125,21 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
             f[2 * i + 1] = rotl64(v[2 * i + 1], ROT[d % 8][i]) ^ f[2 * i];
         }
         /* permutation pi = 2 1 4 7 6 5 0 3 */
-        v[0] = f[2]; v[1] = f[1]; v[2] = f[4]; v[3] = f[7];
-        v[4] = f[6]; v[5] = f[5]; v[6] = f[0]; v[7] = f[3];
+        v[0] = f[2];
+        v[1] = f[1];
+        v[2] = f[4];
+        v[3] = f[7];
+        v[4] = f[6];
+        v[5] = f[5];
+        v[6] = f[0];
+        v[7] = f[3];
     }
     for (i = 0; i < 8; i++)
         out[i] = v[i];
 }
 
-void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
-                     uint64_t t1, unsigned final_bytes)
+void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0, uint64_t t1,
+                     unsigned final_bytes)
 {
     uint64_t m[8], tw[2];
     size_t b;
@@ -170,8 +185,8 @@ void ld_skein512_block_tweak(uint64_t t0, uint64_t t1, size_t b, size_t nblocks,
 
 /* the caller's block function (ld_skein512_init_hook): the UBI's blocks (then the tail) in
  * runs of up to LD_SKEIN512_HOOK_BLOCKS, each block with its tweak (ld_skein512_ubi's rule) */
-static int run_ubi_hook(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks,
-                        const uint8_t *tail, uint64_t t0, uint64_t t1, unsigned final_bytes)
+static int run_ubi_hook(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, const uint8_t *tail,
+                        uint64_t t0, uint64_t t1, unsigned final_bytes)
 {
     uint64_t tweaks[2 * LD_SKEIN512_HOOK_BLOCKS];
     size_t total = nblocks + (tail != NULL), b = 0;
@@ -234,8 +249,8 @@ int ld_skein512_run_ubi(ld_skein512_ctx *ctx, const uint8_t *p, size_t nblocks, 
 static int valid(const ld_skein512_ctx *ctx)
 {
     return ctx->magic == SKEIN_MAGIC && ctx->state >= CTX_ACTIVE && ctx->state <= CTX_FAILED &&
-           ctx->buflen <= LD_SKEIN512_BLOCK_BYTES && ctx->x_where <= X_IV && ctx->variant <= N_IVS &&
-           ctx->out_bits >= 1 && ctx->out_bits <= LD_SKEIN512_MAX_OUT_BITS;
+           ctx->buflen <= LD_SKEIN512_BLOCK_BYTES && ctx->x_where <= X_IV &&
+           ctx->variant <= N_IVS && ctx->out_bits >= 1 && ctx->out_bits <= LD_SKEIN512_MAX_OUT_BITS;
 }
 
 /* LD_OK for an active context; LD_ERR_ARG for NULL, LD_ERR_STATE for one that is finished,
@@ -275,7 +290,8 @@ int ld_skein512_start(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key,
     ctx->x_where = X_IV;
     ctx->variant = LD_SKEIN_VARIANT_ZERO;
     if (keylen) {
-        size_t whole = (keylen - 1) / LD_SKEIN512_BLOCK_BYTES, rest = keylen - whole * LD_SKEIN512_BLOCK_BYTES;
+        size_t whole = (keylen - 1) / LD_SKEIN512_BLOCK_BYTES,
+               rest = keylen - whole * LD_SKEIN512_BLOCK_BYTES;
         int path = ctx->path;
         ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
         ld_copy(ctx->buf, key + whole * LD_SKEIN512_BLOCK_BYTES, rest);
@@ -284,7 +300,9 @@ int ld_skein512_start(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key,
         if (whole)
             ctx->path = LD_PATH_CSR;
         r = ld_skein512_run_ubi(ctx, key, whole, ctx->buf, 0,
-                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, (unsigned)rest);
+                                LD_SKEIN_T1_TYPE(LD_SKEIN_T_KEY) | LD_SKEIN_T1_FIRST |
+                                    LD_SKEIN_T1_FINAL,
+                                (unsigned)rest);
         ctx->path = path;
         if (r != LD_OK)
             return fail(ctx, r);
@@ -293,14 +311,16 @@ int ld_skein512_start(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key,
     ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
     store64(ctx->buf, 0x133414853ull);
     store64(ctx->buf + 8, (uint64_t)out_bits);
-    r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, 0,
-                LD_SKEIN_T1_TYPE(LD_SKEIN_T_CFG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 32);
+    r = ld_skein512_run_ubi(
+        ctx, NULL, 0, ctx->buf, 0,
+        LD_SKEIN_T1_TYPE(LD_SKEIN_T_CFG) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 32);
     return fail(ctx, r);
 }
 
 int ld_skein512_init(ld_skein512_ctx *ctx, size_t out_bits, const uint8_t *key, size_t keylen)
 {
-    if (ctx == NULL || out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS || (key == NULL && keylen))
+    if (ctx == NULL || out_bits == 0 || out_bits > LD_SKEIN512_MAX_OUT_BITS ||
+        (key == NULL && keylen))
         return LD_ERR_ARG;
     ctx->dev = NULL;
     ctx->path = LD_PATH_CSR;
@@ -349,8 +369,9 @@ size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx)
 /* message blocks that are known not to be the last one */
 static int msg_blocks(ld_skein512_ctx *ctx, const uint8_t *p, size_t n)
 {
-    int r = ld_skein512_run_ubi(ctx, p, n, NULL, ctx->pos,
-                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (ctx->started ? 0 : LD_SKEIN_T1_FIRST), 0);
+    int r = ld_skein512_run_ubi(
+        ctx, p, n, NULL, ctx->pos,
+        LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | (ctx->started ? 0 : LD_SKEIN_T1_FIRST), 0);
     ctx->pos += (uint64_t)n * LD_SKEIN512_BLOCK_BYTES;
     ctx->started = 1;
     return r;
@@ -369,14 +390,14 @@ int LD_UNLOCKED(ld_skein512_update)(ld_skein512_ctx *ctx, const void *data, size
         return LD_ERR_STATE;
     while (len) {
         size_t n;
-        if (ctx->buflen == LD_SKEIN512_BLOCK_BYTES) {  /* more data: the held block is not last */
+        if (ctx->buflen == LD_SKEIN512_BLOCK_BYTES) { /* more data: the held block is not last */
             r = msg_blocks(ctx, ctx->buf, 1);
             ctx->buflen = 0;
             if (r != LD_OK)
                 return fail(ctx, r);
         }
         if (ctx->buflen == 0 && len > LD_SKEIN512_BLOCK_BYTES) {
-            n = (len - 1) / LD_SKEIN512_BLOCK_BYTES;   /* keep at least one byte back */
+            n = (len - 1) / LD_SKEIN512_BLOCK_BYTES; /* keep at least one byte back */
             r = msg_blocks(ctx, p, n);
             if (r != LD_OK)
                 return fail(ctx, r);
@@ -404,7 +425,7 @@ int LD_UNLOCKED(ld_skein512_update_bits)(ld_skein512_ctx *ctx, const void *data,
     if (r != LD_OK)
         return r;
     if (data == NULL && nbits)
-        return LD_ERR_ARG;      /* 1..7 bits too: the partial byte below is read from data */
+        return LD_ERR_ARG; /* 1..7 bits too: the partial byte below is read from data */
     if (ctx->bitpad && nbits)
         return LD_ERR_STATE;
     r = LD_UNLOCKED(ld_skein512_update)(ctx, data, nbits / 8);
@@ -445,15 +466,16 @@ int ld_skein512_output(ld_skein512_ctx *ctx, uint8_t *out)
         }
         ld_zero(ctx->buf, LD_SKEIN512_BLOCK_BYTES);
         store64(ctx->buf, (uint64_t)i);
-        r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, 0,
-                    LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 8);
+        r = ld_skein512_run_ubi(
+            ctx, NULL, 0, ctx->buf, 0,
+            LD_SKEIN_T1_TYPE(LD_SKEIN_T_OUT) | LD_SKEIN_T1_FIRST | LD_SKEIN_T1_FINAL, 8);
         if (r != LD_OK)
             return fail(ctx, r);
         fetch_x(ctx);
         for (j = 0; j < LD_SKEIN512_BLOCK_BYTES && i * LD_SKEIN512_BLOCK_BYTES + j < outbytes; j++)
             out[i * LD_SKEIN512_BLOCK_BYTES + j] = (uint8_t)(ctx->x[j / 8] >> (8 * (j % 8)));
     }
-    if (ctx->out_bits % 8u)     /* the last byte's unused low bits are 0, as in the reference */
+    if (ctx->out_bits % 8u) /* the last byte's unused low bits are 0, as in the reference */
         out[outbytes - 1] &= (uint8_t)(0xFFu << (8u - ctx->out_bits % 8u));
     ctx->state = CTX_FINISHED;
     return LD_OK;
@@ -470,16 +492,17 @@ int LD_UNLOCKED(ld_skein512_final)(ld_skein512_ctx *ctx, uint8_t *out)
     /* the final message block: zero padded (an empty message: one zero block) */
     ld_zero(ctx->buf + ctx->buflen, LD_SKEIN512_BLOCK_BYTES - ctx->buflen);
     r = ld_skein512_run_ubi(ctx, NULL, 0, ctx->buf, ctx->pos,
-                LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FINAL |
-                (ctx->started ? 0 : LD_SKEIN_T1_FIRST) | (ctx->bitpad ? LD_SKEIN_T1_BITPAD : 0),
-                ctx->buflen);
+                            LD_SKEIN_T1_TYPE(LD_SKEIN_T_MSG) | LD_SKEIN_T1_FINAL |
+                                (ctx->started ? 0 : LD_SKEIN_T1_FIRST) |
+                                (ctx->bitpad ? LD_SKEIN_T1_BITPAD : 0),
+                            ctx->buflen);
     if (r != LD_OK)
         return fail(ctx, r);
     return ld_skein512_output(ctx, out);
 }
 
-int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
-                size_t nbits, uint8_t *out)
+int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data, size_t nbits,
+                uint8_t *out)
 {
     ld_skein512_ctx ctx;
     int r = ld_skein512_init(&ctx, out_bits, key, keylen);
@@ -494,5 +517,5 @@ int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *
 }
 
 #else
-typedef int ld_skein_configured_out;  /* ISO C: a translation unit declares something */
+typedef int ld_skein_configured_out; /* ISO C: a translation unit declares something */
 #endif /* LD_CONFIG_SKEIN512 */

@@ -54,14 +54,14 @@ static inline int fz_untouched(const uint8_t *p, size_t n)
 }
 
 /* A finding: say what and where (the input is what libFuzzer saves), then stop. */
-#define FZ_CHECK(cond, ...)                                                          \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "LD_FUZZ MISMATCH at %s:%d: ", __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                                            \
-            fprintf(stderr, "\n");                                                   \
-            abort();                                                                 \
-        }                                                                            \
+#define FZ_CHECK(cond, ...)                                                                        \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "LD_FUZZ MISMATCH at %s:%d: ", __FILE__, __LINE__);                    \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
 #endif

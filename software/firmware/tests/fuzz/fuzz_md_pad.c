@@ -26,12 +26,18 @@ static uint64_t pick_total(fz_in *in)
     int8_t delta = (int8_t)fz_u8(in);
 
     switch (mode) {
-    case 0: return fz_u16(in);                                    /* a message one could hash */
-    case 1: return ((uint64_t)1 << 61) + (uint64_t)(int64_t)delta; /* 2^64 bits, 64-bit field */
-    case 2: return UINT64_MAX - fz_u8(in);                        /* 2^64 bytes: the 128-bit field */
-    case 3: return ((uint64_t)1 << (fz_u8(in) % 64)) + (uint64_t)(int64_t)delta;
-    case 4: return ((uint64_t)1 << 61) - 1 - fz_u8(in) * (uint64_t)64; /* the longest, 64-byte blocks */
-    default: return fz_u64(in);
+    case 0:
+        return fz_u16(in); /* a message one could hash */
+    case 1:
+        return ((uint64_t)1 << 61) + (uint64_t)(int64_t)delta; /* 2^64 bits, 64-bit field */
+    case 2:
+        return UINT64_MAX - fz_u8(in); /* 2^64 bytes: the 128-bit field */
+    case 3:
+        return ((uint64_t)1 << (fz_u8(in) % 64)) + (uint64_t)(int64_t)delta;
+    case 4:
+        return ((uint64_t)1 << 61) - 1 - fz_u8(in) * (uint64_t)64; /* the longest, 64-byte blocks */
+    default:
+        return fz_u64(in);
     }
 }
 
@@ -47,15 +53,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *out;
     int valid;
 
-    bs = (bsel & 3) == 3 ? BAD_BS[(bsel >> 2) % (sizeof BAD_BS / sizeof BAD_BS[0])] : (bsel & 1) ? 128 : 64;
+    bs = (bsel & 3) == 3 ? BAD_BS[(bsel >> 2) % (sizeof BAD_BS / sizeof BAD_BS[0])]
+         : (bsel & 1)    ? 128
+                         : 64;
     total = pick_total(&in);
     tsel = fz_u8(&in);
-    if (tsel & 0x80)                            /* any length */
+    if (tsel & 0x80) /* any length */
         tail_len = fz_u8(&in);
-    else                                        /* the message's own tail */
+    else /* the message's own tail */
         tail_len = (size_t)(total % (bs == 64 || bs == 128 ? bs : 64));
     for (i = 0; i < sizeof tail_buf; i++)
-        tail_buf[i] = i < in.n ? in.p[i] : (uint8_t)(0x80 ^ i);   /* 0x80s and zeros among them */
+        tail_buf[i] = i < in.n ? in.p[i] : (uint8_t)(0x80 ^ i); /* 0x80s and zeros among them */
     tail = (flags & 7) == 1 ? NULL : tail_buf;
     out = (flags & 7) == 2 ? NULL : out_room;
 
@@ -67,9 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n = ld_md_pad(out, tail, tail_len, total, bs);
     if (!valid) {
         FZ_CHECK(n == 0, "refuses bs %zu tail_len %zu total %llu tail %s out %s: returned %zu", bs,
-                 tail_len, (unsigned long long)total, tail ? "set" : "NULL", out ? "set" : "NULL", n);
-        FZ_CHECK(fz_untouched(out_room, sizeof out_room), "a refused call wrote (bs %zu tail_len %zu total %llu)",
-                 bs, tail_len, (unsigned long long)total);
+                 tail_len, (unsigned long long)total, tail ? "set" : "NULL", out ? "set" : "NULL",
+                 n);
+        FZ_CHECK(fz_untouched(out_room, sizeof out_room),
+                 "a refused call wrote (bs %zu tail_len %zu total %llu)", bs, tail_len,
+                 (unsigned long long)total);
         return 0;
     }
     /* the padding, built here */
@@ -79,13 +89,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tail_len)
         memcpy(want, tail, tail_len);
     want[tail_len] = 0x80;
-    for (i = 0; i < lenbytes; i++) {           /* 8 * total as a lenbytes-byte big-endian number */
-        unsigned sh = 8 * (unsigned)i;         /* bit offset of byte want_n - 1 - i */
+    for (i = 0; i < lenbytes; i++) {   /* 8 * total as a lenbytes-byte big-endian number */
+        unsigned sh = 8 * (unsigned)i; /* bit offset of byte want_n - 1 - i */
         uint8_t b;
         if (sh < 64)
-            b = (uint8_t)((total << 3) >> sh);                 /* the low 64 bits of 8 * total */
+            b = (uint8_t)((total << 3) >> sh); /* the low 64 bits of 8 * total */
         else if (sh < 128)
-            b = (uint8_t)((total >> 61) >> (sh - 64));         /* its bits 64..66 */
+            b = (uint8_t)((total >> 61) >> (sh - 64)); /* its bits 64..66 */
         else
             b = 0;
         want[want_n - 1 - i] = b;
@@ -96,8 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              (unsigned long long)total, n, want_n);
     FZ_CHECK(n % bs == 0 && (total - tail_len + n) % bs == 0, "whole blocks");
     for (i = 0; i < n; i++)
-        FZ_CHECK(out_room[i] == want[i], "bs %zu tail_len %zu total %llu: byte %zu is %02x, want %02x",
-                 bs, tail_len, (unsigned long long)total, i, out_room[i], want[i]);
+        FZ_CHECK(out_room[i] == want[i],
+                 "bs %zu tail_len %zu total %llu: byte %zu is %02x, want %02x", bs, tail_len,
+                 (unsigned long long)total, i, out_room[i], want[i]);
     FZ_CHECK(fz_untouched(out_room + n, sizeof out_room - n), "wrote past %zu bytes", n);
     return 0;
 }

@@ -24,7 +24,7 @@
 #include "litedigest/ld_sha512.h"
 
 #define MAX_SPLITS 16
-#define MAX_MSG 16384
+#define MAX_MSG    16384
 
 /* the algorithms, written out here (FIPS 180-4): family block size, IV variant, digest bytes */
 static const struct {
@@ -54,7 +54,7 @@ static void reference(int k, const uint8_t *msg, size_t len, uint8_t *out)
     buf[len] = 0x80;
     padded = (len + 1 + lenbytes + bs - 1) / bs * bs;
     memset(buf + len + 1, 0, padded - len - 1);
-    for (i = 0; i < 8; i++)         /* a message here is far below 2^61 bytes: high bits 0 */
+    for (i = 0; i < 8; i++) /* a message here is far below 2^61 bytes: high bits 0 */
         buf[padded - 1 - i] = (uint8_t)(bits >> (8 * i));
     if (bs == 64) {
         if (ALGS[k].alg == LD_ALG_SHA1) {
@@ -81,19 +81,22 @@ static void finish(ld_md_ctx *ctx, size_t ds, uint8_t *out, const char *what)
 
     memset(out, FZ_FILL, LD_MD_MAX_DIGEST_SIZE + 16);
     FZ_CHECK(ld_md_final(ctx, out) == LD_OK, "%s: final", what);
-    FZ_CHECK(fz_untouched(out + ds, LD_MD_MAX_DIGEST_SIZE + 16 - ds), "%s: final wrote past %zu bytes", what, ds);
+    FZ_CHECK(fz_untouched(out + ds, LD_MD_MAX_DIGEST_SIZE + 16 - ds),
+             "%s: final wrote past %zu bytes", what, ds);
     memset(again, FZ_FILL, sizeof again);
     FZ_CHECK(ld_md_final(ctx, again) == LD_ERR_STATE && fz_untouched(again, sizeof again),
              "%s: a second final is LD_ERR_STATE and writes nothing", what);
-    FZ_CHECK(ld_md_update(ctx, "x", 1) == LD_ERR_STATE && ld_md_update(ctx, NULL, 0) == LD_ERR_STATE,
+    FZ_CHECK(ld_md_update(ctx, "x", 1) == LD_ERR_STATE &&
+                 ld_md_update(ctx, NULL, 0) == LD_ERR_STATE,
              "%s: update after final is LD_ERR_STATE", what);
 }
 
-static void dump_and_fail(const char *what, int alg, size_t len, size_t nupdates, const uint8_t *got,
-                          const uint8_t *want, size_t ds)
+static void dump_and_fail(const char *what, int alg, size_t len, size_t nupdates,
+                          const uint8_t *got, const uint8_t *want, size_t ds)
 {
     size_t i;
-    fprintf(stderr, "LD_FUZZ alg %s, message %zu bytes, %zu updates\n  got  ", ld_md_name(alg), len, nupdates);
+    fprintf(stderr, "LD_FUZZ alg %s, message %zu bytes, %zu updates\n  got  ", ld_md_name(alg), len,
+            nupdates);
     for (i = 0; i < ds; i++)
         fprintf(stderr, "%02x", got[i]);
     fprintf(stderr, "\n  want ");
@@ -117,16 +120,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nsplits = fz_u8(&in) % (MAX_SPLITS + 1);
     for (i = 0; i < nsplits; i++)
         splits[i] = fz_u8(&in);
-    copy_at = fz_u8(&in) % (nsplits + 2);       /* nsplits + 1: no copy */
+    copy_at = fz_u8(&in) % (nsplits + 2); /* nsplits + 1: no copy */
     msg = in.p;
     len = in.n < MAX_MSG ? in.n : MAX_MSG;
 
-    if (k == LD_ALG_COUNT) {                     /* unknown ids: refused, nothing written */
+    if (k == LD_ALG_COUNT) { /* unknown ids: refused, nothing written */
         static const int bad[] = {-1, LD_ALG_COUNT, 1000, 0x10000};
         for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             memset(oneshot, FZ_FILL, sizeof oneshot);
             FZ_CHECK(ld_md_init(&ctx, bad[i]) == LD_ERR_ARG, "init refuses alg %d", bad[i]);
-            FZ_CHECK(ld_md(bad[i], msg, len, oneshot) == LD_ERR_ARG && fz_untouched(oneshot, sizeof oneshot),
+            FZ_CHECK(ld_md(bad[i], msg, len, oneshot) == LD_ERR_ARG &&
+                         fz_untouched(oneshot, sizeof oneshot),
                      "one-shot refuses alg %d and writes nothing", bad[i]);
         }
         return 0;
@@ -141,24 +145,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(fz_untouched(oneshot + ds, sizeof oneshot - ds), "one-shot wrote past the digest");
     reference(k, msg, len, ref);
     if (memcmp(oneshot, ref, ds) != 0)
-        dump_and_fail("one-shot ld_md differs from the reference (own padding + compression)",
-                      alg, len, 1, oneshot, ref, ds);
+        dump_and_fail("one-shot ld_md differs from the reference (own padding + compression)", alg,
+                      len, 1, oneshot, ref, ds);
 
     FZ_CHECK(ld_md_init(&ctx, alg) == LD_OK && ld_md_ctx_alg(&ctx) == alg, "init");
     for (i = 0; i <= nsplits; i++) {
-        if (i == copy_at) {                      /* the copy, taken before update i */
+        if (i == copy_at) { /* the copy, taken before update i */
             FZ_CHECK(ld_md_copy(&copy, &ctx) == LD_OK, "copy");
             have_copy = 1;
             FZ_CHECK(ld_md_copy(&copy, &copy) == LD_OK, "copy onto itself");
             {
                 size_t rest = len - pos;
-                FZ_CHECK(ld_md_update(&copy, rest ? msg + pos : NULL, rest) == LD_OK, "copy: update the rest");
+                FZ_CHECK(ld_md_update(&copy, rest ? msg + pos : NULL, rest) == LD_OK,
+                         "copy: update the rest");
             }
             finish(&copy, ds, copied, "copy");
         }
         if (i == nsplits)
             break;
-        if (splits[i] == 255) {                  /* NULL, 0: nothing hashed */
+        if (splits[i] == 255) { /* NULL, 0: nothing hashed */
             FZ_CHECK(ld_md_update(&ctx, NULL, 0) == LD_OK, "update(NULL, 0) at %zu", pos);
             continue;
         }
@@ -179,11 +184,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     finish(&ctx, ds, streamed, "stream");
 #ifdef LD_FUZZ_PLANT
     if (len == 100 && nupdates == 3)
-        streamed[ds / 2] ^= 0x10;                /* the planted bug */
+        streamed[ds / 2] ^= 0x10; /* the planted bug */
 #endif
     if (memcmp(streamed, oneshot, ds) != 0)
-        dump_and_fail("split updates differ from the one-shot digest", alg, len, nupdates, streamed, oneshot, ds);
+        dump_and_fail("split updates differ from the one-shot digest", alg, len, nupdates, streamed,
+                      oneshot, ds);
     if (have_copy && memcmp(copied, oneshot, ds) != 0)
-        dump_and_fail("the copy's digest differs from the one-shot digest", alg, len, nupdates, copied, oneshot, ds);
+        dump_and_fail("the copy's digest differs from the one-shot digest", alg, len, nupdates,
+                      copied, oneshot, ds);
     return 0;
 }

@@ -24,12 +24,12 @@
 #include "litedigest/ld_skein.h"
 #include "litedigest/ld_sched.h"
 
-#define MAX_MSGS 24
+#define MAX_MSGS  24
 #define MAX_SLOTS 8
-#define MAX_LEN 1200
+#define MAX_LEN   1200
 
 static uint64_t rng;
-static fz_in order;           /* the completion order */
+static fz_in order; /* the completion order */
 
 static uint32_t pick(uint32_t n)
 {
@@ -41,13 +41,14 @@ static uint32_t pick(uint32_t n)
     return (uint32_t)(((rng * 0x2545F4914F6CDD1Dull) >> 32) % n);
 }
 
-#define SCHED_EXEC_CHECK(cond, ...) FZ_CHECK(cond, __VA_ARGS__)    /* a finding: abort */
-#define SCHED_EXEC_RANDOM(n) pick(n)
+#define SCHED_EXEC_CHECK(cond, ...) FZ_CHECK(cond, __VA_ARGS__) /* a finding: abort */
+#define SCHED_EXEC_RANDOM(n)        pick(n)
 #include "../sched_executor.h"
 
 static const int SKEIN_BITS[] = {512, 384, 256, 224, 160, 128};
 static const int SHA256_ALGS[] = {LD_ALG_SHA256, LD_ALG_SHA224};
-static const int SHA512_ALGS[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224, LD_ALG_SHA512_256};
+static const int SHA512_ALGS[] = {LD_ALG_SHA512, LD_ALG_SHA384, LD_ALG_SHA512_224,
+                                  LD_ALG_SHA512_256};
 
 static uint8_t msg_data[MAX_MSGS][MAX_LEN];
 static uint8_t outs[MAX_MSGS][LD_MD_MAX_DIGEST_SIZE];
@@ -69,29 +70,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ld_sched_msg *m = &msgs[i];
         uint8_t a = fz_u8(&in);
         uint64_t x = rng + 0x9E3779B97F4A7C15ull * (i + 1);
-        m->len = fz_u16(&in);                   /* as is up to MAX_LEN: comparisons can steer it */
+        m->len = fz_u16(&in); /* as is up to MAX_LEN: comparisons can steer it */
         if (m->len > MAX_LEN)
             m->len %= MAX_LEN + 1;
         switch (family) {
-        case 0: m->alg = LD_ALG_SHA1; break;
-        case 1: m->alg = SHA256_ALGS[a % 2]; break;
-        case 2: m->alg = SHA512_ALGS[a % 4]; break;
-        default: m->alg = LD_ALG_SKEIN512(SKEIN_BITS[a % 6]); break;
+        case 0:
+            m->alg = LD_ALG_SHA1;
+            break;
+        case 1:
+            m->alg = SHA256_ALGS[a % 2];
+            break;
+        case 2:
+            m->alg = SHA512_ALGS[a % 4];
+            break;
+        default:
+            m->alg = LD_ALG_SKEIN512(SKEIN_BITS[a % 6]);
+            break;
         }
         for (j = 0; j < m->len; j++) {
             x ^= x >> 33;
             x *= 0xFF51AFD7ED558CCDull;
             msg_data[i][j] = (uint8_t)(x >> 56);
         }
-        m->data = m->len || !(a & 0x08) ? msg_data[i] : NULL;   /* an empty one without data */
+        m->data = m->len || !(a & 0x08) ? msg_data[i] : NULL; /* an empty one without data */
         m->out = outs[i];
         bad[i] = (a >> 4) == 15;
         if (bad[i]) {
             switch ((a >> 2) & 3) {
-            case 0: m->out = NULL; break;
-            case 1: m->alg = LD_ALG_COUNT; break;
-            case 2: m->alg = LD_ALG_SKEIN512(200); break;     /* no configured IV */
-            default: m->data = NULL; m->len = 1 + m->len % 100; break;
+            case 0:
+                m->out = NULL;
+                break;
+            case 1:
+                m->alg = LD_ALG_COUNT;
+                break;
+            case 2:
+                m->alg = LD_ALG_SKEIN512(200);
+                break; /* no configured IV */
+            default:
+                m->data = NULL;
+                m->len = 1 + m->len % 100;
+                break;
             }
         }
     }

@@ -24,11 +24,11 @@
 #include "fuzz_input.h"
 #include "litedigest/ld_skein.h"
 
-#define MAX_SPLITS 16
-#define MAX_KEY 200
+#define MAX_SPLITS   16
+#define MAX_KEY      200
 #define MAX_OUT_BITS 1024
-#define MAX_MSG 8192
-#define OUT_ROOM (MAX_OUT_BITS / 8 + 16)
+#define MAX_MSG      8192
+#define OUT_ROOM     (MAX_OUT_BITS / 8 + 16)
 
 static const size_t STD_BITS[] = {512, 384, 256, 224, 160, 128};
 
@@ -79,11 +79,11 @@ static void reference(size_t out_bits, const uint8_t *key, size_t keylen, const 
     if (keylen)
         ubi(x, key, keylen, 0 /* key */, 0);
     for (i = 0; i < 8; i++)
-        cfg[8 + i] = (uint8_t)((uint64_t)out_bits >> (8 * i));   /* tree parameters: 0 */
+        cfg[8 + i] = (uint8_t)((uint64_t)out_bits >> (8 * i)); /* tree parameters: 0 */
     ubi(x, cfg, sizeof cfg, 4 /* configuration */, 0);
     if (bytes)
         memcpy(m, msg, bytes);
-    if (nbits % 8) {   /* the partial byte: its first bits, a 1 bit, zeros */
+    if (nbits % 8) { /* the partial byte: its first bits, a 1 bit, zeros */
         unsigned r = (unsigned)(nbits % 8);
         m[bytes - 1] = (uint8_t)((m[bytes - 1] & (0xFF00u >> r)) | (0x80u >> r));
     }
@@ -101,11 +101,12 @@ static void reference(size_t out_bits, const uint8_t *key, size_t keylen, const 
         out[outbytes - 1] &= (uint8_t)(0xFFu << (8 - out_bits % 8));
 }
 
-static void fail_digest(const char *what, size_t out_bits, size_t keylen, size_t nbits, size_t nupdates,
-                        const uint8_t *got, const uint8_t *want, size_t n)
+static void fail_digest(const char *what, size_t out_bits, size_t keylen, size_t nbits,
+                        size_t nupdates, const uint8_t *got, const uint8_t *want, size_t n)
 {
     size_t i;
-    fprintf(stderr, "LD_FUZZ skein512 out_bits %zu, key %zu bytes, message %zu bits, %zu updates\n  got  ",
+    fprintf(stderr,
+            "LD_FUZZ skein512 out_bits %zu, key %zu bytes, message %zu bits, %zu updates\n  got  ",
             out_bits, keylen, nbits, nupdates);
     for (i = 0; i < n; i++)
         fprintf(stderr, "%02x", got[i]);
@@ -123,26 +124,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t streamed[OUT_ROOM], oneshot[OUT_ROOM], ref[OUT_ROOM], again[OUT_ROOM];
     ld_skein512_ctx ctx;
     const uint8_t *msg;
-    size_t out_bits, keylen = 0, nsplits, tail_whole, len, nbits, whole, pos = 0, nupdates = 0, outbytes, i;
+    size_t out_bits, keylen = 0, nsplits, tail_whole, len, nbits, whole, pos = 0, nupdates = 0,
+                     outbytes, i;
     unsigned rem;
     uint8_t mode = fz_u8(&in) % 4;
 
     switch (mode) {
-    case 0:                                     /* as is up to 1024: comparisons can steer it */
+    case 0: /* as is up to 1024: comparisons can steer it */
         out_bits = fz_u16(&in);
         if (out_bits == 0 || out_bits > MAX_OUT_BITS)
             out_bits = 1 + out_bits % MAX_OUT_BITS;
         break;
-    case 1: out_bits = STD_BITS[fz_u8(&in) % 6]; break;
-    case 2: out_bits = 512; break;
-    default: {                                  /* sizes init must refuse */
+    case 1:
+        out_bits = STD_BITS[fz_u8(&in) % 6];
+        break;
+    case 2:
+        out_bits = 512;
+        break;
+    default: { /* sizes init must refuse */
         static const size_t bad[] = {0, LD_SKEIN512_MAX_OUT_BITS + 1, SIZE_MAX};
         size_t b = bad[fz_u8(&in) % 3];
         memset(oneshot, FZ_FILL, sizeof oneshot);
-        FZ_CHECK(ld_skein512_init(&ctx, b, NULL, 0) == LD_ERR_ARG, "init refuses %zu output bits", b);
-        FZ_CHECK(ld_skein512(b, NULL, 0, "abc", 24, oneshot) == LD_ERR_ARG && fz_untouched(oneshot, sizeof oneshot),
+        FZ_CHECK(ld_skein512_init(&ctx, b, NULL, 0) == LD_ERR_ARG, "init refuses %zu output bits",
+                 b);
+        FZ_CHECK(ld_skein512(b, NULL, 0, "abc", 24, oneshot) == LD_ERR_ARG &&
+                     fz_untouched(oneshot, sizeof oneshot),
                  "one-shot refuses %zu output bits, writes nothing", b);
-        FZ_CHECK(ld_skein512_init(&ctx, 256, NULL, 5) == LD_ERR_ARG, "init refuses a NULL key of 5 bytes");
+        FZ_CHECK(ld_skein512_init(&ctx, 256, NULL, 5) == LD_ERR_ARG,
+                 "init refuses a NULL key of 5 bytes");
         return 0;
     }
     }
@@ -161,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (len == 0)
         rem = 0;
     nbits = rem ? 8 * (len - 1) + rem : 8 * len;
-    whole = nbits / 8;                          /* bytes before the partial one */
+    whole = nbits / 8; /* bytes before the partial one */
     if (rem == 0)
         tail_whole = 0;
     else if (tail_whole > whole)
@@ -175,7 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t want = splits[i] & 0x7F, n;
         if (want == 0x7F) {
             FZ_CHECK(((splits[i] & 0x80) ? ld_skein512_update_bits(&ctx, NULL, 0)
-                                         : ld_skein512_update(&ctx, NULL, 0)) == LD_OK, "update(NULL, 0)");
+                                         : ld_skein512_update(&ctx, NULL, 0)) == LD_OK,
+                     "update(NULL, 0)");
             continue;
         }
         n = want < whole - tail_whole - pos ? want : whole - tail_whole - pos;
@@ -186,7 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nupdates += n > 0;
     }
     if (pos < whole - tail_whole) {
-        FZ_CHECK(ld_skein512_update(&ctx, msg + pos, whole - tail_whole - pos) == LD_OK, "update of the rest");
+        FZ_CHECK(ld_skein512_update(&ctx, msg + pos, whole - tail_whole - pos) == LD_OK,
+                 "update of the rest");
         pos = whole - tail_whole;
         nupdates++;
     }
@@ -196,34 +207,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nupdates++;
         /* the message has ended: more data is refused and changes nothing */
         FZ_CHECK(ld_skein512_update(&ctx, msg, 1) == LD_ERR_STATE, "update after a partial byte");
-        FZ_CHECK(ld_skein512_update_bits(&ctx, msg, 3) == LD_ERR_STATE, "update_bits after a partial byte");
-        FZ_CHECK(ld_skein512_update(&ctx, NULL, 0) == LD_OK && ld_skein512_update_bits(&ctx, NULL, 0) == LD_OK,
+        FZ_CHECK(ld_skein512_update_bits(&ctx, msg, 3) == LD_ERR_STATE,
+                 "update_bits after a partial byte");
+        FZ_CHECK(ld_skein512_update(&ctx, NULL, 0) == LD_OK &&
+                     ld_skein512_update_bits(&ctx, NULL, 0) == LD_OK,
                  "NULL, 0 after a partial byte");
     }
     memset(streamed, FZ_FILL, sizeof streamed);
     FZ_CHECK(ld_skein512_final(&ctx, streamed) == LD_OK, "final");
-    FZ_CHECK(fz_untouched(streamed + outbytes, sizeof streamed - outbytes), "final wrote past %zu bytes", outbytes);
+    FZ_CHECK(fz_untouched(streamed + outbytes, sizeof streamed - outbytes),
+             "final wrote past %zu bytes", outbytes);
     memset(again, FZ_FILL, sizeof again);
     FZ_CHECK(ld_skein512_final(&ctx, again) == LD_ERR_STATE && fz_untouched(again, sizeof again),
              "a second final is LD_ERR_STATE and writes nothing");
     FZ_CHECK(ld_skein512_update(&ctx, "x", 1) == LD_ERR_STATE, "update after final");
 
     memset(oneshot, FZ_FILL, sizeof oneshot);
-    FZ_CHECK(ld_skein512(out_bits, keylen ? key : NULL, keylen, len ? msg : NULL, nbits, oneshot) == LD_OK,
+    FZ_CHECK(ld_skein512(out_bits, keylen ? key : NULL, keylen, len ? msg : NULL, nbits, oneshot) ==
+                 LD_OK,
              "one-shot");
-    FZ_CHECK(fz_untouched(oneshot + outbytes, sizeof oneshot - outbytes), "one-shot wrote past the digest");
+    FZ_CHECK(fz_untouched(oneshot + outbytes, sizeof oneshot - outbytes),
+             "one-shot wrote past the digest");
     reference(out_bits, key, keylen, msg, nbits, ref);
     if (memcmp(oneshot, ref, outbytes) != 0)
-        fail_digest("one-shot ld_skein512 differs from the reference (own UBI chain over ld_threefish512)",
-                    out_bits, keylen, nbits, 1, oneshot, ref, outbytes);
+        fail_digest(
+            "one-shot ld_skein512 differs from the reference (own UBI chain over ld_threefish512)",
+            out_bits, keylen, nbits, 1, oneshot, ref, outbytes);
     if (memcmp(streamed, oneshot, outbytes) != 0)
-        fail_digest("streamed digest differs from the one-shot ld_skein512", out_bits, keylen, nbits, nupdates,
-                    streamed, oneshot, outbytes);
-    if (mode == 2) {     /* plain Skein-512-512: the scheduler's alg of the same size */
+        fail_digest("streamed digest differs from the one-shot ld_skein512", out_bits, keylen,
+                    nbits, nupdates, streamed, oneshot, outbytes);
+    if (mode == 2) { /* plain Skein-512-512: the scheduler's alg of the same size */
         FZ_CHECK(ld_skein512_alg_bits(LD_ALG_SKEIN512(512)) == 512 && ld_skein512_variant(512) > 0,
                  "Skein-512-512 has a configured IV");
-        FZ_CHECK(ld_skein512(ld_skein512_alg_bits(LD_ALG_SKEIN512(512)), NULL, 0, len ? msg : NULL, 8 * len,
-                             oneshot) == LD_OK && memcmp(oneshot, streamed, 64) == 0,
+        FZ_CHECK(ld_skein512(ld_skein512_alg_bits(LD_ALG_SKEIN512(512)), NULL, 0, len ? msg : NULL,
+                             8 * len, oneshot) == LD_OK &&
+                     memcmp(oneshot, streamed, 64) == 0,
                  "plain Skein-512-512 one-shot");
     }
     return 0;

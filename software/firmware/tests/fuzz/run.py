@@ -22,6 +22,7 @@ Exit status 0 when every target ran its time without a crash, sanitizer report o
 build/fuzz/artifacts/); 2 when clang with libFuzzer is not installed (scripts/setup.sh).
 Standard library only.
 """
+
 import argparse
 import hashlib
 import os
@@ -41,16 +42,29 @@ CORPUS = os.path.join(HERE, "corpus")
 
 # name -> libFuzzer -max_len: room for the target's fields and a message of several blocks
 TARGETS = {"md_stream": 4096, "md_pad": 320, "sched": 512, "skein": 2048}
-PLANTABLE = {"md_stream"}            # targets with an LD_FUZZ_PLANT bug (tests/clib/test_fuzz.py)
+PLANTABLE = {"md_stream"}  # targets with an LD_FUZZ_PLANT bug (tests/clib/test_fuzz.py)
 CLANGS = ["clang-14", "clang"]
-FLAGS = ["-g", "-O1", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined",
-         "-fno-omit-frame-pointer", "-std=c99", "-Wall", "-Wextra", "-Werror"]
-ENV = {"ASAN_OPTIONS": "abort_on_error=0:detect_leaks=1:allocator_may_return_null=1",
-       "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
+FLAGS = [
+    "-g",
+    "-O1",
+    "-fsanitize=fuzzer,address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+    "-std=c99",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+]
+ENV = {
+    "ASAN_OPTIONS": "abort_on_error=0:detect_leaks=1:allocator_may_return_null=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
 # the corpus kept in the repository: at most this many files and bytes per target
 CORPUS_MAX_FILES, CORPUS_MAX_BYTES = 200, 1 << 20
-SETUP_HINT = ("clang with libFuzzer is not installed: run scripts/setup.sh as root (it installs "
-              "clang-14 and libclang-rt-14-dev with the test packages)")
+SETUP_HINT = (
+    "clang with libFuzzer is not installed: run scripts/setup.sh as root (it installs "
+    "clang-14 and libclang-rt-14-dev with the test packages)"
+)
 
 
 class ClangMissing(RuntimeError):
@@ -72,11 +86,22 @@ def find_clang():
         with tempfile.TemporaryDirectory() as tmp:
             src = os.path.join(tmp, "probe.c")
             with open(src, "w") as f:
-                f.write("#include <stddef.h>\n#include <stdint.h>\n"
-                        "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\n"
-                        "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n")
-            r = subprocess.run([path, "-fsanitize=fuzzer,address,undefined", src, "-o", os.path.join(tmp, "probe")],
-                               capture_output=True, text=True)
+                f.write(
+                    "#include <stddef.h>\n#include <stdint.h>\n"
+                    "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\n"
+                    "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n"
+                )
+            r = subprocess.run(
+                [
+                    path,
+                    "-fsanitize=fuzzer,address,undefined",
+                    src,
+                    "-o",
+                    os.path.join(tmp, "probe"),
+                ],
+                capture_output=True,
+                text=True,
+            )
             if r.returncode == 0:
                 return path
     raise ClangMissing(SETUP_HINT)
@@ -95,9 +120,17 @@ def _lib_key(cc):
     h.update(subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.encode())
     h.update("\0".join(FLAGS).encode())
     inc = os.path.join(LIB, "include", "litedigest")
-    _hash_files(h, lib_sources() + [os.path.join(LIB, "sources.txt")] +
-                sorted(os.path.join(LIB, "src", f) for f in os.listdir(os.path.join(LIB, "src")) if f.endswith(".h")) +
-                sorted(os.path.join(inc, f) for f in os.listdir(inc) if f.endswith(".h")))
+    _hash_files(
+        h,
+        lib_sources()
+        + [os.path.join(LIB, "sources.txt")]
+        + sorted(
+            os.path.join(LIB, "src", f)
+            for f in os.listdir(os.path.join(LIB, "src"))
+            if f.endswith(".h")
+        )
+        + sorted(os.path.join(inc, f) for f in os.listdir(inc) if f.endswith(".h")),
+    )
     return h.hexdigest()[:16]
 
 
@@ -117,7 +150,7 @@ def build_lib(cc=None):
         raise RuntimeError(f"building the library failed:\n{' '.join(cmd)}\n{r.stderr}")
     try:
         os.rename(tmp, objdir)
-    except OSError:               # built at the same time by another process: use that one
+    except OSError:  # built at the same time by another process: use that one
         shutil.rmtree(tmp, ignore_errors=True)
     return objdir, sorted(os.path.join(objdir, f) for f in os.listdir(objdir))
 
@@ -128,25 +161,40 @@ def build(target, plant=False, cc=None):
     if target not in TARGETS:
         raise ValueError(f"no fuzz target {target!r} (targets: {', '.join(TARGETS)})")
     if plant and target not in PLANTABLE:
-        raise ValueError(f"{target} has no planted bug (those with one: {', '.join(sorted(PLANTABLE))})")
+        raise ValueError(
+            f"{target} has no planted bug (those with one: {', '.join(sorted(PLANTABLE))})"
+        )
     cc = cc or find_clang()
     objdir, objs = build_lib(cc)
     flags = FLAGS + (["-DLD_FUZZ_PLANT"] if plant else [])
     h = hashlib.sha256(os.path.basename(objdir).encode())
     h.update("\0".join(flags).encode())
-    tests = os.path.dirname(HERE)      # software/firmware/tests: the headers shared with the host tests
-    _hash_files(h, [os.path.join(HERE, f"fuzz_{target}.c")] +
-                sorted(os.path.join(d, f) for d in (HERE, tests) for f in os.listdir(d) if f.endswith(".h")))
+    tests = os.path.dirname(HERE)  # software/firmware/tests: the headers shared with the host tests
+    _hash_files(
+        h,
+        [os.path.join(HERE, f"fuzz_{target}.c")]
+        + sorted(
+            os.path.join(d, f) for d in (HERE, tests) for f in os.listdir(d) if f.endswith(".h")
+        ),
+    )
     exe = os.path.join(BUILD, f"fuzz_{target}{'-plant' if plant else ''}-{h.hexdigest()[:16]}")
     if os.path.exists(exe):
         return exe
     tmp = f"{exe}.tmp{os.getpid()}"
-    cmd = [cc, *flags, "-I", os.path.join(LIB, "include"), os.path.join(HERE, f"fuzz_{target}.c"),
-           *objs, "-o", tmp]
+    cmd = [
+        cc,
+        *flags,
+        "-I",
+        os.path.join(LIB, "include"),
+        os.path.join(HERE, f"fuzz_{target}.c"),
+        *objs,
+        "-o",
+        tmp,
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"building {target} failed:\n{' '.join(cmd)}\n{r.stderr}")
-    os.replace(tmp, exe)          # atomic: a concurrent build of the same hash is harmless
+    os.replace(tmp, exe)  # atomic: a concurrent build of the same hash is harmless
     return exe
 
 
@@ -215,18 +263,33 @@ def fuzz(target, seconds, plant=False, update_corpus=False, seed=None, cc=None, 
             shutil.copy(f, work)
         art = os.path.join(tmp, "artifacts") + os.sep
         os.makedirs(art)
-        cmd = [exe, f"-max_total_time={seconds}", f"-max_len={TARGETS[target]}", "-timeout=20",
-               *memory_limits(), "-print_final_stats=1", "-print_pcs=0", f"-artifact_prefix={art}",
-               work]
+        cmd = [
+            exe,
+            f"-max_total_time={seconds}",
+            f"-max_len={TARGETS[target]}",
+            "-timeout=20",
+            *memory_limits(),
+            "-print_final_stats=1",
+            "-print_pcs=0",
+            f"-artifact_prefix={art}",
+            work,
+        ]
         if seed is not None:
             cmd.insert(1, f"-seed={seed}")
         t0 = time.monotonic()
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           errors="replace", env={**os.environ, **ENV}, timeout=seconds + 300)
+        r = subprocess.run(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            env={**os.environ, **ENV},
+            timeout=seconds + 300,
+        )
         took = time.monotonic() - t0
         crashes = sorted(os.listdir(art))
         kept, inputs = [], []
-        for c in crashes:      # keep the failing inputs where they can be rerun (not the plant's)
+        for c in crashes:  # keep the failing inputs where they can be rerun (not the plant's)
             with open(os.path.join(art, c), "rb") as f:
                 inputs.append(f.read())
             if not plant:
@@ -246,18 +309,29 @@ def replay(target, plant=False, cc=None):
     """Run target once on every input of its corpus, no fuzzing: (ok, output)."""
     exe = build(target, plant=plant, cc=cc)
     files = corpus_files(target)
-    r = subprocess.run([exe, "-runs=1", *memory_limits(), *files], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, errors="replace", env={**os.environ, **ENV}, timeout=600)
+    r = subprocess.run(
+        [exe, "-runs=1", *memory_limits(), *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        env={**os.environ, **ENV},
+        timeout=600,
+    )
     return r.returncode == 0, r.stdout
 
 
 def _merge(exe, target, into, dirs, *opts):
     """libFuzzer -merge=1: the inputs of dirs that add coverage, copied into `into`"""
     os.makedirs(into)
-    r = subprocess.run([exe, "-merge=1", f"-max_len={TARGETS[target]}", *memory_limits(), *opts,
-                        into, *dirs],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-                       env={**os.environ, **ENV})
+    r = subprocess.run(
+        [exe, "-merge=1", f"-max_len={TARGETS[target]}", *memory_limits(), *opts, into, *dirs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        env={**os.environ, **ENV},
+    )
     if r.returncode != 0:
         raise RuntimeError(f"merging the corpus of {target} failed:\n{r.stdout[-4000:]}")
     return sorted(os.listdir(into))
@@ -286,24 +360,34 @@ def _update_corpus(exe, target, work, tmp, log):
             os.remove(os.path.join(dest, f))
     for f in chosen:
         with open(os.path.join(merged, f), "rb") as fh:
-            if fh.read() in seed_data:      # a seed already there under its own name
+            if fh.read() in seed_data:  # a seed already there under its own name
                 continue
         shutil.copy(os.path.join(merged, f), dest)
     files = corpus_files(target)
     size = sum(os.path.getsize(f) for f in files)
     log(f"{target}: corpus now {len(files)} files, {size} bytes")
     if len(files) > CORPUS_MAX_FILES or size > CORPUS_MAX_BYTES:
-        log(f"{target}: WARNING the corpus is over {CORPUS_MAX_FILES} files / {CORPUS_MAX_BYTES} bytes")
+        log(
+            f"{target}: WARNING the corpus is over {CORPUS_MAX_FILES} files / {CORPUS_MAX_BYTES} bytes"
+        )
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("targets", nargs="*", help=f"targets to run (default: all of {', '.join(TARGETS)})")
+    ap.add_argument(
+        "targets", nargs="*", help=f"targets to run (default: all of {', '.join(TARGETS)})"
+    )
     ap.add_argument("--seconds", type=int, default=20, help="fuzzing time per target (default 20)")
-    ap.add_argument("--update-corpus", action="store_true",
-                    help="merge new interesting inputs into corpus/<target>/ and minimize it")
-    ap.add_argument("--plant", action="store_true",
-                    help="build with -DLD_FUZZ_PLANT (the planted bug; the run must then fail)")
+    ap.add_argument(
+        "--update-corpus",
+        action="store_true",
+        help="merge new interesting inputs into corpus/<target>/ and minimize it",
+    )
+    ap.add_argument(
+        "--plant",
+        action="store_true",
+        help="build with -DLD_FUZZ_PLANT (the planted bug; the run must then fail)",
+    )
     ap.add_argument("--seed", type=int, help="libFuzzer's -seed (default: a new one each run)")
     ap.add_argument("--build-only", action="store_true", help="build the targets and stop")
     args = ap.parse_args(argv)
@@ -319,7 +403,14 @@ def main(argv=None):
         return 0
     failed = []
     for t in targets:
-        res = fuzz(t, args.seconds, plant=args.plant, update_corpus=args.update_corpus, seed=args.seed, cc=cc)
+        res = fuzz(
+            t,
+            args.seconds,
+            plant=args.plant,
+            update_corpus=args.update_corpus,
+            seed=args.seed,
+            cc=cc,
+        )
         if not res.ok:
             print(res.output[-12000:])
             for a in res.artifacts:

@@ -22,6 +22,7 @@
 - `sched_order(lengths, alg, nslots, whole_message_jobs)`: the scheduler's pure policy
   (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order.
 """
+
 import collections
 import contextlib
 import struct
@@ -37,9 +38,12 @@ PATH_CSR, PATH_DMA = lib.LD_PATH_CSR, lib.LD_PATH_DMA
 VARIANTS = {name: getattr(lib, f"LD_{name.upper()}") for name in spec.VARIANTS["sha256"]}
 
 ERRORS = {
-    lib.LD_ERR_ARG: "LD_ERR_ARG", lib.LD_ERR_STATE: "LD_ERR_STATE",
-    lib.LD_ERR_TIMEOUT: "LD_ERR_TIMEOUT", lib.LD_ERR_HW: "LD_ERR_HW",
-    lib.LD_ERR_RANGE: "LD_ERR_RANGE", lib.LD_ERR_MISMATCH: "LD_ERR_MISMATCH",
+    lib.LD_ERR_ARG: "LD_ERR_ARG",
+    lib.LD_ERR_STATE: "LD_ERR_STATE",
+    lib.LD_ERR_TIMEOUT: "LD_ERR_TIMEOUT",
+    lib.LD_ERR_HW: "LD_ERR_HW",
+    lib.LD_ERR_RANGE: "LD_ERR_RANGE",
+    lib.LD_ERR_MISMATCH: "LD_ERR_MISMATCH",
 }
 
 
@@ -69,9 +73,13 @@ class StateError(NativeError, ValueError):
     """A call out of order (LD_ERR_STATE): after final, after the message ended, ..."""
 
 
-_ERROR_CLASSES = {lib.LD_ERR_HW: HardwareError, lib.LD_ERR_TIMEOUT: HardwareTimeout,
-                  lib.LD_ERR_ARG: ArgumentError, lib.LD_ERR_RANGE: ArgumentError,
-                  lib.LD_ERR_STATE: StateError}
+_ERROR_CLASSES = {
+    lib.LD_ERR_HW: HardwareError,
+    lib.LD_ERR_TIMEOUT: HardwareTimeout,
+    lib.LD_ERR_ARG: ArgumentError,
+    lib.LD_ERR_RANGE: ArgumentError,
+    lib.LD_ERR_STATE: StateError,
+}
 
 
 def _check(code, what):
@@ -191,7 +199,6 @@ def sha256(data, variant=SHA256):
     return bytes(ffi.buffer(out, digest_size(variant)))
 
 
-
 # ---------------------------------------------------------------------------------------
 # The generic Merkle-Damgard API (ld_md.h): every algorithm, by hashlib name.
 
@@ -209,7 +216,7 @@ def md_iv_words(name):
     alg = md_alg(name)
     words = ffi.new(f"uint32_t[{lib.LD_MD_MAX_STATE_WORDS}]")
     _check(lib.ld_md_iv_words(alg, words), "ld_md_iv_words")
-    return list(words)[:lib.ld_md_state_words(alg)]
+    return list(words)[: lib.ld_md_state_words(alg)]
 
 
 class MdCtx:
@@ -227,9 +234,11 @@ class MdCtx:
         if hook is None:
             _check(lib.ld_md_init(self._ctx, self.alg), "ld_md_init")
         else:
-            self._hook = ffi.new_handle(hook)   # kept alive with the context (and its copies)
-            _check(lib.ld_md_init_hook(self._ctx, self.alg, lib.ld_py_md_compress, self._hook),
-                   "ld_md_init_hook")
+            self._hook = ffi.new_handle(hook)  # kept alive with the context (and its copies)
+            _check(
+                lib.ld_md_init_hook(self._ctx, self.alg, lib.ld_py_md_compress, self._hook),
+                "ld_md_init_hook",
+            )
         if data:
             self.update(data)
 
@@ -297,6 +306,7 @@ def hmac_verify(name, key, data, mac):
         return False
     _check(r, "ld_hmac_verify")
     return True
+
 
 # ---------------------------------------------------------------------------------------
 # The C peripheral driver and the message scheduler against Python-provided registers.
@@ -374,8 +384,9 @@ def ld_py_md_compress(user, alg, first, words, blocks, nblocks):
     try:
         n = lib.ld_md_state_words(alg)
         bs = lib.ld_md_block_size(alg)
-        out = ffi.from_handle(user)(int(alg), bool(first), list(words[0:n]),
-                                    ffi.buffer(blocks, nblocks * bs)[:])
+        out = ffi.from_handle(user)(
+            int(alg), bool(first), list(words[0:n]), ffi.buffer(blocks, nblocks * bs)[:]
+        )
         if len(out) != n:
             raise ValueError(f"a compression hook returned {len(out)} words, not {n}")
         words[0:n] = [int(w) & 0xFFFFFFFF for w in out]
@@ -391,7 +402,9 @@ def ld_py_skein_ubi(user, x, variant, blocks, nblocks, tweaks):
     (x: 8 ints, variant: -1 or the engine variant to start from, tweaks: (T0, T1) per block)"""
     try:
         tw = [(int(tweaks[2 * i]), int(tweaks[2 * i + 1])) for i in range(nblocks)]
-        out = ffi.from_handle(user)(list(x[0:8]), int(variant), ffi.buffer(blocks, 64 * nblocks)[:], tw)
+        out = ffi.from_handle(user)(
+            list(x[0:8]), int(variant), ffi.buffer(blocks, 64 * nblocks)[:], tw
+        )
         x[0:8] = [int(w) for w in out]
         return lib.LD_OK
     except Exception as e:
@@ -403,13 +416,19 @@ def ld_py_skein_ubi(user, x, variant, blocks, nblocks, tweaks):
 # the C structure says which the driver uses)
 # the batch walker's registers: optional (0 in the device when a register map has none: one
 # built before the walker)
-BATCH_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
-                     if n.startswith("batch_") and (n in hw_regs.REGISTERS or n in hw_regs.SHA_REGISTERS))
-DEV_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields
-                   if n in hw_regs.REGISTERS and n not in BATCH_FIELDS)
+BATCH_FIELDS = tuple(
+    n
+    for n, _ in ffi.typeof("ld_hw_dev").fields
+    if n.startswith("batch_") and (n in hw_regs.REGISTERS or n in hw_regs.SHA_REGISTERS)
+)
+DEV_FIELDS = tuple(
+    n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.REGISTERS and n not in BATCH_FIELDS
+)
 
 # the hash families and the MAC engine families (a MAC peripheral's ld_hw_dev.family)
-FAMILIES = {name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in (*spec.FAMILIES, *spec.MAC_FAMILIES)}
+FAMILIES = {
+    name: getattr(lib, f"LD_FAMILY_{name.upper()}") for name in (*spec.FAMILIES, *spec.MAC_FAMILIES)
+}
 SKEIN_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.SKEIN_REGISTERS)
 MAC_FIELDS = tuple(n for n, _ in ffi.typeof("ld_hw_dev").fields if n in hw_regs.MAC_REGISTERS)
 
@@ -450,7 +469,7 @@ def aligned_new(ctype, n=1, align=DMA_ALIGN):
     size = ffi.sizeof(ctype) * n
     raw = bytearray(size + align)
     off = -address(ffi.from_buffer(raw)) % align
-    return ffi.from_buffer(f"{ctype}[]", memoryview(raw)[off:off + size])
+    return ffi.from_buffer(f"{ctype}[]", memoryview(raw)[off : off + size])
 
 
 class DmaArena:
@@ -509,8 +528,10 @@ def sched_alg(name):
     try:
         return md_alg(name)
     except ValueError:
-        raise ValueError(f"unknown algorithm {name!r} for the scheduler: one of "
-                         f"{sorted(MD_ALGS) + sorted(SKEIN_SCHED_ALGS)}") from None
+        raise ValueError(
+            f"unknown algorithm {name!r} for the scheduler: one of "
+            f"{sorted(MD_ALGS) + sorted(SKEIN_SCHED_ALGS)}"
+        ) from None
 
 
 def _algs(alg, n):
@@ -522,13 +543,17 @@ def _algs(alg, n):
     return [sched_alg(alg)] * n
 
 
-SchedStats = collections.namedtuple("SchedStats", "cycles run_cycles blocks interval period in_flight jobs")
+SchedStats = collections.namedtuple(
+    "SchedStats", "cycles run_cycles blocks interval period in_flight jobs"
+)
 ScheduleResult = collections.namedtuple("ScheduleResult", "rc digests results stats")
 # blocks: the job's bytes (data blocks then tail blocks) when sched_order was given messages
 # out: a Skein job whose last block is the output block the peripheral makes (not in blocks)
-SchedJob = collections.namedtuple("SchedJob", "slot msg first_block nblocks first last variant "
-                                  "skein out t0 t1 final_bytes blocks",
-                                  defaults=(0, False, False, 0, 0, 0, None))
+SchedJob = collections.namedtuple(
+    "SchedJob",
+    "slot msg first_block nblocks first last variant skein out t0 t1 final_bytes blocks",
+    defaults=(0, False, False, 0, 0, 0, None),
+)
 
 
 class HwDevice:
@@ -550,9 +575,22 @@ class HwDevice:
     lock: a devlock.DeviceLock that every driver call holds (several processes on one
     peripheral; `owned()` holds it across several calls)."""
 
-    def __init__(self, regs, read32=None, write32=None, family="sha256", ram_base=0, ram_size=0,
-                 timeout_polls=0, dma_write=None, stage=None, dma_sync=None, shared=False,
-                 mmio_base=None, lock=None):
+    def __init__(
+        self,
+        regs,
+        read32=None,
+        write32=None,
+        family="sha256",
+        ram_base=0,
+        ram_size=0,
+        timeout_polls=0,
+        dma_write=None,
+        stage=None,
+        dma_sync=None,
+        shared=False,
+        mmio_base=None,
+        lock=None,
+    ):
         if mmio_base is None and (read32 is None or write32 is None):
             raise ValueError("HwDevice needs read32 and write32, or an mmio_base")
         self._binding = _Binding(read32, write32, dma_write, dma_sync)
@@ -595,7 +633,7 @@ class HwDevice:
         saved = self.dev.timeout_polls
         self.dev.timeout_polls = probe_polls
         t0 = time.perf_counter()
-        self.call(lib.ld_hw_poll, self.dev, self.dev.info, 0)   # mask 0: polls until the bound
+        self.call(lib.ld_hw_poll, self.dev, self.dev.info, 0)  # mask 0: polls until the bound
         per_poll = max((time.perf_counter() - t0) / probe_polls, 1e-9)
         self.dev.timeout_polls = saved
         self.dev.timeout_polls = max(1000, min(0xFFFFFFFF, int(seconds / per_poll)))
@@ -632,7 +670,9 @@ class HwDevice:
     def mac_set_key(self, key_slot, key):
         """ld_hw_mac_set_key: load `key` (bytes, any length) into key slot `key_slot`."""
         key = bytes(key)
-        _check(self.call(lib.ld_hw_mac_set_key, self.dev, key_slot, key, len(key)), "ld_hw_mac_set_key")
+        _check(
+            self.call(lib.ld_hw_mac_set_key, self.dev, key_slot, key, len(key)), "ld_hw_mac_set_key"
+        )
 
     def mac_keys(self):
         """The key slots holding states (a bit mask)."""
@@ -649,7 +689,9 @@ class HwDevice:
             raise ValueError("this peripheral is not a MAC peripheral")
         data = _as_cdata(data)
         out = ffi.new(f"uint8_t[{size}]")
-        _check(self.call(lib.ld_hw_mac, self.dev, key_slot, path, data, len(data), out), "ld_hw_mac")
+        _check(
+            self.call(lib.ld_hw_mac, self.dev, key_slot, path, data, len(data), out), "ld_hw_mac"
+        )
         return bytes(ffi.buffer(out, size))
 
     def skein512(self, data, digest_bits=512, key=b"", nbits=None, path=PATH_CSR):
@@ -657,8 +699,12 @@ class HwDevice:
         data, nbits = _skein_input(data, nbits)
         key = bytes(key)
         out = ffi.new("uint8_t[]", max(1, (digest_bits + 7) // 8))
-        _check(self.call(lib.ld_hw_skein512, self.dev, path, digest_bits, key, len(key), data,
-                         nbits, out), "ld_hw_skein512")
+        _check(
+            self.call(
+                lib.ld_hw_skein512, self.dev, path, digest_bits, key, len(key), data, nbits, out
+            ),
+            "ld_hw_skein512",
+        )
         return bytes(ffi.buffer(out, (digest_bits + 7) // 8))
 
     def context(self, alg, path=PATH_CSR, ctx_mem=None):
@@ -683,8 +729,8 @@ class HwDevice:
         size = int(lib.ld_sched_digest_size(a))
         align = self.info()["dma_align"]
         base, room = int(self.dev.stage_base), int(self.dev.stage_size)
-        msgs = [bytes(m) for m in messages]       # (bytes already: no copy)
-        with self.owned():                        # the staging area is the device's
+        msgs = [bytes(m) for m in messages]  # (bytes already: no copy)
+        with self.owned():  # the staging area is the device's
             return self._hash_many(a, msgs, read_bytes, stride, size, align, base, room)
 
     def _hash_many(self, a, msgs, read_bytes, stride, size, align, base, room):
@@ -700,27 +746,41 @@ class HwDevice:
                     break
                 n, used = n + 1, used + need
             if n == 0:
-                raise ValueError(f"a message of {len(msgs[i])} bytes does not fit the staging area "
-                                 f"({room} bytes)")
-            chunk = msgs[i:i + n]
+                raise ValueError(
+                    f"a message of {len(msgs[i])} bytes does not fit the staging area "
+                    f"({room} bytes)"
+                )
+            chunk = msgs[i : i + n]
             table_at = base
             outs_at = up(table_at + desc * n, align)
             addr = up(outs_at + stride * n, align)
             image = bytearray(addr - base)
             table = ffi.new(f"ld_hw_batch_desc[{n}]")
             for k, m in enumerate(chunk):
-                _check(self.call(lib.ld_hw_batch_desc_set, table + k, self.dev, a, addr,
-                                                len(m), outs_at + k * stride), "ld_hw_batch_desc_set")
+                _check(
+                    self.call(
+                        lib.ld_hw_batch_desc_set,
+                        table + k,
+                        self.dev,
+                        a,
+                        addr,
+                        len(m),
+                        outs_at + k * stride,
+                    ),
+                    "ld_hw_batch_desc_set",
+                )
                 image += m + bytes(up(len(m), align) - len(m))
                 addr += up(len(m), align)
-            image[0:desc * n] = ffi.buffer(table)[:]
+            image[0 : desc * n] = ffi.buffer(table)[:]
             self._binding.dma_write(base, bytes(image))
             if self._binding.dma_sync:
                 self._binding.dma_sync()
             done = ffi.new("size_t *")
-            _check(self.call(lib.ld_hw_md_batch_run, self.dev, table_at, n, done), "ld_hw_md_batch_run")
+            _check(
+                self.call(lib.ld_hw_md_batch_run, self.dev, table_at, n, done), "ld_hw_md_batch_run"
+            )
             raw = read_bytes(outs_at, stride * n)
-            out += [bytes(raw[k * stride:k * stride + size]) for k in range(n)]
+            out += [bytes(raw[k * stride : k * stride + size]) for k in range(n)]
             i += n
         return out
 
@@ -739,8 +799,19 @@ class HwDevice:
         period, interval."""
         info = ffi.new("ld_hw_info *")
         _check(self.call(lib.ld_hw_get_info, self.dev, info), "ld_hw_get_info")
-        return {k: int(getattr(info, k)) for k in
-                ("latency", "stages", "slots", "arch", "dma_align", "in_flight", "period", "interval")}
+        return {
+            k: int(getattr(info, k))
+            for k in (
+                "latency",
+                "stages",
+                "slots",
+                "arch",
+                "dma_align",
+                "in_flight",
+                "period",
+                "interval",
+            )
+        }
 
     def schedule(self, messages, alg, path=PATH_CSR, nslots=None, arena=None, slots=None):
         """ld_hw_schedule: hash all messages on the peripheral with up to nslots slots
@@ -780,11 +851,26 @@ class HwDevice:
         st = ffi.new("ld_sched_stats *")
         rc = self.call(lib.ld_hw_schedule, self.dev, path, msgs, n, slots, nslots, st)
         results = [int(msgs[i].result) for i in range(n)]
-        digests = [bytes(ffi.buffer(msgs[i].out, lib.ld_sched_digest_size(algs[i])))
-                   if results[i] == lib.LD_OK else None for i in range(n)]
-        return ScheduleResult(rc, digests, results, SchedStats(
-            int(st.cycles), int(st.run_cycles), int(st.blocks), int(st.interval), int(st.period),
-            int(st.in_flight), int(st.jobs)))
+        digests = [
+            bytes(ffi.buffer(msgs[i].out, lib.ld_sched_digest_size(algs[i])))
+            if results[i] == lib.LD_OK
+            else None
+            for i in range(n)
+        ]
+        return ScheduleResult(
+            rc,
+            digests,
+            results,
+            SchedStats(
+                int(st.cycles),
+                int(st.run_cycles),
+                int(st.blocks),
+                int(st.interval),
+                int(st.period),
+                int(st.in_flight),
+                int(st.jobs),
+            ),
+        )
 
 
 class HwCtx:
@@ -794,7 +880,9 @@ class HwCtx:
     def __init__(self, hw, alg, path=PATH_CSR, ctx_mem=None, _from=None):
         self.hw, self.alg, self.path = hw, md_alg(alg), path
         # the default memory is owned by the array itself: keep that cdata, not a cast of it
-        self._ctx = aligned_new("ld_hw_md_ctx") if ctx_mem is None else ffi.cast("ld_hw_md_ctx *", ctx_mem)
+        self._ctx = (
+            aligned_new("ld_hw_md_ctx") if ctx_mem is None else ffi.cast("ld_hw_md_ctx *", ctx_mem)
+        )
         if _from is not None:
             _check(lib.ld_hw_md_copy(self._ctx, _from), "ld_hw_md_copy")
         else:
@@ -833,17 +921,26 @@ class HwSkeinCtx:
         else:
             _skein_out_bits(digest_bits)
             key = bytes(key)
-            _check(hw.call(lib.ld_hw_skein512_init, self._ctx, hw.dev, path, digest_bits, key,
-                           len(key)), "ld_hw_skein512_init")
+            _check(
+                hw.call(
+                    lib.ld_hw_skein512_init, self._ctx, hw.dev, path, digest_bits, key, len(key)
+                ),
+                "ld_hw_skein512_init",
+            )
         self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
 
     def update(self, data):
         data = _as_cdata(data)
-        _check(self.hw.call(lib.ld_skein512_update, self._ctx, data, len(data)), "ld_skein512_update")
+        _check(
+            self.hw.call(lib.ld_skein512_update, self._ctx, data, len(data)), "ld_skein512_update"
+        )
 
     def update_bits(self, data, nbits):
         data, nbits = _skein_input(data, nbits)
-        _check(self.hw.call(lib.ld_skein512_update_bits, self._ctx, data, nbits), "ld_skein512_update_bits")
+        _check(
+            self.hw.call(lib.ld_skein512_update_bits, self._ctx, data, nbits),
+            "ld_skein512_update_bits",
+        )
 
     def copy(self):
         return HwSkeinCtx(self.hw, path=self.path, _from=self._ctx)
@@ -876,7 +973,7 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
     algs = _algs(alg, n)
     if messages is not None:
         data = [ffi.from_buffer(m + b"\0") for m in messages]
-    else:   # the policy reads no data, but the jobs point into it: contents do not matter
+    else:  # the policy reads no data, but the jobs point into it: contents do not matter
         data = [ffi.new("uint8_t[]", max(lengths, default=0) + 1)] * n
     outs = ffi.new("uint8_t[]", max(n, 1) * lib.LD_MD_MAX_DIGEST_SIZE)
     msgs = ffi.new("ld_sched_msg[]", max(n, 1))
@@ -886,7 +983,10 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
     slots = aligned_new("ld_sched_slot", max(nslots, 1))
     s = ffi.new("ld_sched *")
     job = ffi.new("ld_sched_job *")
-    _check(lib.ld_sched_init(s, msgs, n, slots, nslots, 1 if whole_message_jobs else 0), "ld_sched_init")
+    _check(
+        lib.ld_sched_init(s, msgs, n, slots, nslots, 1 if whole_message_jobs else 0),
+        "ld_sched_init",
+    )
     bad = [i for i in range(n) if msgs[i].result == lib.LD_ERR_ARG]
     if bad:
         raise NativeError(lib.LD_ERR_ARG, f"ld_sched_init: message {bad[0]}")
@@ -897,12 +997,28 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
             blocks = None
             if messages is not None:
                 bs = int(job.block_size)
-                blocks = (bytes(ffi.buffer(job.data, int(job.data_blocks) * bs)) +
-                          (bytes(ffi.buffer(job.tail, int(job.tail_blocks) * bs)) if job.tail_blocks else b""))
-            order.append(SchedJob(int(job.slot), int(job.msg), int(job.first_block),
-                                  int(job.nblocks), bool(job.first), bool(job.last), int(job.variant),
-                                  bool(job.skein), bool(job.out), int(job.t0), int(job.t1),
-                                  int(job.final_bytes), blocks))
+                blocks = bytes(ffi.buffer(job.data, int(job.data_blocks) * bs)) + (
+                    bytes(ffi.buffer(job.tail, int(job.tail_blocks) * bs))
+                    if job.tail_blocks
+                    else b""
+                )
+            order.append(
+                SchedJob(
+                    int(job.slot),
+                    int(job.msg),
+                    int(job.first_block),
+                    int(job.nblocks),
+                    bool(job.first),
+                    bool(job.last),
+                    int(job.variant),
+                    bool(job.skein),
+                    bool(job.out),
+                    int(job.t0),
+                    int(job.t1),
+                    int(job.final_bytes),
+                    blocks,
+                )
+            )
             fifo.append(int(job.slot))
             continue
         if r < 0:
@@ -924,6 +1040,7 @@ def words_to_bytes(words):
 
 # --- Skein-512 (ld_skein.h) -------------------------------------------------------------------
 
+
 def _skein_input(data, nbits):
     """(cdata-or-bytes, bits): nbits defaults to 8 * len(data) and may not exceed it."""
     if not isinstance(data, ffi.CData):
@@ -940,7 +1057,9 @@ def _skein_input(data, nbits):
 
 def _skein_out_bits(digest_bits):
     if not isinstance(digest_bits, int) or not 1 <= digest_bits <= lib.LD_SKEIN512_MAX_OUT_BITS:
-        raise ValueError(f"digest_bits must be 1..{lib.LD_SKEIN512_MAX_OUT_BITS}, got {digest_bits!r}")
+        raise ValueError(
+            f"digest_bits must be 1..{lib.LD_SKEIN512_MAX_OUT_BITS}, got {digest_bits!r}"
+        )
     return digest_bits
 
 
@@ -971,22 +1090,39 @@ class Skein512Ctx:
             key = bytes(key)
             self._hook = None
             if hook is None:
-                _check(lib.ld_skein512_init(self._ctx, digest_bits, key, len(key)), "ld_skein512_init")
+                _check(
+                    lib.ld_skein512_init(self._ctx, digest_bits, key, len(key)), "ld_skein512_init"
+                )
             else:
                 self._hook = ffi.new_handle(hook)
-                _check(_invoke(_NO_BINDING, lib.ld_skein512_init_hook, self._ctx, lib.ld_py_skein_ubi,
-                               self._hook, digest_bits, key, len(key)), "ld_skein512_init_hook")
+                _check(
+                    _invoke(
+                        _NO_BINDING,
+                        lib.ld_skein512_init_hook,
+                        self._ctx,
+                        lib.ld_py_skein_ubi,
+                        self._hook,
+                        digest_bits,
+                        key,
+                        len(key),
+                    ),
+                    "ld_skein512_init_hook",
+                )
         self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
 
     def update(self, data):
         data = _as_cdata(data)
-        _check(_invoke(_NO_BINDING, lib.ld_skein512_update, self._ctx, data, len(data)),
-               "ld_skein512_update")
+        _check(
+            _invoke(_NO_BINDING, lib.ld_skein512_update, self._ctx, data, len(data)),
+            "ld_skein512_update",
+        )
 
     def update_bits(self, data, nbits):
         data, nbits = _skein_input(data, nbits)
-        _check(_invoke(_NO_BINDING, lib.ld_skein512_update_bits, self._ctx, data, nbits),
-               "ld_skein512_update_bits")
+        _check(
+            _invoke(_NO_BINDING, lib.ld_skein512_update_bits, self._ctx, data, nbits),
+            "ld_skein512_update_bits",
+        )
 
     def copy(self):
         return Skein512Ctx(_from=self)
@@ -1038,5 +1174,9 @@ def skein512_block_tweaks(t0, t1, nblocks, final_bytes):
 
 def skein512_t1(ubi_type, first=False, final=False, bitpad=False):
     """T1 of a UBI's start tweak (ld_skein.h: LD_SKEIN_T1_*)."""
-    return ((ubi_type << 56) | (lib.LD_SKEIN_T1_FIRST if first else 0) |
-            (lib.LD_SKEIN_T1_FINAL if final else 0) | (lib.LD_SKEIN_T1_BITPAD if bitpad else 0))
+    return (
+        (ubi_type << 56)
+        | (lib.LD_SKEIN_T1_FIRST if first else 0)
+        | (lib.LD_SKEIN_T1_FINAL if final else 0)
+        | (lib.LD_SKEIN_T1_BITPAD if bitpad else 0)
+    )

@@ -34,6 +34,7 @@ Built by setuptools through `setup(cffi_modules=[".../_clib/build.py:ffibuilder"
 prints its path; an extension next to this file would shadow the one setuptools installs);
 `python software/python/litedigest/_clib/build.py --cdef` prints the generated declarations.
 """
+
 import os
 import re
 import shlex
@@ -75,13 +76,32 @@ NOT_EXPORTED = re.compile(r"LD_(CTRL|STATUS)_\w*_BIT|LD_STATUS_ERRORS")
 
 # Parse-only typedefs of the types the stand-in system headers no longer declare; cffi knows
 # all of them itself, so they are not part of the generated declarations.
-_STD_TYPES = ["%sint%s%s_t" % (u, kind, bits) for u in ("", "u") for kind in ("", "_least", "_fast")
-              for bits in (8, 16, 32, 64)]
-_STD_TYPES += ["intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "size_t", "ssize_t", "ptrdiff_t",
-               "wchar_t", "bool"]
+_STD_TYPES = [
+    "%sint%s%s_t" % (u, kind, bits)
+    for u in ("", "u")
+    for kind in ("", "_least", "_fast")
+    for bits in (8, 16, 32, 64)
+]
+_STD_TYPES += [
+    "intptr_t",
+    "uintptr_t",
+    "intmax_t",
+    "uintmax_t",
+    "size_t",
+    "ssize_t",
+    "ptrdiff_t",
+    "wchar_t",
+    "bool",
+]
 # GNU keywords pycparser does not know, defined away for the parse (layout: from the compiler)
-_PARSE_DEFINES = ["-D__attribute__(x)=", "-D__extension__=", "-D__asm__(x)=", "-D__inline__=inline",
-                  "-D__restrict=restrict", "-D__restrict__=restrict"]
+_PARSE_DEFINES = [
+    "-D__attribute__(x)=",
+    "-D__extension__=",
+    "-D__asm__(x)=",
+    "-D__inline__=inline",
+    "-D__restrict=restrict",
+    "-D__restrict__=restrict",
+]
 
 
 def _rel(path):
@@ -126,12 +146,16 @@ def preprocessor():
 
 def _run(cmd):
     try:
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        r = subprocess.run(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True
+        )
     except OSError as e:
         raise RuntimeError("litedigest cdef: cannot run the C preprocessor %r: %s" % (cmd[0], e))
     if r.returncode != 0:
-        raise RuntimeError("litedigest cdef: preprocessing the public headers failed:\n%s\n%s"
-                           % (" ".join(shlex.quote(c) for c in cmd), r.stderr))
+        raise RuntimeError(
+            "litedigest cdef: preprocessing the public headers failed:\n%s\n%s"
+            % (" ".join(shlex.quote(c) for c in cmd), r.stderr)
+        )
     return r.stdout
 
 
@@ -153,15 +177,19 @@ def preprocess(include_dir=_INCLUDE, cpp=None, define_macros=None):
         tu = os.path.join(tmp, "ld_cdef.c")
         with open(tu, "w") as f:
             f.write(_includes(headers))
-        defines = ["-D%s" % n if v is None else "-D%s=%s" % (n, v)
-                   for n, v in (DEFINE_MACROS if define_macros is None else define_macros)]
+        defines = [
+            "-D%s" % n if v is None else "-D%s=%s" % (n, v)
+            for n, v in (DEFINE_MACROS if define_macros is None else define_macros)
+        ]
         cmd = (cpp or preprocessor()) + ["-nostdinc", "-I", sysdir, "-I", include_dir] + defines
         cmd += _PARSE_DEFINES
         return _run(cmd + ["-P", tu]), _run(cmd + ["-dM", tu])
 
 
-_INT_TOKEN = re.compile(r"\s*(?:((?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)(?![\w.])|([A-Za-z_]\w*)"
-                        r"|(<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^~!()<>?:]))")
+_INT_TOKEN = re.compile(
+    r"\s*(?:((?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)(?![\w.])|([A-Za-z_]\w*)"
+    r"|(<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^~!()<>?:]))"
+)
 
 
 def _int_refs(value):
@@ -222,7 +250,11 @@ def parse(text):
     from pycparser import c_parser
 
     prelude = "".join("typedef int %s;\n" % t for t in _STD_TYPES)
-    return c_parser.CParser().parse(prelude + text, "<litedigest public headers>").ext[len(_STD_TYPES):]
+    return (
+        c_parser.CParser()
+        .parse(prelude + text, "<litedigest public headers>")
+        .ext[len(_STD_TYPES) :]
+    )
 
 
 def declarations(nodes):
@@ -267,12 +299,18 @@ def python_callbacks(nodes, callbacks):
         if field:
             while t is not None and not isinstance(t, c_ast.Struct):
                 t = getattr(t, "type", None)
-            t = next((d.type for d in (t.decls or []) if d.name == field), None) if t is not None else None
+            t = (
+                next((d.type for d in (t.decls or []) if d.name == field), None)
+                if t is not None
+                else None
+            )
         while isinstance(t, (c_ast.PtrDecl, c_ast.TypeDecl)):  # to the function type
             t = t.type
         if not isinstance(t, c_ast.FuncDecl):
-            raise RuntimeError("litedigest cdef: callback %s: no function pointer %s in the headers"
-                               % (name, where))
+            raise RuntimeError(
+                "litedigest cdef: callback %s: no function pointer %s in the headers"
+                % (name, where)
+            )
         t = copy.deepcopy(t)
         d = t.type
         while not isinstance(d, c_ast.TypeDecl):

@@ -10,6 +10,7 @@ Skein-512, each with update/update_bits/copy/digest/final. Backends live in
 Backend`; they are imported lazily (the `rtl` and `soc` ones need Migen/LiteX/a simulator)
 and cached per (name, engine), so repeated `litedigest.new(...)` calls reuse one simulator.
 """
+
 import importlib
 import threading
 
@@ -73,14 +74,17 @@ def get_backend(name, engine=None):
             return be
         if name in NEEDS_EXTRA:
             from litedigest import extras
+
             extras.require(NEEDS_EXTRA[name], f"the {name} backend")
         modname = f"{__name__}.{name}"
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as e:
             if e.name == modname:
-                raise ValueError(f"backend {name!r} is not available in this installation "
-                                 f"(module {modname} is missing)") from e
+                raise ValueError(
+                    f"backend {name!r} is not available in this installation "
+                    f"(module {modname} is missing)"
+                ) from e
             raise
         if not hasattr(mod, "open_backend"):
             raise ValueError(f"backend module {modname} has no open_backend()")

@@ -17,6 +17,7 @@ Which device it drives, in this order:
 Hash objects reach the backend through the registry (cached per engine); every call looks up
 the current device, so switching devices with ``use_device`` takes effect at once.
 """
+
 import os
 
 from litedigest.backends import Backend
@@ -24,6 +25,7 @@ from litedigest.board import device as board_device
 from litedigest import spec as specmod
 
 ENV_DEVICE = "LITEDIGEST_PYNQ_DEVICE"
+
 
 def use_device(device):
     """Make `device` (a LiteDigestDevice, or None to forget it) the one the backend drives.
@@ -42,8 +44,9 @@ def _open_default():
     if choice == "sim":
         import atexit
         from litedigest.board.sim import open_sim_device
+
         device = open_sim_device()
-        atexit.register(device.close_sim)     # never leave the simulator running
+        atexit.register(device.close_sim)  # never leave the simulator running
         return device
     if choice not in ("", "board"):
         raise ValueError(f"{ENV_DEVICE}={choice!r}: expected 'sim' or 'board'")
@@ -59,8 +62,10 @@ def _open_board():
             f"failed here ({e}). On a board: pip install pynq and load the overlay "
             "(litedigest.board.overlay.LiteDigestOverlay). Without a board: the simulated SoC behind "
             f"the same driver, with {ENV_DEVICE}=sim or "
-            "litedigest.backends.pynq.use_device(litedigest.board.sim.open_sim_device())") from None
+            "litedigest.backends.pynq.use_device(litedigest.board.sim.open_sim_device())"
+        ) from None
     from litedigest.board.overlay import LiteDigestOverlay
+
     return LiteDigestOverlay().device
 
 
@@ -80,6 +85,7 @@ class PynqBackend(Backend):
     @property
     def c_path(self):
         from litedigest import _clib as native
+
         return native.PATH_DMA if self.path == "dma" else native.PATH_CSR
 
     def md_context(self, spec):
@@ -90,7 +96,7 @@ class PynqBackend(Backend):
         if not spec.mac:
             raise ValueError(f"{spec} is not a MAC engine")
         hw = self._peripheral(spec)
-        with hw.owned():            # no other process loads its key in between
+        with hw.owned():  # no other process loads its key in between
             hw.mac_set_key(0, key)
             return hw.mac(0, bytes(data), self.c_path)
 

@@ -5,6 +5,7 @@ The C library does everything around the engine (ld_md_init_hook, ld_skein512_in
 buffering, padding, Skein's UBI sequence and every block's tweak); this backend only runs the
 blocks it is handed on the engine, from the engine's own IV (ctrl.variant) when the chain is
 at its start and from the chaining value otherwise."""
+
 import struct
 
 from litedigest import _clib as native
@@ -18,6 +19,7 @@ class RTLBackend(Backend):
     def __init__(self, engine=None):
         self.spec = specmod.parse(engine or "sha256")
         from litedigest.ip.rtlsim import RTLSim  # Verilator build on first use
+
         self.sim = RTLSim(self.spec.engine_name)
 
     def _check_family(self, family):
@@ -44,11 +46,15 @@ class RTLBackend(Backend):
     def _skein_blocks(self, x, variant, blocks, tweaks):
         """ld_skein512_ubi_fn: blocks with the tweaks the C library computed"""
         from litedigest.ip.rtlsim import Block
+
         sim = self.sim
         todo = []
         for i, (t0, t1) in enumerate(tweaks):
-            blk = Block(sim.words(blocks[64 * i:64 * (i + 1)]), tweak=t0 | (t1 << 64),
-                        last=i == len(tweaks) - 1)
+            blk = Block(
+                sim.words(blocks[64 * i : 64 * (i + 1)]),
+                tweak=t0 | (t1 << 64),
+                last=i == len(tweaks) - 1,
+            )
             if i == 0:
                 if variant >= 0:
                     blk.first, blk.variant = True, variant
@@ -63,6 +69,7 @@ class RTLBackend(Backend):
         states), then the message's blocks, padded by the C library for the 64 bytes of
         K0 ^ ipad before it; the last block's result is the MAC."""
         from litedigest.ip.rtlsim import Block
+
         if not spec.mac or spec.family != self.spec.family:
             raise ValueError(f"the rtl backend runs {self.spec}, not the MAC engine {spec}")
         sim, bs = self.sim, spec.block_size
@@ -73,7 +80,7 @@ class RTLBackend(Backend):
         padded = data[:whole] + native.md_pad(data[whole:], bs + len(data), bs)
         todo = [Block(sim.words(k0), key=0, key_init=True, last=True)] + sim.blocks(padded)
         results, _ = sim.run(todo)
-        return sim.to_bytes(results[-1].cv)[:spec.digest_size]
+        return sim.to_bytes(results[-1].cv)[: spec.digest_size]
 
     def close(self):
         self.sim.close()

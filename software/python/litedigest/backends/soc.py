@@ -11,6 +11,7 @@ call holds the SoC's lock, and a process that dies holding it is recovered from.
 shared one that has the engine (the sim target's MAIN_SOC: the default engine of every family), or one
 built for that engine alone.
 """
+
 import atexit
 import json
 import os
@@ -30,6 +31,7 @@ class SoCBackend(Backend):
     LITEDIGEST_SOC_ATTACH environment variable) naming another backend's `attach_info` file
     or run directory, on that running SoC: several processes then hash on one SoC, each
     driver call holding the SoC's lock (litedigest.board.lock: one bridge, one staging area)."""
+
     name = "soc"
 
     def __init__(self, engine=None, path=None, attach=None):
@@ -50,6 +52,7 @@ class SoCBackend(Backend):
         from litedigest.soc.sim.firmware import build_firmware, firmware_app
         from litedigest.soc.sim.process import SimProcess
         from litedigest.soc.targets.sim import soc_engines_for
+
         self.engines = [str(e) for e in soc_engines_for(self.spec)]
         self.instance = specmod.instance_name(self.spec, self.engines)
         self.build = build_soc(self.engines)
@@ -59,8 +62,13 @@ class SoCBackend(Backend):
         try:
             self.sim.read_console_until("LDIDLE", timeout=60)
             self.attach_info = os.path.join(self.sim.run_dir, ATTACH_FILE)
-            info = {"port": self.sim.port, "csr_json": self.build.csr_json, "engines": self.engines,
-                    "lock": os.path.join(self.sim.run_dir, "soc.lock"), "pid": os.getpid()}
+            info = {
+                "port": self.sim.port,
+                "csr_json": self.build.csr_json,
+                "engines": self.engines,
+                "lock": os.path.join(self.sim.run_dir, "soc.lock"),
+                "pid": os.getpid(),
+            }
             with open(self.attach_info, "w") as f:
                 json.dump(info, f)
             self._connect(info)
@@ -70,6 +78,7 @@ class SoCBackend(Backend):
 
     def _attach(self, where):
         from litedigest.board.sim import BridgedSim
+
         path = os.path.join(where, ATTACH_FILE) if os.path.isdir(where) else where
         try:
             with open(path) as f:
@@ -78,8 +87,10 @@ class SoCBackend(Backend):
             raise ValueError(f"no running simulated SoC to attach to at {where!r}: {e}") from None
         self.engines = info["engines"]
         if self.spec.engine_name not in [specmod.parse(e).engine_name for e in self.engines]:
-            raise ValueError(f"the simulated SoC at {path} has {', '.join(self.engines)}, "
-                             f"not {self.spec.engine_name}")
+            raise ValueError(
+                f"the simulated SoC at {path} has {', '.join(self.engines)}, "
+                f"not {self.spec.engine_name}"
+            )
         self.instance = specmod.instance_name(self.spec, self.engines)
         self.attach_info = path
         self.sim = BridgedSim(info["port"], info["csr_json"])
@@ -91,23 +102,34 @@ class SoCBackend(Backend):
 
     def _connect(self, info):
         from litedigest.board.lock import DeviceLock, settle
+
         consts = self.sim.constants
         ram_base, ram_size = consts["main_ram_base"], consts["main_ram_size"]
         bus = self.sim.bus
         read32, write32 = (lambda a: bus.read(a)), (lambda a, v: bus.write(a, [v]))
         registers = self.sim.csrs.registers
-        everyone = [native.instance_registers(registers, specmod.instance_name(e, self.engines))
-                    for e in self.engines]
+        everyone = [
+            native.instance_registers(registers, specmod.instance_name(e, self.engines))
+            for e in self.engines
+        ]
         # one lock for the whole SoC: its bridge and its staging area are shared
-        self.lock = DeviceLock.for_path(info["lock"], recover=lambda: settle(read32, write32, everyone))
+        self.lock = DeviceLock.for_path(
+            info["lock"], recover=lambda: settle(read32, write32, everyone)
+        )
         # the upper half of main RAM stages the DMA data (the idle firmware lives below)
         self.hw = native.HwDevice(
             native.instance_registers(registers, self.instance),
-            read32=read32, write32=write32,
-            family=self.spec.family, ram_base=ram_base, ram_size=ram_size,
-            dma_write=bus.write_bytes, stage=(ram_base + ram_size // 2, ram_size // 2),
-            shared=True, lock=self.lock)
-        self.hw.set_timeout(10.0)   # a job not done within 10 s is reported, never hangs
+            read32=read32,
+            write32=write32,
+            family=self.spec.family,
+            ram_base=ram_base,
+            ram_size=ram_size,
+            dma_write=bus.write_bytes,
+            stage=(ram_base + ram_size // 2, ram_size // 2),
+            shared=True,
+            lock=self.lock,
+        )
+        self.hw.set_timeout(10.0)  # a job not done within 10 s is reported, never hangs
 
     @property
     def c_path(self):
@@ -124,8 +146,11 @@ class SoCBackend(Backend):
         if spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
         skein = spec.family == "skein512"
-        if (self.path != "dma" or not self.hw.dev.batch_base or
-                (skein and (key or digest_bits not in native.SKEIN_SIZES))):
+        if (
+            self.path != "dma"
+            or not self.hw.dev.batch_base
+            or (skein and (key or digest_bits not in native.SKEIN_SIZES))
+        ):
             return super().hash_many(spec, messages, digest_bits, key)
         alg = f"skein512-{digest_bits}" if skein else spec.algorithm
         return self.hw.hash_many(alg, messages, self.sim.bus.read_bytes)
@@ -135,7 +160,7 @@ class SoCBackend(Backend):
         `data` in one call (the message staged for the DMA path)."""
         if not self.spec.mac or spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not the MAC engine {spec}")
-        with self.hw.owned():       # no other process loads its key in between
+        with self.hw.owned():  # no other process loads its key in between
             self.hw.mac_set_key(0, key)
             return self.hw.mac(0, bytes(data), self.c_path)
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The `sw` backend: the C library's software hashes on the host (ld_md.h, ld_skein.h) through
 cffi. The engine architecture in a spec is meaningless here and ignored."""
+
 from litedigest.backends import Backend
 from litedigest import _clib as native
 

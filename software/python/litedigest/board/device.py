@@ -23,6 +23,7 @@ same in every build: litedigest.hw_regs, generated from the peripheral): registe
 peripheral the build has is found from these files, so engines added later appear here
 without code changes.
 """
+
 import json
 import os
 import threading
@@ -65,11 +66,12 @@ def register_constructor(new):
     """Make `new` (litedigest.new) what LiteDigestDevice.new builds its hash objects with."""
     _constructor[:] = [new]
 
+
 # The subsystem's VLNV in the PYNQ-Z2 block design (soc/targets/pynq_z2.py, SUBSYSTEM_VLNV;
 # defined here too so that the board side does not need LiteX installed to import it).
 SUBSYSTEM_VLNV = "xilinx.com:module_ref:litedigest_subsystem:1.0"
 
-DEFAULT_BUFFER_BYTES = 16 * 1024   # the hash objects hand the backend at most 16 KiB at a time
+DEFAULT_BUFFER_BYTES = 16 * 1024  # the hash objects hand the backend at most 16 KiB at a time
 
 
 def ip_vlnv(description):
@@ -91,18 +93,24 @@ def find_subsystem(ip_dict, vlnv=SUBSYSTEM_VLNV, name=None):
     found = {k: d for k, d in ip_dict.items() if isinstance(d, dict)}
     if name is not None:
         if name not in found:
-            raise LookupError(f"the overlay has no IP named {name!r} (IPs: {', '.join(sorted(found)) or 'none'})")
+            raise LookupError(
+                f"the overlay has no IP named {name!r} (IPs: {', '.join(sorted(found)) or 'none'})"
+            )
         if not matches(found[name]):
-            raise LookupError(f"IP {name!r} is {ip_vlnv(found[name]) or 'of unknown VLNV'}, "
-                              f"not the LiteDigest subsystem {vlnv}")
+            raise LookupError(
+                f"IP {name!r} is {ip_vlnv(found[name]) or 'of unknown VLNV'}, "
+                f"not the LiteDigest subsystem {vlnv}"
+            )
         return name, found[name]
     hits = [k for k, d in found.items() if matches(d)]
     if not hits:
         seen = ", ".join(f"{k} ({ip_vlnv(d) or '?'})" for k, d in sorted(found.items())) or "none"
         raise LookupError(f"no LiteDigest subsystem ({vlnv}) in the overlay; its IPs: {seen}")
     if len(hits) > 1:
-        raise LookupError(f"several LiteDigest subsystems in the overlay ({', '.join(sorted(hits))}): "
-                          "pass name= to choose one")
+        raise LookupError(
+            f"several LiteDigest subsystems in the overlay ({', '.join(sorted(hits))}): "
+            "pass name= to choose one"
+        )
     return hits[0], found[hits[0]]
 
 
@@ -122,12 +130,16 @@ def register_files(bitfile, csr_json=None, csr_h=None):
                 raise FileNotFoundError(f"csr.{ext} not found: {given}")
             out.append(given)
             continue
-        tried = ([os.path.join(here, f"{stem}.csr.{ext}")] if stem else []) + [os.path.join(here, f"csr.{ext}")]
+        tried = ([os.path.join(here, f"{stem}.csr.{ext}")] if stem else []) + [
+            os.path.join(here, f"csr.{ext}")
+        ]
         if ext == "h":
             tried.append(os.path.join(here, "software", "include", "generated", "csr.h"))
         hit = next((p for p in tried if os.path.isfile(p)), None)
         if hit is None and ext == "json":
-            raise FileNotFoundError(f"no csr.{ext} for overlay {bitfile}: looked for {', '.join(tried)}")
+            raise FileNotFoundError(
+                f"no csr.{ext} for overlay {bitfile}: looked for {', '.join(tried)}"
+            )
         out.append(hit)
     return tuple(out)
 
@@ -153,12 +165,14 @@ class RegisterMap:
         self.engines = {}
         for key, value in self.constants.items():
             if key.endswith("_engine") and isinstance(value, str):
-                inst = key[:-len("_engine")]
+                inst = key[: -len("_engine")]
                 if f"{inst}_ctrl" in self.registers:
                     self.engines[inst] = value
         if not self.engines:
-            raise ValueError("the register map has no hash peripheral (no <instance>_engine constant "
-                             "with an <instance>_ctrl register)")
+            raise ValueError(
+                "the register map has no hash peripheral (no <instance>_engine constant "
+                "with an <instance>_ctrl register)"
+            )
 
     @classmethod
     def from_files(cls, csr_json_path, csr_h_path=None, csr_base=None):
@@ -189,9 +203,18 @@ class LiteDigestDevice:
     through the DMA buffer: the driver copies each job's blocks into it (``dma_write``) and
     flushes what it wrote before the job starts (``dma_sync``)."""
 
-    def __init__(self, mmio, allocate, regmap, buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0,
-                 label="board", lock_path=None):
+    def __init__(
+        self,
+        mmio,
+        allocate,
+        regmap,
+        buffer_bytes=DEFAULT_BUFFER_BYTES,
+        timeout=10.0,
+        label="board",
+        lock_path=None,
+    ):
         import numpy as np
+
         self._np = np
         self.mmio = mmio
         # several processes (notebook kernels) on one overlay: each driver call holds a lock
@@ -205,37 +228,50 @@ class LiteDigestDevice:
         self.buffer = None
         length = getattr(mmio, "length", None)
         if length is not None:
-            top = max(regmap.offset(r["addr"]) + 4 * r["size"] for k, r in regmap.registers.items()
-                      if any(k.startswith(i + "_") for i in regmap.engines))
+            top = max(
+                regmap.offset(r["addr"]) + 4 * r["size"]
+                for k, r in regmap.registers.items()
+                if any(k.startswith(i + "_") for i in regmap.engines)
+            )
             if top > length or min(regmap.offset(r["addr"]) for r in regmap.registers.values()) < 0:
-                raise ValueError(f"the register map does not fit the MMIO window of 0x{length:x} "
-                                 f"bytes (wrong csr base or csr.json?)")
+                raise ValueError(
+                    f"the register map does not fit the MMIO window of 0x{length:x} "
+                    f"bytes (wrong csr base or csr.json?)"
+                )
         if not isinstance(buffer_bytes, int) or buffer_bytes <= 0:
             raise ValueError(f"buffer_bytes must be a positive integer, got {buffer_bytes!r}")
         need = max(self.regmap.spec(i).block_size for i in regmap.engines)
         if buffer_bytes < need:
-            raise ValueError(f"a DMA buffer of {buffer_bytes} bytes is smaller than one block "
-                             f"({need} bytes) of the engines")
+            raise ValueError(
+                f"a DMA buffer of {buffer_bytes} bytes is smaller than one block "
+                f"({need} bytes) of the engines"
+            )
         buf = allocate(shape=(buffer_bytes,), dtype=np.uint8)
         try:
             if not hasattr(buf, "physical_address") or not hasattr(buf, "flush"):
-                raise TypeError("allocate() must return a buffer with .physical_address and .flush() "
-                                "(pynq.allocate)")
+                raise TypeError(
+                    "allocate() must return a buffer with .physical_address and .flush() "
+                    "(pynq.allocate)"
+                )
             if buf.nbytes < buffer_bytes:
-                raise ValueError(f"allocate() returned {buf.nbytes} bytes, asked for {buffer_bytes}")
+                raise ValueError(
+                    f"allocate() returned {buf.nbytes} bytes, asked for {buffer_bytes}"
+                )
             align = self.dma_align()
             if buf.physical_address % align:
-                raise ValueError(f"DMA buffer at physical address 0x{buf.physical_address:x} is not "
-                                 f"aligned to the engines' {align}-byte DMA alignment")
+                raise ValueError(
+                    f"DMA buffer at physical address 0x{buf.physical_address:x} is not "
+                    f"aligned to the engines' {align}-byte DMA alignment"
+                )
         except BaseException:
             if hasattr(buf, "freebuffer"):
                 buf.freebuffer()
             raise
         self.buffer = buf
         self.buffer_bytes = buffer_bytes
-        self._bytes = buf.reshape(-1).view(np.uint8)   # a view: keeps the buffer's DMA attributes
+        self._bytes = buf.reshape(-1).view(np.uint8)  # a view: keeps the buffer's DMA attributes
         self.flushes = 0
-        self._dirty = None     # (lo, hi) byte range written since the last flush
+        self._dirty = None  # (lo, hi) byte range written since the last flush
 
     # --- registers --------------------------------------------------------------------
     def read32(self, addr):
@@ -256,9 +292,11 @@ class LiteDigestDevice:
             raise ValueError("the device is closed")
         off = addr - self.buffer.physical_address
         if off < 0 or off + len(data) > self.buffer_bytes:
-            raise ValueError(f"{len(data)} bytes at 0x{addr:x} are outside the DMA buffer "
-                             f"(0x{self.buffer.physical_address:x}, {self.buffer_bytes} bytes)")
-        self._bytes[off:off + len(data)] = self._np.frombuffer(data, dtype=self._np.uint8)
+            raise ValueError(
+                f"{len(data)} bytes at 0x{addr:x} are outside the DMA buffer "
+                f"(0x{self.buffer.physical_address:x}, {self.buffer_bytes} bytes)"
+            )
+        self._bytes[off : off + len(data)] = self._np.frombuffer(data, dtype=self._np.uint8)
         lo, hi = self._dirty or (off, off)
         self._dirty = (min(lo, off), max(hi, off + len(data)))
 
@@ -280,8 +318,14 @@ class LiteDigestDevice:
         """The strictest DMA alignment of the subsystem's peripherals (their info registers'
         align_log2 field)."""
         off, size = hw_regs.FIELDS["info"]["align_log2"]
-        return max(1 << ((self.read32(self.regmap.registers[f"{inst}_info"]["addr"]) >> off)
-                         & ((1 << size) - 1)) for inst in self.regmap.engines)
+        return max(
+            1
+            << (
+                (self.read32(self.regmap.registers[f"{inst}_info"]["addr"]) >> off)
+                & ((1 << size) - 1)
+            )
+            for inst in self.regmap.engines
+        )
 
     def _mmio_window(self):
         """The CPU address of the mapped register window when `mmio` exposes it (pynq.MMIO's
@@ -289,7 +333,9 @@ class LiteDigestDevice:
         arr = getattr(self.mmio, "array", None)
         if arr is None or not hasattr(arr, "ctypes"):
             return None
-        top = max(self.regmap.offset(r["addr"]) + 4 * r["size"] for r in self.regmap.registers.values())
+        top = max(
+            self.regmap.offset(r["addr"]) + 4 * r["size"] for r in self.regmap.registers.values()
+        )
         if arr.nbytes < top:
             return None
         return int(arr.ctypes.data)
@@ -307,8 +353,11 @@ class LiteDigestDevice:
         with ':' or an EngineSpec other than its family's default engine."""
         s = specmod.parse(spec) if isinstance(spec, str) else spec
         if strict is None:
-            strict = (":" in spec) if isinstance(spec, str) else \
-                s.engine_name != specmod.parse(s.algorithm if s.mac else s.family).engine_name
+            strict = (
+                (":" in spec)
+                if isinstance(spec, str)
+                else s.engine_name != specmod.parse(s.algorithm if s.mac else s.family).engine_name
+            )
         fam = [i for i in self.regmap.engines if self.regmap.spec(i).family == s.family]
         exact = [i for i in fam if self.regmap.spec(i).engine_name == s.engine_name]
         if exact:
@@ -321,6 +370,7 @@ class LiteDigestDevice:
     def engine_spec(self, algorithm):
         """The engine spec string for `algorithm` on this device (e.g. "sha384:k5")."""
         import dataclasses
+
         alg = algorithm.lower()
         eng = self.regmap.spec(self.instance_for(alg))
         return str(dataclasses.replace(eng, algorithm=alg))
@@ -331,25 +381,40 @@ class LiteDigestDevice:
         p = self._peripherals.get(instance)
         if p is None:
             if instance not in self.regmap.engines:
-                raise ValueError(f"no hash peripheral {instance!r} (have {', '.join(self.regmap.engines)})")
+                raise ValueError(
+                    f"no hash peripheral {instance!r} (have {', '.join(self.regmap.engines)})"
+                )
             from litedigest import _clib as native
+
             s = self.regmap.spec(instance)
             window = self._mmio_window()
-            regs = native.instance_registers(self.regmap.registers, instance,
-                                             offset=-self.regmap.csr_base if window else 0)
+            regs = native.instance_registers(
+                self.regmap.registers, instance, offset=-self.regmap.csr_base if window else 0
+            )
             phys = self.buffer.physical_address
-            kw = dict(mmio_base=window) if window else dict(read32=self.read32, write32=self.write32)
-            p = native.HwDevice(regs, family=s.family, ram_base=phys, ram_size=self.buffer_bytes,
-                                dma_write=self.dma_write, stage=(phys, self.buffer_bytes),
-                                dma_sync=self.dma_sync, shared=True, **kw)
+            kw = (
+                dict(mmio_base=window) if window else dict(read32=self.read32, write32=self.write32)
+            )
+            p = native.HwDevice(
+                regs,
+                family=s.family,
+                ram_base=phys,
+                ram_size=self.buffer_bytes,
+                dma_write=self.dma_write,
+                stage=(phys, self.buffer_bytes),
+                dma_sync=self.dma_sync,
+                shared=True,
+                **kw,
+            )
             p.lock = self._lock(instance)
-            p.set_timeout(self.timeout)     # a job not done within `timeout` s is reported
+            p.set_timeout(self.timeout)  # a job not done within `timeout` s is reported
             self._peripherals[instance] = p
         return p
 
     def _lock(self, instance):
         from litedigest import _clib as native
         from litedigest.board.lock import DeviceLock, settle
+
         if self.lock_path is not None:
             path, settled = self.lock_path, list(self.regmap.engines)
         else:
@@ -361,7 +426,11 @@ class LiteDigestDevice:
     def new(self, name, data=b"", **kwargs):
         """litedigest.new(name, data, backend="pynq", ...) on this device (made current)."""
         use_device(self)
-        if kwargs.get("engine") is None and isinstance(name, str) and name.lower() in specmod.ALGORITHMS:
+        if (
+            kwargs.get("engine") is None
+            and isinstance(name, str)
+            and name.lower() in specmod.ALGORITHMS
+        ):
             kwargs["engine"] = self.engine_spec(name)
         return _constructor[0](name, data, backend="pynq", **kwargs)
 

@@ -18,6 +18,7 @@ driver call, with a job perhaps still running or a done bit left set, and calls 
 first (``settle``: let the dead process's jobs end, acknowledge everything) before its own
 work. The file is never removed (removing a lock file races with its next opener).
 """
+
 import errno
 import fcntl
 import os
@@ -44,7 +45,7 @@ class DeviceLock:
         self._depth = 0
         self._fd = None
         self._pid = None
-        self.recoveries = 0        # dead holders found (and recovered from) by this process
+        self.recoveries = 0  # dead holders found (and recovered from) by this process
 
     @classmethod
     def for_path(cls, path, recover=None, timeout=60.0):
@@ -67,7 +68,7 @@ class DeviceLock:
         return os.path.join(LOCK_DIR, name + ".lock")
 
     def _open(self):
-        if self._fd is None or self._pid != os.getpid():   # a forked child opens its own
+        if self._fd is None or self._pid != os.getpid():  # a forked child opens its own
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
             self._pid = os.getpid()
         return self._fd
@@ -106,14 +107,16 @@ class DeviceLock:
         waiter.join(timeout)
         with guard:
             if "fd" in state:
-                os.close(self._fd)       # unlocked; the waiter's file holds the lock now
+                os.close(self._fd)  # unlocked; the waiter's file holds the lock now
                 self._fd = state["fd"]
                 return
             state["abandoned"] = True
         if "error" in state:
             raise state["error"]
-        raise DeviceBusy(f"the device locked by {self.path} was held by another process "
-                         f"(pid {self.holder() or '?'}) for more than {timeout} s")
+        raise DeviceBusy(
+            f"the device locked by {self.path} was held by another process "
+            f"(pid {self.holder() or '?'}) for more than {timeout} s"
+        )
 
     def holder(self):
         """The pid written in the lock file (the holder, or a holder that died), else None."""
@@ -134,11 +137,11 @@ class DeviceLock:
                     left = os.pread(fd, 32, 0).strip()
                     if left and self.recover is not None:
                         self.recoveries += 1
-                        self.recover()          # the previous holder died inside a call
+                        self.recover()  # the previous holder died inside a call
                     os.ftruncate(fd, 0)
                     os.pwrite(fd, str(os.getpid()).encode(), 0)
                 except BaseException:
-                    fcntl.flock(fd, fcntl.LOCK_UN)   # the file keeps the dead pid: next try recovers
+                    fcntl.flock(fd, fcntl.LOCK_UN)  # the file keeps the dead pid: next try recovers
                     raise
             self._depth += 1
         except BaseException:
@@ -155,7 +158,7 @@ class DeviceLock:
         finally:
             self._rlock.release()
         if self._depth == 0:
-            os.sched_yield()    # a waiter the kernel just woke gets the lock before our next call
+            os.sched_yield()  # a waiter the kernel just woke gets the lock before our next call
 
     def __enter__(self):
         return self.acquire()
@@ -182,6 +185,7 @@ def settle(read32, write32, peripherals, timeout=30.0):
     then acknowledge every slot and the status. Raises DeviceBusy when a job still runs after
     `timeout` seconds (its slot stays busy; the other slots are usable)."""
     from litedigest.hw_regs import FIELDS
+
     field = lambda reg, name: 1 << FIELDS[reg][name][0]
     ack = field("ctrl", "ack")
     deadline = time.monotonic() + timeout
@@ -190,8 +194,9 @@ def settle(read32, write32, peripherals, timeout=30.0):
         slots = (read32(regs["info"]) >> off) & ((1 << size) - 1)
         words = max(1, (slots + 31) // 32)
         write32(regs["ctrl"], ack)
-        while any(read32(regs["slots_busy"] + 4 * k) for k in range(words)) or \
-                ("batch_status" in regs and read32(regs["batch_status"]) & field("batch_status", "busy")):
+        while any(read32(regs["slots_busy"] + 4 * k) for k in range(words)) or (
+            "batch_status" in regs and read32(regs["batch_status"]) & field("batch_status", "busy")
+        ):
             if time.monotonic() > deadline:
                 raise DeviceBusy(f"a job of a process that died still runs after {timeout} s")
             time.sleep(0.001)

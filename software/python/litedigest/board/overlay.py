@@ -14,16 +14,23 @@ overlay finds it in ``ip_dict``, reads the register map (csr.json and csr.h ship
 the .bit) and builds a LiteDigestDevice on the IP's ``pynq.MMIO`` and ``pynq.allocate``
 buffers, which becomes the pynq backend's device.
 """
+
 import os
 
 import pynq
 
-from litedigest.board.device import (DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV, LiteDigestDevice, RegisterMap,
-                          find_subsystem, register_files)
+from litedigest.board.device import (
+    DEFAULT_BUFFER_BYTES,
+    SUBSYSTEM_VLNV,
+    LiteDigestDevice,
+    RegisterMap,
+    find_subsystem,
+    register_files,
+)
 from litedigest.board import device as board_device
 
 ENV_OVERLAY = "LITEDIGEST_OVERLAY"
-DEFAULT_BITFILE = "litedigest.bit"   # soc/targets/pynq_z2.py OVERLAY_NAME
+DEFAULT_BITFILE = "litedigest.bit"  # soc/targets/pynq_z2.py OVERLAY_NAME
 
 
 def default_bitfile():
@@ -35,13 +42,17 @@ def default_bitfile():
         if not os.path.isfile(env):
             raise FileNotFoundError(f"{ENV_OVERLAY}={env}: no such file")
         return env
-    tried = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "overlays", DEFAULT_BITFILE),
-             os.path.abspath(DEFAULT_BITFILE)]
+    tried = [
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "overlays", DEFAULT_BITFILE),
+        os.path.abspath(DEFAULT_BITFILE),
+    ]
     for p in tried:
         if os.path.isfile(p):
             return p
-    raise FileNotFoundError(f"no LiteDigest overlay found: set {ENV_OVERLAY}=/path/to/overlay.bit "
-                            f"(looked for {', '.join(tried)})")
+    raise FileNotFoundError(
+        f"no LiteDigest overlay found: set {ENV_OVERLAY}=/path/to/overlay.bit "
+        f"(looked for {', '.join(tried)})"
+    )
 
 
 class LiteDigestIP(pynq.DefaultIP):
@@ -57,16 +68,31 @@ class LiteDigestIP(pynq.DefaultIP):
     def attach(self, regmap, buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0):
         if self.device is not None:
             self.device.close()
-        self.device = LiteDigestDevice(self.mmio, pynq.allocate, regmap, buffer_bytes=buffer_bytes,
-                                       timeout=timeout, label="board")
+        self.device = LiteDigestDevice(
+            self.mmio,
+            pynq.allocate,
+            regmap,
+            buffer_bytes=buffer_bytes,
+            timeout=timeout,
+            label="board",
+        )
         return self.device
 
 
 class LiteDigestOverlay(pynq.Overlay):
     """The overlay with the LiteDigest subsystem; its engines as hashlib-style objects."""
 
-    def __init__(self, bitfile=None, csr_json=None, csr_h=None, download=True, name=None,
-                 buffer_bytes=DEFAULT_BUFFER_BYTES, timeout=10.0, **kwargs):
+    def __init__(
+        self,
+        bitfile=None,
+        csr_json=None,
+        csr_h=None,
+        download=True,
+        name=None,
+        buffer_bytes=DEFAULT_BUFFER_BYTES,
+        timeout=10.0,
+        **kwargs,
+    ):
         bitfile = bitfile or default_bitfile()
         json_path, h_path = register_files(bitfile, csr_json, csr_h)
         super().__init__(bitfile, download=download, **kwargs)
@@ -75,7 +101,9 @@ class LiteDigestOverlay(pynq.Overlay):
         for part in self.subsystem_name.split("/"):
             ip = getattr(ip, part)
         if not isinstance(ip, LiteDigestIP):
-            raise TypeError(f"{self.subsystem_name} is driven by {type(ip).__name__}, not LiteDigestIP")
+            raise TypeError(
+                f"{self.subsystem_name} is driven by {type(ip).__name__}, not LiteDigestIP"
+            )
         self.subsystem = ip
         self.device = ip.attach(RegisterMap.from_files(json_path, h_path), buffer_bytes, timeout)
         board_device.use_device(self.device)

@@ -44,6 +44,7 @@ Two things of pynq 4.0.0 then fail, each worked around here without replacing py
   numpy 2 made a read-only ndarray attribute). The buffers are then of a subclass that only
   makes that attribute assignable (``_PynqBufferNumpy2``); with numpy<2 they are PynqBuffer.
 """
+
 import contextlib
 import sys
 import types
@@ -134,7 +135,7 @@ from litedigest.board import device as board_device  # noqa: E402
 from litedigest.board.device import DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV  # noqa: E402
 from litedigest.board.sim import PAGE, SimAllocator  # noqa: E402
 
-DEFAULT_IP_NAME = "litedigest_0"     # the subsystem's instance name in the PYNQ-Z2 block design
+DEFAULT_IP_NAME = "litedigest_0"  # the subsystem's instance name in the PYNQ-Z2 block design
 
 
 class _PynqBufferNumpy2(PynqBuffer):
@@ -143,6 +144,7 @@ class _PynqBufferNumpy2(PynqBuffer):
     ``__array_finalize__`` assign ``self.device`` (pynq 4.0.0 requires numpy<2). A plain
     class attribute of the same name ahead of ndarray's in the MRO lets those assignments land
     in the instance's ``__dict__``; every method is PynqBuffer's."""
+
     device = None
 
 
@@ -165,13 +167,15 @@ class SimBO:
         if not self.live:
             raise ValueError("the buffer was freed")
         if offset < 0 or size < 0 or offset + size > self.size:
-            raise ValueError(f"{size} bytes at offset {offset} are outside the buffer of {self.size} bytes")
+            raise ValueError(
+                f"{size} bytes at offset {offset} are outside the buffer of {self.size} bytes"
+            )
         if ptr != self.host.ctypes.data + offset:
             raise ValueError("the buffer's virtual address does not match its offset")
-        return self.host[offset:offset + size]
+        return self.host[offset : offset + size]
 
     def __bool__(self):
-        return True     # PynqBuffer.freebuffer returns a pointer only when it is truthy
+        return True  # PynqBuffer.freebuffer returns a pointer only when it is truthy
 
     def __repr__(self):
         return f"<SimBO 0x{self.addr:x} {self.size} bytes{'' if self.live else ' freed'}>"
@@ -198,10 +202,17 @@ class SimMemory:
         n = int(np.prod(shape)) * dtype.itemsize
         addr = self.region.reserve(n, shape)
         bo = SimBO(addr, np.zeros(n, np.uint8))
-        buf = BUFFER_CLASS(shape, dtype, buffer=bo.host, device=self.device, device_address=addr,
-                           bo=bo, coherent=False)
-        buf.memory = self                       # as XrtMemory.allocate
-        buf.pointer, buf.return_to = bo, self   # freebuffer() -> self.return_pointer(bo)
+        buf = BUFFER_CLASS(
+            shape,
+            dtype,
+            buffer=bo.host,
+            device=self.device,
+            device_address=addr,
+            bo=bo,
+            coherent=False,
+        )
+        buf.memory = self  # as XrtMemory.allocate
+        buf.pointer, buf.return_to = bo, self  # freebuffer() -> self.return_pointer(bo)
         # PynqBuffer's other way of freeing munmaps an XRT mapping; the host side here is
         # numpy's memory, nothing to unmap (and freebuffer runs again from __del__)
         buf.freed = True
@@ -237,8 +248,10 @@ class SimPynqDevice(pynq.Device):
     @staticmethod
     def _check(address, length):
         if address % 4 or length % 4 or length <= 0:
-            raise MemoryError(f"unaligned register access: {length} bytes at 0x{address:x} "
-                              "(the bridge moves 32-bit words)")
+            raise MemoryError(
+                f"unaligned register access: {length} bytes at 0x{address:x} "
+                "(the bridge moves 32-bit words)"
+            )
 
     def read_registers(self, address, length):
         """`length` bytes of registers at bus address `address`, as bytes."""
@@ -251,7 +264,9 @@ class SimPynqDevice(pynq.Device):
         """Write the bytes `data` (whole 32-bit words) to the registers at `address`."""
         data = bytes(data)
         self._check(address, len(data))
-        self.sim.bus.write(address, [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)])
+        self.sim.bus.write(
+            address, [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4)]
+        )
         self.register_writes += 1
 
     # --- buffers: what PynqBuffer.flush/invalidate call ----------------------------------
@@ -307,8 +322,17 @@ def subsystem_ip_dict(device, base, size, name=DEFAULT_IP_NAME, vlnv=SUBSYSTEM_V
     """The ip_dict entry pynq would read from the .hwh for the subsystem's AXI-Lite window,
     reduced to the fields DefaultIP and the driver binding read (no register list: DefaultIP's
     ``register_map`` stays unavailable, as for any IP without one in the .hwh)."""
-    return {name: {"fullpath": name, "type": vlnv, "phys_addr": base, "addr_range": size,
-                   "interrupts": {}, "gpio": {}, "device": device}}
+    return {
+        name: {
+            "fullpath": name,
+            "type": vlnv,
+            "phys_addr": base,
+            "addr_range": size,
+            "interrupts": {},
+            "gpio": {},
+            "device": device,
+        }
+    }
 
 
 def bind_drivers(ip_dict, device, ignore_version=False):
@@ -331,8 +355,17 @@ class PynqSim:
     ``close()`` frees the driver's buffer, restores pynq's previous active device and stops
     the simulator if it was started here."""
 
-    def __init__(self, sim, regmap, own_sim=False, ram=None, buffer_bytes=None, timeout=10.0,
-                 name=DEFAULT_IP_NAME, lock_path=None):
+    def __init__(
+        self,
+        sim,
+        regmap,
+        own_sim=False,
+        ram=None,
+        buffer_bytes=None,
+        timeout=10.0,
+        name=DEFAULT_IP_NAME,
+        lock_path=None,
+    ):
         self.sim, self.own_sim = sim, own_sim
         self.driver = None
         if ram is None:
@@ -346,14 +379,16 @@ class PynqSim:
         try:
             self.ip = bind_drivers(self.ip_dict, self.device)[name]
             if not isinstance(self.ip, LiteDigestIP):
-                raise TypeError(f"pynq bound {type(self.ip).__name__} to {SUBSYSTEM_VLNV}, not LiteDigestIP")
+                raise TypeError(
+                    f"pynq bound {type(self.ip).__name__} to {SUBSYSTEM_VLNV}, not LiteDigestIP"
+                )
             self.driver = self.ip.attach(regmap, buffer_bytes or DEFAULT_BUFFER_BYTES, timeout)
             self.driver.label = "simulated SoC (pynq)"
             # the driver's per-peripheral locks are keyed on the board's MMIO base; on a
             # simulator the processes share its bridge and RAM: one lock for all (pynq_sim)
             self.driver.lock_path = lock_path
         except BaseException:
-            self._release(close_sim=False)     # the caller closes a sim it handed over
+            self._release(close_sim=False)  # the caller closes a sim it handed over
             raise
 
     @property
@@ -399,12 +434,14 @@ def open_pynq_sim(engines=None, sim=None, build=None, **kwargs):
     unless `sim` and `build` are given (then the caller owns the sim). kwargs: ram=(base,
     size) of the buffers' region, buffer_bytes, timeout, name (the IP's)."""
     from litedigest.board.sim import register_map, sim_lock_path, start_sim
+
     own = sim is None
     if own:
         sim, build = start_sim(engines)
     try:
-        return PynqSim(sim, register_map(build), own_sim=own,
-                       lock_path=sim_lock_path(sim.bus.port), **kwargs)
+        return PynqSim(
+            sim, register_map(build), own_sim=own, lock_path=sim_lock_path(sim.bus.port), **kwargs
+        )
     except BaseException:
         if own:
             sim.close()

@@ -13,6 +13,7 @@ only ``invalidate()`` copies main RAM back. A driver that forgets a flush hashes
     dev.new("sha256", b"abc").hexdigest()
     dev.close_sim()
 """
+
 import os
 
 import numpy as np
@@ -49,7 +50,7 @@ class SimMMIO:
             if len(data) % 4:
                 raise ValueError("MMIO byte writes must be whole 32-bit words")
             self._check(offset, len(data))
-            words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+            words = [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4)]
         else:
             words = [int(data) & 0xFFFFFFFF]
         self.sim.bus.write(self.base_addr + offset, words)
@@ -120,7 +121,7 @@ class SimAllocator:
     def __init__(self, sim, base, size, align=PAGE, offset=0):
         self.sim, self.base, self.size = sim, base, size
         self.align, self.offset = align, offset
-        self.live = {}      # physical address -> bytes
+        self.live = {}  # physical address -> bytes
         self.flushes = 0
 
     def __call__(self, shape, dtype=np.uint32, cacheable=True, target=None, **kwargs):
@@ -137,7 +138,9 @@ class SimAllocator:
         physical address (``_free`` releases it). litedigest.board.pynq_sim's pynq memory
         bank keeps its buffers here too."""
         if n <= 0:
-            raise ValueError(f"cannot allocate an empty buffer (shape {shape if shape is not None else n})")
+            raise ValueError(
+                f"cannot allocate an empty buffer (shape {shape if shape is not None else n})"
+            )
         addr = self.base
         for a, k in sorted(self.live.items()):
             if addr + self.offset + n <= a:
@@ -145,8 +148,10 @@ class SimAllocator:
             addr = -(-(a + k) // self.align) * self.align
         addr += self.offset
         if addr + n > self.base + self.size:
-            raise MemoryError(f"simulated DMA memory exhausted: {n} bytes asked, "
-                              f"{self.size} bytes at 0x{self.base:x} with {len(self.live)} buffers live")
+            raise MemoryError(
+                f"simulated DMA memory exhausted: {n} bytes asked, "
+                f"{self.size} bytes at 0x{self.base:x} with {len(self.live)} buffers live"
+            )
         self.live[addr] = n
         return addr
 
@@ -170,12 +175,14 @@ def start_sim(engines=None):
     """Build (cached) the simulated SoC with `engines` (default: the sim target's MAIN_SOC),
     boot the idle firmware; return (sim, build)."""
     from litedigest import extras
+
     extras.require("soc", "the simulated board device")
     from litedigest.soc.sim.firmware import build_firmware
     from litedigest.soc.sim.process import SimProcess
     from litedigest.soc.targets.sim import MAIN_SOC
     from litedigest.soc.sim.build import build_soc
     from litedigest.soc.sim.firmware import firmware_app
+
     b = build_soc(list(engines or MAIN_SOC))
     fw = build_firmware(b, firmware_app("idle"))
     sim = SimProcess(b, firmware=fw)
@@ -215,6 +222,7 @@ class BridgedSim:
     def __init__(self, port, csr_json, host="127.0.0.1", timeout=30.0):
         from litedigest.soc.sim.bridge import UARTBoneClient
         from litedigest.soc.sim.csrmap import CSRMap
+
         self.csrs = CSRMap.from_json(csr_json)
         self.constants = self.csrs.constants
         self.bus = UARTBoneClient(host, port, timeout=timeout)
@@ -227,6 +235,7 @@ def sim_lock_path(port):
     """The lock of every process on the simulated SoC whose bridge is on `port`: they share
     its bridge and the buffers' RAM (each process's allocator starts at the same address)."""
     from litedigest.board.lock import DeviceLock
+
     return DeviceLock.path_for("sim", port)
 
 
@@ -234,12 +243,19 @@ def attach_sim_device(port, csr_json, buffer_bytes=None, **kwargs):
     """A LiteDigestDevice on a simulated SoC that is already running (its bridge on TCP
     `port`, its register map in `csr_json`); ``close_sim`` closes the connection only."""
     from litedigest.board.device import DEFAULT_BUFFER_BYTES
+
     sim = BridgedSim(port, csr_json)
     try:
         mmio, alloc = sim_adapters(sim)
-        dev = SimDevice(mmio, alloc, RegisterMap(csr_json), label="simulated SoC (attached)",
-                        buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
-                        lock_path=sim_lock_path(port), **kwargs)
+        dev = SimDevice(
+            mmio,
+            alloc,
+            RegisterMap(csr_json),
+            label="simulated SoC (attached)",
+            buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
+            lock_path=sim_lock_path(port),
+            **kwargs,
+        )
     except BaseException:
         sim.close()
         raise
@@ -251,14 +267,21 @@ def open_sim_device(engines=None, buffer_bytes=None, sim=None, build=None, **kwa
     """A LiteDigestDevice on the simulated SoC (started here unless `sim`/`build` are given:
     then the caller owns the sim)."""
     from litedigest.board.device import DEFAULT_BUFFER_BYTES
+
     own = sim is None
     if own:
         sim, build = start_sim(engines)
     try:
         mmio, alloc = sim_adapters(sim)
-        dev = SimDevice(mmio, alloc, register_map(build),
-                        buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
-                        label="simulated SoC", lock_path=sim_lock_path(sim.bus.port), **kwargs)
+        dev = SimDevice(
+            mmio,
+            alloc,
+            register_map(build),
+            buffer_bytes=buffer_bytes or DEFAULT_BUFFER_BYTES,
+            label="simulated SoC",
+            lock_path=sim_lock_path(sim.bus.port),
+            **kwargs,
+        )
     except BaseException:
         if own:
             sim.close()

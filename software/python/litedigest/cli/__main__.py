@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`python -m litedigest.cli`: the `litedigest` command."""
+
 import sys
 
 from litedigest.cli.command import main

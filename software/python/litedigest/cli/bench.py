@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`litedigest bench`: the benches of litedigest.measure.bench (what each backend and option
 measures is described there) as JSON records, a table or text."""
+
 import json
 import sys
 
@@ -8,68 +9,115 @@ from litedigest import spec as specmod
 from litedigest import extras
 
 from litedigest.measure import socdemo
-from litedigest.measure.bench import (batch_clock_mhz, bench_rtl, bench_soc, bench_soc_batch, bench_soc_hmac,
-    bench_soc_irq, bench_soc_sched)
+from litedigest.measure.bench import (
+    batch_clock_mhz,
+    bench_rtl,
+    bench_soc,
+    bench_soc_batch,
+    bench_soc_hmac,
+    bench_soc_irq,
+    bench_soc_sched,
+)
 
 DEFAULT_SIZES = (64, 1024, 16384)
 
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "bench", help="measure engines (rtl) or the SoC (soc), JSON records",
-        description=__doc__, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+        "bench",
+        help="measure engines (rtl) or the SoC (soc), JSON records",
+        description=__doc__,
+        formatter_class=__import__("argparse").RawDescriptionHelpFormatter,
+    )
     p.add_argument("--backend", choices=("rtl", "soc"), default="rtl")
-    p.add_argument("--engine", default=socdemo.DEFAULT_ENGINE,
-                   help="engine spec, a comma-separated list, or 'all' (rtl) (default %(default)s)")
-    p.add_argument("--sizes", default=None,
-                   help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)")
+    p.add_argument(
+        "--engine",
+        default=socdemo.DEFAULT_ENGINE,
+        help="engine spec, a comma-separated list, or 'all' (rtl) (default %(default)s)",
+    )
+    p.add_argument(
+        "--sizes",
+        default=None,
+        help="comma-separated message sizes in bytes (rtl only; default 64,1024,16384)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
-    p.add_argument("--markdown", action="store_true", help="print a Markdown table (rtl, soc --sched, soc --batch)")
-    p.add_argument("--profile", action="store_true",
-                   help="soc: where the cycles of one ld_hw_md call go (the profile firmware)")
-    p.add_argument("--sched", action="store_true",
-                   help="soc: run the message scheduler firmware and report engine utilization")
-    p.add_argument("--batch", action="store_true",
-                   help="soc: many small messages through the batch walker, one by one, in software")
-    p.add_argument("--irq", action="store_true",
-                   help="soc: the driver waiting by interrupt against polling (cycles, latency)")
-    p.add_argument("--hmac", action="store_true",
-                   help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
-                        "peripheral from stored key states, software")
+    p.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print a Markdown table (rtl, soc --sched, soc --batch)",
+    )
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="soc: where the cycles of one ld_hw_md call go (the profile firmware)",
+    )
+    p.add_argument(
+        "--sched",
+        action="store_true",
+        help="soc: run the message scheduler firmware and report engine utilization",
+    )
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="soc: many small messages through the batch walker, one by one, in software",
+    )
+    p.add_argument(
+        "--irq",
+        action="store_true",
+        help="soc: the driver waiting by interrupt against polling (cycles, latency)",
+    )
+    p.add_argument(
+        "--hmac",
+        action="store_true",
+        help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
+        "peripheral from stored key states, software",
+    )
     p.set_defaults(func=run)
 
 
-MD_HMAC_HEADER = ("| peripheral (engine) | path | messages | cycles per MAC | MACs/s at {mhz:g} MHz "
-                  "| speedup over software | key set-up (cycles) |\n|---|---|---|---|---|---|---|")
+MD_HMAC_HEADER = (
+    "| peripheral (engine) | path | messages | cycles per MAC | MACs/s at {mhz:g} MHz "
+    "| speedup over software | key set-up (cycles) |\n|---|---|---|---|---|---|---|"
+)
 
 
 def _markdown_hmac(rec):
     key = f"{rec['key_cycles']:,}" if rec.get("key_cycles") is not None else "-"
-    return (f"| {rec['instance']} (`{rec['engine']}`) | {rec['path']} | {rec['messages']} "
-            f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
-            f"| {key} |")
+    return (
+        f"| {rec['instance']} (`{rec['engine']}`) | {rec['path']} | {rec['messages']} "
+        f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
+        f"| {key} |"
+    )
 
 
-MD_IRQ_HEADER = ("| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
-                 "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"
-                 "\n|---|---|---|---|---|---|---|---|---|---|")
+MD_IRQ_HEADER = (
+    "| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
+    "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"
+    "\n|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def _markdown_irq(rec):
     dash = lambda v: "-" if v is None else f"{v:,}"
-    return (f"| {rec['case']} | {rec['wait']} | {rec['cycles']:,} | {rec['latency']:,} "
-            f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} | {dash(rec['isr_entry'])} "
-            f"| {dash(rec['handler'])} "
-            f"| {rec['interrupts']} | {rec['waits']} | {rec['other_work']:,} |")
+    return (
+        f"| {rec['case']} | {rec['wait']} | {rec['cycles']:,} | {rec['latency']:,} "
+        f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} | {dash(rec['isr_entry'])} "
+        f"| {dash(rec['handler'])} "
+        f"| {rec['interrupts']} | {rec['waits']} | {rec['other_work']:,} |"
+    )
 
 
-MD_BATCH_HEADER = ("| engine | message | path | messages | cycles per message | messages/s at {mhz:g} MHz "
-                   "| speedup over software |\n|---|---|---|---|---|---|---|")
+MD_BATCH_HEADER = (
+    "| engine | message | path | messages | cycles per message | messages/s at {mhz:g} MHz "
+    "| speedup over software |\n|---|---|---|---|---|---|---|"
+)
 
 
 def _markdown_batch(rec):
-    return (f"| `{rec['engine']}` | {rec['bytes']} B | {rec['path']} | {rec['messages']} "
-            f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |")
+    return (
+        f"| `{rec['engine']}` | {rec['bytes']} B | {rec['path']} | {rec['messages']} "
+        f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |"
+    )
 
 
 def print_profile(engine, as_json):
@@ -77,44 +125,68 @@ def print_profile(engine, as_json):
     cases, access = socdemo.run_profile(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
     if as_json:
         for c in cases:
-            print(json.dumps(dict(c, engine=engine, read_cycles=access.get("read"),
-                                  write_cycles=access.get("write"))))
+            print(
+                json.dumps(
+                    dict(
+                        c,
+                        engine=engine,
+                        read_cycles=access.get("read"),
+                        write_cycles=access.get("write"),
+                    )
+                )
+            )
     else:
-        print(f"One register access through the HAL: read {access.get('read', 0):.1f} cycles, "
-              f"write {access.get('write', 0):.1f} cycles ({engine}, simulated SoC)\n")
+        print(
+            f"One register access through the HAL: read {access.get('read', 0):.1f} cycles, "
+            f"write {access.get('write', 0):.1f} cycles ({engine}, simulated SoC)\n"
+        )
         for c in cases:
             path, n = c["case"].split("-")
-            print(f"ld_hw_md, {path.upper()} path, {n} bytes: {c['total']} cycles "
-                  f"(digest {'ok' if c['ok'] else 'WRONG'})")
-            print("| phase | cycles | share | register reads | register writes |\n|---|---|---|---|---|")
+            print(
+                f"ld_hw_md, {path.upper()} path, {n} bytes: {c['total']} cycles "
+                f"(digest {'ok' if c['ok'] else 'WRONG'})"
+            )
+            print(
+                "| phase | cycles | share | register reads | register writes |\n|---|---|---|---|---|"
+            )
             for name, ph in c["phases"].items():
-                print(f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} | {ph['reads']} | {ph['writes']} |")
+                print(
+                    f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} | {ph['reads']} | {ph['writes']} |"
+                )
             print()
     return 0 if all(c["ok"] for c in cases) else 1
 
 
-MD_SCHED_HEADER = ("| engine | path | messages x bytes | blocks | interval | engine run (cycles) "
-                   "| utilization | whole call (cycles) | end-to-end utilization | bytes/cycle (whole call) |"
-                   "\n|---|---|---|---|---|---|---|---|---|---|")
+MD_SCHED_HEADER = (
+    "| engine | path | messages x bytes | blocks | interval | engine run (cycles) "
+    "| utilization | whole call (cycles) | end-to-end utilization | bytes/cycle (whole call) |"
+    "\n|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def _markdown_sched(rec):
     path = f"{rec['path']}, {rec['caches']}" if "caches" in rec else rec["path"]
-    return (f"| `{rec['engine']}` | {path} | {rec['messages']} x {rec['bytes'] // rec['messages']} "
-            f"| {rec['blocks']} | {rec['interval']} | {rec['run_cycles']} | {rec['utilization']} "
-            f"| {rec['cycles']} | {rec['end_to_end_utilization']} | {rec['bytes_per_cycle']} |")
+    return (
+        f"| `{rec['engine']}` | {path} | {rec['messages']} x {rec['bytes'] // rec['messages']} "
+        f"| {rec['blocks']} | {rec['interval']} | {rec['run_cycles']} | {rec['utilization']} "
+        f"| {rec['cycles']} | {rec['end_to_end_utilization']} | {rec['bytes_per_cycle']} |"
+    )
 
 
-MD_HEADER = ("| engine | latency (cycles) | interval (cycles) | blocks in flight | messages x bytes "
-             "| cycles | bytes/cycle | occupancy |\n|---|---|---|---|---|---|---|---|")
+MD_HEADER = (
+    "| engine | latency (cycles) | interval (cycles) | blocks in flight | messages x bytes "
+    "| cycles | bytes/cycle | occupancy |\n|---|---|---|---|---|---|---|---|"
+)
 
 
 def _markdown(rec):
     path = f" ({rec['path']})" if rec["path"] != "stream" else ""
-    return (f"| `{rec['engine']}`{path} | {rec['latency']} | {rec['interval']} "
-            f"| {rec.get('in_flight', rec['messages'])} "
-            f"| {rec['messages']} x {rec['bytes'] // rec['messages']} | {rec['cycles']} "
-            f"| {rec['bytes_per_cycle']} | {rec['occupancy']} |")
+    return (
+        f"| `{rec['engine']}`{path} | {rec['latency']} | {rec['interval']} "
+        f"| {rec.get('in_flight', rec['messages'])} "
+        f"| {rec['messages']} x {rec['bytes'] // rec['messages']} | {rec['cycles']} "
+        f"| {rec['bytes_per_cycle']} | {rec['occupancy']} |"
+    )
 
 
 def _text(rec):
@@ -122,16 +194,22 @@ def _text(rec):
     if "utilization" in rec:
         extra = f" messages={rec['messages']} interval={rec['interval']} utilization={rec['utilization']}"
     if "wait" in rec:
-        extra = (f" wait={rec['wait']} latency={rec['latency']} added_latency={rec['added_latency']} "
-                 f"interrupts={rec['interrupts']} waits={rec['waits']} other_work={rec['other_work']}")
+        extra = (
+            f" wait={rec['wait']} latency={rec['latency']} added_latency={rec['added_latency']} "
+            f"interrupts={rec['interrupts']} waits={rec['waits']} other_work={rec['other_work']}"
+        )
     elif "latency" in rec:
         extra = f" latency={rec['latency']} interval={rec['interval']} occupancy={rec['occupancy']}"
     if "messages_per_second" in rec:
-        extra = (f" messages={rec['messages']} cycles/message={rec['cycles_per_message']} "
-                 f"messages/s@{rec['clock_mhz']:g}MHz={rec['messages_per_second']} speedup={rec['speedup_vs_sw']}")
-    return (f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "
-            f"{rec['cycles']:>9} cycles {rec['bytes_per_cycle']:>8.4f} B/cycle "
-            f"{'ok' if rec['digest_ok'] else 'DIGEST MISMATCH'}{extra}")
+        extra = (
+            f" messages={rec['messages']} cycles/message={rec['cycles_per_message']} "
+            f"messages/s@{rec['clock_mhz']:g}MHz={rec['messages_per_second']} speedup={rec['speedup_vs_sw']}"
+        )
+    return (
+        f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "
+        f"{rec['cycles']:>9} cycles {rec['bytes_per_cycle']:>8.4f} B/cycle "
+        f"{'ok' if rec['digest_ok'] else 'DIGEST MISMATCH'}{extra}"
+    )
 
 
 def run(args):
@@ -143,7 +221,9 @@ def run(args):
             return print_profile(args.engine, args.json)
         if args.hmac:
             if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-                raise ValueError("--hmac applies to --backend soc alone (the firmware measures 64 B MACs)")
+                raise ValueError(
+                    "--hmac applies to --backend soc alone (the firmware measures 64 B MACs)"
+                )
             engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
             for sp in engines or ():
                 specmod.parse(sp)
@@ -151,16 +231,20 @@ def run(args):
             header, row = MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), _markdown_hmac
         elif args.irq:
             if args.backend != "soc" or args.sched or args.sizes or args.batch:
-                raise ValueError("--irq applies to --backend soc alone (the firmware measures 64 B, "
-                                 "1 KiB, 16 KiB and a batch)")
+                raise ValueError(
+                    "--irq applies to --backend soc alone (the firmware measures 64 B, "
+                    "1 KiB, 16 KiB and a batch)"
+                )
             records = bench_soc_irq(args.engine)
             header, row = MD_IRQ_HEADER, _markdown_irq
         elif args.batch:
             if args.backend != "soc" or args.sched or args.sizes:
-                raise ValueError("--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)")
+                raise ValueError(
+                    "--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)"
+                )
             sim = socdemo._standard()
             if args.engine == socdemo.DEFAULT_ENGINE:
-                lists = [list(sim.MAIN_SOC), list(sim.SCHED_SOC)]   # the firmware skips Skein
+                lists = [list(sim.MAIN_SOC), list(sim.SCHED_SOC)]  # the firmware skips Skein
             else:
                 lists = [args.engine.split(",")]
                 if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
@@ -168,7 +252,11 @@ def run(args):
             records = bench_soc_batch(lists)
             header, row = MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), _markdown_batch
         elif args.backend == "soc" and args.sched:
-            engines = socdemo._standard().SCHED_SOC if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+            engines = (
+                socdemo._standard().SCHED_SOC
+                if args.engine == socdemo.DEFAULT_ENGINE
+                else args.engine.split(",")
+            )
             for sp in engines:
                 specmod.parse(sp)
             records = bench_soc_sched(list(engines))
@@ -176,13 +264,21 @@ def run(args):
         elif args.backend == "soc":
             specmod.parse(args.engine)
             if args.sizes or args.markdown:
-                raise ValueError("--sizes and --markdown apply to --backend rtl only "
-                                 "(the firmware measures 64, 1024, 16384)")
+                raise ValueError(
+                    "--sizes and --markdown apply to --backend rtl only "
+                    "(the firmware measures 64, 1024, 16384)"
+                )
             records = bench_soc(args.engine)
         else:
             if args.sched:
-                raise ValueError("--sched applies to --backend soc (the rtl bench always schedules)")
-            specs = specmod.all_specs() + specmod.mac_specs() if args.engine == "all" else args.engine.split(",")
+                raise ValueError(
+                    "--sched applies to --backend soc (the rtl bench always schedules)"
+                )
+            specs = (
+                specmod.all_specs() + specmod.mac_specs()
+                if args.engine == "all"
+                else args.engine.split(",")
+            )
             for sp in specs:
                 specmod.parse(sp)
             sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
@@ -203,7 +299,7 @@ def run(args):
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 2
-    except RuntimeError as e:       # the simulation's errors (SimError, SimTimeout), failed checks
+    except RuntimeError as e:  # the simulation's errors (SimError, SimTimeout), failed checks
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 1
 

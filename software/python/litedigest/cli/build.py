@@ -7,6 +7,7 @@ shared parts (soc/targets/args.py: the options, builder.py: the build, the manif
 status), as `python -m litedigest.soc.targets.<name>` uses them; TARGETS lists the ones this
 command offers. The simulated SoC (`sim`) is built on demand by the other commands instead.
 """
+
 import importlib
 
 from litedigest import extras
@@ -14,7 +15,7 @@ from litedigest import extras
 TARGETS = {
     "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",
     "arty_a7": "Arty A7-100T: the same subsystem with a MicroBlaze V, MIG DDR3 and UART in a Vivado "
-               "block design (.bit + .xsa), and the demo firmware cross-built for it",
+    "block design (.bit + .xsa), and the demo firmware cross-built for it",
     "ecp5": "ECP5 board (litex-boards) built with Yosys, nextpnr-ecp5 and ecppack",
 }
 
@@ -25,9 +26,12 @@ def _target_module(name):
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "build", help="build a board target (gateware, bitstream, reports)",
-        description="Build a LiteDigest board target: " +
-                    "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".")
+        "build",
+        help="build a board target (gateware, bitstream, reports)",
+        description="Build a LiteDigest board target: "
+        + "; ".join(f"{k}: {v}" for k, v in TARGETS.items())
+        + ".",
+    )
     sub = p.add_subparsers(dest="target", metavar="TARGET")
     sub.required = True
     for name, help_text in TARGETS.items():
@@ -46,4 +50,5 @@ def _missing(name):
     def run(args):
         extras.require("flows", f"litedigest build {name}")
         return 2
+
     return run

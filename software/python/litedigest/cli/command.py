@@ -2,6 +2,7 @@
 """The `litedigest` command: its parser and its exit statuses. Subcommands are the modules of
 this package named in COMMANDS, each providing `add_parser(subparsers)` that registers its
 parser and sets `func(args) -> int`."""
+
 import argparse
 import importlib
 import os
@@ -15,10 +16,11 @@ from litedigest.cli.output import WriteError, stdout_lost
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
 
-
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog=PROG, description="LiteDigest: hash engines on FPGA SoCs (software, RTL, SoC backends).")
+        prog=PROG,
+        description="LiteDigest: hash engines on FPGA SoCs (software, RTL, SoC backends).",
+    )
     parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -85,4 +87,3 @@ def main(argv=None):
         print(f"{PROG}: write error: Bad file descriptor", file=sys.stderr)
         return 1
     return int(rc or 0)
-

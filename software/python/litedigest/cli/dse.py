@@ -11,6 +11,7 @@ improvement over the 1-stage engine. Cached per spec under build/dse/.
   litedigest dse --engine sha1:base --seeds 1      # one spec, one seed
   litedigest dse --out bitstreams/engines.json     # the committed document
 """
+
 import argparse
 import json
 import sys
@@ -22,39 +23,67 @@ from litedigest import spec as specmod
 
 
 def add_parser(subparsers):
-    p = subparsers.add_parser("dse", help="area, routed fmax and throughput per engine (open flow)",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--engine", default=None,
-                   help="engine specs, comma-separated, or 'all' (every implemented hash and MAC spec); "
-                        "default: " + ",".join(dse.DEFAULT_SPECS))
-    p.add_argument("--seeds", default=",".join(map(str, dse.DEFAULT_SEEDS)),
-                   help="nextpnr seeds, comma-separated (default %(default)s)")
-    p.add_argument("--pipeline-seeds", default=None,
-                   help="seeds for the pipelined engines other than the MAC engines (default: "
-                        "--seeds); 1-stage and MAC engines always get --seeds")
-    p.add_argument("--route-timeout", type=float, default=None, metavar="SECONDS",
-                   help="stop a place and route after this long and record the seed as not "
-                        "routed, with nextpnr's placement estimate (default: no limit); a later "
-                        "run with a longer limit tries it again")
-    p.add_argument("--placer", default=dse.DEFAULT_PLACER, type=dse.placer_type,
-                   help="nextpnr's placer: heap (default), static (routes the Skein engines "
-                        "HeAP's placement does not) or static@U (the static placer spread to a "
-                        "target density U, default 0.7; needs the patched nextpnr of "
-                        "scripts/native_nextpnr.sh); a cached seed placed by another placer is "
-                        "run again")
-    p.add_argument("--keep-placement", action="store_true",
-                   help="place and route each seed as two nextpnr runs and keep the placement, "
-                        "xz-compressed, in bitstreams/placements/ (commit it): a later run with "
-                        "this option, on a fresh checkout too, routes that placement instead of "
-                        "placing again (for runs longer than a session)")
+    p = subparsers.add_parser(
+        "dse",
+        help="area, routed fmax and throughput per engine (open flow)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--engine",
+        default=None,
+        help="engine specs, comma-separated, or 'all' (every implemented hash and MAC spec); "
+        "default: " + ",".join(dse.DEFAULT_SPECS),
+    )
+    p.add_argument(
+        "--seeds",
+        default=",".join(map(str, dse.DEFAULT_SEEDS)),
+        help="nextpnr seeds, comma-separated (default %(default)s)",
+    )
+    p.add_argument(
+        "--pipeline-seeds",
+        default=None,
+        help="seeds for the pipelined engines other than the MAC engines (default: "
+        "--seeds); 1-stage and MAC engines always get --seeds",
+    )
+    p.add_argument(
+        "--route-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop a place and route after this long and record the seed as not "
+        "routed, with nextpnr's placement estimate (default: no limit); a later "
+        "run with a longer limit tries it again",
+    )
+    p.add_argument(
+        "--placer",
+        default=dse.DEFAULT_PLACER,
+        type=dse.placer_type,
+        help="nextpnr's placer: heap (default), static (routes the Skein engines "
+        "HeAP's placement does not) or static@U (the static placer spread to a "
+        "target density U, default 0.7; needs the patched nextpnr of "
+        "scripts/native_nextpnr.sh); a cached seed placed by another placer is "
+        "run again",
+    )
+    p.add_argument(
+        "--keep-placement",
+        action="store_true",
+        help="place and route each seed as two nextpnr runs and keep the placement, "
+        "xz-compressed, in bitstreams/placements/ (commit it): a later run with "
+        "this option, on a fresh checkout too, routes that placement instead of "
+        "placing again (for runs longer than a session)",
+    )
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
     p.add_argument("--force", action="store_true", help="ignore the cache")
-    p.add_argument("--cached-only", action="store_true",
-                   help="run nothing: only the specs whose every run is cached (to write the "
-                        "document while a long run goes on; a spec that run holds counts "
-                        "with the committed record of its current sources)")
+    p.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="run nothing: only the specs whose every run is cached (to write the "
+        "document while a long run goes on; a spec that run holds counts "
+        "with the committed record of its current sources)",
+    )
     p.set_defaults(func=run)
 
 
@@ -85,7 +114,7 @@ def run(args):
     try:
         if args.engine is None:
             specs = list(dse.DEFAULT_SPECS)
-        elif args.engine == "all":   # every hash engine spec and the MAC engines
+        elif args.engine == "all":  # every hash engine spec and the MAC engines
             specs = specmod.all_specs() + specmod.mac_specs()
         else:
             specs = [e.strip() for e in args.engine.split(",") if e.strip()]
@@ -106,11 +135,19 @@ def run(args):
     except ValueError as e:  # SpecError is a ValueError
         print(f"litedigest dse: {e}", file=sys.stderr)
         return 2
-    log = (lambda m: print(m, file=sys.stderr, flush=True))
-    records = dse.measure(specs, seeds, xc7=not args.no_xc7, log=log, force=args.force,
-                          pipeline_seeds=pseeds, cached_only=args.cached_only,
-                          route_timeout=args.route_timeout, placer=args.placer,
-                          keep_placement=args.keep_placement)
+    log = lambda m: print(m, file=sys.stderr, flush=True)
+    records = dse.measure(
+        specs,
+        seeds,
+        xc7=not args.no_xc7,
+        log=log,
+        force=args.force,
+        pipeline_seeds=pseeds,
+        cached_only=args.cached_only,
+        route_timeout=args.route_timeout,
+        placer=args.placer,
+        keep_placement=args.keep_placement,
+    )
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)
@@ -138,8 +175,10 @@ def _fmax(e):
 
 
 def table(records):
-    head = ("| spec | latency | interval | in flight | LUT4 (+carry) | FF | fmax MHz (median) | "
-            "xc7 LUT/FF/CARRY4 | Mbit/s | Mbit/s/LUT4 | x 1-stage |")
+    head = (
+        "| spec | latency | interval | in flight | LUT4 (+carry) | FF | fmax MHz (median) | "
+        "xc7 LUT/FF/CARRY4 | Mbit/s | Mbit/s/LUT4 | x 1-stage |"
+    )
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in records:
         e, x = r["ecp5"], r["xc7"]
@@ -148,5 +187,6 @@ def table(records):
             f"| {r['spec']} | {r['latency']} | {r['interval_exact']} | {r['in_flight']} | "
             f"{e['lut4']} ({e['lut4_with_carry']}) | {e['ff']} | {_fmax(e)} | {xs} | "
             f"{_or_dash(r['throughput_mbps'])} | {_or_dash(r['throughput_per_lut4'])} | "
-            f"{_or_dash(r['improvement'])} |")
+            f"{_or_dash(r['improvement'])} |"
+        )
     return "\n".join(lines)

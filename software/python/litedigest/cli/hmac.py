@@ -9,6 +9,7 @@ standard input `SHA2-256(stdin)= hex` (OpenSSL's own line, without the prefix), 
 coreutils' `hex *name`. The key is read from a file or an
 environment variable, never from the command line, where `ps` shows it to every user.
 """
+
 import os
 import sys
 
@@ -21,26 +22,52 @@ PROG = "litedigest"
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "hmac", help="MAC files with HMAC (like openssl dgst -hmac)",
+        "hmac",
+        help="MAC files with HMAC (like openssl dgst -hmac)",
         description="Print the HMAC of each FILE (standard input with no FILE or with -), as "
-                    "openssl dgst -hmac prints it. The key comes from --key-file or --key-env: "
-                    "not from the command line, where ps shows it.")
-    p.add_argument("-a", "--algorithm", default="sha256",
-                   help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, "
-                        "skein512-N; any spelling litedigest.new takes (SHA-256, sha512-224)")
+        "openssl dgst -hmac prints it. The key comes from --key-file or --key-env: "
+        "not from the command line, where ps shows it.",
+    )
+    p.add_argument(
+        "-a",
+        "--algorithm",
+        default="sha256",
+        help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, "
+        "skein512-N; any spelling litedigest.new takes (SHA-256, sha512-224)",
+    )
     key = p.add_mutually_exclusive_group()
-    key.add_argument("--key-file", metavar="FILE",
-                     help="the key: this file's bytes as they are (a trailing newline is part of it)")
-    key.add_argument("--key-env", metavar="VAR", help="the key: this environment variable's value (UTF-8)")
-    p.add_argument("--hex-key", action="store_true",
-                   help="the key file or variable holds the key in hex (white space ignored)")
-    p.add_argument("-r", dest="coreutils", action="store_true",
-                   help="print 'hex *name', as sha256sum -b does (openssl dgst -r)")
-    p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends), "
-                   "or the HMAC engine hmac-sha256:opt:p4 (soc/pynq)")
+    key.add_argument(
+        "--key-file",
+        metavar="FILE",
+        help="the key: this file's bytes as they are (a trailing newline is part of it)",
+    )
+    key.add_argument(
+        "--key-env", metavar="VAR", help="the key: this environment variable's value (UTF-8)"
+    )
+    p.add_argument(
+        "--hex-key",
+        action="store_true",
+        help="the key file or variable holds the key in hex (white space ignored)",
+    )
+    p.add_argument(
+        "-r",
+        dest="coreutils",
+        action="store_true",
+        help="print 'hex *name', as sha256sum -b does (openssl dgst -r)",
+    )
+    p.add_argument(
+        "--engine",
+        default=None,
+        help="engine spec, e.g. sha256:opt (rtl/soc backends), "
+        "or the HMAC engine hmac-sha256:opt:p4 (soc/pynq)",
+    )
     p.add_argument("--backend", default="sw", choices=BACKENDS, help="where to hash (default sw)")
-    p.add_argument("--version", action="version", version=version_line("hmac"),
-                   help="print the version and exit")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=version_line("hmac"),
+        help="print the version and exit",
+    )
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run)
     return p
@@ -62,8 +89,10 @@ def _error(msg):
 def read_key(args):
     """The key bytes from --key-file / --key-env; ValueError with a message for the user."""
     if args.key_file is None and args.key_env is None:
-        raise ValueError("a key is needed: --key-file FILE or --key-env VAR (not on the command "
-                         "line, where ps shows it)")
+        raise ValueError(
+            "a key is needed: --key-file FILE or --key-env VAR (not on the command "
+            "line, where ps shows it)"
+        )
     if args.key_file is not None:
         try:
             with open(args.key_file, "rb") as f:
@@ -91,6 +120,7 @@ def run(args):
     from litedigest import hashobj
     from litedigest.cli.sum import feed_file
     from litedigest.hmac import new as hmac_new
+
     try:
         alg = hashobj._algorithm(args.algorithm)
         # the key's two started hashes, once (bad algorithm or engine: refused here); each
@@ -118,7 +148,7 @@ def run(args):
             if "\n" in shown:
                 mark, shown = "\\", shown.replace("\n", "\\n")
             line = f"{mark}{h.hexdigest()} *{shown}"
-        elif name == "-":       # OpenSSL 3.0 leaves the HMAC- prefix off for standard input
+        elif name == "-":  # OpenSSL 3.0 leaves the HMAC- prefix off for standard input
             line = f"{openssl_name(alg)}(stdin)= {h.hexdigest()}"
         else:
             line = f"{label}({name})= {h.hexdigest()}"

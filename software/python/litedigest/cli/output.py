@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Standard output for the commands that write results (`sum`, `hmac`): a failed write is
-one exception the CLI answers as coreutils does. """
+one exception the CLI answers as coreutils does."""
+
 import sys
 
 
@@ -23,7 +24,7 @@ def write_out(data, flush=False):
     """Write bytes to standard output (and flush); a failure other than a broken pipe (the
     CLI's status 141) is a WriteError."""
     global _lost
-    if sys.stdout is None:      # started with standard output closed (`>&-`)
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
         _lost = _lost or bool(data)
         return
     try:

@@ -10,6 +10,7 @@ hex`, what --tag writes) and OpenSSL 1.1's (`SHA256(name)= hex`; OpenSSL 3's `SH
 refused, as coreutils 9.1 refuses it); a tagged line of another algorithm
 is improperly formatted, as in coreutils.
 """
+
 import argparse
 import errno
 import functools
@@ -38,35 +39,91 @@ class _TagAction(argparse.Action):
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "sum", help="print or check checksums (like sha256sum)",
+        "sum",
+        help="print or check checksums (like sha256sum)",
         description="Print or check SHA-2 checksums, byte-identical to GNU sha256sum/sha224sum. "
-                    "With no FILE, or when FILE is -, read standard input.")
-    p.add_argument("-a", "--algorithm", default="sha256", help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, skein512-256, skein512-512 (and skein512-N for N in 128 160 224 384)")
+        "With no FILE, or when FILE is -, read standard input.",
+    )
+    p.add_argument(
+        "-a",
+        "--algorithm",
+        default="sha256",
+        help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, skein512-256, skein512-512 (and skein512-N for N in 128 160 224 384)",
+    )
     p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends)")
-    p.add_argument("--backend", default="sw", choices=BACKENDS,
-                   help="where to hash (default sw; pynq: the board, or the simulated SoC with "
-                        "LITEDIGEST_PYNQ_DEVICE=sim)")
-    p.add_argument("-c", "--check", action="store_true", help="read checksums from the FILEs and check them")
+    p.add_argument(
+        "--backend",
+        default="sw",
+        choices=BACKENDS,
+        help="where to hash (default sw; pynq: the board, or the simulated SoC with "
+        "LITEDIGEST_PYNQ_DEVICE=sim)",
+    )
+    p.add_argument(
+        "-c", "--check", action="store_true", help="read checksums from the FILEs and check them"
+    )
     # the last of -b/-t (and --tag, which implies -b) wins, as in coreutils
-    p.add_argument("-b", "--binary", dest="binary", action="store_const", const=True, default=None,
-                   help="read in binary mode (prints ' *')")
-    p.add_argument("-t", "--text", dest="binary", action="store_const", const=False,
-                   help="read in text mode (default)")
+    p.add_argument(
+        "-b",
+        "--binary",
+        dest="binary",
+        action="store_const",
+        const=True,
+        default=None,
+        help="read in binary mode (prints ' *')",
+    )
+    p.add_argument(
+        "-t",
+        "--text",
+        dest="binary",
+        action="store_const",
+        const=False,
+        help="read in text mode (default)",
+    )
     p.add_argument("--tag", action=_TagAction, help="create a BSD-style checksum")
-    p.add_argument("-z", "--zero", action="store_true",
-                   help="end each output line with NUL, not newline, and disable file name escaping")
-    p.add_argument("--ignore-missing", action="store_true",
-                   help="check: don't fail or report status for missing files")
+    p.add_argument(
+        "-z",
+        "--zero",
+        action="store_true",
+        help="end each output line with NUL, not newline, and disable file name escaping",
+    )
+    p.add_argument(
+        "--ignore-missing",
+        action="store_true",
+        help="check: don't fail or report status for missing files",
+    )
     # the last of --quiet/--status/-w wins, as in coreutils
-    p.add_argument("--quiet", dest="report", action="store_const", const="quiet", default=None,
-                   help="check: don't print OK for each verified file")
-    p.add_argument("--status", dest="report", action="store_const", const="status",
-                   help="check: print nothing, the exit status tells")
-    p.add_argument("--strict", action="store_true", help="check: exit non-zero for improperly formatted lines")
-    p.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
-                   help="check: warn about improperly formatted lines")
-    p.add_argument("--version", action="version", version=version_line("sum"),
-                   help="print the version and exit")
+    p.add_argument(
+        "--quiet",
+        dest="report",
+        action="store_const",
+        const="quiet",
+        default=None,
+        help="check: don't print OK for each verified file",
+    )
+    p.add_argument(
+        "--status",
+        dest="report",
+        action="store_const",
+        const="status",
+        help="check: print nothing, the exit status tells",
+    )
+    p.add_argument(
+        "--strict", action="store_true", help="check: exit non-zero for improperly formatted lines"
+    )
+    p.add_argument(
+        "-w",
+        "--warn",
+        dest="report",
+        action="store_const",
+        const="warn",
+        help="check: warn about improperly formatted lines",
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=version_line("sum"),
+        help="print the version and exit",
+    )
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=run, unrecognized=_unrecognized)
     p.error = _argparse_error
@@ -99,13 +156,15 @@ def _argparse_error(message):
     if m:
         choices = " ".join(f"'{o}'" for o in m[2].split(", "))
         sys.exit(_usage_error(f"option '{m[1]}' is ambiguous; possibilities: {choices}".encode()))
-    m = re.match(r"argument (\S+): (ignored explicit argument '(.*)'|expected one argument)$", message)
+    m = re.match(
+        r"argument (\S+): (ignored explicit argument '(.*)'|expected one argument)$", message
+    )
     if m:
         names = m[1].split("/")
         long_name = next((n for n in names if n.startswith("--")), None)
         short = next((n for n in names if not n.startswith("--")), None)
         use_long = long_name is not None and (short is None or _long_form_given(long_name, argv))
-        if m[3] is not None:    # a value given to a flag: --check=x, or -cq (q: no such option)
+        if m[3] is not None:  # a value given to a flag: --check=x, or -cq (q: no such option)
             if use_long and any(a.startswith("--") and "=" in a for a in argv):
                 sys.exit(_usage_error(f"option '{long_name}' doesn't allow an argument".encode()))
             # -c=x: getopt takes "=" for the next option letter (argparse drops it)
@@ -119,6 +178,7 @@ def _argparse_error(message):
 
 # --------------------------------------------------------------------------------------
 # output helpers (bytes throughout: file names are OS bytes, output must match GNU exactly)
+
 
 def _err(msg):
     write_out(b"", flush=True)
@@ -141,7 +201,9 @@ def _usage_error(msg):
 # for a name whose only quoting need is a single quote
 _PLAIN = frozenset(b"#%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz{}~")
 _PLAIN_FIRST = _PLAIN - frozenset(b"#~")
-_DOUBLE_QUOTABLE = frozenset(b" %'+,-./0123456789:@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
+_DOUBLE_QUOTABLE = frozenset(
+    b" %'+,-./0123456789:@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz"
+)
 # C escapes of gnulib's quotearg; other unprintable bytes are three octal digits
 _C_ESCAPES = {7: b"a", 8: b"b", 9: b"t", 10: b"n", 11: b"v", 12: b"f", 13: b"r"}
 
@@ -197,7 +259,7 @@ def _single_quoted(units, in_escape):
             out += b"\\" + _C_ESCAPES.get(c, b"%03o" % c)
             continue
         if raw == b"'":
-            out += b"'\\''"    # closes the quotes or the $'...' run alike
+            out += b"'\\''"  # closes the quotes or the $'...' run alike
         else:
             if in_escape:
                 out += b"''"
@@ -213,11 +275,15 @@ def _quotef(name):
     'new'$'\\n''line', ''$'\\001''z'."""
     units = _quote_units(name)
     force_quotes = not units or name in (b"{", b"}")
-    if not force_quotes and all(kind == "printable" or raw[0] in (_PLAIN_FIRST if i == 0 else _PLAIN)
-                         for i, (raw, kind) in enumerate(units)):
+    if not force_quotes and all(
+        kind == "printable" or raw[0] in (_PLAIN_FIRST if i == 0 else _PLAIN)
+        for i, (raw, kind) in enumerate(units)
+    ):
         return name
-    if b"'" in name and all(kind == "printable" or (kind == "ascii" and raw[0] in _DOUBLE_QUOTABLE)
-                            for raw, kind in units):
+    if b"'" in name and all(
+        kind == "printable" or (kind == "ascii" and raw[0] in _DOUBLE_QUOTABLE)
+        for raw, kind in units
+    ):
         return b'"' + name + b'"'
     text, ends_in_escape = _single_quoted(units, False)
     if b"'" in name:
@@ -237,9 +303,9 @@ def _unescape(name):
     out = bytearray()
     i = 0
     while i < len(name):
-        c = name[i:i + 1]
+        c = name[i : i + 1]
         if c == b"\\":
-            nxt = name[i + 1:i + 2]
+            nxt = name[i + 1 : i + 2]
             if nxt == b"\\":
                 out += b"\\"
             elif nxt == b"n":
@@ -264,6 +330,7 @@ def _strerror(e):
 def _hash_file(name, algo, backend, engine):
     """Hex digest (bytes) of file `name` (b"-" = stdin); raises OSError."""
     from litedigest.api import new
+
     h = new(algo, backend=backend, engine=engine)
     feed_file(h, name)
     return h.hexdigest().encode()
@@ -273,7 +340,7 @@ def feed_file(h, name):
     """Update hash-like `h` with the bytes of file `name` (b"-" = stdin); raises OSError (a
     directory is an IsADirectoryError, as coreutils reports it)."""
     if name == b"-":
-        if sys.stdin is None:   # started with standard input closed (`<&-`), as coreutils says
+        if sys.stdin is None:  # started with standard input closed (`<&-`), as coreutils says
             raise OSError(errno.EBADF, "Bad file descriptor")
         f = sys.stdin.buffer
         close = False
@@ -295,13 +362,17 @@ def feed_file(h, name):
 
 # --------------------------------------------------------------------------------------
 
+
 def run(args):
     from litedigest import spec
     from litedigest.hashobj import _algorithm
-    try:    # any spelling new() and `litedigest hmac -a` take ("SHA-256", "sha512-256")
+
+    try:  # any spelling new() and `litedigest hmac -a` take ("SHA-256", "sha512-256")
         algo = _algorithm(args.algorithm)
     except ValueError:
-        _err(f"unsupported algorithm {args.algorithm!r} (known: {', '.join(sorted(spec.ALGORITHMS))})".encode())
+        _err(
+            f"unsupported algorithm {args.algorithm!r} (known: {', '.join(sorted(spec.ALGORITHMS))})".encode()
+        )
         return 2
     if args.engine is not None:
         try:
@@ -316,7 +387,7 @@ def run(args):
     files = [os.fsencode(f) for f in args.files] or [b"-"]
     try:
         rc = _run(files, algo, args)
-    except ValueError as e:   # a backend that cannot run here (no board, no simulator, ...)
+    except ValueError as e:  # a backend that cannot run here (no board, no simulator, ...)
         _err(str(e).encode())
         return 2
     if sys.stdin is None and b"-" in files and rc != 2:
@@ -336,13 +407,21 @@ def _run(files, algo, args):
         if args.tag:
             return _usage_error(b"the --tag option is meaningless when verifying checksums")
         if args.binary is not None:
-            return _usage_error(b"the --binary and --text options are meaningless when verifying checksums")
+            return _usage_error(
+                b"the --binary and --text options are meaningless when verifying checksums"
+            )
         return _check(files, algo, args)
-    for option, given in (("ignore-missing", args.ignore_missing), ("status", args.report == "status"),
-                          ("warn", args.report == "warn"), ("quiet", args.report == "quiet"),
-                          ("strict", args.strict)):
+    for option, given in (
+        ("ignore-missing", args.ignore_missing),
+        ("status", args.report == "status"),
+        ("warn", args.report == "warn"),
+        ("quiet", args.report == "quiet"),
+        ("strict", args.strict),
+    ):
         if given:
-            return _usage_error(f"the --{option} option is meaningful only when verifying checksums".encode())
+            return _usage_error(
+                f"the --{option} option is meaningful only when verifying checksums".encode()
+            )
     return _print_sums(files, algo, args)
 
 
@@ -377,6 +456,7 @@ def _tag_names(algo):
     (the algorithm upper-cased) and OpenSSL's (SHA512-224, SHA512-256). A hash is its family and
     digest size (skein512 is skein512-512)."""
     from litedigest import spec
+
     own = spec.ALGORITHMS[algo][0], spec.ALGORITHMS[algo][2]
     names = {}
     for alg, (family, _, size) in spec.ALGORITHMS.items():
@@ -392,7 +472,7 @@ def _split_tagged(body, hexlen, escaped):
     if j < 0:
         return None
     name = body[:j]
-    rest = body[j + 1:].lstrip(b" \t")
+    rest = body[j + 1 :].lstrip(b" \t")
     if not rest.startswith(b"="):
         return None
     hexd = rest[1:].lstrip(b" \t")
@@ -410,9 +490,9 @@ def _parse_line(line, hexlen, tags, state):
     tags: _tag_names(algo). state['bsd_reversed']: -1 unknown, 0 standard ('  '/' *'),
     1 'hex name' lines."""
     i = 0
-    while i < len(line) and line[i:i + 1] in (b" ", b"\t"):
+    while i < len(line) and line[i : i + 1] in (b" ", b"\t"):
         i += 1
-    escaped = line[i:i + 1] == b"\\"
+    escaped = line[i : i + 1] == b"\\"
     if escaped:
         i += 1
     s = line[i:]
@@ -420,7 +500,7 @@ def _parse_line(line, hexlen, tags, state):
     # names another hash is an improperly formatted line (coreutils)
     m = _TAG.match(s)
     if m and m.group(1) in tags:
-        return _split_tagged(s[m.end():], hexlen, escaped) if tags[m.group(1)] else None
+        return _split_tagged(s[m.end() :], hexlen, escaped) if tags[m.group(1)] else None
     hexd = s[:hexlen]
     if len(hexd) != hexlen or not _HEX.fullmatch(hexd):
         return None
@@ -447,6 +527,7 @@ def _parse_line(line, hexlen, tags, state):
 
 def _check(files, algo, args):
     from litedigest import spec
+
     hexlen = 2 * spec.ALGORITHMS[algo][2]
     tags = _tag_names(algo)
     status, quiet, warn = (args.report == r for r in ("status", "quiet", "warn"))
@@ -475,7 +556,7 @@ def _check(files, algo, args):
             continue
         shown_sums = b"standard input" if sums == b"-" else sums
         n_bad_fmt = n_fail = n_unread = n_ok = 0
-        formatted = False   # a properly formatted line seen (its file may be missing)
+        formatted = False  # a properly formatted line seen (its file may be missing)
         state = {"bsd_reversed": -1}
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
@@ -487,12 +568,16 @@ def _check(files, algo, args):
                 continue
             parsed = _parse_line(line, hexlen, tags, state)
             if parsed is not None and sums == b"-" and parsed[1] == b"-":
-                parsed = None   # stdin is the sums list, it cannot be a listed file too
+                parsed = None  # stdin is the sums list, it cannot be a listed file too
             if parsed is None:
                 n_bad_fmt += 1
                 if warn:
-                    _err(_quotef(shown_sums) + b": " + str(lineno).encode() +
-                         f": improperly formatted {algo.upper()} checksum line".encode())
+                    _err(
+                        _quotef(shown_sums)
+                        + b": "
+                        + str(lineno).encode()
+                        + f": improperly formatted {algo.upper()} checksum line".encode()
+                    )
                 continue
             want, name = parsed
             # coreutils opens the name as a C string: a NUL byte ends it (the file is then
@@ -526,14 +611,20 @@ def _check(files, algo, args):
             continue
         if not status:
             if n_bad_fmt:
-                _err(b"WARNING: %d line%s improperly formatted" %
-                     (n_bad_fmt, b" is" if n_bad_fmt == 1 else b"s are"))
+                _err(
+                    b"WARNING: %d line%s improperly formatted"
+                    % (n_bad_fmt, b" is" if n_bad_fmt == 1 else b"s are")
+                )
             if n_unread:
-                _err(b"WARNING: %d listed file%s could not be read" %
-                     (n_unread, b"" if n_unread == 1 else b"s"))
+                _err(
+                    b"WARNING: %d listed file%s could not be read"
+                    % (n_unread, b"" if n_unread == 1 else b"s")
+                )
             if n_fail:
-                _err(b"WARNING: %d computed checksum%s did NOT match" %
-                     (n_fail, b"" if n_fail == 1 else b"s"))
+                _err(
+                    b"WARNING: %d computed checksum%s did NOT match"
+                    % (n_fail, b"" if n_fail == 1 else b"s")
+                )
             if args.ignore_missing and not n_ok:
                 _err(_quotef(shown_sums) + b": no file was verified")
         # coreutils: a list passes only if some file matched (only --ignore-missing can leave none)

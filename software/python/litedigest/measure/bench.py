@@ -52,6 +52,7 @@ one per run; litedigest.cli.bench prints them.
                  per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
                  of each phase (setup, padding, programming, waiting, status/ack, digest).
 """
+
 import hashlib
 import random
 import statistics
@@ -62,10 +63,12 @@ from litedigest import _clib as native
 
 from litedigest.measure import socdemo
 
+
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim
     from litedigest.spec import variant_of
     from litedigest.measure.scheduler import round_robin
+
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
     if spec.family == "skein512":
@@ -90,17 +93,23 @@ def bench_rtl(engine, sizes):
         digests = [None] * p
         for r in results:
             if r.last:
-                digests[per_slot[r.slot].pop(0)] = sim.to_bytes(r.cv)[:spec.digest_size]
+                digests[per_slot[r.slot].pop(0)] = sim.to_bytes(r.cv)[: spec.digest_size]
         cycles = results[-1].cycle - accepted[0]
         gaps = [b.cycle - a.cycle for a, b in zip(results, results[1:])]
         interval = statistics.median(gaps) if gaps else None
         if interval is not None and interval == int(interval):
             interval = int(interval)
         yield {
-            "engine": str(spec), "backend": "rtl", "path": "stream", "messages": p,
-            "bytes": n * p, "blocks": len(order), "cycles": cycles,
+            "engine": str(spec),
+            "backend": "rtl",
+            "path": "stream",
+            "messages": p,
+            "bytes": n * p,
+            "blocks": len(order),
+            "cycles": cycles,
             "bytes_per_cycle": round(n * p / cycles, 4),
-            "latency": results[0].cycle - accepted[0], "interval": interval,
+            "latency": results[0].cycle - accepted[0],
+            "interval": interval,
             "occupancy": round(len(order) * sim.engine.interval / cycles, 4),
             "digest_ok": digests == [hashlib.new(spec.algorithm, m).digest() for m in msgs],
         }
@@ -110,8 +119,10 @@ def bench_rtl(engine, sizes):
 def _in_flight(accepted, results):
     """The most messages accepted and not yet out after any clock edge (a result is taken in
     the cycle its valid rises: the bench's output is never stalled)."""
-    return max(sum(a <= c for a in accepted) - sum(r.cycle <= c for r in results)
-               for c in range(accepted[0], results[-1].cycle))
+    return max(
+        sum(a <= c for a in accepted) - sum(r.cycle <= c for r in results)
+        for c in range(accepted[0], results[-1].cycle)
+    )
 
 
 def bench_rtl_mac(spec, sim, sizes):
@@ -125,16 +136,21 @@ def bench_rtl_mac(spec, sim, sizes):
     import hmac as hmac_mod
     from litedigest.ip.rtlsim import Block
     from litedigest.measure.scheduler import round_robin
+
     keys = [bytes(range(32)), b"Jefe"]
     k0 = lambda k: (hashlib.sha256(k).digest() if len(k) > 64 else k).ljust(64, b"\0")
-    inits, init_acc = sim.run([Block(sim.words(k0(k)), slot=i, key=i, key_init=True, last=True)
-                               for i, k in enumerate(keys)])
+    inits, init_acc = sim.run(
+        [
+            Block(sim.words(k0(k)), slot=i, key=i, key_init=True, last=True)
+            for i, k in enumerate(keys)
+        ]
+    )
     key_init = inits[0].cycle - init_acc[0]
 
     def blocks_of(job, slot):
         msg, key = job
         whole = len(msg) - len(msg) % 64
-        padded = msg[:whole] + native.md_pad(msg[whole:], 64 + len(msg), 64)   # after K0 ^ ipad
+        padded = msg[:whole] + native.md_pad(msg[whole:], 64 + len(msg), 64)  # after K0 ^ ipad
         out = sim.blocks(padded, slot=slot)
         for b in out:
             b.key = key
@@ -150,18 +166,27 @@ def bench_rtl_mac(spec, sim, sizes):
             if r.last:
                 macs[per_slot[r.slot].pop(0)] = sim.to_bytes(r.cv)
         ok = [macs.get(i) for i in range(len(jobs))] == [
-            hmac_mod.new(keys[k], m, "sha256").digest() for m, k in jobs]
+            hmac_mod.new(keys[k], m, "sha256").digest() for m, k in jobs
+        ]
         cycles = results[-1].cycle - accepted[0]
         firsts = [a for a, b in zip(accepted, order) if b.first]
         gaps = [b - a for a, b in zip(firsts, firsts[1:])]
         n = sum(len(m) for m, _ in jobs)
         return {
-            "engine": str(spec), "backend": "rtl", "path": label, "messages": len(jobs),
-            "bytes": n, "blocks": len(order), "cycles": cycles, "bytes_per_cycle": round(n / cycles, 4),
+            "engine": str(spec),
+            "backend": "rtl",
+            "path": label,
+            "messages": len(jobs),
+            "bytes": n,
+            "blocks": len(order),
+            "cycles": cycles,
+            "bytes_per_cycle": round(n / cycles, 4),
             "latency": results[0].cycle - accepted[0],
             "interval": int(statistics.median(gaps)) if gaps else None,
             "occupancy": round(len(order) * sim.engine.interval / cycles, 4),
-            "in_flight": _in_flight(accepted, results), "key_init": key_init, "digest_ok": ok,
+            "in_flight": _in_flight(accepted, results),
+            "key_init": key_init,
+            "digest_ok": ok,
         }
 
     rng = random.Random(2026)
@@ -183,6 +208,7 @@ def bench_rtl_skein(spec, sim, sizes):
     from fractions import Fraction
     from litedigest.ip.rtlsim import Block
     from litedigest import _clib as native
+
     p = sim.engine.blocks_in_flight
     rng = random.Random(2026)
     for n in sizes:
@@ -192,24 +218,47 @@ def bench_rtl_skein(spec, sim, sizes):
             nb = max(1, -(-n // 64))
             data = m.ljust(64 * nb, b"\0")
             tw = native.skein512_block_tweaks(
-                0, native.skein512_t1(native.lib.LD_SKEIN_T_MSG, True, True), nb, n - 64 * (nb - 1))
-            per_msg.append([Block(sim.words(data[64 * k:64 * (k + 1)]), slot=slot, first=k == 0,
-                                  variant=native.lib.ld_skein512_variant(512), last=k == nb - 1,
-                                  tweak=t0 | (t1 << 64)) for k, (t0, t1) in enumerate(tw)])
-        order = [blks[k] for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)]
+                0, native.skein512_t1(native.lib.LD_SKEIN_T_MSG, True, True), nb, n - 64 * (nb - 1)
+            )
+            per_msg.append(
+                [
+                    Block(
+                        sim.words(data[64 * k : 64 * (k + 1)]),
+                        slot=slot,
+                        first=k == 0,
+                        variant=native.lib.ld_skein512_variant(512),
+                        last=k == nb - 1,
+                        tweak=t0 | (t1 << 64),
+                    )
+                    for k, (t0, t1) in enumerate(tw)
+                ]
+            )
+        order = [
+            blks[k] for k in range(max(map(len, per_msg))) for blks in per_msg if k < len(blks)
+        ]
         results, accepted = sim.run(order)
         ok = True
         for r in results:
             if r.last:
                 g = sim.to_bytes(r.cv)
-                out = native.skein512_ubi(g, (0).to_bytes(64, "little"), 0,
-                                          native.skein512_t1(native.lib.LD_SKEIN_T_OUT, True, True), 8)
+                out = native.skein512_ubi(
+                    g,
+                    (0).to_bytes(64, "little"),
+                    0,
+                    native.skein512_t1(native.lib.LD_SKEIN_T_OUT, True, True),
+                    8,
+                )
                 ok &= out == native.skein512(msgs[r.slot], 512)
         cycles = results[-1].cycle - accepted[0]
         interval = Fraction(sim.engine.interval)
         yield {
-            "engine": str(spec), "backend": "rtl", "path": "stream", "messages": p,
-            "bytes": n * p, "blocks": len(order), "cycles": cycles,
+            "engine": str(spec),
+            "backend": "rtl",
+            "path": "stream",
+            "messages": p,
+            "bytes": n * p,
+            "blocks": len(order),
+            "cycles": cycles,
             "bytes_per_cycle": round(n * p / cycles, 4),
             "latency": results[0].cycle - accepted[0],
             "interval": str(interval) if interval.denominator != 1 else int(interval),
@@ -222,18 +271,27 @@ def bench_rtl_skein(spec, sim, sizes):
 def bench_soc_skein(engine):
     """The Skein firmware: 16 KiB Skein-512-512 in software, CSR and DMA on the SoC."""
     from litedigest.soc.targets.sim import soc_engines_for
-    run = socdemo.run_skein(soc_engines_for(engine),
-                            log=lambda m: print(m, file=sys.stderr, flush=True))
+
+    run = socdemo.run_skein(
+        soc_engines_for(engine), log=lambda m: print(m, file=sys.stderr, flush=True)
+    )
     sw = run.record("sw")["cycles"]
     for r in run.records:
         yield {
-            "engine": run.engine, "backend": "soc", "path": r["path"], "bytes": r["bytes"],
-            "cycles": r["cycles"], "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
-            "speedup_vs_sw": round(sw / r["cycles"], 2), "digest_ok": r["ok"],
+            "engine": run.engine,
+            "backend": "soc",
+            "path": r["path"],
+            "bytes": r["bytes"],
+            "cycles": r["cycles"],
+            "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
+            "speedup_vs_sw": round(sw / r["cycles"], 2),
+            "digest_ok": r["ok"],
         }
     if not run.all_ok:
-        raise RuntimeError("the Skein firmware's cases or checks failed: " +
-                           ", ".join(c["name"] for c in run.checks if not c["ok"]))
+        raise RuntimeError(
+            "the Skein firmware's cases or checks failed: "
+            + ", ".join(c["name"] for c in run.checks if not c["ok"])
+        )
 
 
 def bench_soc(engine):
@@ -244,17 +302,24 @@ def bench_soc(engine):
     sw = {r["bytes"]: r["cycles"] for r in demo.records if r["path"] == "sw"}
     for r in demo.records:
         yield {
-            "engine": demo.engine, "backend": "soc", "path": r["path"], "bytes": r["bytes"],
-            "cycles": r["cycles"], "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
+            "engine": demo.engine,
+            "backend": "soc",
+            "path": r["path"],
+            "bytes": r["bytes"],
+            "cycles": r["cycles"],
+            "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
             "speedup_vs_sw": round(sw[r["bytes"]] / r["cycles"], 2) if r["bytes"] in sw else None,
             "digest_ok": r["ok"],
             # cycles is the call alone; raw_cycles the interval as read, with the counter's
             # own cost (timer_cycles) in it
-            "raw_cycles": r.get("raw", r["cycles"]), "timer_cycles": demo.timer_cycles,
+            "raw_cycles": r.get("raw", r["cycles"]),
+            "timer_cycles": demo.timer_cycles,
         }
     if not demo.checks or not all(c["ok"] for c in demo.checks):
-        raise RuntimeError("the firmware's bad-input checks failed: " +
-                           ", ".join(c["name"] for c in demo.checks if not c["ok"]))
+        raise RuntimeError(
+            "the firmware's bad-input checks failed: "
+            + ", ".join(c["name"] for c in demo.checks if not c["ok"])
+        )
 
 
 def bench_soc_sched(engines):
@@ -264,30 +329,46 @@ def bench_soc_sched(engines):
     # the digests come back to the host to check: a record's digest_ok covers its own run
     bad = run.digest_mismatches(_reference)
     if bad:
-        print(f"warning: {len(bad)} digests of the scheduler firmware are wrong (README, Known "
-              f"bugs): " + ", ".join(f"{d['instance']} {d['run']} {d['alg']} {d['len']} B" for d in bad),
-              file=sys.stderr)
+        print(
+            f"warning: {len(bad)} digests of the scheduler firmware are wrong (README, Known "
+            f"bugs): "
+            + ", ".join(f"{d['instance']} {d['run']} {d['alg']} {d['len']} B" for d in bad),
+            file=sys.stderr,
+        )
     for r in run.records:
-        own_bad = [d for d in bad if d["instance"] == r["instance"] and d["run"] == f"full_{r['path']}"]
+        own_bad = [
+            d for d in bad if d["instance"] == r["instance"] and d["run"] == f"full_{r['path']}"
+        ]
         yield {
-            "engine": r["engine"], "backend": "soc", "path": r["path"], "scheduler": "ld_sched",
-            "messages": r["msgs"], "bytes": r["bytes"] * r["msgs"], "blocks": r["blocks"],
-            "cycles": r["cycles"], "run_cycles": r["run_cycles"],
-            "raw_cycles": r.get("raw", r["cycles"]), "timer_cycles": run.timer_cycles(r["instance"]),
+            "engine": r["engine"],
+            "backend": "soc",
+            "path": r["path"],
+            "scheduler": "ld_sched",
+            "messages": r["msgs"],
+            "bytes": r["bytes"] * r["msgs"],
+            "blocks": r["blocks"],
+            "cycles": r["cycles"],
+            "run_cycles": r["run_cycles"],
+            "raw_cycles": r.get("raw", r["cycles"]),
+            "timer_cycles": run.timer_cycles(r["instance"]),
             "caches": "warm" if r.get("warm") else "cold",
             "bytes_per_cycle": round(r["bytes"] * r["msgs"] / r["cycles"], 4),
-            "interval": _interval(r), "utilization": round(r["utilization"], 4),
+            "interval": _interval(r),
+            "utilization": round(r["utilization"], 4),
             "end_to_end_utilization": round(r["end_to_end_utilization"], 4),
             "digest_ok": r["ok"] and not own_bad,
         }
     if not run.checks or not all(c["ok"] for c in run.checks):
-        raise RuntimeError("the scheduler firmware's checks failed: " +
-                           ", ".join(c["name"] for c in run.checks if not c["ok"]))
+        raise RuntimeError(
+            "the scheduler firmware's checks failed: "
+            + ", ".join(c["name"] for c in run.checks if not c["ok"])
+        )
 
 
 def batch_clock_mhz():
     """The clock messages per second are stated at: the ECP5 SoC's sys clock (its target)."""
     from litedigest.soc.targets.ecp5 import DEFAULT_SYS_CLK_MHZ
+
     return DEFAULT_SYS_CLK_MHZ
 
 
@@ -299,22 +380,34 @@ def bench_soc_batch(engine_lists):
         bad = run.digest_mismatches()
         failed = [c["name"] for c in run.checks if not c["ok"]]
         for r in run.records:
-            ok = not failed and not [d for d in bad if d["instance"] == r["instance"]] and \
-                any(d["instance"] == r["instance"] and d["bytes"] == r["bytes"] for d in run.digests)
+            ok = (
+                not failed
+                and not [d for d in bad if d["instance"] == r["instance"]]
+                and any(
+                    d["instance"] == r["instance"] and d["bytes"] == r["bytes"] for d in run.digests
+                )
+            )
             per = {k: r[f"{k}_cycles"] / r[f"{k}_msgs"] for k in ("batch", "one", "sw")}
             for path, key in (("batch", "batch"), ("one_by_one", "one"), ("sw", "sw")):
                 yield {
-                    "engine": str(specmod.parse(r["engine"])), "backend": "soc", "path": path,
+                    "engine": str(specmod.parse(r["engine"])),
+                    "backend": "soc",
+                    "path": path,
                     "messages": r[f"{key}_msgs"],
-                    "bytes": r["bytes"], "cycles": r[f"{key}_cycles"],
+                    "bytes": r["bytes"],
+                    "cycles": r[f"{key}_cycles"],
                     "cycles_per_message": round(per[key], 1),
                     "bytes_per_cycle": round(r["bytes"] / per[key], 4),
-                    "messages_per_second": round(mhz * 1e6 / per[key]), "clock_mhz": mhz,
-                    "speedup_vs_sw": round(per["sw"] / per[key], 2), "digest_ok": ok,
+                    "messages_per_second": round(mhz * 1e6 / per[key]),
+                    "clock_mhz": mhz,
+                    "speedup_vs_sw": round(per["sw"] / per[key], 2),
+                    "digest_ok": ok,
                 }
         if failed or bad:
-            raise RuntimeError("the batch firmware's digests are wrong: " +
-                               ", ".join(failed + [f"{d['instance']} {d['bytes']} B #{d['index']}" for d in bad]))
+            raise RuntimeError(
+                "the batch firmware's digests are wrong: "
+                + ", ".join(failed + [f"{d['instance']} {d['bytes']} B #{d['index']}" for d in bad])
+            )
 
 
 def bench_soc_hmac(engines):
@@ -325,26 +418,42 @@ def bench_soc_hmac(engines):
     run = socdemo.run_hmac(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
     sw = run.record("sw")
     per_sw = sw["sw_cycles"] / sw["sw_msgs"]
-    paths = {"hmac_sha256": (("batch", "batch walker"), ("one", "one by one, DMA"),
-                             ("csr", "one by one, CSR")),
-             "sha256": (("one", "stored key states, DMA"),),
-             "sw": (("sw", "software (ld_hmac)"),)}
+    paths = {
+        "hmac_sha256": (
+            ("batch", "batch walker"),
+            ("one", "one by one, DMA"),
+            ("csr", "one by one, CSR"),
+        ),
+        "sha256": (("one", "stored key states, DMA"),),
+        "sw": (("sw", "software (ld_hmac)"),),
+    }
     for r in run.records:
         for key, path in paths.get(r["instance"], ()):
             per = r[f"{key}_cycles"] / r[f"{key}_msgs"]
             yield {
-                "engine": r.get("engine", "cpu"), "instance": r["instance"], "backend": "soc",
-                "path": path, "messages": r[f"{key}_msgs"], "bytes": r["bytes"],
-                "cycles": r[f"{key}_cycles"], "cycles_per_message": round(per, 1),
+                "engine": r.get("engine", "cpu"),
+                "instance": r["instance"],
+                "backend": "soc",
+                "path": path,
+                "messages": r[f"{key}_msgs"],
+                "bytes": r["bytes"],
+                "cycles": r[f"{key}_cycles"],
+                "cycles_per_message": round(per, 1),
                 "bytes_per_cycle": round(r["bytes"] / per, 4),
-                "messages_per_second": round(mhz * 1e6 / per), "clock_mhz": mhz,
-                "speedup_vs_sw": round(per_sw / per, 2), "key_cycles": r.get("key_cycles"),
+                "messages_per_second": round(mhz * 1e6 / per),
+                "clock_mhz": mhz,
+                "speedup_vs_sw": round(per_sw / per, 2),
+                "key_cycles": r.get("key_cycles"),
                 "digest_ok": run.all_ok,
             }
     if not run.all_ok:
-        raise RuntimeError("the HMAC firmware's checks failed: " +
-                           ", ".join([c["name"] for c in run.checks if not c["ok"]] +
-                                     [f"MAC #{d['index']}" for d in run.digest_mismatches()]))
+        raise RuntimeError(
+            "the HMAC firmware's checks failed: "
+            + ", ".join(
+                [c["name"] for c in run.checks if not c["ok"]]
+                + [f"MAC #{d['index']}" for d in run.digest_mismatches()]
+            )
+        )
 
 
 def bench_soc_irq(engine):
@@ -357,19 +466,29 @@ def bench_soc_irq(engine):
         path, nmsgs, size = socdemo.irq_case(r["case"])
         nbytes = nmsgs * size
         yield {
-            "engine": run.engine, "backend": "soc", "path": path,
-            "wait": r["mode"], "case": r["case"], "bytes": nbytes, "cycles": r["cycles"],
-            "bytes_per_cycle": round(nbytes / r["cycles"], 4), "latency": r["latency"],
+            "engine": run.engine,
+            "backend": "soc",
+            "path": path,
+            "wait": r["mode"],
+            "case": r["case"],
+            "bytes": nbytes,
+            "cycles": r["cycles"],
+            "bytes_per_cycle": round(nbytes / r["cycles"], 4),
+            "latency": r["latency"],
             "added_latency": r["latency"] - poll["latency"] if poll else None,
             "isr_entry": r["isr"] if r["mode"] != "poll" else None,
             "handler": r["handler"] if r["mode"] != "poll" else None,
-            "waits": r["waits"], "other_work": r["work"], "interrupts": r["irqs"],
+            "waits": r["waits"],
+            "other_work": r["work"],
+            "interrupts": r["irqs"],
             "digest_ok": r["ok"] and (r["mode"], r["case"]) not in bad,
         }
     failed = [c["name"] for c in run.checks if not c["ok"]]
     if failed or bad or not run.records:
-        raise RuntimeError("the interrupt firmware failed: " +
-                           (", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records"))
+        raise RuntimeError(
+            "the interrupt firmware failed: "
+            + (", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records")
+        )
 
 
 def _reference(alg, msg):

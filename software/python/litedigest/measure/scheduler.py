@@ -8,6 +8,7 @@ previous block is back, and refills a slot as soon as its message ends. Here its
 the block order fed to an engine in simulation (the rtl bench and tests); the engine completes
 blocks in issue order, as the policy's executor assumes.
 """
+
 from litedigest import _clib as native
 
 
@@ -31,5 +32,5 @@ def round_robin(jobs, slots, blocks_of):
         if job.first_block == 0:
             current[job.slot] = blocks_of(jobs[job.msg], job.slot)
             per_slot[job.slot].append(job.msg)
-        order.extend(current[job.slot][job.first_block:job.first_block + job.nblocks])
+        order.extend(current[job.slot][job.first_block : job.first_block + job.nblocks])
     return order, per_slot

@@ -11,6 +11,7 @@ stamped with the simulator binary and the firmware image: the benches, the noteb
 tests that run the same firmware on the same SoC run it once. `LITEDIGEST_RUN_CACHE=0` (or
 `fresh=True`) runs it again.
 """
+
 import dataclasses
 import hashlib
 import hmac
@@ -26,23 +27,27 @@ DEFAULT_ENGINE = "sha256:opt"
 def _standard():
     """The sim target (its standard SoCs: MAIN_SOC, SCHED_SOC, soc_engines_for)."""
     from litedigest.soc.targets import sim
+
     return sim
 
 
 @dataclasses.dataclass
 class DemoRun:
     engine: str
-    records: list      # dicts: engine, path, bytes, cycles, ok, digest
-    checks: list       # dicts: name, ok
-    console: str       # everything the firmware printed
+    records: list  # dicts: engine, path, bytes, cycles, ok, digest
+    checks: list  # dicts: name, ok
+    console: str  # everything the firmware printed
     build_seconds: float
-    timer_cycles: int = 0   # the counter's own cost, subtracted from every record's cycles
-                            # (raw_cycles: the interval as read, counter included)
+    timer_cycles: int = 0  # the counter's own cost, subtracted from every record's cycles
+    # (raw_cycles: the interval as read, counter included)
 
     @property
     def all_ok(self):
-        return bool(self.records) and all(r["ok"] for r in self.records) and \
-            all(c["ok"] for c in self.checks)
+        return (
+            bool(self.records)
+            and all(r["ok"] for r in self.records)
+            and all(c["ok"] for c in self.checks)
+        )
 
     def table(self):
         """The firmware's own table (bytes, path, cycles, bytes/cycle, speedup, ok)."""
@@ -74,7 +79,7 @@ def console_lines(text, tag):
     out = []
     for line in text.splitlines():
         if line.startswith(tag + " "):
-            r = _kv(line[len(tag) + 1:])
+            r = _kv(line[len(tag) + 1 :])
             r["ok"] = bool(r.get("ok"))
             out.append(r)
     return out
@@ -89,8 +94,8 @@ def parse_console(text):
     return records, console_lines(text, "LDCHECK")
 
 
-RUN_CACHE_ENV = "LITEDIGEST_RUN_CACHE"   # "0": run the firmware even when its run is cached
-RUN_CACHE_DIR = "runs"                   # under the SoC's build directory, one directory per app
+RUN_CACHE_ENV = "LITEDIGEST_RUN_CACHE"  # "0": run the firmware even when its run is cached
+RUN_CACHE_DIR = "runs"  # under the SoC's build directory, one directory per app
 
 
 def _run_stamp(b, app, fw):
@@ -98,8 +103,15 @@ def _run_stamp(b, app, fw):
     the Verilator harness), the firmware image and the code that starts and reads the run."""
     from litedigest import buildcache
     from litedigest.soc.sim import process
-    return buildcache.stamp({"app": app, "vsim": buildcache.file_sha256(b.vsim),
-                             "firmware": buildcache.file_sha256(fw)}, [process.__file__, __file__])
+
+    return buildcache.stamp(
+        {
+            "app": app,
+            "vsim": buildcache.file_sha256(b.vsim),
+            "firmware": buildcache.file_sha256(fw),
+        },
+        [process.__file__, __file__],
+    )
 
 
 def run_app(engines, app, log=None, timeout=900, fresh=False):
@@ -112,6 +124,7 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
     from litedigest.soc.sim.build import build_soc
     from litedigest.soc.sim.firmware import build_firmware, firmware_app
     from litedigest.soc.sim.process import SimProcess
+
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
     b = build_soc(engines)
@@ -124,8 +137,10 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
         stamp = _run_stamp(b, app, fw)
         done = buildcache.cached(record, stamp) if reuse else None
         if done is not None:
-            log(f"{app}: this firmware's run on this simulator is cached ({record}; "
-                f"{RUN_CACHE_ENV}=0 runs it again)")
+            log(
+                f"{app}: this firmware's run on this simulator is cached ({record}; "
+                f"{RUN_CACHE_ENV}=0 runs it again)"
+            )
             return done["console"], b
         log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
         with SimProcess(b, firmware=fw) as sim:
@@ -141,7 +156,9 @@ def run_sha256_app(engine, app, log=None, timeout=900, hint="", fresh=False):
     ValueError, `hint` appended). Returns (spec, console, build)."""
     spec = specmod.parse(engine)
     if spec.family != "sha256":
-        raise ValueError(f"the {app} firmware drives the sha256 peripheral, not {spec.engine_name}{hint}")
+        raise ValueError(
+            f"the {app} firmware drives the sha256 peripheral, not {spec.engine_name}{hint}"
+        )
     text, b = run_app(_standard().soc_engines_for(spec), app, log=log, timeout=timeout, fresh=fresh)
     return spec, text, b
 
@@ -149,19 +166,31 @@ def run_sha256_app(engine, app, log=None, timeout=900, hint="", fresh=False):
 def run_demo(engine=DEFAULT_ENGINE, log=None, timeout=900, fresh=False):
     """Build the SoC that has `engine` (cached) and the demo firmware, run it (`fresh`: even
     when its run is cached, see run_app), parse its output."""
-    spec, text, b = run_sha256_app(engine, "demo", log, timeout,
-                                   hint="; `litedigest bench --backend soc --sched --engine SPEC` "
-                                        "measures any engine", fresh=fresh)
+    spec, text, b = run_sha256_app(
+        engine,
+        "demo",
+        log,
+        timeout,
+        hint="; `litedigest bench --backend soc --sched --engine SPEC` measures any engine",
+        fresh=fresh,
+    )
     records, checks = parse_console(text)
     timer = console_lines(text, "LDTIMER")
-    return DemoRun(str(spec), records, checks, text, b.build_seconds,
-                   timer[0]["cycles"] if timer else 0)
+    return DemoRun(
+        str(spec), records, checks, text, b.build_seconds, timer[0]["cycles"] if timer else 0
+    )
 
 
 # the phase a profile interval belongs to, by the mark that ends it (apps/profile)
-PROFILE_PHASES = {"setup": "context setup", "padded": "padding", "started": "programming the job",
-                  "done": "waiting for the engine", "acked": "status and acknowledge",
-                  "digest": "reading the digest", "return": "return"}
+PROFILE_PHASES = {
+    "setup": "context setup",
+    "padded": "padding",
+    "started": "programming the job",
+    "done": "waiting for the engine",
+    "acked": "status and acknowledge",
+    "digest": "reading the digest",
+    "return": "return",
+}
 
 
 def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
@@ -176,13 +205,16 @@ def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
         elif "error" in r:
             raise RuntimeError(f"the profile firmware failed on {r['case']}: error {r['error']}")
         elif "case" in r:
-            c = cases.setdefault(r["case"], {"case": r["case"], "bytes": int(r["case"].split("-")[1]),
-                                             "phases": {}})
+            c = cases.setdefault(
+                r["case"], {"case": r["case"], "bytes": int(r["case"].split("-")[1]), "phases": {}}
+            )
             if "total" in r:
                 c["total"] = r["total"]
                 c["ok"] = r["digest"] == hashlib.sha256(demo_message(c["bytes"])).hexdigest()
             else:
-                ph = c["phases"].setdefault(PROFILE_PHASES[r["to"]], {"cycles": 0, "reads": 0, "writes": 0})
+                ph = c["phases"].setdefault(
+                    PROFILE_PHASES[r["to"]], {"cycles": 0, "reads": 0, "writes": 0}
+                )
                 for k in ("cycles", "reads", "writes"):
                     ph[k] += r[k]
     if not cases or not all("total" in c for c in cases.values()):
@@ -193,28 +225,34 @@ def run_profile(engine=DEFAULT_ENGINE, log=None, timeout=900):
 @dataclasses.dataclass
 class SchedRun:
     engines: list
-    records: list      # LDSCHED lines: instance, engine, path, msgs, bytes, cycles (the
-                       # call's alone: `raw` minus the counter's cost), raw, warm, run_cycles,
-                       # blocks, interval, period, in_flight, busy (= blocks x period /
-                       # in_flight), utilization (busy over the engine's run),
-                       # end_to_end_utilization (busy over the whole call)
-    checks: list       # LDCHECK lines
+    records: list  # LDSCHED lines: instance, engine, path, msgs, bytes, cycles (the
+    # call's alone: `raw` minus the counter's cost), raw, warm, run_cycles,
+    # blocks, interval, period, in_flight, busy (= blocks x period /
+    # in_flight), utilization (busy over the engine's run),
+    # end_to_end_utilization (busy over the whole call)
+    checks: list  # LDCHECK lines
     console: str
     digests: list = dataclasses.field(default_factory=list)  # LDDIGEST lines
-    timers: dict = dataclasses.field(default_factory=dict)   # instance -> LDTIMER cycles
+    timers: dict = dataclasses.field(default_factory=dict)  # instance -> LDTIMER cycles
 
     def digest_mismatches(self, reference):
         """The LDDIGEST lines whose digest differs from reference(alg, message) -> bytes (alg:
         a hashlib name or "skein512-<bits>"); the message is regenerated from its place in the
         firmware's buffer."""
         buf = sched_message_buffer()
-        return [d for d in self.digests
-                if reference(d["alg"], buf[d["off"]:d["off"] + d["len"]]).hex() != d["hex"]]
+        return [
+            d
+            for d in self.digests
+            if reference(d["alg"], buf[d["off"] : d["off"] + d["len"]]).hex() != d["hex"]
+        ]
 
     @property
     def all_ok(self):
-        return bool(self.records) and all(r["ok"] for r in self.records) and \
-            all(c["ok"] for c in self.checks)
+        return (
+            bool(self.records)
+            and all(r["ok"] for r in self.records)
+            and all(c["ok"] for c in self.checks)
+        )
 
     def timer_cycles(self, instance):
         """The counter's own cost on `instance` (LDTIMER), subtracted from its records' cycles
@@ -241,7 +279,7 @@ def run_sched(engines=None, log=None, timeout=1800):
     return SchedRun(engines, records, checks, text, console_lines(text, "LDDIGEST"), timers)
 
 
-SCHED_BUFFER_BYTES = 8 * 16384   # apps/sched: MAX_SLOTS x MSG_BYTES
+SCHED_BUFFER_BYTES = 8 * 16384  # apps/sched: MAX_SLOTS x MSG_BYTES
 
 
 def sched_message_buffer():
@@ -267,9 +305,9 @@ def skein_key(n):
 @dataclasses.dataclass
 class SkeinRun:
     engine: str
-    records: list      # LDRESULT: path, bytes, cycles, ok, digest (16 KiB Skein-512-512)
-    cases: list        # LDSKEIN: path, bits, keylen, outbits, ok, digest
-    checks: list       # LDCHECK
+    records: list  # LDRESULT: path, bytes, cycles, ok, digest (16 KiB Skein-512-512)
+    cases: list  # LDSKEIN: path, bits, keylen, outbits, ok, digest
+    checks: list  # LDCHECK
     console: str
 
     @property
@@ -287,6 +325,7 @@ def run_skein(engines=None, log=None, timeout=1500):
     with `reference(message bytes, nbits, key, out_bits)` (default: the C library on the host
     plus pyskein for byte messages when it is installed)."""
     from litedigest import _clib as native
+
     engines = list(engines or _standard().MAIN_SOC)
     text, _ = run_app(engines, "skein", log=log, timeout=timeout)
     records = console_lines(text, "LDRESULT")
@@ -311,7 +350,7 @@ def run_skein(engines=None, log=None, timeout=1500):
     return SkeinRun(engine, records, cases, console_lines(text, "LDCHECK"), text)
 
 
-BATCH_POOL = 32           # apps/batch: POOL distinct messages of up to MAX_BYTES
+BATCH_POOL = 32  # apps/batch: POOL distinct messages of up to MAX_BYTES
 BATCH_MAX_BYTES = 1024
 
 
@@ -331,21 +370,30 @@ def batch_pool():
 @dataclasses.dataclass
 class BatchRun:
     engines: list
-    records: list      # LDBATCH: instance, engine, bytes, batch_msgs/cycles, one_msgs/cycles, sw_msgs/cycles
-    checks: list       # LDCHECK: the firmware compared every batch and one-by-one digest
-    digests: list      # LDDIGEST: instance, alg, bytes, index, digest (the software digests)
+    records: (
+        list  # LDBATCH: instance, engine, bytes, batch_msgs/cycles, one_msgs/cycles, sw_msgs/cycles
+    )
+    checks: list  # LDCHECK: the firmware compared every batch and one-by-one digest
+    digests: list  # LDDIGEST: instance, alg, bytes, index, digest (the software digests)
     console: str
 
     def digest_mismatches(self):
         """The LDDIGEST lines whose digest is not hashlib's of the same pool message."""
         pool = batch_pool()
-        return [d for d in self.digests
-                if hashlib.new(d["alg"], pool[d["index"]][:d["bytes"]]).hexdigest() != d["digest"]]
+        return [
+            d
+            for d in self.digests
+            if hashlib.new(d["alg"], pool[d["index"]][: d["bytes"]]).hexdigest() != d["digest"]
+        ]
 
     @property
     def all_ok(self):
-        return bool(self.records) and bool(self.digests) and all(c["ok"] for c in self.checks) \
+        return (
+            bool(self.records)
+            and bool(self.digests)
+            and all(c["ok"] for c in self.checks)
             and not self.digest_mismatches()
+        )
 
 
 def run_batch(engines=None, log=None, timeout=1800):
@@ -354,8 +402,13 @@ def run_batch(engines=None, log=None, timeout=1800):
     batch walker (one ld_hw_md_batch call), one by one (ld_hw_md, DMA) and in software."""
     engines = list(engines or _standard().MAIN_SOC)
     text, _ = run_app(engines, "batch", log=log, timeout=timeout)
-    return BatchRun(engines, console_lines(text, "LDBATCH"), console_lines(text, "LDCHECK"),
-                    console_lines(text, "LDDIGEST"), text)
+    return BatchRun(
+        engines,
+        console_lines(text, "LDBATCH"),
+        console_lines(text, "LDCHECK"),
+        console_lines(text, "LDDIGEST"),
+        text,
+    )
 
 
 HMAC_KEY = b"\x0b" * 20  # apps/hmac: the key (RFC 4231 test case 1's) and the message size
@@ -365,9 +418,9 @@ HMAC_BYTES = 64
 @dataclasses.dataclass
 class HmacRun:
     engines: list
-    records: list      # LDHMAC: instance (hmac_sha256, sha256, sw), engine, bytes, *_msgs/*_cycles
-    checks: list       # LDCHECK: every MAC compared with ld_hmac's; the key-slot protocol
-    digests: list      # LDDIGEST: the pool's MACs (software), for the host to check
+    records: list  # LDHMAC: instance (hmac_sha256, sha256, sw), engine, bytes, *_msgs/*_cycles
+    checks: list  # LDCHECK: every MAC compared with ld_hmac's; the key-slot protocol
+    digests: list  # LDDIGEST: the pool's MACs (software), for the host to check
     console: str
 
     def record(self, instance):
@@ -376,13 +429,22 @@ class HmacRun:
     def digest_mismatches(self):
         """The LDDIGEST lines whose MAC is not Python's hmac of the same pool message."""
         pool = batch_pool()
-        return [d for d in self.digests
-                if hmac.new(HMAC_KEY, pool[d["index"]][:d["bytes"]], "sha256").hexdigest() != d["digest"]]
+        return [
+            d
+            for d in self.digests
+            if hmac.new(HMAC_KEY, pool[d["index"]][: d["bytes"]], "sha256").hexdigest()
+            != d["digest"]
+        ]
 
     @property
     def all_ok(self):
-        return bool(self.records) and len(self.digests) == BATCH_POOL and bool(self.checks) and \
-            all(c["ok"] for c in self.checks) and not self.digest_mismatches()
+        return (
+            bool(self.records)
+            and len(self.digests) == BATCH_POOL
+            and bool(self.checks)
+            and all(c["ok"] for c in self.checks)
+            and not self.digest_mismatches()
+        )
 
 
 def run_hmac(engines=None, log=None, timeout=1800):
@@ -392,11 +454,16 @@ def run_hmac(engines=None, log=None, timeout=1800):
     in software; the key-slot checks."""
     engines = list(engines or _standard().MAC_SOC)
     text, _ = run_app(engines, "hmac", log=log, timeout=timeout)
-    return HmacRun(engines, console_lines(text, "LDHMAC"), console_lines(text, "LDCHECK"),
-                   console_lines(text, "LDDIGEST"), text)
+    return HmacRun(
+        engines,
+        console_lines(text, "LDHMAC"),
+        console_lines(text, "LDCHECK"),
+        console_lines(text, "LDDIGEST"),
+        text,
+    )
 
 
-IRQ_BATCH = 32            # apps/irq: the batch case, BATCH messages of 64 B
+IRQ_BATCH = 32  # apps/irq: the batch case, BATCH messages of 64 B
 
 
 def irq_case(case):
@@ -414,25 +481,32 @@ def irq_case_message(case):
     demo_message(N); batch-NxM prints its last message, bytes M (N-1) .. M N of the demo
     pattern (the batch's messages lie end to end in it)."""
     _, n, m = irq_case(case)
-    return demo_message(m * n)[m * (n - 1):]
+    return demo_message(m * n)[m * (n - 1) :]
 
 
 @dataclasses.dataclass
 class IrqRun:
     engine: str
-    records: list      # LDIRQ: mode, case, cycles, latency, isr, waits, work, irqs, ok, digest
+    records: list  # LDIRQ: mode, case, cycles, latency, isr, waits, work, irqs, ok, digest
     checks: list
     console: str
 
     def digest_mismatches(self):
         """Records whose printed digest is not hashlib's SHA-256 of the case's message."""
-        return [r for r in self.records
-                if hashlib.sha256(irq_case_message(r["case"])).hexdigest() != r.get("digest")]
+        return [
+            r
+            for r in self.records
+            if hashlib.sha256(irq_case_message(r["case"])).hexdigest() != r.get("digest")
+        ]
 
     @property
     def all_ok(self):
-        return bool(self.records) and all(r["ok"] for r in self.records) and \
-            all(c["ok"] for c in self.checks) and not self.digest_mismatches()
+        return (
+            bool(self.records)
+            and all(r["ok"] for r in self.records)
+            and all(c["ok"] for c in self.checks)
+            and not self.digest_mismatches()
+        )
 
     def record(self, mode, case):
         for r in self.records:

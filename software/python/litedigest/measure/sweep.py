@@ -12,6 +12,7 @@ here against hashlib.
 On a PYNQ board the same sizes are timed from Python instead (host_rates): hashlib against the
 engines through the pynq backend, in bytes per second of wall-clock time.
 """
+
 import dataclasses
 
 from litedigest.measure import socdemo
@@ -24,7 +25,7 @@ PATHS = ("sw", "csr", "dma")
 @dataclasses.dataclass
 class SweepRun:
     engine: str
-    records: list      # dicts: engine, path, bytes, cycles, ok (digest checked on the host), digest
+    records: list  # dicts: engine, path, bytes, cycles, ok (digest checked on the host), digest
     console: str
 
     @property
@@ -46,9 +47,10 @@ def run_sweep(engines=None, log=None, timeout=1800):
     """Run the sweep firmware on the SoC with `engines` (default: the sim target's main SoC, MAIN_SOC,
     whose `sha256` peripheral is sha256:opt)."""
     from litedigest.soc.targets.sim import MAIN_SOC
+
     engines = list(engines or MAIN_SOC)
     text, _ = socdemo.run_app(engines, "sweep", log=log, timeout=timeout)
-    records, _ = socdemo.parse_console(text)   # digests against hashlib of the demo message
+    records, _ = socdemo.parse_console(text)  # digests against hashlib of the demo message
     engine = next((r["engine"] for r in records), "?")
     return SweepRun(engine, records, text)
 
@@ -61,6 +63,7 @@ def host_rates(new, sizes=SIZES, algorithm="sha256", repeat=5, rng=None):
     import hashlib
     import os
     import time
+
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a positive integer, got {repeat!r}")
 

@@ -4,18 +4,18 @@
 #define LITEDIGEST_LD_COMMON_H
 
 #include "ld_config.h"
-#include "ld_catalog.h"   /* family, variant and algorithm ids (generated from the catalogue) */
+#include "ld_catalog.h" /* family, variant and algorithm ids (generated from the catalogue) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LD_OK           0   /* success */
-#define LD_ERR_ARG     (-1) /* bad argument, length or variant */
-#define LD_ERR_STATE   (-2) /* wrong call order: update after final, final twice, ... */
-#define LD_ERR_TIMEOUT (-3) /* the peripheral did not finish within timeout_polls polls */
-#define LD_ERR_HW      (-4) /* the peripheral reported an error bit */
-#define LD_ERR_RANGE   (-5) /* DMA address/length not usable (buffer outside main RAM) */
+#define LD_OK           0    /* success */
+#define LD_ERR_ARG      (-1) /* bad argument, length or variant */
+#define LD_ERR_STATE    (-2) /* wrong call order: update after final, final twice, ... */
+#define LD_ERR_TIMEOUT  (-3) /* the peripheral did not finish within timeout_polls polls */
+#define LD_ERR_HW       (-4) /* the peripheral reported an error bit */
+#define LD_ERR_RANGE    (-5) /* DMA address/length not usable (buffer outside main RAM) */
 #define LD_ERR_MISMATCH (-6) /* a MAC did not verify (ld_hmac_verify) */
 
 /* The two ways a message reaches a peripheral (ld_hw.h; also the path field of a Skein

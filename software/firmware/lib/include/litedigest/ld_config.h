@@ -69,7 +69,8 @@
 #define LD_CONFIG_LOST_JOBS LD_CONFIG_HOST
 #endif
 #if LD_CONFIG_HOST && LD_CONFIG_HAL_INLINE
-#error "LiteDigest: LD_CONFIG_HOST reaches the registers through ld_hw_dev's HAL; LD_CONFIG_HAL_INLINE is for a CPU on the peripheral's bus"
+#error                                                                                             \
+    "LiteDigest: LD_CONFIG_HOST reaches the registers through ld_hw_dev's HAL; LD_CONFIG_HAL_INLINE is for a CPU on the peripheral's bus"
 #endif
 
 #endif

@@ -37,17 +37,17 @@ extern "C" {
  * code of its own, so that a caller tells a forgery from a bug of its own (LD_ERR_ARG, a
  * caller's mistake; LD_ERR_STATE, a call order). */
 
-#define LD_HMAC_MAX_SIZE LD_MD_MAX_DIGEST_SIZE  /* the longest MAC (HMAC-SHA-512) */
+#define LD_HMAC_MAX_SIZE LD_MD_MAX_DIGEST_SIZE /* the longest MAC (HMAC-SHA-512) */
 /* The shortest MAC ld_hmac_verify accepts, in bytes: RFC 2104 section 5 advises keeping at
  * least half the digest and not fewer than 80 bits; a shorter tag is too easy to guess. */
 #define LD_HMAC_MIN_VERIFY_SIZE 10
 
 typedef struct {
-    ld_md_ctx inner;    /* H((K0 ^ ipad) || message so far) */
-    ld_md_ctx outer;    /* H((K0 ^ opad)): one block in, takes the inner digest at final */
-    int      alg;       /* LD_ALG_* */
-    int      finished;  /* 1 after final or an error: refused until init */
-    uint32_t magic;     /* set by init: catches an uninitialised context */
+    ld_md_ctx inner; /* H((K0 ^ ipad) || message so far) */
+    ld_md_ctx outer; /* H((K0 ^ opad)): one block in, takes the inner digest at final */
+    int alg;         /* LD_ALG_* */
+    int finished;    /* 1 after final or an error: refused until init */
+    uint32_t magic;  /* set by init: catches an uninitialised context */
 } ld_hmac_ctx;
 
 /* The MAC size of alg (its digest size, 20..64 bytes); 0 for an unknown alg (out of the

@@ -19,25 +19,25 @@ extern "C" {
 #endif
 
 #define LD_HW_DEFAULT_TIMEOUT_POLLS 1000000u
-#define LD_HW_DEFAULT_POLL_DELAY 16u
+#define LD_HW_DEFAULT_POLL_DELAY    16u
 
 /* (tagged: ld_skein.h's context points to one without this header) */
 typedef struct ld_hw_dev {
     /* register addresses (multi-word registers: address of the most significant word,
      * the following words at +4, +8, ...) */
-    uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status,
-              slots_busy, slots_done, slots_ack, digest_sel, digest, blocks,
-              cycles_latch, cycles_value, info, finish_cycles;
-    uintptr_t tweak, final_bytes;  /* Skein peripherals only (0 elsewhere) */
+    uintptr_t ctrl, din, cv, dma_base, dma_length, tail_base, tail_length, status, slots_busy,
+        slots_done, slots_ack, digest_sel, digest, blocks, cycles_latch, cycles_value, info,
+        finish_cycles;
+    uintptr_t tweak, final_bytes; /* Skein peripherals only (0 elsewhere) */
     /* hardware padding and the batch walker (0: a peripheral built without them; the driver
      * then pads in software and ld_hw_md_batch_run refuses) */
     uintptr_t batch_base, batch_count, batch_status, batch_progress;
     uint32_t (*read32)(uintptr_t addr);
     void (*write32)(uintptr_t addr, uint32_t value);
-    void (*dma_sync)(void);     /* make CPU writes visible to the DMA (cache flush); may be NULL */
-    void (*dma_inval)(void);    /* drop cached copies of memory the DMA wrote (after a batch,
+    void (*dma_sync)(void);  /* make CPU writes visible to the DMA (cache flush); may be NULL */
+    void (*dma_inval)(void); /* drop cached copies of memory the DMA wrote (after a batch,
                                  * before its digests are read); may be NULL */
-    uint32_t timeout_polls;     /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
+    uint32_t timeout_polls;  /* max status polls per wait; 0 = LD_HW_DEFAULT_TIMEOUT_POLLS */
     uintptr_t ram_base, ram_size; /* the range the DMA may read (main RAM) */
     /* The interrupt (LiteX EventManager: soc/REGISTERS.md "Interrupts"): ev_pending and
      * ev_enable register addresses (0: none). Waiting by interrupt instead of polling: when
@@ -51,7 +51,7 @@ typedef struct ld_hw_dev {
     uintptr_t ev_pending, ev_enable;
     int (*wait)(void *wait_arg);
     void *wait_arg;
-    int family;                 /* LD_FAMILY_* of the engine behind these registers */
+    int family; /* LD_FAMILY_* of the engine behind these registers */
     /* the batch walker's start stamp (0: a peripheral without it); last, so the fields above
      * keep the offsets the timed code's cache lines were laid out for */
     uintptr_t batch_start_cycles;
@@ -60,7 +60,7 @@ typedef struct ld_hw_dev {
      * DMA, so the default polls sparingly; where the DMA has a port of its own (the simulated
      * SoC's wide port, an AXI HP port) fewer turns see the end of a job sooner. */
     uint32_t poll_delay;
-    uintptr_t keys_valid;       /* MAC peripherals only (0 elsewhere): the key slots' register */
+    uintptr_t keys_valid; /* MAC peripherals only (0 elsewhere): the key slots' register */
 #if LD_CONFIG_HOST
     /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
      * path copies each job's blocks with dma_write(bus address, source, bytes) into
@@ -69,7 +69,7 @@ typedef struct ld_hw_dev {
      * caller's buffers may be anywhere. NULL: the DMA reads the caller's memory. */
     void (*dma_write)(uintptr_t bus_addr, const void *src, size_t n);
     uintptr_t stage_base, stage_size;
-    uint32_t flags;             /* LD_HW_SHARED */
+    uint32_t flags; /* LD_HW_SHARED */
 #endif
 #if LD_CONFIG_LOCK
     /* Several tasks on one peripheral (ld_config.h LD_CONFIG_LOCK): lock(lock_arg) is called
@@ -127,55 +127,61 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #ifndef LD_HW_DCACHE_LINE
 #define LD_HW_DCACHE_LINE 32
 #endif
-#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC) {                                         \
-    LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME) }
+#define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC)                                                \
+    {                                                                                              \
+        LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME)            \
+    }
 /* The batch registers of an instance whose csr.h has them (every peripheral since the batch
  * walker; a csr.h without them: define LD_HW_NO_BATCH before including this header). */
 #ifdef LD_HW_NO_BATCH
 #define LD_HW_DEV_LITEX_BATCH(NAME) .batch_base = 0
 #else
-#define LD_HW_DEV_LITEX_BATCH(NAME)                                                          \
-    .batch_base = CSR_##NAME##_BATCH_BASE_ADDR, .batch_count = CSR_##NAME##_BATCH_COUNT_ADDR, \
-    .batch_status = CSR_##NAME##_BATCH_STATUS_ADDR,                                          \
-    .batch_progress = CSR_##NAME##_BATCH_PROGRESS_ADDR,                                      \
+#define LD_HW_DEV_LITEX_BATCH(NAME)                                                                \
+    .batch_base = CSR_##NAME##_BATCH_BASE_ADDR, .batch_count = CSR_##NAME##_BATCH_COUNT_ADDR,      \
+    .batch_status = CSR_##NAME##_BATCH_STATUS_ADDR,                                                \
+    .batch_progress = CSR_##NAME##_BATCH_PROGRESS_ADDR,                                            \
     .batch_start_cycles = CSR_##NAME##_BATCH_START_CYCLES_ADDR
 #endif
 /* A Skein-512 instance (SKEIN512, ...): the common registers plus tweak and final_bytes. */
-#define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC) {                                          \
-    LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                          \
-    .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR,          \
-    LD_HW_DEV_LITEX_BATCH(NAME) }
+#define LD_HW_DEV_LITEX_SKEIN(NAME, RD, WR, SYNC)                                                  \
+    {                                                                                              \
+        LD_HW_DEV_LITEX_FIELDS(NAME, LD_FAMILY_SKEIN512, RD, WR, SYNC),                            \
+            .tweak = CSR_##NAME##_TWEAK_ADDR, .final_bytes = CSR_##NAME##_FINAL_BYTES_ADDR,        \
+            LD_HW_DEV_LITEX_BATCH(NAME)                                                            \
+    }
 /* A MAC instance (HMAC_SHA256, ...): the common registers plus keys_valid (ld_hw_hmac.h). */
-#define LD_HW_DEV_LITEX_MAC(NAME, FAMILY, RD, WR, SYNC) {                                    \
-    LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC),                                      \
-    .keys_valid = CSR_##NAME##_KEYS_VALID_ADDR, LD_HW_DEV_LITEX_BATCH(NAME) }
-#define LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC)                                    \
-    .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR, \
-    .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,     \
-    .tail_base = CSR_##NAME##_TAIL_BASE_ADDR, .tail_length = CSR_##NAME##_TAIL_LENGTH_ADDR, \
-    .status = CSR_##NAME##_STATUS_ADDR, .slots_busy = CSR_##NAME##_SLOTS_BUSY_ADDR,         \
-    .slots_done = CSR_##NAME##_SLOTS_DONE_ADDR, .slots_ack = CSR_##NAME##_SLOTS_ACK_ADDR,   \
-    .digest_sel = CSR_##NAME##_DIGEST_SEL_ADDR, .digest = CSR_##NAME##_DIGEST_ADDR,         \
-    .blocks = CSR_##NAME##_BLOCKS_ADDR, .cycles_latch = CSR_##NAME##_CYCLES_LATCH_ADDR,     \
-    .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,         \
-    .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR,                                        \
-    .read32 = RD, .write32 = WR, .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL,       \
-    .timeout_polls = 2000000, .poll_delay = LD_HW_LITEX_POLL_DELAY,                          \
-    .ev_pending = CSR_##NAME##_EV_PENDING_ADDR, .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR,     \
-    .ram_base = MAIN_RAM_BASE, .ram_size = MAIN_RAM_SIZE, .family = FAMILY
+#define LD_HW_DEV_LITEX_MAC(NAME, FAMILY, RD, WR, SYNC)                                            \
+    {                                                                                              \
+        LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC),                                        \
+            .keys_valid = CSR_##NAME##_KEYS_VALID_ADDR, LD_HW_DEV_LITEX_BATCH(NAME)                \
+    }
+#define LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC)                                         \
+    .ctrl = CSR_##NAME##_CTRL_ADDR, .din = CSR_##NAME##_DIN_ADDR, .cv = CSR_##NAME##_CV_ADDR,      \
+    .dma_base = CSR_##NAME##_DMA_BASE_ADDR, .dma_length = CSR_##NAME##_DMA_LENGTH_ADDR,            \
+    .tail_base = CSR_##NAME##_TAIL_BASE_ADDR, .tail_length = CSR_##NAME##_TAIL_LENGTH_ADDR,        \
+    .status = CSR_##NAME##_STATUS_ADDR, .slots_busy = CSR_##NAME##_SLOTS_BUSY_ADDR,                \
+    .slots_done = CSR_##NAME##_SLOTS_DONE_ADDR, .slots_ack = CSR_##NAME##_SLOTS_ACK_ADDR,          \
+    .digest_sel = CSR_##NAME##_DIGEST_SEL_ADDR, .digest = CSR_##NAME##_DIGEST_ADDR,                \
+    .blocks = CSR_##NAME##_BLOCKS_ADDR, .cycles_latch = CSR_##NAME##_CYCLES_LATCH_ADDR,            \
+    .cycles_value = CSR_##NAME##_CYCLES_VALUE_ADDR, .info = CSR_##NAME##_INFO_ADDR,                \
+    .finish_cycles = CSR_##NAME##_FINISH_CYCLES_ADDR, .read32 = RD, .write32 = WR,                 \
+    .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL, .timeout_polls = 2000000,                \
+    .poll_delay = LD_HW_LITEX_POLL_DELAY, .ev_pending = CSR_##NAME##_EV_PENDING_ADDR,              \
+    .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR, .ram_base = MAIN_RAM_BASE,                           \
+    .ram_size = MAIN_RAM_SIZE, .family = FAMILY
 
 /* The engine facts in the info register. */
 typedef struct {
-    unsigned latency;    /* cycles from a block's accept to its result */
-    unsigned stages;     /* pipeline stages (blocks in flight) */
-    unsigned slots;      /* messages the engine holds (jobs that may run at once) */
-    unsigned arch;       /* 0 base, 1 opt, 2 k5, 3 r1, 4 r4, 5 r8 */
-    unsigned dma_align;  /* DMA segments must be aligned to this many bytes */
-    unsigned in_flight;  /* blocks the engine works on at once when full: the stages of a
+    unsigned latency;   /* cycles from a block's accept to its result */
+    unsigned stages;    /* pipeline stages (blocks in flight) */
+    unsigned slots;     /* messages the engine holds (jobs that may run at once) */
+    unsigned arch;      /* 0 base, 1 opt, 2 k5, 3 r1, 4 r4, 5 r8 */
+    unsigned dma_align; /* DMA segments must be aligned to this many bytes */
+    unsigned in_flight; /* blocks the engine works on at once when full: the stages of a
                           * SHA pipeline, the slots of a Skein ring/structural pipeline */
-    unsigned period;     /* cycles in which it completes in_flight blocks when full: SHA
+    unsigned period;    /* cycles in which it completes in_flight blocks when full: SHA
                           * p-stage latency - 1 (the final addition overlaps), else latency */
-    unsigned interval;   /* period / in_flight, rounded down (exact but for Skein sp/fp rings) */
+    unsigned interval;  /* period / in_flight, rounded down (exact but for Skein sp/fp rings) */
 } ld_hw_info;
 
 int ld_hw_get_info(const ld_hw_dev *dev, ld_hw_info *info);
@@ -185,19 +191,19 @@ typedef struct {
     uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* padded tail, 1-2 blocks */
     uint8_t buf[LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED;     /* partial block */
     const ld_hw_dev *dev;
-    uint64_t total;       /* message bytes so far */
-    uint32_t buflen;      /* bytes in buf */
-    uint32_t jobs;        /* jobs issued for this message (0: the next one sets first) */
-    uint32_t align;       /* DMA alignment of the peripheral */
+    uint64_t total;  /* message bytes so far */
+    uint32_t buflen; /* bytes in buf */
+    uint32_t jobs;   /* jobs issued for this message (0: the next one sets first) */
+    uint32_t align;  /* DMA alignment of the peripheral */
     int alg, path;
-    int state;            /* internal: 1 active, 2 finished, 3 failed, other: not initialised */
+    int state; /* internal: 1 active, 2 finished, 3 failed, other: not initialised */
     /* (ld_hw_hmac.h) the message's first job starts from *start_cv (load_cv) rather than the
      * IV, and every job carries start_levels (a MAC peripheral's key slot) */
     const uint32_t *start_cv;
     uint32_t start_levels;
 #if LD_CONFIG_HOST
     uint32_t cv[LD_MD_MAX_STATE_WORDS]; /* LD_HW_SHARED: the chaining value between calls */
-    uint32_t cv_here;     /* cv holds it (the next job loads it) */
+    uint32_t cv_here;                   /* cv holds it (the next job loads it) */
 #endif
 } ld_hw_md_ctx;
 
@@ -245,12 +251,12 @@ int ld_hw_cycles(const ld_hw_dev *dev, uint64_t *out);
 /* Phase boundaries of a driver call (ld_config.h LD_CONFIG_PROFILE), in the order a job
  * passes them; the application defines ld_profile_mark. */
 enum {
-    LD_PROF_SETUP,      /* context set up (ld_hw_md_init: info read, clean start) */
-    LD_PROF_PADDED,     /* the tail padded (ld_md_pad) */
-    LD_PROF_STARTED,    /* a job programmed and started, its status checked */
-    LD_PROF_DONE,       /* the job's slot seen done (polling) */
-    LD_PROF_ACKED,      /* status read, slot and done acknowledged */
-    LD_PROF_DIGEST,     /* the digest read and converted to bytes */
+    LD_PROF_SETUP,   /* context set up (ld_hw_md_init: info read, clean start) */
+    LD_PROF_PADDED,  /* the tail padded (ld_md_pad) */
+    LD_PROF_STARTED, /* a job programmed and started, its status checked */
+    LD_PROF_DONE,    /* the job's slot seen done (polling) */
+    LD_PROF_ACKED,   /* status read, slot and done acknowledged */
+    LD_PROF_DIGEST,  /* the digest read and converted to bytes */
     LD_PROF_POINTS
 };
 void ld_profile_mark(int point);

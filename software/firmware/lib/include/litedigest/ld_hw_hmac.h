@@ -65,19 +65,19 @@ int ld_hw_mac_batch(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *t
 typedef struct {
     const ld_hw_dev *dev;
     int alg, path;
-    uint32_t inner[LD_MD_MAX_STATE_WORDS];  /* H(K0 ^ ipad)'s chaining value: a secret */
-    uint32_t outer[LD_MD_MAX_STATE_WORDS];  /* H(K0 ^ opad)'s */
-    uint32_t magic;                         /* set by ld_hw_hmac_key_init */
+    uint32_t inner[LD_MD_MAX_STATE_WORDS]; /* H(K0 ^ ipad)'s chaining value: a secret */
+    uint32_t outer[LD_MD_MAX_STATE_WORDS]; /* H(K0 ^ opad)'s */
+    uint32_t magic;                        /* set by ld_hw_hmac_key_init */
 } ld_hw_hmac_key;
 
 typedef struct {
-    ld_hw_md_ctx inner;          /* the message's hash from the key's inner state */
-    const ld_hw_hmac_key *key;   /* (must outlive the context) */
+    ld_hw_md_ctx inner;        /* the message's hash from the key's inner state */
+    const ld_hw_hmac_key *key; /* (must outlive the context) */
 } ld_hw_hmac_ctx;
 
 /* Computes key's two states on dev (a hash peripheral of alg's family) for MACs on `path`. */
-int ld_hw_hmac_key_init(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int path,
-                        const void *key, size_t keylen);
+int ld_hw_hmac_key_init(ld_hw_hmac_key *k, const ld_hw_dev *dev, int alg, int path, const void *key,
+                        size_t keylen);
 void ld_hw_hmac_key_wipe(ld_hw_hmac_key *k);
 /* Streaming: the context's chaining value stays in slot 0 (or, on an LD_HW_SHARED host
  * device, in the context) between calls, as for ld_hw_md. final writes ld_hmac_size(alg)

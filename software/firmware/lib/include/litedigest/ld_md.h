@@ -22,15 +22,15 @@ extern "C" {
 
 #define LD_MD_MAX_BLOCK_SIZE  128
 #define LD_MD_MAX_DIGEST_SIZE 64
-#define LD_MD_MAX_STATE_WORDS 16  /* 32-bit words: room for ld_md_iv_words of any alg */
+#define LD_MD_MAX_STATE_WORDS 16 /* 32-bit words: room for ld_md_iv_words of any alg */
 
 /* Facts about an algorithm; all return 0 (or -1 for family/variant) for an unknown id. */
-size_t ld_md_block_size(int alg);   /* 64 or 128 bytes */
-size_t ld_md_digest_size(int alg);  /* output bytes (truncated for 224/384/...) */
-size_t ld_md_state_words(int alg);  /* 32-bit words of the chaining value: 5, 8 or 16 */
-int ld_md_family(int alg);          /* LD_FAMILY_* */
-int ld_md_variant(int alg);         /* IV number inside the family */
-const char *ld_md_name(int alg);    /* "sha1", "sha256", ..., "sha512_256" (hashlib names) */
+size_t ld_md_block_size(int alg);  /* 64 or 128 bytes */
+size_t ld_md_digest_size(int alg); /* output bytes (truncated for 224/384/...) */
+size_t ld_md_state_words(int alg); /* 32-bit words of the chaining value: 5, 8 or 16 */
+int ld_md_family(int alg);         /* LD_FAMILY_* */
+int ld_md_variant(int alg);        /* IV number inside the family */
+const char *ld_md_name(int alg);   /* "sha1", "sha256", ..., "sha512_256" (hashlib names) */
 
 /* The chaining value as big-endian 32-bit words (a 64-bit word is two: high, low), which is
  * also the order of the peripheral's cv/digest registers and of the digest bytes.
@@ -51,17 +51,17 @@ typedef struct {
         uint32_t w32[8];
         uint64_t w64[8];
     } state;
-    uint64_t total;                   /* message bytes so far */
-    uint8_t  buf[LD_MD_MAX_BLOCK_SIZE]; /* partial block */
-    uint32_t buflen;                  /* bytes in buf (< block size) */
-    int      alg;
-    int      finished;                /* 1 after final */
-    uint32_t magic;                   /* set by init: catches an uninitialised context */
+    uint64_t total;                    /* message bytes so far */
+    uint8_t buf[LD_MD_MAX_BLOCK_SIZE]; /* partial block */
+    uint32_t buflen;                   /* bytes in buf (< block size) */
+    int alg;
+    int finished;   /* 1 after final */
+    uint32_t magic; /* set by init: catches an uninitialised context */
 #if LD_CONFIG_HOST
-    ld_md_compress_fn hook;           /* NULL: the software compression function */
+    ld_md_compress_fn hook; /* NULL: the software compression function */
     void *hook_user;
-    uint64_t hook_blocks;             /* blocks given to the hook (0: the chain is at the IV) */
-    int hook_err;                     /* the hook's first error: the context has failed */
+    uint64_t hook_blocks; /* blocks given to the hook (0: the chain is at the IV) */
+    int hook_err;         /* the hook's first error: the context has failed */
 #endif
 } ld_md_ctx;
 

@@ -21,8 +21,8 @@ extern "C" {
  * Returns the number of bytes written (block_size or 2*block_size), or 0 on a bad argument
  * (out NULL, another block_size, tail_len != total_len % block_size, tail NULL with
  * tail_len > 0, total_len past the limit), in which case nothing is written. */
-size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len,
-                 uint64_t total_len, size_t block_size);
+size_t ld_md_pad(uint8_t *out, const uint8_t *tail, size_t tail_len, uint64_t total_len,
+                 size_t block_size);
 
 #ifdef __cplusplus
 }

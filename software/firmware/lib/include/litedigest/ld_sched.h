@@ -36,33 +36,33 @@
 #include "ld_common.h"
 #include "ld_md.h"
 #include "ld_hw.h"
-#include "ld_hw_skein.h"   /* ld_skein.h and Skein on a peripheral */
+#include "ld_hw_skein.h" /* ld_skein.h and Skein on a peripheral */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct {
-    const void *data;   /* the message */
-    size_t len;         /* its length in bytes */
-    int alg;            /* LD_ALG_* or LD_ALG_SKEIN512(bits); one family per run */
-    uint8_t *out;       /* receives ld_sched_digest_size(alg) bytes */
-    int result;         /* written by the scheduler: LD_OK or an LD_ERR_* code */
+    const void *data; /* the message */
+    size_t len;       /* its length in bytes */
+    int alg;          /* LD_ALG_* or LD_ALG_SKEIN512(bits); one family per run */
+    uint8_t *out;     /* receives ld_sched_digest_size(alg) bytes */
+    int result;       /* written by the scheduler: LD_OK or an LD_ERR_* code */
 } ld_sched_msg;
 
 typedef struct {
     uint8_t pad[2 * LD_MD_MAX_BLOCK_SIZE] LD_DMA_ALIGNED; /* the message's padded tail
                         * (Skein: the held-back final block, then the output counter block) */
-    size_t msg;         /* index of the message in the slot (valid when busy) */
-    size_t next;        /* next block to issue (whole blocks first, then the tail's) */
-    size_t whole;       /* blocks issued from the message's own memory */
-    size_t ntail;       /* blocks from the pad (MD: the padded tail, 1 or 2; Skein: 2) */
-    size_t split;       /* the first block of the last UBI (MD: whole + ntail: none) */
+    size_t msg;           /* index of the message in the slot (valid when busy) */
+    size_t next;          /* next block to issue (whole blocks first, then the tail's) */
+    size_t whole;         /* blocks issued from the message's own memory */
+    size_t ntail;         /* blocks from the pad (MD: the padded tail, 1 or 2; Skein: 2) */
+    size_t split;         /* the first block of the last UBI (MD: whole + ntail: none) */
     unsigned final_bytes; /* Skein: bytes of the message UBI's final block (0..64) */
-    size_t bs;          /* the message's alg, described once at assignment: block bytes, */
-    int variant, skein; /* ctrl.variant, Skein or not */
-    int busy;           /* a message is in the slot */
-    int outstanding;    /* a job of the slot is in the engine */
+    size_t bs;            /* the message's alg, described once at assignment: block bytes, */
+    int variant, skein;   /* ctrl.variant, Skein or not */
+    int busy;             /* a message is in the slot */
+    int outstanding;      /* a job of the slot is in the engine */
 } ld_sched_slot;
 
 typedef struct {
@@ -81,14 +81,14 @@ typedef struct {
  * (t0 = position before the job, t1 = type and flags) and the final block's bytes. */
 typedef struct {
     size_t slot, msg, first_block, nblocks, block_size;
-    const uint8_t *data;    /* first block's bytes (message or pad), contiguous up to the tail */
-    size_t data_blocks;     /* how many of the job's blocks are message data (rest: pad) */
-    const uint8_t *tail;    /* the slot's pad (when the job reaches into it) */
+    const uint8_t *data; /* first block's bytes (message or pad), contiguous up to the tail */
+    size_t data_blocks;  /* how many of the job's blocks are message data (rest: pad) */
+    const uint8_t *tail; /* the slot's pad (when the job reaches into it) */
     size_t tail_blocks;
     int first, last;
-    int variant;            /* ctrl.variant of the job */
-    int skein;              /* the job has a tweak (below) */
-    int out;                /* Skein DMA: the job's last block is the output block, made by the
+    int variant; /* ctrl.variant of the job */
+    int skein;   /* the job has a tweak (below) */
+    int out;     /* Skein DMA: the job's last block is the output block, made by the
                              * peripheral (ctrl.out; counted in nblocks, not read from memory) */
     uint64_t t0, t1;
     unsigned final_bytes;
@@ -106,8 +106,8 @@ typedef struct {
  * negative); returns the index of the message that thereby finished (its digest must now be
  * read from the slot), or -1: the message goes on, or a bad argument (NULL s, a slot without
  * an outstanding job, a positive result, which is no outcome: nothing changes then). */
-#define LD_SCHED_JOB       1
-#define LD_SCHED_WAIT      0
+#define LD_SCHED_JOB     1
+#define LD_SCHED_WAIT    0
 #define LD_SCHED_DONE    (-1)
 #define LD_SCHED_BAD_ARG (-2)
 
@@ -121,19 +121,19 @@ long ld_sched_complete(ld_sched *s, size_t slot, int result);
 
 /* Run statistics of ld_hw_schedule (cycles from the peripheral's counter). */
 typedef struct {
-    uint64_t cycles;        /* from before the first job to after the last digest was read
+    uint64_t cycles;            /* from before the first job to after the last digest was read
                              * (the checks of the messages before it; the statistics' own reads
                              * are outside it) */
-    uint64_t run_cycles;    /* the engine's run: from the release of the first wave of jobs
+    uint64_t run_cycles;        /* the engine's run: from the release of the first wave of jobs
                              * (DMA: started with ctrl.hold, then released together; CSR: the
                              * call's start; the batch walker: the first batch's start) to the
                              * end of the last job (the peripheral's finish_cycles stamp); excludes
                              * the set-up before (padding, job registers) and digest reads after */
-    uint32_t blocks;        /* blocks the engine completed meanwhile */
-    uint32_t interval;      /* the engine's cycles per block when full (info register) */
+    uint32_t blocks;            /* blocks the engine completed meanwhile */
+    uint32_t interval;          /* the engine's cycles per block when full (info register) */
     uint32_t period, in_flight; /* exactly: in_flight blocks per period cycles (ld_hw_info);
                              * busy cycles = blocks x period / in_flight */
-    uint32_t jobs;          /* jobs issued (through the batch walker: messages batched) */
+    uint32_t jobs;              /* jobs issued (through the batch walker: messages batched) */
 } ld_sched_stats;
 
 /* Hash all messages on the peripheral, using min(nslots, engine slots) slots.

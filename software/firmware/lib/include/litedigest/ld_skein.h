@@ -26,17 +26,17 @@
 extern "C" {
 #endif
 
-struct ld_hw_dev;   /* a peripheral (ld_hw.h), for a context on one */
+struct ld_hw_dev; /* a peripheral (ld_hw.h), for a context on one */
 
-#define LD_SKEIN512_BLOCK_BYTES 64
-#define LD_SKEIN512_STATE_BYTES 64
-#define LD_SKEIN512_MAX_OUT_BITS (1u << 20)  /* output length limit of this library */
+#define LD_SKEIN512_BLOCK_BYTES  64
+#define LD_SKEIN512_STATE_BYTES  64
+#define LD_SKEIN512_MAX_OUT_BITS (1u << 20) /* output length limit of this library */
 
 /* UBI types (T1 bits 61:56) and flags */
-#define LD_SKEIN_T_KEY 0u
-#define LD_SKEIN_T_CFG 4u
-#define LD_SKEIN_T_MSG 48u
-#define LD_SKEIN_T_OUT 63u
+#define LD_SKEIN_T_KEY      0u
+#define LD_SKEIN_T_CFG      4u
+#define LD_SKEIN_T_MSG      48u
+#define LD_SKEIN_T_OUT      63u
 #define LD_SKEIN_T1_TYPE(t) ((uint64_t)(t) << 56)
 #define LD_SKEIN_T1_FIRST   (1ull << 62)
 #define LD_SKEIN_T1_FINAL   (1ull << 63)
@@ -45,7 +45,7 @@ struct ld_hw_dev;   /* a peripheral (ld_hw.h), for a context on one */
 /* The engine's variants (ctrl.variant): 0 starts from a zero chaining value, 1.. from the
  * configured chaining value of an output size (512, 384, 256, 224, 160, 128 bits). */
 #define LD_SKEIN_VARIANT_ZERO 0
-int ld_skein512_variant(size_t out_bits);   /* the variant of a size, or -1 */
+int ld_skein512_variant(size_t out_bits); /* the variant of a size, or -1 */
 /* The configured chaining value of a standard size as 8 words; LD_ERR_ARG for other sizes. */
 int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
 
@@ -53,7 +53,7 @@ int ld_skein512_iv(size_t out_bits, uint64_t x[8]);
  * as an `alg` of the APIs that take one (the message scheduler, ld_sched.h):
  * LD_ALG_SKEIN512(256) is Skein-512-256. They lie outside the LD_ALG_* range of ld_md.h,
  * whose streaming functions are the Merkle-Damgard hashes only. */
-#define LD_ALG_SKEIN512_BASE 0x10000
+#define LD_ALG_SKEIN512_BASE  0x10000
 #define LD_ALG_SKEIN512(bits) (LD_ALG_SKEIN512_BASE + (int)(bits))
 /* the output bits of a Skein-512 alg with a configured size, or 0 when alg is not one */
 size_t ld_skein512_alg_bits(int alg);
@@ -66,8 +66,8 @@ void ld_threefish512(const uint64_t key[8], const uint64_t tweak[2], const uint6
  * t0 + 64(k+1) (the UBI's final block, when t1 has FINAL: t0 + 64k + final_bytes), FIRST
  * only on block 0 (when t1 has it), FINAL and BITPAD only on the last block. x is the
  * chaining value in and out. */
-void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0,
-                     uint64_t t1, unsigned final_bytes);
+void ld_skein512_ubi(uint64_t x[8], const uint8_t *blocks, size_t nblocks, uint64_t t0, uint64_t t1,
+                     unsigned final_bytes);
 
 #if LD_CONFIG_HOST
 /* A block function supplied by the caller (LD_CONFIG_HOST; ld_skein512_init_hook), e.g. an
@@ -83,19 +83,19 @@ typedef int (*ld_skein512_ubi_fn)(void *user, uint64_t x[8], int variant, const 
 
 typedef struct {
     uint8_t buf[LD_SKEIN512_BLOCK_BYTES] LD_DMA_ALIGNED; /* held-back message bytes (1..64) */
-    uint64_t x[8];          /* chaining value, when x_where says it is here */
-    uint64_t pos;           /* message bytes processed (blocks before buf) */
+    uint64_t x[8];               /* chaining value, when x_where says it is here */
+    uint64_t pos;                /* message bytes processed (blocks before buf) */
     const struct ld_hw_dev *dev; /* NULL: software */
     uint32_t out_bits;
     uint32_t buflen;
-    uint32_t align;         /* DMA alignment of the peripheral */
+    uint32_t align; /* DMA alignment of the peripheral */
     int path;
-    uint8_t started;        /* a message block has been processed */
-    uint8_t bitpad;         /* the message ended inside a byte: no more input */
-    uint8_t x_where;        /* internal: chaining value in x, in the engine's slot 0, or an IV */
-    uint8_t variant;        /* the engine IV when x_where says so */
-    uint8_t state;          /* internal: 1 active, 2 finished, 3 failed */
-    uint32_t magic;         /* set by init: catches an uninitialised context */
+    uint8_t started; /* a message block has been processed */
+    uint8_t bitpad;  /* the message ended inside a byte: no more input */
+    uint8_t x_where; /* internal: chaining value in x, in the engine's slot 0, or an IV */
+    uint8_t variant; /* the engine IV when x_where says so */
+    uint8_t state;   /* internal: 1 active, 2 finished, 3 failed */
+    uint32_t magic;  /* set by init: catches an uninitialised context */
 #if LD_CONFIG_HOST
     ld_skein512_ubi_fn hook; /* software contexts: NULL, or the caller's UBI function */
     void *hook_user;
@@ -119,8 +119,8 @@ int ld_skein512_update_bits(ld_skein512_ctx *ctx, const void *data, size_t nbits
 int ld_skein512_final(ld_skein512_ctx *ctx, uint8_t *out);
 size_t ld_skein512_digest_size(const ld_skein512_ctx *ctx);
 /* one-shot over a message of nbits bits */
-int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data,
-                size_t nbits, uint8_t *out);
+int ld_skein512(size_t out_bits, const uint8_t *key, size_t keylen, const void *data, size_t nbits,
+                uint8_t *out);
 #if LD_CONFIG_HOST
 /* ld_skein512_init with every UBI going to `hook` (the UBI sequence stays this library's) */
 int ld_skein512_init_hook(ld_skein512_ctx *ctx, ld_skein512_ubi_fn hook, void *user,

@@ -7,13 +7,13 @@
 
 #include <stddef.h>
 #if defined(__has_include)
-#  if !__has_include(<stdlib.h>) && __has_include(<stdint-gcc.h>)
-#    include <stdint-gcc.h>
-#  else
-#    include <stdint.h>
-#  endif
+#if !__has_include(<stdlib.h>) && __has_include(<stdint-gcc.h>)
+#include <stdint-gcc.h>
 #else
-#  include <stdint.h>
+#include <stdint.h>
+#endif
+#else
+#include <stdint.h>
 #endif
 
 #endif
