@@ -5,7 +5,7 @@ Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of messa
 chaining values, both LiteX stream endpoints tagged with the message's slot id.
 """
 
-from migen import Cat, Replicate, Constant, log2_int
+from migen import Cat, Constant, Replicate, log2_int
 
 
 def rotr(x, n, width=32):

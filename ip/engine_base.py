@@ -26,13 +26,11 @@ Round architectures plug in on top:
   themselves (see sha256.SHA256Engine._opt_datapath).
 """
 
-from migen import Module, Signal, Array, Constant, Cat, If, Mux
-
-from litex.soc.interconnect import stream
-
 from litedigest import spec as specmod
+from litex.soc.interconnect import stream
+from migen import Array, Cat, Constant, If, Module, Mux, Signal
 
-from .common import add_mod, words, engine_sink_layout, engine_source_layout, slot_bits
+from .common import add_mod, engine_sink_layout, engine_source_layout, slot_bits, words
 
 
 def pack_words(ws, width=32):

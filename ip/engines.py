@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Engine factory: one spec string (litedigest.spec) -> a Migen engine module, plus Verilog export."""
 
-from migen import Signal
-from migen.fhdl import verilog
-
 import importlib
 
 from litedigest import spec as specmod
+from migen import Signal
+from migen.fhdl import verilog
 
 from .engine_base import HashEngine
 

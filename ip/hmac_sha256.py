@@ -32,12 +32,12 @@ slot while that slot is being initialized; a wipe or a key initialization while 
 key are in flight gives those blocks wrong MACs, so the peripheral allows them only when idle.
 """
 
-from migen import Signal, Array, Constant, Cat, If, Mux, Replicate
-
 from litedigest import spec as specmod
+from migen import Array, Cat, Constant, If, Mux, Replicate, Signal
 
-from .sha256 import SHA256Engine, IVS as SHA256_IVS
 from .engine_base import pack_words
+from .sha256 import IVS as SHA256_IVS
+from .sha256 import SHA256Engine
 
 IPAD, OPAD = 0x36363636, 0x5C5C5C5C
 

@@ -20,9 +20,9 @@
   A word through the pre-computed P1): latency 41.
 """
 
-from migen import Signal, Mux
+from migen import Mux, Signal
 
-from .common import rotr, add_mod
+from .common import add_mod, rotr
 from .engine_base import HashEngine, rom
 
 K1 = [0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6]

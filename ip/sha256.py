@@ -38,9 +38,9 @@ interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (a
 full occupancy interval == latency.
 """
 
-from migen import Signal, Mux
+from migen import Mux, Signal
 
-from .common import rotr, shr, add_mod, add_tree
+from .common import add_mod, add_tree, rotr, shr
 from .engine_base import HashEngine
 
 K256 = [

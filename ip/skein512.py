@@ -40,10 +40,10 @@ in it has finished its iterations there) and its slot has no block in flight.
 
 from fractions import Fraction
 
-from migen import Signal, Mux, Cat, Constant, If, Array, Replicate
+from migen import Array, Cat, Constant, If, Mux, Replicate, Signal
 
 from .common import add_mod, words
-from .engine_base import HashEngine, pack_words
+from .engine_base import HashEngine
 
 MASK64 = (1 << 64) - 1
 C240 = 0x1BD11BDAA9FC1A22

@@ -8,7 +8,6 @@ elsewhere that needs one carries the marker itself (@pytest.mark.rtl, @pytest.ma
 import os
 
 import pytest
-
 from litedigest.soc.sim import migen_compiled, migen_widths
 
 # the Migen simulations of the benches (about half of the suite's time) compute an

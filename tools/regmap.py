@@ -34,11 +34,10 @@ import re
 import sys
 from dataclasses import dataclass
 
-from litex.soc.interconnect.csr import CSRStatus, CSRStorage
-
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc import peripheral as periphmod
+from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = "software/firmware/lib/include/litedigest/ld_hw_regs.h"

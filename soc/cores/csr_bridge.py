@@ -25,10 +25,10 @@ are LiteX's.
 from functools import reduce
 from operator import or_
 
-from migen import Signal, Replicate
+from litex.soc.interconnect import csr as litex_csr
+from litex.soc.interconnect import csr_bus
+from migen import Replicate, Signal
 from migen.fhdl.bitcontainer import log2_int
-
-from litex.soc.interconnect import csr as litex_csr, csr_bus
 
 
 def _or_tree(terms):

@@ -12,9 +12,8 @@ bridge included, for 16 cycles (the simulator's CRG has no reset input, so in Li
 bit reaches only the CPU): a watchdog's or a user's soft reset in the middle of a job.
 """
 
-from migen import Module, Signal, If
-
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage
+from migen import If, Module, Signal
 
 
 class DMAFaultInjector(Module, AutoCSR):

@@ -13,10 +13,9 @@ r*row_words .. r*row_words + row_words - 1, word j at bits [32j, 32j+32), so the
 in a row is the byte order in memory.
 """
 
-from migen import Module, Signal, Memory, If, Array, Cat, Mux, WRITE_FIRST
-from migen.fhdl.bitcontainer import log2_int
-
 from litex.soc.interconnect import wishbone
+from migen import WRITE_FIRST, Array, Cat, If, Memory, Module, Mux, Signal
+from migen.fhdl.bitcontainer import log2_int
 
 
 def rows_of_words(words, row_words):

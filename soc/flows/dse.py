@@ -35,8 +35,8 @@ import subprocess
 import time
 from fractions import Fraction
 
-from litedigest import spec as specmod
 from litedigest import buildcache
+from litedigest import spec as specmod
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest.soc.flows import route_placed
 
@@ -160,7 +160,7 @@ def _norm(spec):
 
 def shell(engine):
     """The register shell around `engine` (a Migen module): returns (module, ios)."""
-    from migen import Module, Signal, Cat, If
+    from migen import Cat, If, Module, Signal
 
     class Shell(Module):
         def __init__(self):
@@ -315,8 +315,8 @@ def _measure_one(
     save=True,
     keep=None,
 ):
+    from litedigest.ip.engines import engine_verilog, make_engine
     from migen.fhdl import verilog as mverilog
-    from litedigest.ip.engines import make_engine, engine_verilog
 
     cache = os.path.join(workdir, "result.json")
     if not save and not cached_only:

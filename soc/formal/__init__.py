@@ -12,4 +12,4 @@
 Run them with `python -m litedigest.soc.formal` or `pytest tests/formal/test_formal.py`.
 """
 
-from .proofs import PROOFS, Proof, run, run_one, ok  # noqa: F401
+from .proofs import PROOFS, Proof, ok, run, run_one  # noqa: F401

@@ -18,19 +18,17 @@ each property group can fail. A MAC engine (HMAC) gets ports of its own for the 
 
 from dataclasses import dataclass, field
 
-from migen import Module, Signal, If, Cat, Mux, Constant, Array, Memory
-from migen.fhdl.structure import _Assign, _Slice, _Part, _ArrayProxy, _Fragment, _Operator
-from migen.fhdl.visit import NodeTransformer
-from migen.fhdl import verilog
-from migen.fhdl.tools import list_targets, list_signals
-from migen.util.misc import flat_iteration
-from migen.genlib.record import Record
-
-from litex.soc.interconnect import stream, wishbone
-from litex.soc.interconnect.axi import AXIInterface
-
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
+from litex.soc.interconnect import stream, wishbone
+from litex.soc.interconnect.axi import AXIInterface
+from migen import Array, Cat, Constant, If, Memory, Module, Mux, Signal
+from migen.fhdl import verilog
+from migen.fhdl.structure import _ArrayProxy, _Assign, _Fragment, _Operator, _Part, _Slice
+from migen.fhdl.tools import list_signals, list_targets
+from migen.fhdl.visit import NodeTransformer
+from migen.genlib.record import Record
+from migen.util.misc import flat_iteration
 
 
 @dataclass

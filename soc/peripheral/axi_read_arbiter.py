@@ -14,7 +14,7 @@ The tag FIFO's depth bounds the bursts in flight (`max_bursts`, the register's i
 write channels are not this module's (the target's AW/W/B are left to the caller).
 """
 
-from migen import Module, Signal, Cat, If, Array
+from migen import Array, Cat, If, Module, Signal
 from migen.fhdl.bitcontainer import bits_for
 from migen.genlib.fifo import SyncFIFO
 

@@ -34,11 +34,10 @@ The buffer is sized so that the R channel is never stalled by the reader (RREADY
 but for a cycle at a block without live rows): room is taken when a block is requested.
 """
 
-from migen import Module, Signal, Cat, If, Array, Mux, Memory, Replicate
-from migen.fhdl.bitcontainer import log2_int, bits_for
-from migen.genlib.record import Record
-
 from litex.soc.interconnect.axi import AXIInterface
+from migen import Array, Cat, If, Memory, Module, Mux, Replicate, Signal
+from migen.fhdl.bitcontainer import bits_for, log2_int
+from migen.genlib.record import Record
 
 from .dma_reader import SlotJobs, add_reader_ports, pad_block, round_robin_pick, row_geometry
 from .layouts import TWEAK_BITS, VARIANT_BITS, engine_block

@@ -29,11 +29,10 @@ The walker shares the peripheral's bus with the DMA reader: it takes it between 
 block fetches (the reader is paused while the walker waits), so a fetch is never split.
 """
 
-from migen import Module, Signal, Cat, If, Array, Mux, Replicate, FSM, NextState, NextValue
+from litex.soc.interconnect import wishbone
+from migen import FSM, Array, Cat, If, Module, Mux, NextState, NextValue, Replicate, Signal
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
-
-from litex.soc.interconnect import wishbone
 
 from .layouts import VARIANT_BITS, engine_block, request_layout
 from .slots import CHECK_LAYOUT, in_ram, range_checks

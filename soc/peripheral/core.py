@@ -20,14 +20,12 @@ HashPeripheral is the CSR bank and the composition of the stages:
                     └── tweak port ──> SkeinTweak
 """
 
-from migen import Module, Signal, Cat, If, Memory, Mux, Array
-from migen.genlib.record import Record
-
-from litex.soc.interconnect import stream, wishbone
-from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSRField
-from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
-
 from litedigest import spec as specmod
+from litex.soc.interconnect import stream, wishbone
+from litex.soc.interconnect.csr import AutoCSR, CSRField, CSRStatus, CSRStorage
+from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
+from migen import Array, Cat, If, Memory, Module, Mux, Signal
+from migen.genlib.record import Record
 
 from .axi_reader import AXIBurstReader
 from .batch import BatchWalker

@@ -8,10 +8,9 @@ engine's word order, tagged with the job's slot, flags, variant and tweak, and h
 until taken.
 """
 
-from migen import Module, Signal, Cat, If, Array
-from migen.genlib.record import Record
-
 from litex.soc.interconnect import stream
+from migen import Array, Cat, If, Module, Signal
+from migen.genlib.record import Record
 
 from .layouts import TWEAK_BITS, block_layout, data_reset_less, engine_block, job_layout
 

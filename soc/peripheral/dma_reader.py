@@ -23,11 +23,10 @@ Family", v1.3, 2010, section 3.4): the bytes past the message are zeros, no mark
 message's last byte is the final one, and the empty message is one zero block.
 """
 
-from migen import Module, Signal, Cat, If, Array, Mux, Replicate
+from litex.soc.interconnect import stream, wishbone
+from migen import Array, Cat, If, Module, Mux, Replicate, Signal
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
-
-from litex.soc.interconnect import stream, wishbone
 
 from .layouts import (
     VARIANT_BITS,

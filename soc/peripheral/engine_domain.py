@@ -33,9 +33,9 @@ register and the result (SlotControl's outstanding count): the engine's own and 
 register's.
 """
 
+from litex.soc.interconnect import stream
 from migen import ClockDomainsRenamer, If, Module, Signal
 from migen.genlib.cdc import MultiReg
-from litex.soc.interconnect import stream
 
 # the engine facts the peripheral, the integration and the reports read (ip/engine_base.py)
 ENGINE_FACTS = (

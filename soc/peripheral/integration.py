@@ -15,11 +15,10 @@
   (engine_domain.py); the rest of the peripheral stays in `sys`.
 """
 
-from litex.soc.interconnect import wishbone
-from litex.soc.interconnect.axi import AXIInterface, Wishbone2AXI
-
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
+from litex.soc.interconnect import wishbone
+from litex.soc.interconnect.axi import AXIInterface, Wishbone2AXI
 
 from .axi_read_arbiter import AXIReadArbiter
 from .core import HashPeripheral

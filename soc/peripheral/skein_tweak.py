@@ -16,10 +16,9 @@ message in it (1..64; 0 for the empty message, one zero block), made here from t
 length (`pad_bytes`), not from the CSRs: the batch walker's jobs need no register writes.
 """
 
-from migen import Module, Signal, Cat, If, Array, Mux
-from migen.genlib.record import Record
-
 from litedigest.ip import skein512
+from migen import Array, Cat, If, Module, Mux, Signal
+from migen.genlib.record import Record
 
 from .layouts import TWEAK_BITS, job_layout, tweak_port_layout
 

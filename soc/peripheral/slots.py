@@ -10,7 +10,7 @@ slot has nothing left to fetch (`more`) and no block fetched and not yet out of 
 then the slot's `done_slots` bit and `status.done` are set and the cycle counter is stamped.
 """
 
-from migen import Module, Signal, Cat, Constant, If, Array, Mux
+from migen import Array, Cat, Constant, If, Module, Mux, Signal
 from migen.fhdl.bitcontainer import log2_int
 from migen.genlib.record import Record
 

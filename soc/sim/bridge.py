@@ -90,7 +90,7 @@ class UARTBoneClient:
             raise BridgeError("bridge is not connected")
         try:
             self.sock.sendall(data)
-        except socket.timeout:
+        except TimeoutError:
             raise BridgeTimeout(
                 f"bridge send timed out after {self.timeout} s (sim not consuming)"
             ) from None
@@ -113,7 +113,7 @@ class UARTBoneClient:
             self.sock.settimeout(min(remaining, 0.5))
             try:
                 k = self.sock.recv_into(view[got:], n - got)
-            except socket.timeout:
+            except TimeoutError:
                 if self._alive is not None and not self._alive():
                     raise BridgeError(
                         "simulation exited while waiting for a bridge reply"

@@ -21,23 +21,23 @@ tests/engines/test_migen_compiled.py runs designs under both and compares every 
 """
 
 from migen.fhdl.bitcontainer import value_bits_sign
+from migen.fhdl.specials import _MemoryLocation
 from migen.fhdl.structure import (
-    Constant,
-    Signal,
-    Cat,
-    Replicate,
-    If,
     Case,
-    Display,
+    Cat,
     ClockSignal,
+    Constant,
+    Display,
+    If,
+    Replicate,
     ResetSignal,
-    _Operator,
-    _Slice,
-    _Part,
+    Signal,
     _ArrayProxy,
     _Assign,
+    _Operator,
+    _Part,
+    _Slice,
 )
-from migen.fhdl.specials import _MemoryLocation
 from migen.sim import core
 
 _installed = False

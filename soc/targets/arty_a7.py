@@ -68,7 +68,8 @@ import sys
 
 from litedigest import buildcache
 from litedigest.soc.flows import xc7 as flow_xc7
-from litedigest.soc.targets import args as targs, builder, firmware
+from litedigest.soc.targets import args as targs
+from litedigest.soc.targets import builder, firmware
 from litedigest.soc.targets import vivado_subsystem as vs
 from litedigest.soc.targets.builder import TargetError
 from litedigest.soc.targets.firmware import rebase_csr_header  # noqa: F401  (this module's API)

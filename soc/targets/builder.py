@@ -28,8 +28,8 @@ import sys
 import tempfile
 import time
 
-from litedigest import spec as specmod
 from litedigest import buildcache
+from litedigest import spec as specmod
 
 
 class TargetError(Exception):

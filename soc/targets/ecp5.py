@@ -34,9 +34,10 @@ import time
 
 from litedigest import buildcache
 from litedigest.soc.flows.dse import DEFAULT_PLACER, check_placer_build, placer_args, placer_type
-from litedigest.soc.targets import args as targs, builder
-from litedigest.soc.targets.builder import build_software, litex_builder_args
+from litedigest.soc.targets import args as targs
+from litedigest.soc.targets import builder
 from litedigest.soc.targets import firmware as target_firmware
+from litedigest.soc.targets.builder import build_software, litex_builder_args
 from litedigest.soc.targets.firmware import firmware_app
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -185,14 +186,14 @@ def make_soc(
     """The LiteX SoC (not built). `engine_clocks`: {spec: MHz} (parse_engine_clocks): those
     engines run in a clock domain of that frequency from the PLL (one domain per frequency),
     behind asynchronous FIFOs; the rest of their peripheral and the SoC stay in sys."""
-    from migen import ClockDomain, Signal
+    from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
+    from litedigest.soc.cores.wide_ram import WideRAM
+    from litedigest.soc.peripheral import add_hash_subsystem
     from litex.gen import LiteXModule
     from litex.soc.cores.clock import ECP5PLL
     from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
-    from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
-    from litedigest.soc.cores.wide_ram import WideRAM
-    from litedigest.soc.peripheral import add_hash_subsystem
+    from migen import ClockDomain, Signal
 
     class ECP5SoC(RegisteredCSRBridge, SoCCore):
         pass
@@ -291,7 +292,8 @@ def _sources():
     """Every source the bitstream depends on: the gateware, this target and the build steps it
     shares, the flow that runs the tools, the firmware (its builder, the apps, the C library and
     its build)."""
-    from litedigest.soc.flows import ecp5 as flow_ecp5, tools
+    from litedigest.soc.flows import ecp5 as flow_ecp5
+    from litedigest.soc.flows import tools
     from litedigest.soc.sim import firmware
 
     fw = os.path.join(REPO_ROOT, "software", "firmware")

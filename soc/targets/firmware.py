@@ -22,8 +22,8 @@ import shutil
 import subprocess
 import time
 
-from litedigest import spec as specmod
 from litedigest import buildcache
+from litedigest import spec as specmod
 from litedigest.soc.targets.builder import TargetError
 
 DEMO_APP = "demo"
@@ -419,7 +419,8 @@ def build_board_firmware(cpu, out, facts, app=DEMO_APP, log=print):
     the app's own Makefile exactly as for the simulated SoC (soc.sim.firmware.build_firmware).
     Returns a report dict."""
     from litedigest.soc.sim.errors import SimError
-    from litedigest.soc.sim.firmware import APPS_DIR, build_firmware as make_app
+    from litedigest.soc.sim.firmware import APPS_DIR
+    from litedigest.soc.sim.firmware import build_firmware as make_app
 
     if app == DEMO_APP and "sha256" not in facts["peripherals"]:
         return {"ok": None, "skipped": NO_DEMO_PERIPHERAL}

@@ -27,11 +27,10 @@ import random
 import sys
 import time
 
-from migen.sim import passive, run_simulation
-
 from litedigest import spec as specmod
 from litedigest.soc.sim import migen_compiled, migen_widths
 from litedigest.soc.sim.axi_ddr import AXIDDR
+from migen.sim import passive, run_simulation
 
 MEM_BASE = 0x1000_0000  # where the model's memory sits in the HP0 map (inside main_ram)
 BYTES_PER_BEAT = 8
@@ -98,8 +97,9 @@ class SubsystemSim:
         """`target`: the board whose subsystem to simulate (a vivado_subsystem.Target: its DDR
         window is csr.json's main_ram), by default the PYNQ-Z2's."""
         import logging
-        from litex.soc.integration import export
+
         from litedigest.soc.targets import pynq_z2, vivado_subsystem
+        from litex.soc.integration import export
 
         logging.disable(logging.INFO)  # LiteX's SoC creation log
         try:

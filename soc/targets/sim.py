@@ -32,18 +32,16 @@ import os
 import shutil
 import sys
 
-from migen import *
-
+from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
+from litedigest.soc.targets import args as targs
+from litedigest.soc.targets.builder import build_software, litex_builder_args, main_ram_init_file
 from litex.build.generic_platform import Pins, Subsignal
 from litex.build.sim.config import SimConfig
 from litex.soc.cores.uart import RS232PHYModel, UARTBone
 from litex.soc.integration.builder import Builder
 from litex.soc.integration.soc_core import SoCCore
 from litex.tools.litex_sim import SimSoC
-
-from litedigest.soc.cores.csr_bridge import RegisteredCSRBridge
-from litedigest.soc.targets import args as targs
-from litedigest.soc.targets.builder import build_software, litex_builder_args, main_ram_init_file
+from migen import *
 
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
@@ -118,8 +116,8 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         sram_size=0x2000,
         **kwargs,
     ):
-        from litex.soc.integration.soc import SoCRegion
         from litedigest.soc.cores.wide_ram import WideRAM
+        from litex.soc.integration.soc import SoCRegion
 
         assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
@@ -163,8 +161,8 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         self.hash_engines = engine_list(hash_engines)
         # between them and the RAM: the DMA fault injector (soc/cores/fault_inject.py), transparent
         # until a test programs it
-        from litex.soc.interconnect import wishbone
         from litedigest.soc.cores.fault_inject import DMAFaultInjector, SoftReset
+        from litex.soc.interconnect import wishbone
 
         dma_port = wishbone.Interface(data_width=DMA_ROW_BITS, address_width=32, addressing="word")
         self.hash_peripherals = add_hash_subsystem(self, self.hash_engines, dma_port=dma_port)

@@ -26,19 +26,17 @@ module holds what they share:
 
 import dataclasses
 import os
-from typing import Callable, Optional
+from collections.abc import Callable
 
-from migen import ClockDomain
-
+from litedigest import spec as specmod
+from litedigest.soc.targets.builder import TargetError, litex_builder_args
 from litex.build.generic_platform import Pins
 from litex.build.xilinx import XilinxPlatform
 from litex.soc.integration.builder import Builder
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.integration.soc_core import SoCMini
 from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface
-
-from litedigest import spec as specmod
-from litedigest.soc.targets.builder import TargetError, litex_builder_args
+from migen import ClockDomain
 
 SUBSYSTEM_TOP = "litedigest_subsystem"
 # The subsystem's VLNV in a block design (a Vivado module reference): what drivers bind to.
@@ -76,9 +74,9 @@ class Target:
     synth_note: str
     module_file: str  # the target's module (part of the input stamp)
     clock_hz: int = CLOCK_HZ
-    extra_steps: Optional[Callable] = None
+    extra_steps: Callable | None = None
     tcl_dry_run: bool = False  # run the TCL in tclsh with Vivado stubbed as part of the build
-    default_engines: Optional[tuple] = None  # None: the simulated main SoC's (sim.MAIN_SOC)
+    default_engines: tuple | None = None  # None: the simulated main SoC's (sim.MAIN_SOC)
 
     def engine_list(self, hash_engines):
         """Engine specs (checked) from None (the board's default), a list, or a string."""

@@ -7,9 +7,8 @@ boundaries included), every algorithm of the SoC's SHA peripherals and Skein-512
 import hashlib
 import random
 
-import pytest
-
 import litedigest
+import pytest
 
 
 def _messages(seed, n):

@@ -7,10 +7,9 @@ import copy
 import hashlib
 import inspect
 
+import litedigest
 import pytest
 import skein as pyskein
-
-import litedigest
 from litedigest import spec
 
 SHA_ALGORITHMS = [a for a, (family, _, _) in spec.ALGORITHMS.items() if family != "skein512"]
@@ -367,7 +366,7 @@ def test_file_digest_on_the_rtl_backend(tmp_path):
 
 @pytest.mark.parametrize(
     "opener",
-    [lambda p: open(p, "r"), lambda p: open(p, "wb"), lambda p: object()],
+    [lambda p: open(p), lambda p: open(p, "wb"), lambda p: object()],
     ids=["text", "write-only", "no-file"],
 )
 def test_file_digest_refuses_what_is_not_a_binary_reader(tmp_path, opener):

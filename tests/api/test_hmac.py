@@ -5,15 +5,14 @@ the standard library's API and errors."""
 
 import copy
 import functools
-import types
 import hashlib
 import hmac as std_hmac
 import os
 import random
-
-import pytest
+import types
 
 import litedigest
+import pytest
 from litedigest import hmac as ld_hmac
 
 cryptography_vectors = pytest.importorskip("cryptography_vectors")
@@ -201,6 +200,7 @@ def test_errors_as_the_standard_library():
 def test_digest_takes_a_bytes_like_key_as_the_standard_library():
     import array
     import hmac as std
+
     from litedigest import hmac as ld
 
     for key in (memoryview(b"key"), array.array("B", b"key"), bytearray(b"key")):

@@ -8,11 +8,11 @@ and leave the object usable. Example counts are bounded so the file takes second
 import hashlib
 import hmac as std_hmac
 
+import litedigest
 import pytest
 import skein  # pyskein (the test extra)
-from hypothesis import given, settings, strategies as st  # (the test extra)
-
-import litedigest
+from hypothesis import given, settings  # (the test extra)
+from hypothesis import strategies as st
 from litedigest import hmac as ld_hmac
 
 SHA = ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256"]

@@ -5,13 +5,11 @@ import hashlib
 import random
 import re
 
-import pytest
-
-from vectors import load_cavp, load_monte, monte_check
-
 import litedigest
+import pytest
 from litedigest import _clib as native
-from litedigest import backends, hashobj
+from litedigest import backends
+from vectors import load_cavp, load_monte, monte_check
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,11 @@ import shutil
 import sys
 import types
 
+import litedigest
 import numpy as np
 import pytest
-
-import litedigest
-from litedigest import backends, _clib as native
+from litedigest import _clib as native
+from litedigest import backends
 from litedigest.backends import pynq as pynq_backend
 from litedigest.board import device as pd
 
@@ -91,6 +91,7 @@ def test_every_sha_algorithm(dev, restore_path, path):
 def test_cavp_short_messages(dev, name):
     """NIST CAVP ShortMsg files (as test_python_api runs them on the sw backend)."""
     import re
+
     from vectors import load_cavp
 
     algo = re.match(r"SHA\d+(_\d+)?", name).group(0).lower()
@@ -237,7 +238,7 @@ def test_invalidate_reads_memory_back(dev):
 
 
 def test_bad_buffers(dev):
-    from litedigest.board.sim import sim_adapters, SimDevice, register_map
+    from litedigest.board.sim import SimDevice, register_map, sim_adapters
 
     mmio, _ = sim_adapters(dev.sim)
     regmap = register_map(dev.sim.build)
@@ -442,7 +443,7 @@ def overlay_env(dev, tmp_path, monkeypatch):
 
 def test_overlay_on_stand_in_pynq(overlay_env, monkeypatch):
     bit, ip_dict, alloc = overlay_env
-    from litedigest.board.overlay import LiteDigestOverlay, LiteDigestIP
+    from litedigest.board.overlay import LiteDigestIP, LiteDigestOverlay
 
     ol = LiteDigestOverlay(str(bit))
     try:
@@ -529,6 +530,7 @@ def test_hmac_engine_on_the_simulated_board(dev):
     """litedigest.hmac with the main SoC's HMAC engine through the pynq backend's driver
     (the MMIO window and the allocate buffer of the simulated board)."""
     import hmac as std_hmac
+
     from litedigest import hmac as ld_hmac
 
     inst = dev.instance_for("hmac-sha256:opt")

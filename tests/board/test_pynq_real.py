@@ -23,7 +23,8 @@ except ImportError as e:
     )
 
 import litedigest
-from litedigest import backends, _clib as native
+from litedigest import _clib as native
+from litedigest import backends
 from litedigest.backends import pynq as pynq_backend
 from litedigest.board.device import SUBSYSTEM_VLNV
 

@@ -9,8 +9,8 @@ are never called."""
 import hashlib
 
 import numpy as np
-
-from litedigest import hw_regs, _clib as native
+from litedigest import _clib as native
+from litedigest import hw_regs
 from litedigest.board import device as pd
 
 
@@ -100,6 +100,7 @@ def test_a_job_that_never_finishes_is_reported_within_the_timeout():
     """The device's timeout (seconds) bounds every wait of the C driver: a peripheral whose
     job never finishes gives HardwareTimeout after about that long, not a hang."""
     import time
+
     import pytest
 
     csr, size = _csr_json()

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from litedigest import cli
 from litedigest.paths import repo_root
 

@@ -13,8 +13,7 @@ import shutil
 import subprocess
 
 import pytest
-
-from litedigest.paths import build_root, repo_root
+from litedigest.paths import repo_root
 
 LIB = os.path.join(repo_root(), "software", "firmware", "lib")
 EXAMPLE = os.path.join(repo_root(), "software", "firmware", "examples", "minimal")

@@ -13,12 +13,10 @@ import struct
 import subprocess
 
 import pytest
-
-from vectors import load_cavp, load_monte, monte_check
-
 from litedigest import _clib as native
 from litedigest._clib._native import ffi, lib
 from litedigest.paths import repo_root
+from vectors import load_cavp, load_monte, monte_check
 
 ROOT = repo_root()
 FW = os.path.join(ROOT, "software", "firmware")

@@ -11,7 +11,6 @@ import hmac
 import random
 
 import pytest
-
 from litedigest import _clib as native
 from litedigest._clib._native import ffi, lib
 

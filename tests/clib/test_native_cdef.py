@@ -8,7 +8,6 @@ import shutil
 
 import pytest
 from cffi import FFI
-
 from litedigest._clib import build as nb
 from litedigest._clib._native import ffi, lib
 from litedigest.paths import repo_root

@@ -4,9 +4,9 @@ every spec the grammar accepts builds an engine whose latency, blocks in flight,
 variants and architecture code are the catalogue's, and the derived tables agree with it."""
 
 import pytest
-
 from litedigest import spec
-from litedigest.ip.engines import make_engine, FAMILIES as ENGINE_CLASSES
+from litedigest.ip.engines import FAMILIES as ENGINE_CLASSES
+from litedigest.ip.engines import make_engine
 
 
 @pytest.mark.parametrize("name", spec.all_specs() + spec.mac_specs())

@@ -10,11 +10,9 @@ import random
 import struct
 
 import pytest
-
-from litedigest.ip.rtlsim import RTLSim, Block
-from litedigest.ip.engines import variant_of
-
 import vectors
+from litedigest.ip.engines import variant_of
+from litedigest.ip.rtlsim import Block, RTLSim
 
 # engine spec -> latency the issue specifies (rounds per block / rounds per clock, + 1)
 EXPECTED_LATENCY = {

@@ -12,11 +12,9 @@ import random
 import struct
 
 import pytest
-
 from litedigest import spec as specmod
-from litedigest.ip.rtlsim import RTLSim, Block
+from litedigest.ip.rtlsim import Block, RTLSim
 from litedigest.measure.scheduler import round_robin
-
 from test_engine import md_pad
 
 SPECS = specmod.mac_specs()  # hmac-sha256:opt (p1) and :p4
@@ -208,6 +206,7 @@ def test_python_hmac_on_the_rtl_backend(spec):
     """litedigest.hmac with the MAC engine on the rtl backend (the engine alone in Verilator,
     the C library's padding): RFC 4231 and random keys and lengths against Python's hmac."""
     import hmac as std_hmac
+
     from litedigest import hmac as ld_hmac
     from test_hmac import load_vectors
 

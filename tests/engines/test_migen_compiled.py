@@ -10,12 +10,11 @@ hashlib on top of this."""
 import random
 
 import pytest
-from migen import Module, Signal, Cat, Replicate, Array, If, Case, Memory, Mux
-from migen.fhdl.tools import list_signals
-from migen.sim import core, run_simulation
-
 from litedigest.ip.engines import make_engine
 from litedigest.soc.sim import migen_compiled
+from migen import Array, Case, Cat, If, Memory, Module, Mux, Replicate, Signal
+from migen.fhdl.tools import list_signals
+from migen.sim import core, run_simulation
 
 
 class EveryKind(Module):

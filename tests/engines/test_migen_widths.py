@@ -5,13 +5,12 @@ arithmetic on the engines' word operations)."""
 
 import random
 
+from litedigest.ip.common import add_mod, rotr
+from litedigest.soc.sim import migen_widths
 from migen import Array, Cat, Constant, Module, Replicate, Signal
 from migen.fhdl import structure
 from migen.fhdl.bitcontainer import value_bits_sign
 from migen.sim import run_simulation
-
-from litedigest.ip.common import add_mod, rotr
-from litedigest.soc.sim import migen_widths
 
 
 def test_installed_for_the_suite():

@@ -8,13 +8,11 @@ import hashlib
 import random
 
 import pytest
-
-from litedigest import spec as specmod
-from litedigest.ip.rtlsim import RTLSim, Block
-from litedigest.ip.engines import variant_of
-from litedigest.measure.scheduler import round_robin
-
 import vectors
+from litedigest import spec as specmod
+from litedigest.ip.engines import variant_of
+from litedigest.ip.rtlsim import Block, RTLSim
+from litedigest.measure.scheduler import round_robin
 from test_engine import md_pad
 
 STAGES = {

@@ -7,14 +7,13 @@ latency and throughput of every architecture measured against its attributes."""
 import random
 from fractions import Fraction
 
+import litedigest
 import pytest
 import skein as pyskein
-
-import litedigest
-from litedigest import _clib as native, spec as specmod
+from litedigest import _clib as native
+from litedigest import spec as specmod
 from litedigest.backends import get_backend
 from litedigest.ip import skein512 as ipskein
-
 from vectors import load_skein_kat
 
 KAT = load_skein_kat()
@@ -139,7 +138,7 @@ def test_latency_and_throughput_match_attributes(engine):
     `latency` cycles, so the engine does blocks_in_flight blocks per latency cycles
     (interval = latency / blocks_in_flight). Athanasiou et al. 2013: 73/19/10 for r1/r4/r8, (9 x p) + 2
     for p blocks in the functional pipelines."""
-    from litedigest.ip.rtlsim import RTLSim, Block
+    from litedigest.ip.rtlsim import Block, RTLSim
 
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)

@@ -9,7 +9,6 @@ import json
 import os
 
 import pytest
-
 from litedigest.paths import repo_root
 from litedigest.soc.targets.ecp5 import BITSTREAM_COMMIT_LIMIT
 

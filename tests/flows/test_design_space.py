@@ -7,19 +7,17 @@ generated tables are up to date (--check)."""
 
 import copy
 import math
-import os
 import statistics
 import subprocess
 import sys
 from fractions import Fraction
 
 import pytest
-
+from litedigest import spec as specmod
 from litedigest.measure import design_space as ds
 from litedigest.measure import papers as P
-from litedigest import spec as specmod
-from litedigest.soc.flows import dse
 from litedigest.paths import repo_root
+from litedigest.soc.flows import dse
 
 ROOT = repo_root()
 IDENTITY = {"design", "spec", "device", "family", "arch", "source"}

@@ -6,15 +6,12 @@ import json
 import os
 
 import pytest
-
-from litedigest.soc.flows import dse
-from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest import spec as specmod
 from litedigest.cli import dse as cmd_dse
-
-
 from litedigest.measure import design_space
 from litedigest.paths import repo_root
+from litedigest.soc.flows import dse
+from litedigest.soc.flows import ecp5 as flow_ecp5
 
 
 def cli_main(argv):
@@ -248,6 +245,7 @@ def workdir():
     """A fresh work directory the yowasp tools can see (not under /tmp), removed afterwards."""
     import shutil
     import tempfile
+
     from litedigest.paths import build_root
 
     os.makedirs(build_root(), exist_ok=True)
@@ -672,7 +670,8 @@ def test_yowasp_tool_runs_once_before_it_is_used(tmp_path, monkeypatch):
     version recorded in every build stamp must be the tool's own line, or the first build's stamp
     differs from every later one (a finished place and route was run again for that). Finding a
     yowasp tool runs it once, output discarded, so the notice is spent there."""
-    from litedigest.soc.flows import tools, ecp5 as flow_ecp5
+    from litedigest.soc.flows import ecp5 as flow_ecp5
+    from litedigest.soc.flows import tools
 
     marker = tmp_path / "compiled"
     exe = tmp_path / "yowasp-fake"

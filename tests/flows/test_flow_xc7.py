@@ -4,7 +4,6 @@
 import os
 
 import pytest
-
 from litedigest.soc.flows import xc7 as flow_xc7
 
 ADDER_RAM = """

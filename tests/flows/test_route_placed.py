@@ -5,7 +5,6 @@ did not use (the settings a placed netlist carries win over nextpnr's command li
 import json
 
 import pytest
-
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest.soc.flows import route_placed
 

@@ -17,13 +17,11 @@ import subprocess
 import sys
 
 import pytest
-
-from litedigest import spec as specmod
-from litedigest.soc.targets import arty_a7
-from litedigest.paths import repo_root
-from litedigest.soc.targets import builder, vivado_subsystem as vs
-
 import vivado_checks
+from litedigest import spec as specmod
+from litedigest.paths import repo_root
+from litedigest.soc.targets import arty_a7, builder
+from litedigest.soc.targets import vivado_subsystem as vs
 
 SMARTCONNECTS = ("axi_periph", "axi_mem")  # crossbars: any slave port reaches any master port
 
@@ -357,6 +355,7 @@ def test_dma_at_the_arty_ddr_base_in_simulation():
     pointers), a job at the end of the DDR window (the firmware's "outside main RAM" check) is
     refused with err_addr and nothing read."""
     import hashlib
+
     from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     mem_base = arty_a7.DDR_BASE

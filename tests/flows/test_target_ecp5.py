@@ -5,7 +5,6 @@ import hashlib
 import json
 
 import pytest
-
 from litedigest.soc.targets import ecp5
 
 

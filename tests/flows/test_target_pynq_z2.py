@@ -11,13 +11,10 @@ import subprocess
 import sys
 
 import pytest
-
-from litedigest.soc.targets.sim import MAIN_SOC
-from litedigest import spec as specmod
-from litedigest.soc.targets import pynq_z2
-from litedigest.soc.targets import builder, vivado_subsystem as vs
-
 import vivado_checks
+from litedigest import spec as specmod
+from litedigest.soc.targets import builder, pynq_z2
+from litedigest.soc.targets.sim import MAIN_SOC
 
 
 @pytest.fixture(scope="module")
@@ -269,6 +266,7 @@ def test_axi_dma_p4_slots_with_back_pressure():
     RVALID gaps 30%: every digest right, several bursts in flight. (Migen simulates this
     subsystem at some 20 cycles a second: one round of short messages.)"""
     import random
+
     from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(7)
@@ -300,6 +298,7 @@ def test_axi_dma_bus_error_then_fine():
     waits for the CPU's ack (as the Wishbone reader does), after which slot 1's digest comes
     out right, and a new job on slot 0 hashes right."""
     import random
+
     from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(3)
@@ -340,6 +339,7 @@ def test_axi_batch_walker():
     sha256 (descriptors read, digests written back through the AXI write channel) while sha1
     hashes a DMA job; every digest right, nothing else in memory written."""
     import random
+
     from litedigest.soc.targets.pynq_dma import SubsystemSim
 
     rng = random.Random(5)
@@ -414,6 +414,7 @@ def test_c_driver_reports_axi_errors_then_hashes_right(resp):
     the one-shot call (err_bus), then the same peripheral hashes right."""
     import hashlib
     import time
+
     from litedigest import _clib as native
     from litedigest.soc.targets.pynq_dma import DriverPort, SubsystemSim
 

@@ -17,7 +17,6 @@ block, are fixed and proven now: `slots-prove` J7, `axi-256-held`.)
 """
 
 import pytest
-
 from litedigest.soc.formal import PROOFS, ok, run, run_one
 from litedigest.soc.formal import proofs as proofs_mod
 
@@ -103,7 +102,7 @@ def test_every_engine_of_the_standard_socs_has_its_contract_proven():
     """Each engine of the main SoC and the MAC SoC (soc/targets/sim.py) has a BMC and a
     k-induction of the engine contract (E1-E8) that must pass; the MAC engines are checked by
     their own harness (`engine_mac_formal`: key slots, key initializations, per-slot order)."""
-    from litedigest.soc.targets.sim import MAIN_SOC, MAC_SOC
+    from litedigest.soc.targets.sim import MAC_SOC, MAIN_SOC
 
     for spec in dict.fromkeys(MAIN_SOC + MAC_SOC):
         key = spec.replace(":", "_")
@@ -131,10 +130,9 @@ def test_output_sums_become_xor_of_words_only():
     """`cheap_output_sums` turns the additions of words in front of an output into exclusive
     ors (the output-side digest of sha256:opt and sha512:k5) and leaves a narrow addition (an
     index, a counter) and everything outside the output's cone alone."""
-    from migen import Module, Signal
-    from migen.fhdl.structure import _Operator
-    from migen.fhdl.visit import NodeVisitor
     from litedigest.soc.formal.units import cheap_output_sums
+    from migen import Module, Signal
+    from migen.fhdl.visit import NodeVisitor
 
     m = Module()
     a, b, other = Signal(32), Signal(32), Signal(32)

@@ -16,15 +16,13 @@ for the jobs hashlib cannot check alone (Skein tweaks, tails, load_cv).
 import random
 
 import pytest
-from migen import Module, Signal
-from migen.sim import run_simulation
-from litex.soc.interconnect.axi import AXIInterface
-
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.sim.axi_ddr import AXIDDR, AXIProtocolError
-
+from litex.soc.interconnect.axi import AXIInterface
+from migen import Module, Signal
+from migen.sim import run_simulation
 from test_peripheral_batch import RAM_BASE, RAM_SIZE, Bench, Ram, run_pad_jobs
 
 

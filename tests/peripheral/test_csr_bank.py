@@ -6,12 +6,10 @@ strobes, the storage and every read must match cycle for cycle."""
 
 import random
 
-from migen import Module, Signal, run_simulation
-
+from litedigest.soc.cores.csr_bridge import DecodedCSRBank
 from litex.soc.interconnect import csr_bus
 from litex.soc.interconnect.csr import CSR, CSRStatus, CSRStorage
-
-from litedigest.soc.cores.csr_bridge import DecodedCSRBank
+from migen import Module, Signal, run_simulation
 
 BANK = 5  # the bank's index (paging 0x800: 512 registers a bank)
 

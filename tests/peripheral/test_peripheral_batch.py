@@ -21,15 +21,14 @@ import random
 
 import pytest
 import skein
-from migen import ClockDomain, Module, Signal
-from migen.sim import passive, run_simulation
-from litex.soc.interconnect.csr import CSRStatus, CSRStorage
-
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.batch import DESC_BYTES, out_address_ok, out_align
 from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
+from litex.soc.interconnect.csr import CSRStatus, CSRStorage
+from migen import ClockDomain, Module, Signal
+from migen.sim import passive, run_simulation
 
 RAM_BASE, RAM_SIZE = 0x40000000, 0x8000
 HASHES = {

@@ -22,11 +22,8 @@ import random
 from collections import deque
 
 import pytest
-from migen import Module
-from migen.genlib.record import Record
-from migen.sim import run_simulation
-
-from litedigest import _clib as native, spec as specmod
+from litedigest import _clib as native
+from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import (
     BlockRegister,
@@ -34,11 +31,18 @@ from litedigest.soc.peripheral import (
     DMAReader,
     SkeinTweak,
     SlotControl,
+)
+from litedigest.soc.peripheral import (
     csr_block as csr_block_mod,
+)
+from litedigest.soc.peripheral import (
     skein_tweak as skein_tweak_mod,
 )
 from litedigest.soc.peripheral.layouts import request_layout
 from litedigest.soc.peripheral.slots import range_checks
+from migen import Module
+from migen.genlib.record import Record
+from migen.sim import run_simulation
 
 RAM_BASE = 0x40000000
 
@@ -923,8 +927,8 @@ def test_pad_masks_match_their_definition(block_bytes, cnt_bits):
     on and i >= the count, the marker when on, marked and i == the count. A count of
     `cnt_bits` = log2(block_bytes) bits (the DMA reader's: a full block is not `on`) or one
     more (the AXI reader's: block_bytes itself is a count)."""
-    from migen import Signal, Cat
     from litedigest.soc.peripheral.dma_reader import pad_masks
+    from migen import Cat, Signal
 
     class Bench(Module):
         def __init__(self):
@@ -961,8 +965,9 @@ def test_pad_mask_groups_match_pad_masks(block_bytes, cnt_bits):
     later: the DMA reader's with four or more rows a block) against pad_masks, for every
     count, `on` and marker, with the inputs changing every cycle."""
     import random
-    from migen import Signal, Cat
-    from litedigest.soc.peripheral.dma_reader import pad_masks, pad_mask_groups
+
+    from litedigest.soc.peripheral.dma_reader import pad_mask_groups, pad_masks
+    from migen import Cat, Signal
 
     class Bench(Module):
         def __init__(self):

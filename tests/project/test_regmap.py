@@ -12,10 +12,9 @@ import subprocess
 import sys
 
 import pytest
-
 from litedigest import hw_regs
-from litedigest.tools import regmap
 from litedigest.paths import repo_root
+from litedigest.tools import regmap
 
 ROOT = repo_root()
 INCLUDE = os.path.join(ROOT, "software", "firmware", "lib", "include")
@@ -234,11 +233,11 @@ def _csr_h_fields(h, instance, registers):
 def test_csr_h_agrees():
     """The csr.h LiteX emits for instances of engines the generator did not look at: the same
     fields (Skein's `out` on Skein only), register sizes and address order as hw_regs."""
-    from litex.soc.integration.export import get_csr_header
-    from litex.soc.integration.soc import SoCCSRRegion
     from litedigest import spec
     from litedigest.ip.engines import make_engine
     from litedigest.soc.peripheral import HashPeripheral
+    from litex.soc.integration.export import get_csr_header
+    from litex.soc.integration.soc import SoCCSRRegion
 
     regions, engines = {}, {}
     for i, (name, s) in enumerate(ENGINES.items()):

@@ -10,10 +10,7 @@ import io
 import json
 
 import pytest
-
 from litedigest import cli
-
-
 from litedigest.measure import socdemo
 
 

@@ -21,7 +21,6 @@ import textwrap
 import time
 
 import pytest
-
 from litedigest import _clib as native
 
 ENGINE = "sha256:opt"

@@ -10,13 +10,11 @@ import os
 import random
 
 import pytest
-
-from litedigest import hmac as ld_hmac
 from litedigest import _clib as native
-from litedigest.measure import socdemo
+from litedigest import hmac as ld_hmac
 from litedigest.backends import get_backend
+from litedigest.measure import socdemo
 from litedigest.soc.targets.sim import MAC_SOC, MAIN_SOC
-
 from test_hmac import load_vectors
 
 P4 = "hmac-sha256:opt:p4"

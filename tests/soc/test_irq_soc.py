@@ -10,10 +10,7 @@ import io
 import json
 
 import pytest
-
 from litedigest import cli
-
-
 from litedigest.measure import socdemo
 
 CASES = {"dma-64", "dma-1024", "dma-16384", f"batch-{socdemo.IRQ_BATCH}x64"}

@@ -8,7 +8,6 @@ cost bounded."""
 import json
 
 import pytest
-
 from litedigest import cli
 
 

@@ -7,7 +7,6 @@ firmware build and the simulator are stand-ins here: the real ones are the other
 import types
 
 import pytest
-
 from litedigest.measure import socdemo
 from litedigest.soc.sim import build as build_mod
 from litedigest.soc.sim import firmware as firmware_mod

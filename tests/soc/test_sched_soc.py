@@ -14,12 +14,9 @@ import hashlib
 
 import pytest
 import skein as pyskein
-
-from litedigest.soc.targets.sim import MAIN_SOC, SCHED_SOC
-from litedigest.measure import socdemo
-
-
 from litedigest import spec
+from litedigest.measure import socdemo
+from litedigest.soc.targets.sim import MAIN_SOC, SCHED_SOC
 
 
 def _reference(alg, msg):

@@ -7,7 +7,6 @@ wedges the others nor gives them a wrong digest (the next holder recovers the pe
 """
 
 import hashlib
-import hmac
 import os
 import signal
 import subprocess
@@ -17,7 +16,6 @@ import threading
 import time
 
 import pytest
-
 from litedigest import _clib as native
 from litedigest.board.lock import DeviceBusy, DeviceLock
 

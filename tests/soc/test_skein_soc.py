@@ -6,14 +6,11 @@ input, and the `soc` backend from the host for the Python object."""
 
 import random
 
+import litedigest
 import pytest
 import skein as pyskein
-
-import litedigest
-from litedigest.soc.targets.sim import MAIN_SOC
 from litedigest.measure import socdemo
-
-from litedigest import spec
+from litedigest.soc.targets.sim import MAIN_SOC
 from vectors import load_skein_kat
 
 

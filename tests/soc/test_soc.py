@@ -14,11 +14,9 @@ import sys
 import time
 
 import pytest
-
+from litedigest import _clib as native
+from litedigest import hw_regs, spec
 from litedigest.measure import socdemo
-
-from litedigest import spec
-from litedigest import hw_regs, _clib as native
 
 ENGINE = "sha256:opt"
 

@@ -11,21 +11,19 @@ import threading
 import time
 
 import pytest
-
-from litedigest.soc.targets.sim import soc_engines_for
+from litedigest.paths import repo_root
 from litedigest.soc.sim.bridge import BridgeError, UARTBoneClient, free_tcp_port
 from litedigest.soc.sim.build import build_sim
 from litedigest.soc.sim.errors import SimError
 from litedigest.soc.sim.firmware import build_firmware, write_main_ram_init
 from litedigest.soc.sim.process import SimProcess
-from litedigest.paths import repo_root
+from litedigest.soc.targets.sim import soc_engines_for
 
 ROOT = repo_root()
 ENGINE = "sha256:opt:p1"
 
 
 def engines():
-    from litedigest import spec
 
     return soc_engines_for(ENGINE)
 

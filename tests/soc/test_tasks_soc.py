@@ -8,7 +8,6 @@ equals the firmware's software one; a failing context gives the lock back; and w
 hooks the same interleaving gives task A a wrong digest (the hazard is real)."""
 
 import pytest
-
 from litedigest.measure import socdemo
 from litedigest.soc.targets.sim import MAIN_SOC
 

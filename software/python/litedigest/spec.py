@@ -12,7 +12,6 @@ may name a variant that shares an engine (sha224 runs on the sha256 engines).
 """
 
 from dataclasses import dataclass
-
 from fractions import Fraction
 
 

@@ -29,8 +29,7 @@ import struct
 import threading
 import time
 
-from litedigest import hw_regs
-from litedigest import spec
+from litedigest import hw_regs, spec
 from litedigest._clib._native import ffi, lib
 
 SHA256, SHA224 = lib.LD_SHA256, lib.LD_SHA224

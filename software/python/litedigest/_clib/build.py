@@ -128,9 +128,10 @@ def preprocessor():
     $CPP, else $CC (or the compiler Python was built with) plus -E; `cc -E` when that fails."""
     cmd = None
     try:
-        import setuptools  # noqa: F401  (provides distutils on Python >= 3.12)
         from distutils.ccompiler import new_compiler
         from distutils.sysconfig import customize_compiler
+
+        import setuptools  # noqa: F401  (provides distutils on Python >= 3.12)
 
         compiler = new_compiler()
         customize_compiler(compiler)
@@ -146,9 +147,7 @@ def preprocessor():
 
 def _run(cmd):
     try:
-        r = subprocess.run(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True
-        )
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as e:
         raise RuntimeError("litedigest cdef: cannot run the C preprocessor %r: %s" % (cmd[0], e))
     if r.returncode != 0:

@@ -20,9 +20,9 @@ the current device, so switching devices with ``use_device`` takes effect at onc
 
 import os
 
+from litedigest import spec as specmod
 from litedigest.backends import Backend
 from litedigest.board import device as board_device
-from litedigest import spec as specmod
 
 ENV_DEVICE = "LITEDIGEST_PYNQ_DEVICE"
 
@@ -43,6 +43,7 @@ def _open_default():
     choice = os.environ.get(ENV_DEVICE, "").strip().lower()
     if choice == "sim":
         import atexit
+
         from litedigest.board.sim import open_sim_device
 
         device = open_sim_device()

@@ -15,12 +15,10 @@ built for that engine alone.
 import atexit
 import json
 import os
-import re
 
-from litedigest import spec as specmod
 from litedigest import _clib as native
+from litedigest import spec as specmod
 from litedigest.backends import Backend
-
 
 ATTACH_ENV = "LITEDIGEST_SOC_ATTACH"
 ATTACH_FILE = "attach.json"

@@ -2,8 +2,8 @@
 """The `sw` backend: the C library's software hashes on the host (ld_md.h, ld_skein.h) through
 cffi. The engine architecture in a spec is meaningless here and ignored."""
 
-from litedigest.backends import Backend
 from litedigest import _clib as native
+from litedigest.backends import Backend
 
 
 class SwBackend(Backend):

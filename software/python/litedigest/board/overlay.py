@@ -19,6 +19,7 @@ import os
 
 import pynq
 
+from litedigest.board import device as board_device
 from litedigest.board.device import (
     DEFAULT_BUFFER_BYTES,
     SUBSYSTEM_VLNV,
@@ -27,7 +28,6 @@ from litedigest.board.device import (
     find_subsystem,
     register_files,
 )
-from litedigest.board import device as board_device
 
 ENV_OVERLAY = "LITEDIGEST_OVERLAY"
 DEFAULT_BITFILE = "litedigest.bit"  # soc/targets/pynq_z2.py OVERLAY_NAME

@@ -130,9 +130,9 @@ def import_pynq():
 pynq = import_pynq()
 from pynq.buffer import PynqBuffer  # noqa: E402
 
-from litedigest.board.overlay import LiteDigestIP  # noqa: E402  (registers the driver for the VLNV with pynq)
 from litedigest.board import device as board_device  # noqa: E402
 from litedigest.board.device import DEFAULT_BUFFER_BYTES, SUBSYSTEM_VLNV  # noqa: E402
+from litedigest.board.overlay import LiteDigestIP  # noqa: E402  (registers the driver for the VLNV with pynq)
 from litedigest.board.sim import PAGE, SimAllocator  # noqa: E402
 
 DEFAULT_IP_NAME = "litedigest_0"  # the subsystem's instance name in the PYNQ-Z2 block design

@@ -18,7 +18,6 @@ import os
 
 import numpy as np
 
-from litedigest import spec as specmod
 from litedigest.board.device import LiteDigestDevice, RegisterMap
 
 PAGE = 4096
@@ -177,11 +176,10 @@ def start_sim(engines=None):
     from litedigest import extras
 
     extras.require("soc", "the simulated board device")
-    from litedigest.soc.sim.firmware import build_firmware
+    from litedigest.soc.sim.build import build_soc
+    from litedigest.soc.sim.firmware import build_firmware, firmware_app
     from litedigest.soc.sim.process import SimProcess
     from litedigest.soc.targets.sim import MAIN_SOC
-    from litedigest.soc.sim.build import build_soc
-    from litedigest.soc.sim.firmware import firmware_app
 
     b = build_soc(list(engines or MAIN_SOC))
     fw = build_firmware(b, firmware_app("idle"))

@@ -5,9 +5,8 @@ measures is described there) as JSON records, a table or text."""
 import json
 import sys
 
-from litedigest import spec as specmod
 from litedigest import extras
-
+from litedigest import spec as specmod
 from litedigest.measure import socdemo
 from litedigest.measure.bench import (
     batch_clock_mhz,

@@ -9,9 +9,9 @@ import os
 import signal
 import sys
 
-from litedigest.extras import MissingExtra
 from litedigest.cli.common import PROG, _parsing, version_line
 from litedigest.cli.output import WriteError, stdout_lost
+from litedigest.extras import MissingExtra
 
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 

@@ -4,8 +4,6 @@
 import sys
 
 from litedigest import extras
-
-
 from litedigest.measure import socdemo
 
 

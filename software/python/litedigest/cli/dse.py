@@ -16,10 +16,10 @@ import argparse
 import json
 import sys
 
-from litedigest.soc.flows import dse
-from litedigest.measure import design_space
 from litedigest import extras
 from litedigest import spec as specmod
+from litedigest.measure import design_space
+from litedigest.soc.flows import dse
 
 
 def add_parser(subparsers):

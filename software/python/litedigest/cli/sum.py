@@ -208,7 +208,7 @@ _DOUBLE_QUOTABLE = frozenset(
 _C_ESCAPES = {7: b"a", 8: b"b", 9: b"t", 10: b"n", 11: b"v", 12: b"f", 13: b"r"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _utf8_locale():
     """Whether the user's locale (LC_ALL, LC_CTYPE, LANG: what coreutils' setlocale reads) is
     UTF-8: there a printable non-ASCII character needs no quoting, in the C locale its bytes

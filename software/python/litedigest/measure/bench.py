@@ -58,16 +58,15 @@ import random
 import statistics
 import sys
 
-from litedigest import spec as specmod
 from litedigest import _clib as native
-
+from litedigest import spec as specmod
 from litedigest.measure import socdemo
 
 
 def bench_rtl(engine, sizes):
     from litedigest.ip.rtlsim import RTLSim
-    from litedigest.spec import variant_of
     from litedigest.measure.scheduler import round_robin
+    from litedigest.spec import variant_of
 
     spec = specmod.parse(engine)
     sim = RTLSim(spec.engine_name)
@@ -134,6 +133,7 @@ def bench_rtl_mac(spec, sim, sizes):
     last record: 1,000 one-block messages with 10% random stalls on both streams, the rate
     relative to one message per engine interval (`sustained`)."""
     import hmac as hmac_mod
+
     from litedigest.ip.rtlsim import Block
     from litedigest.measure.scheduler import round_robin
 
@@ -206,8 +206,9 @@ def bench_rtl_skein(spec, sim, sizes):
     interval is the engine's attribute (latency / blocks in flight, a fraction for the
     rings), measured as occupancy = blocks x interval / cycles."""
     from fractions import Fraction
-    from litedigest.ip.rtlsim import Block
+
     from litedigest import _clib as native
+    from litedigest.ip.rtlsim import Block
 
     p = sim.engine.blocks_in_flight
     rng = random.Random(2026)

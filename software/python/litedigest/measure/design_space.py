@@ -34,8 +34,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from litedigest.measure import papers as P
 from litedigest import spec as specmod
+from litedigest.measure import papers as P
 
 NOT_MEASURED = "not measured yet"
 METRICS = ("f", "T", "A", "TA")
@@ -796,8 +796,8 @@ def provenance_markdown(doc, comps):
         )
         + (
             [
-                f"- Not routed within the time limit (nextpnr router1; area and placement estimate "
-                f"only, no ratio): "
+                "- Not routed within the time limit (nextpnr router1; area and placement estimate "
+                "only, no ratio): "
                 + "; ".join(_unrouted_line(n, u) for n, u in unrouted(doc).items())
                 + "."
             ]
@@ -806,7 +806,7 @@ def provenance_markdown(doc, comps):
         )
         + (
             [
-                f"- Placed by nextpnr's electrostatic placer (`--placer static`): "
+                "- Placed by nextpnr's electrostatic placer (`--placer static`): "
                 + ", ".join(f"`{n}` ({p})" for n, p in other_placer(doc).items())
                 + "; every other record: HeAP."
             ]
@@ -815,7 +815,7 @@ def provenance_markdown(doc, comps):
         )
         + (
             [
-                f"- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
+                "- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
                 "its placements are not the WebAssembly build's): "
                 + ", ".join(f"`{n}` ({sds})" for n, sds in other_build(doc).items())
                 + "."

@@ -16,8 +16,8 @@ import dataclasses
 import hashlib
 import hmac
 import os
-import struct
 import re
+import struct
 
 from litedigest import spec as specmod
 

@@ -16,7 +16,6 @@ engines through the pynq backend, in bytes per second of wall-clock time.
 import dataclasses
 
 from litedigest.measure import socdemo
-from litedigest import spec as specmod
 
 SIZES = (64, 256, 1024, 4096, 16384, 65536)
 PATHS = ("sw", "csr", "dma")
