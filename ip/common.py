@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Building blocks shared by the hash engines: word arithmetic and the engine stream layouts.
 
-Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of message blocks and a source of
-chaining values, both LiteX stream endpoints tagged with the message's slot id.
+Every engine follows the engine contract (docs/ARCHITECTURE.md): a sink of message blocks and
+a source of chaining values, both LiteX stream endpoints tagged with the message's slot id.
 """
 
 from migen import Cat, Constant, Replicate, log2_int
@@ -20,7 +20,8 @@ def shr(x, n, width=32):
 
 
 def csa(a, b, c, width=32):
-    """3:2 carry-save compression: returns (sum, carry) with a + b + c == sum + carry (mod 2**width).
+    """3:2 carry-save compression: returns (sum, carry)
+    with a + b + c == sum + carry (mod 2**width).
 
     One full-adder delay instead of a carry-propagating adder (Michail et al. 2012, sec. 7.5)."""
     s = a ^ b ^ c
@@ -31,8 +32,8 @@ def csa(a, b, c, width=32):
 def add_mod(*operands, width=32):
     """Sum of any number of words modulo 2**width: a carry-save tree ending in one adder.
 
-    With two operands this is a plain adder; with three or more the operands are first
-    compressed 3:2 until two are left (the "CSA followed by a modulo-32 addition" of Michail et al. 2012)."""
+    With two operands this is a plain adder; with three or more the operands are first compressed
+    3:2 until two are left (the "CSA followed by a modulo-32 addition" of Michail et al. 2012)."""
     ops = [Constant(o, width) if isinstance(o, int) else o for o in operands]
     assert ops, "nothing to add"
     while len(ops) > 2:

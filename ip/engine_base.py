@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""What every iterative hash engine shares (the engine contract, docs/ARCHITECTURE.md): the sink of blocks and
-the source of chaining values, one stored chaining value per slot, the starting value of an
-accepted block (IV of its variant, a loaded cv, or the slot's), and the result register.
+"""What every iterative hash engine shares (the engine contract, docs/ARCHITECTURE.md): the sink of
+blocks and the source of chaining values, one stored chaining value per slot, the starting value of
+an accepted block (IV of its variant, a loaded cv, or the slot's), and the result register.
 
 Round architectures plug in on top:
 - `iterate(...)` is the conventional sequencer: the accept cycle loads the starting value and
@@ -10,18 +10,18 @@ Round architectures plug in on top:
   appears. Latency = cycles + 1, as with the paper's datapath (Michail et al. 2016, fig. 3: the
   first group in the accept cycle behind a multiplexer, then one cycle for the addition), whose
   multiplexer in front of the round was its critical path here.
-- `iterate_pipelined(...)` is the p-stage version of it (Michail et al. 2016): p stages of R/p cycles
-  each, all handing over together every R/p cycles; stage s runs round groups
+- `iterate_pipelined(...)` is the p-stage version of it (Michail et al. 2016): p stages of
+  R/p cycles each, all handing over together every R/p cycles; stage s runs round groups
   s*R/p .. (s+1)*R/p - 1 with its own state, message window and round constants, and carries
   its block's starting chaining value, slot and last flag. Blocks move on the output side: in
   the handover cycle (the last of a period) each stage's last round group is written into the
-  next stage's registers and stage 0's registers take the accepted block, so every round starts
-  from registers (a multiplexer of starting values and handover in front of stage 0's first
-  round was the pipelines' critical path). The last stage's last round group also adds the
-  chaining value (Lien, Grembowski and Gaj 2004: HA' of step 79), folded into its sums, so the
-  finished chaining value is that group's output and the same message's next block can enter
-  stage 0 in that very cycle (through a multiplexer, not an adder): p messages keep all p
-  stages busy. Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
+  next stage's registers and stage 0's registers take the accepted block, so every round
+  starts from registers (a multiplexer of starting values and handover in front of stage 0's
+  first round was the pipelines' critical path). The last stage's last round group also adds
+  the chaining value (Lien, Grembowski and Gaj 2004: HA' of step 79), folded into its sums,
+  so the finished chaining value is that group's output and the same message's next block can
+  enter stage 0 in that very cycle (through a multiplexer, not an adder): p messages keep all
+  p stages busy. Latency R + 1, interval R/p, p blocks (of p different slots) in flight.
 - optimized architectures with an initialization unit drive `busy`, `count` and `finish`
   themselves (see sha256.SHA256Engine._opt_datapath).
 """
@@ -237,7 +237,8 @@ class HashEngine(Module):
             return [res_valid.eq(1), res_digest.eq(value), res_slot.eq(slot), res_last.eq(last)]
 
         def complete(cv_new, slot, last):
-            """Statements of the edge that completes a block of `slot` with chaining value cv_new."""
+            """Statements of the edge that completes a
+            block of `slot` with chaining value cv_new."""
             return [cv_mem[slot].eq(cv_new)] + result(cv_new, slot, last)
 
         def finish(cv_new):

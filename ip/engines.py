@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Engine factory: one spec string (litedigest.spec) -> a Migen engine module, plus Verilog export."""
+"""Engine factory: one spec string (litedigest.spec)
+-> a Migen engine module, plus Verilog export."""
 
 import importlib
 

@@ -2,14 +2,14 @@
 """SHA-1 engines (FIPS 180-4) in the three round architectures of the papers
 (Michail et al. 2016; Lien, Grembowski and Gaj 2004; references in docs/ARCHITECTURE.md).
 
-- ``base``: one step per clock, the conventional adder chain (Michail et al. 2016, fig. 2); the accept
-  cycle loads the block, 80 steps follow, the chaining value is added as the result leaves:
-  latency 81 (engine_base.HashEngine.iterate).
-- ``k5``: five steps per clock, the partially unrolled message digest of Lien, Grembowski and Gaj 2004, sec. 4.3.
-  The "E" operand of each of the five steps is already known when the cycle starts (e, d, c,
-  b<<<30, a<<<30), so its sum with K+W is pre-calculated (S_i); each step then only adds
-  a<<<5 to [f + S_i], where f of step i+1 depends on earlier steps' outputs and is computed
-  in parallel with step i. 16 cycles + the accept cycle: latency 17.
+- ``base``: one step per clock, the conventional adder chain (Michail et al. 2016, fig.
+  2); the accept cycle loads the block, 80 steps follow, the chaining value is added as
+  the result leaves: latency 81 (engine_base.HashEngine.iterate).
+- ``k5``: five steps per clock, the partially unrolled message digest of Lien, Grembowski
+  and Gaj 2004, sec. 4.3. The "E" operand of each of the five steps is already known when
+  the cycle starts (e, d, c, b<<<30, a<<<30), so its sum with K+W is pre-calculated (S_i);
+  each step then only adds a<<<5 to [f + S_i], where f of step i+1 depends on earlier steps'
+  outputs and is computed in parallel with step i. 16 cycles + the accept cycle: latency 17.
 - ``opt``: two steps per clock with pre-computation (Michail et al. 2016, sec. 4.2): the e+(W+K) and
   d+(W+K) sums of the next mega-step are registered one cycle ahead from the current registers
   (temporal pre-computation), the (W+K) pair is prefetched, and the step-2 term
@@ -114,7 +114,8 @@ class SHA1Engine(HashEngine):
                 ],
                 schedule(win, 1),
             )
-        # k5: pre-calculated sums of each step's E operand with K + W (Lien, Grembowski and Gaj 2004, fig. 7)
+        # k5: pre-calculated sums of each step's E operand
+        # with K + W (Lien, Grembowski and Gaj 2004, fig. 7)
         e_terms = [e, d, c, rotl(b, 30), rotl(a, 30)]
         sums = []
         for i, et in enumerate(e_terms):

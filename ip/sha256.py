@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """SHA-256 / SHA-224 engines (FIPS 180-4), two round architectures behind one engine contract.
 
-- ``base``: one round per clock, the conventional datapath (Michail et al. 2016, figs. 2/3): T1 is a chain
-  of adders (K + W formed a cycle ahead); the accept cycle loads the block, 64 rounds follow,
-  the chaining value is added as the result leaves: latency 65.
-- ``opt``: the optimized operation block of Michail et al. 2012, sec. 7 (also their IPsec module paper): two rounds per
-  clock (partial unrolling by 2), spatial pre-computation with resource reordering, W+K
-  prefetch, carry-save adders and temporal pre-computation. The accept cycle runs the
-  initialization unit, then 32 mega-rounds, the last one folding in the final addition.
+- ``base``: one round per clock, the conventional datapath (Michail et al. 2016, figs.
+  2/3): T1 is a chain of adders (K + W formed a cycle ahead); the accept cycle loads the
+  block, 64 rounds follow, the chaining value is added as the result leaves: latency 65.
+- ``opt``: the optimized operation block of Michail et al. 2012, sec. 7 (also their IPsec module
+  paper): two rounds per clock (partial unrolling by 2), spatial pre-computation with resource
+  reordering, W+K prefetch, carry-save adders and temporal pre-computation. The accept cycle
+  runs the initialization unit, then 32 mega-rounds, the last one folding in the final addition.
 
   The round consumes only registered, pre-computed sums (the registers of the initialization
   unit, eqs. 12-17), never h, d, g, c or W+K directly:
@@ -23,19 +23,18 @@
   from this cycle's registered f, b, e, a and the prefetched (W+K) pair, off the critical path:
   H* = f + (W+K)[2j+2], X* = f + b + (W+K)[2j+2], P4* = e + (W+K)[2j+3], P4c* = e + a + (W+K)[2j+3].
   The (W+K) pair two rounds ahead is itself registered one cycle early (system-level data
-  prefetching, Michail et al. 2012, sec. 7.3). When a block is accepted the initialization unit computes
-  H, X, P4, P4c from the starting chaining value and the block's first words in the accept
-  cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13). The 1-stage engine
-  reorders the a side for the ECP5's carry chains: each round's T1 is a word of its own, the
-  second new a leaves the clock as its three operands (T1, Sigma0, Maj: summed at the start of
-  the next clock), the final addition is on the output side,
-  and the sums off the round's path are plain adders
+  prefetching, Michail et al. 2012, sec. 7.3). When a block is accepted the initialization unit
+  computes H, X, P4, P4c from the starting chaining value and the block's first words in the accept
+  cycle, so no extra cycle is spent (Michail et al. 2012, fig. 13). The 1-stage engine reorders the
+  a side for the ECP5's carry chains: each round's T1 is a word of its own, the second new a leaves
+  the clock as its three operands (T1, Sigma0, Maj: summed at the start of the next clock), the
+  final addition is on the output side, and the sums off the round's path are plain adders
   (`_opt_step`'s `a_carry_save`, docs/MEASUREMENTS.md); the pipelines keep the trees above.
 
 Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
-interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (accept to result valid) is
-65 cycles (base) / 33 (opt); the next block is accepted the cycle the result appears, so at
-full occupancy interval == latency.
+interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (accept to
+result valid) is 65 cycles (base) / 33 (opt); the next block is accepted the cycle the
+result appears, so at full occupancy interval == latency.
 """
 
 from migen import Mux, Signal
@@ -155,15 +154,15 @@ class SHA2Engine(HashEngine):
     word width, round constants and rotation amounts (FIPS 180-4 4.1.2 / 4.1.3), and two
     round architectures on the conventional sequencer:
     - ``base``: one round per clock (the conventional adder chain, Michail et al. 2016, fig. 2);
-    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj 2004): the h and d
-      operands of the first four rounds of a clock are registers (h, g, f, e; d, c, b, a), so
-      h + K + W and d + h + K + W are pre-calculated off the round chain (the first round's
-      in registers formed during the previous clock); each round's new e is one carry-save
-      level and one adder on d + h + K + W, its new a T1 + T2 through a carry-save level; the
-      last round's new a leaves the clock as its three operands (T1, Sigma0, Maj), summed at
-      the start of the next clock (the sequencer's `carry_save`); the a and e registers take
-      the starting value through registers of their own (the sequencer's `start_words`), so
-      no multiplexer follows the last adders."""
+    - ``kN`` (e.g. ``k5``): N rounds per clock, partially unrolled (Lien, Grembowski and Gaj
+      2004): the h and d operands of the first four rounds of a clock are registers (h, g, f,
+      e; d, c, b, a), so h + K + W and d + h + K + W are pre-calculated off the round chain
+      (the first round's in registers formed during the previous clock); each round's new e
+      is one carry-save level and one adder on d + h + K + W, its new a T1 + T2 through a
+      carry-save level; the last round's new a leaves the clock as its three operands (T1,
+      Sigma0, Maj), summed at the start of the next clock (the sequencer's `carry_save`); the
+      a and e registers take the starting value through registers of their own (the
+      sequencer's `start_words`), so no multiplexer follows the last adders."""
 
     ROUNDS = 64
     K = K256
@@ -343,9 +342,9 @@ class SHA256Engine(SHA2Engine):
     OPT_PRE = 6  # pre-computed registers: H, X, P4, P4c, (W+K)[2j+2], (W+K)[2j+3]
 
     def _opt_init(self, st, data_w, area=False):
-        """The initialization unit (Michail et al. 2012, eqs. 12-17, fig. 13): the pre-computed values of
-        the first mega-round from the starting chaining value and the block's first words.
-        `area`: two-operand adders (add_tree) instead of carry-save trees."""
+        """The initialization unit (Michail et al. 2012, eqs. 12-17, fig. 13): the pre-computed
+        values of the first mega-round from the starting chaining value and the block's first
+        words. `area`: two-operand adders (add_tree) instead of carry-save trees."""
         a, b, c, d, e, f, g, h = st
         if area:  # the block's words first: they are registers, the state words come later
             return [

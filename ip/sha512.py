@@ -3,8 +3,8 @@
 software's), FIPS 180-4: 64-bit words, 1024-bit blocks, 80 rounds, on the shared SHA-2 datapath.
 
 - ``base``: one round per clock: latency 81 (80 rounds + the final addition);
-- ``k5``: five rounds per clock, the partially unrolled architecture of Lien, Grembowski and Gaj 2004 (pre-calculated
-  h + K + W sums, carry-save trees): latency 17.
+- ``k5``: five rounds per clock, the partially unrolled architecture of Lien, Grembowski
+  and Gaj 2004 (pre-calculated h + K + W sums, carry-save trees): latency 17.
 """
 
 from math import isqrt

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Skein-512 engines (Athanasiou et al. 2013; Skein 1.3, Ferguson et al. 2010): Threefish-512 in Matyas-Meyer-Oseas mode, one UBI block per
-accepted block: chaining value out = Threefish(key = chaining value in, tweak, block) XOR block.
+"""Skein-512 engines (Athanasiou et al. 2013; Skein 1.3, Ferguson et al. 2010):
+Threefish-512 in Matyas-Meyer-Oseas mode, one UBI block per accepted block: chaining value
+out = Threefish(key = chaining value in, tweak, block) XOR block.
 
 What the engine does and what it leaves to the peripheral and the C library:
 - the engine computes one UBI block: it takes the 512-bit block, the block's 128-bit tweak
@@ -8,8 +9,9 @@ What the engine does and what it leaves to the peripheral and the C library:
   exactly as Skein 1.3 defines them) and a key that is the IV of `variant` (`first`), the
   loaded `cv` (`load_cv`) or the slot's chaining value; it extends the key schedule (k8, t2),
   runs the 72 rounds with the 19 subkeys and adds the feed-forward;
-- the peripheral (soc/peripheral/skein_tweak.py) generates the tweak of every block of a job (position,
-  first, final, bitpad) from a per-job start tweak, because DMA blocks never pass the CPU;
+- the peripheral (soc/peripheral/skein_tweak.py) generates the tweak of every block of a
+  job (position, first, final, bitpad) from a per-job start tweak, because DMA blocks
+  never pass the CPU;
 - the C library (ld_skein.h) does the rest: bit padding of the final block, the order of the
   UBIs (key, configuration, message, output), the configuration and output-counter blocks.
 

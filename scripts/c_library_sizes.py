@@ -94,7 +94,8 @@ def main(argv=None):
             rows.append((tname, cname, sz))
             if not args.markdown:
                 print(
-                    f"{tname:<38} {cname:<28} text {sz['text']:>6}  data {sz['data']:>4}  bss {sz['bss']:>4}"
+                    f"{tname:<38} {cname:<28} text {sz['text']:>6}  "
+                    f"data {sz['data']:>4}  bss {sz['bss']:>4}"
                 )
     if args.markdown:
         print("| configuration | " + " | ".join(t for t, _, _ in TARGETS) + " |")

@@ -88,7 +88,8 @@ def main(argv=None):
     try:
         print(
             "| bytes | before: Python driver (3aa1c16) | after: C driver, Python HAL (simulation) "
-            "| after: C driver on a board's MMIO window | other Python calls after (staging copies + flushes) |"
+            "| after: C driver on a board's MMIO window "
+            "| other Python calls after (staging copies + flushes) |"
         )
         print("|---|---|---|---|---|")
         for n in sizes:
@@ -102,7 +103,7 @@ def main(argv=None):
             calls = {"dma_write": 0}
             saved = hw._binding
 
-            def counted_dma_write(a, d, _dw=saved.dma_write):
+            def counted_dma_write(a, d, _dw=saved.dma_write, calls=calls):
                 calls["dma_write"] += 1
                 return _dw(a, d)
 

@@ -104,7 +104,7 @@ def load_skein_kat():
             continue
         out_bits, nbits, kind = int(head.group(1)), int(head.group(2)), head.group(3)
 
-        def hexblock(label, end_labels):
+        def hexblock(label, end_labels, chunk=chunk):
             m = re.search(label + r"(.*?)(?:" + "|".join(end_labels) + ")", chunk, re.S)
             if not m:
                 return b""

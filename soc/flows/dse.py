@@ -11,16 +11,18 @@ For one spec:
   input and output a flip-flop and only 14 package pins (an 8-bit shift-in of all sink fields, a
   1-bit shift-out of the captured source), so every engine path is register to register and the
   pins do not matter; its registers are in the routed design but not in the area figures;
-- from the engine's own attributes: latency, interval (latency / blocks in flight), blocks in
-  flight, block bits; throughput = block bits x fmax / interval (Mbit/s, Michail et al. 2016, eq. 3), per LUT4,
-  and the improvement over the same architecture's 1-stage engine (Michail et al. 2016, eq. 4) when measured.
+- from the engine's own attributes: latency, interval (latency / blocks in flight), blocks
+  in flight, block bits; throughput = block bits x fmax / interval (Mbit/s, Michail et al.
+  2016, eq. 3), per LUT4, and the improvement over the same architecture's 1-stage engine
+  (Michail et al. 2016, eq. 4) when measured.
 
-Results are cached per spec under build/dse/<spec>/ (stamped with the engine's and the shell's
-Verilog and the tools; each seed's run kept in the record), so a rerun is instant. Each record
-of engines.json carries that stamp too, and a record of the committed document whose stamp is
-the one the current sources give stands in for a missing cache entry (`_from_document`): a
-fresh checkout keeps the committed measurements and runs only what changed or is new. `measure()`
-returns the records; `write()` the engines.json document; `load()` reads it back (default: the committed bitstreams/engines.json).
+Results are cached per spec under build/dse/<spec>/ (stamped with the engine's and the
+shell's Verilog and the tools; each seed's run kept in the record), so a rerun is instant.
+Each record of engines.json carries that stamp too, and a record of the committed document
+whose stamp is the one the current sources give stands in for a missing cache entry
+(`_from_document`): a fresh checkout keeps the committed measurements and runs only what
+changed or is new. `measure()` returns the records; `write()` the engines.json document;
+`load()` reads it back (default: the committed bitstreams/engines.json).
 """
 
 import argparse
@@ -124,8 +126,9 @@ def check_placer_build(placer, nextpnr_line):
 
 # nextpnr's error when the cells do not pack into the device (the shell synthesis fits, by LUT4)
 NO_PLACEMENT = "Unable to find legal placement for all cells"
-# the set committed in bitstreams/engines.json: every 1-stage architecture of each family and
-# some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and structural Skein pipelines)
+# the set committed in bitstreams/engines.json: every 1-stage architecture of each family
+# and some pipelines (Michail et al. 2016's p2/p4, Athanasiou et al. 2013's functional and
+# structural Skein pipelines)
 DEFAULT_SPECS = (
     "sha1:base",
     "sha1:k5",
@@ -433,7 +436,8 @@ def _measure_one(
         if need > cap:
             # synthesis area only: the shell's LUT4s (with carry) exceed the device's
             log(
-                f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route"
+                f"dse {name}: {need} LUT4 (with carry) do not "
+                f"fit the {DEVICE} ({cap}): no place and route"
             )
             rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
             todo = []
@@ -892,7 +896,8 @@ def _record(rec, seeds):
 
 
 def _improvement(records):
-    """Michail et al. 2016, eq. 4: throughput over the same family:arch 1-stage engine (when in the set)."""
+    """Michail et al. 2016, eq. 4: throughput over the
+    same family:arch 1-stage engine (when in the set)."""
     base = {(r["family"], r["arch"]): r for r in records if r["stages"] == 1 and r["modules"] == 1}
     for r in records:
         b = base.get((r["family"], r["arch"]))

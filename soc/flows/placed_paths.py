@@ -215,7 +215,7 @@ def report(design, clock, paths=3, starts=20):
             lines.append(f"  {at:6.2f} {str(design.location(step_cell)):10} {port:4} {step_cell}")
     lines.append("\nthe latest path from each launching register:")
     seen = {}
-    for t, cname, inp, drv in ends:
+    for t, cname, _inp, drv in ends:
         start = register_name(design.path(drv)[0][1])
         if start not in seen:
             seen[start] = (t, register_name(cname))
@@ -272,8 +272,9 @@ def congestion(design):
 
 
 def congestion_report(design, window=8, top=5, parts=8):
-    """Text: the mean demand over the tiles up to the last one used, the hottest windows of window x window tiles (mean demand
-    and its ratio to the die's), and the parts of the design whose nets make the hottest one."""
+    """Text: the mean demand over the tiles up to the last one used, the hottest windows
+    of window x window tiles (mean demand and its ratio to the die's), and the parts of
+    the design whose nets make the hottest one."""
     tiles, nets = congestion(design)
     if not tiles:
         return "no placed nets"

@@ -167,7 +167,8 @@ def route(
     os.makedirs(workdir, exist_ok=True)
     net = os.path.join(workdir, f"{tag}.json")
     used = with_settings(placed, net, settings or {})
-    # placed out of context (the netlist says so; nextpnr then wants the flag on its command line too)
+    # placed out of context (the netlist says so; nextpnr
+    # then wants the flag on its command line too)
     out_of_context = out_of_context or used.get("arch.ooc", "").endswith("1")
     log = os.path.join(workdir, f"{tag}.log")
     report = os.path.join(workdir, f"{tag}_report.json")

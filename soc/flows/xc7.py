@@ -92,7 +92,8 @@ def yosys_version(yosys=None):
 
 
 def _short_version(line):
-    """'Yosys 0.70 (git sha1 28ba3cb92, Release, Clang ...)' -> 'Yosys 0.70 (git sha1 28ba3cb92)'."""
+    """'Yosys 0.70 (git sha1 28ba3cb92, Release, Clang ...)'
+    -> 'Yosys 0.70 (git sha1 28ba3cb92)'."""
     head, sep, rest = line.partition(" (")
     return f"{head} ({rest.split(',')[0].rstrip(')')})" if sep else line
 

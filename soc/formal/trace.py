@@ -5,7 +5,7 @@ step (a minimal VCD reader, enough for yosys-smtbmc's traces)."""
 
 def read_vcd(path):
     """{signal path: [value per step]} (values as ints; x/z read as 0)."""
-    ids, values, changes, t, steps = {}, {}, [], 0, []
+    ids, changes, t, steps = {}, [], 0, []
     scope = []
     with open(path) as f:
         for line in f:

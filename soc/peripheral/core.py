@@ -334,7 +334,7 @@ class HashPeripheral(CycleCounter):
         if has_keys:
             self._add_keys(engine, slots, csr_block, block)
 
-        # --- status, counters, event ------------------------------------------------------------------
+        # --- status, counters, event --------------------------------------------------------------
         st = slots.status
         self.comb += [
             [getattr(self.status.fields, k).eq(getattr(st, k)) for k, _ in st.layout],

@@ -3,11 +3,11 @@
 
 Each slot's job has up to two segments (the message, then e.g. the padded tail the C library
 builds), in rows of `dma_width` bits (a power of two from 32 bits up to the block). The reader
-picks the first slot after the previous pick that may be fetched for (`allow`: a job runs and
-no block of the slot waits in front of the engine) and has blocks left, reads the block's rows
-into a fill buffer, one Wishbone classic read a row, and offers the block on `source` with the
-job's flags; the next fetch is chosen in the cycle the buffer is taken. A slot's next block
-may thus be read while its previous one is in the engine (the data does not depend on the chaining value;
+picks the first slot after the previous pick that may be fetched for (`allow`: a job runs and no
+block of the slot waits in front of the engine) and has blocks left, reads the block's rows into
+a fill buffer, one Wishbone classic read a row, and offers the block on `source` with the job's
+flags; the next fetch is chosen in the cycle the buffer is taken. A slot's next block may thus
+be read while its previous one is in the engine (the data does not depend on the chaining value;
 the engine admits a slot's block only once the previous one has left), so a pipelined engine
 stays full. A bus error abandons the slot's job: nothing more is read for it, the partial block
 is dropped. A slot that owes an extra block after its segments (Skein's output block, on the

@@ -222,7 +222,7 @@ class SlotControl(Module):
             self.sync += If(job.start & (job.slot == s), act[s].eq(1))
         self.sync += sdone.eq((sdone & ~self.ack_slots) | finish)
 
-        # --- status ---------------------------------------------------------------------------------
+        # --- status -------------------------------------------------------------------------------
         self.comb += [
             self.active.eq(Cat(*act)),
             st.busy.eq(Cat(*act) != 0),

@@ -155,8 +155,10 @@ def build_sim(
                         cwd=buildcache.repo_root(),
                         timeout=timeout,
                     )
-                except subprocess.TimeoutExpired:
-                    raise SimTimeout(f"SoC build timed out after {timeout} s (log: {log_path})")
+                except subprocess.TimeoutExpired as e:
+                    raise SimTimeout(
+                        f"SoC build timed out after {timeout} s (log: {log_path})"
+                    ) from e
             seconds = time.monotonic() - t0
             if r.returncode != 0:
                 tail = ""

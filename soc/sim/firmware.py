@@ -43,8 +43,8 @@ def build_firmware(sim_build, app_dir, timeout=900, jobs=None, extra_make_args=(
             r = subprocess.run(
                 cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
             )
-    except subprocess.TimeoutExpired:
-        raise SimTimeout(f"firmware build of {app_dir} timed out after {timeout} s")
+    except subprocess.TimeoutExpired as e:
+        raise SimTimeout(f"firmware build of {app_dir} timed out after {timeout} s") from e
     if r.returncode != 0:
         raise SimError(
             f"firmware build failed: {' '.join(cmd)}\n" + r.stdout.decode(errors="replace")[-4000:]

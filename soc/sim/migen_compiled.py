@@ -86,7 +86,8 @@ class _Compiler:
         return self._read(s.duid, post)
 
     def _signal_table(self, signals):
-        """Name of a constant tuple of the signals' duids (an array or memory indexed at run time)."""
+        """Name of a constant tuple of the signals' duids
+        (an array or memory indexed at run time)."""
         for c in signals:
             self.signals[c.duid] = c
         return self._const(tuple(c.duid for c in signals))

@@ -315,7 +315,8 @@ def _run(
                 "seconds": round(time.monotonic() - t1, 1),
             }
             log(
-                f"{name}: TCL dry run in tclsh (Vivado's commands stubbed): {len(calls)} calls, no Tcl error"
+                f"{name}: TCL dry run in tclsh (Vivado's commands "
+                f"stubbed): {len(calls)} calls, no Tcl error"
             )
 
     outputs = [os.path.join(out, f) for f in target.vivado_outputs]
@@ -363,8 +364,8 @@ def _run(
             log(f"{name}: lint skipped ({l['skipped']})")
         else:
             log(
-                f"{name}: Verilator lint {'passed' if l['ok'] else 'FAILED'}: {l['errors']} errors, "
-                f"warnings {l['warnings']} ({l['seconds']} s)"
+                f"{name}: Verilator lint {'passed' if l['ok'] else 'FAILED'}: "
+                f"{l['errors']} errors, warnings {l['warnings']} ({l['seconds']} s)"
             )
 
     if synth:
@@ -497,7 +498,7 @@ def vivado_version(exe):
         return None
 
 
-# --- the TCL without Vivado ------------------------------------------------------------------------
+# --- the TCL without Vivado -----------------------------------------------------------------------
 
 # Tcl run by a real Tcl interpreter (tclsh) with Vivado's commands replaced: every command Tcl
 # does not know is recorded with its arguments as substituted and returns "" (`unknown`), the

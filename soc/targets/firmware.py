@@ -323,7 +323,8 @@ def build_toolchain_libs(cpu, triple, log=print):
             _variables_mak(cpu, d, triple),
         )
         log(
-            f"{cpu.board}: building picolibc and compiler-rt for {cpu.cpuflags} (once; LiteX's recipes) ..."
+            f"{cpu.board}: building picolibc and compiler-rt "
+            f"for {cpu.cpuflags} (once; LiteX's recipes) ..."
         )
         t0 = time.monotonic()
         _make(

@@ -365,13 +365,13 @@ def measure(
 
 def format_result(r):
     return (
-        f"{r['engine']}: {r['messages']} x {r['message_bytes']} B pad jobs, DDR model first beat "
-        f"{r['latency']} cycles (ARREADY {r['ar_ready']:.0%}, RVALID gaps {r['r_gap']:.0%}): "
-        f"{r['cycles']} cycles, {r['bytes_per_cycle']:.2f} B/cycle of the 64-bit port "
-        f"(port busy {r['port_use']:.0%}; engine {r['cycles_per_block']:.2f} cycles/block, "
-        f"its rate {r['engine_bytes_per_cycle']:.2f} B/cycle; {r['read_bursts']} bursts, up to "
-        f"{r['max_bursts_in_flight']} in flight); digests {'match' if r['digests_ok'] else 'WRONG'} "
-        f"hashlib [{r['sim_seconds']} s simulated]"
+        f"{r['engine']}: {r['messages']} x {r['message_bytes']} B pad jobs, DDR model first "
+        f"beat {r['latency']} cycles (ARREADY {r['ar_ready']:.0%}, RVALID gaps "
+        f"{r['r_gap']:.0%}): {r['cycles']} cycles, {r['bytes_per_cycle']:.2f} B/cycle of the "
+        f"64-bit port (port busy {r['port_use']:.0%}; engine {r['cycles_per_block']:.2f} "
+        f"cycles/block, its rate {r['engine_bytes_per_cycle']:.2f} B/cycle; "
+        f"{r['read_bursts']} bursts, up to {r['max_bursts_in_flight']} in flight); digests "
+        f"{'match' if r['digests_ok'] else 'WRONG'} hashlib [{r['sim_seconds']} s simulated]"
     )
 
 

@@ -24,7 +24,8 @@
 
 Run as a script to build (used by ``litedigest.soc.sim.build.build_sim`` in a subprocess)::
 
-    python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base,sha1] [--main-ram-size N]
+    python soc/targets/sim.py --build-dir build/sim [--hash-engine sha256:base,sha1]
+                              [--main-ram-size N]
 """
 
 import json
@@ -41,7 +42,6 @@ from litex.soc.cores.uart import RS232PHYModel, UARTBone
 from litex.soc.integration.builder import Builder
 from litex.soc.integration.soc_core import SoCCore
 from litex.tools.litex_sim import SimSoC
-from migen import *
 
 SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = SoCCore.mem_map["main_ram"]
@@ -76,11 +76,11 @@ def firmware_words(data, size):
     return [int.from_bytes(data[i : i + 4], "little") for i in range(0, size, 4)]
 
 
-# The standard simulated SoCs (the soc backend, the demo and the benches use them): the main
-# one has the default engine of every family and the HMAC engine's two-core p1 version; the scheduler one the pipelines whose
-# utilization the C scheduler is measured on (Michail et al. 2016's p-stage SHA pipelines,
-# and skein512:r8:fp2:sp3 of Athanasiou et al. 2013: three modules of a 2-stage functional
-# ring, 6 blocks in flight). Any other spec gets a SoC of its own.
+# The standard simulated SoCs (the soc backend, the demo and the benches use them): the main one
+# has the default engine of every family and the HMAC engine's two-core p1 version; the
+# scheduler one the pipelines whose utilization the C scheduler is measured on (Michail et al.
+# 2016's p-stage SHA pipelines, and skein512:r8:fp2:sp3 of Athanasiou et al. 2013: three modules
+# of a 2-stage functional ring, 6 blocks in flight). Any other spec gets a SoC of its own.
 MAIN_SOC = ("sha256:opt", "sha1:opt", "sha512:k5", "skein512:r8", "hmac-sha256:opt")
 SCHED_SOC = ("sha256:opt:p4", "sha1:opt:p8", "skein512:r8:fp2:sp3")
 # HMAC's measurements (apps/hmac): the paper's pipelined HMAC engine beside the plain SHA-256

@@ -255,7 +255,8 @@ def tcl_irq_concat(irqs):
     lines = [f"set_property -dict [list CONFIG.NUM_PORTS {{{max(2, len(irqs))}}}] $concat"]
     for i, name in enumerate(irqs):
         lines.append(
-            f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] [get_bd_pins irq_concat/In{i}]"
+            f"connect_bd_net [get_bd_pins {SUBSYSTEM_CELL}/irq_{name}] "
+            f"[get_bd_pins irq_concat/In{i}]"
         )
     if len(irqs) == 1:
         lines += [

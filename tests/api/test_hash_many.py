@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""litedigest.hash_many: the digests of many messages with one call, against hashlib. On the
-`soc` backend's DMA path the peripheral's batch walker hashes them (hardware padding, the
-chaining values written back to RAM); on `sw` one context each. Random lengths (0 and block
-boundaries included), every algorithm of the SoC's SHA peripherals and Skein-512's configured sizes, bad input."""
+"""litedigest.hash_many: the digests of many messages with one call, against hashlib. On the `soc`
+backend's DMA path the peripheral's batch walker hashes them (hardware padding, the chaining values
+written back to RAM); on `sw` one context each. Random lengths (0 and block boundaries included),
+every algorithm of the SoC's SHA peripherals and Skein-512's configured sizes, bad input."""
 
 import hashlib
 import random

@@ -223,7 +223,7 @@ def test_a_strided_buffer_is_the_exporters_error():
         np.asfortranarray(np.arange(12, dtype=np.uint8).reshape(3, 4)),
         memoryview(b"abcdef")[::2],
     ):
-        expected = _hashlib_error(lambda: hashlib.sha256(data))
+        expected = _hashlib_error(lambda data=data: hashlib.sha256(data))
         assert expected in (ValueError, BufferError)
         with pytest.raises(expected):
             litedigest.sha256(data)

@@ -133,7 +133,8 @@ def test_skein512_as_the_hash():
 
 
 class _SmallBlockSHA256:
-    """A PEP 247 hash object whose block size is too small for HMAC (or absent: `block_size=None`)."""
+    """A PEP 247 hash object whose block size is too
+    small for HMAC (or absent: `block_size=None`)."""
 
     digest_size = 32
 

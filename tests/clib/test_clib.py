@@ -496,7 +496,7 @@ def test_md_ctx_copy_and_digest_semantics(name):
     # a finished context copies into a finished one
     c = a.copy()
     for ctx in (a, c):
-        for op in (ctx.final, lambda: ctx.update(b"x")):
+        for op in (ctx.final, lambda ctx=ctx: ctx.update(b"x")):
             with pytest.raises(native.NativeError) as e:
                 op()
             assert e.value.code == lib.LD_ERR_STATE
@@ -1506,7 +1506,8 @@ def test_hw_schedule_many_messages(ram, family, path, nslots):
             ram,
             family,
             slots=engine_slots,
-            busy_polls=lambda i, r=random.Random(count): r.randint(1, 6),
+            # one seeded generator per lambda, drawn from call after call: not a shared default
+            busy_polls=lambda i, r=random.Random(count): r.randint(1, 6),  # noqa: B008
         )
         algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(count)]
         msgs = [
@@ -1662,7 +1663,8 @@ def test_hw_schedule_bus_error(ram):
             "sha256",
             slots=4,
             bus_error=lambda a: a == bad,
-            busy_polls=lambda i, r=random.Random(polls): r.randint(1, polls),
+            # one seeded generator per lambda, drawn from call after call: not a shared default
+            busy_polls=lambda i, r=random.Random(polls), polls=polls: r.randint(1, polls),  # noqa: B008
         )
         res = hw.schedule(msgs, "sha256", native.PATH_DMA, 4, arena=arena)
         assert res.rc == lib.LD_ERR_HW and model.errors_seen == ERR_BUS
@@ -1767,7 +1769,7 @@ def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
 @pytest.mark.parametrize("whole", [0, 1])
 def test_sched_policy_invariants(nslots, whole):
     rng = random.Random(nslots * 10 + whole)
-    for trial in range(30):
+    for _trial in range(30):
         n = rng.randrange(0, 25)
         family = rng.choice(list(FAMILY_ALGS))
         algs = [rng.choice(FAMILY_ALGS[family]) for _ in range(n)]
@@ -1899,7 +1901,8 @@ def test_hw_schedule_skein(ram, path, slots):
         "skein512",
         slots=slots,
         latency=20,
-        busy_polls=lambda i, r=random.Random(slots): r.randint(8, 20),
+        # one seeded generator per lambda, drawn from call after call: not a shared default
+        busy_polls=lambda i, r=random.Random(slots): r.randint(8, 20),  # noqa: B008
     )
     msgs, bits = _skein_batch(rng, 3 * slots + 4)
     res = hw.schedule(msgs, [f"skein512-{b}" for b in bits], path, arena=native.DmaArena(buf))

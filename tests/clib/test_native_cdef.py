@@ -236,7 +236,8 @@ def _probe_include(tmp_path):
     assert n == 1
     h.write_text(text)
     (inc / "litedigest" / "ld_cdef_probe.h").write_text(
-        '#include "ld_types.h"\n#define LD_CDEF_NEW_HEADER 7\nvoid ld_cdef_new_header(uint64_t x[2]);\n'
+        '#include "ld_types.h"\n#define LD_CDEF_NEW_HEADER 7\n'
+        "void ld_cdef_new_header(uint64_t x[2]);\n"
     )
     return str(inc)
 

@@ -101,7 +101,8 @@ def test_compiled_matches_the_interpreter(factory, cycles):
     assert len(got) == len(want) == cycles
     for i, (g, w) in enumerate(zip(got, want)):
         assert g == w, (
-            f"cycle {i}: first difference at signal {next(j for j in range(len(g)) if g[j] != w[j])}"
+            f"cycle {i}: first difference at signal "
+            f"{next(j for j in range(len(g)) if g[j] != w[j])}"
         )
     assert len({tuple(r) for r in want}) > cycles // 4  # the stimuli moved the design
 

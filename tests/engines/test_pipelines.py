@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""p-stage pipelined engines (Michail et al. 2016): every stage count of the base and optimized rounds for
-SHA-1 and SHA-256, each against the complete NIST CAVP ShortMsg and LongMsg files and hashlib with random
-stalls, its latency and interval measured in Verilator, and the pipeline occupancy with p
-messages. (The Monte files run on the p1 engines in test_engine.py, as the issue allows.)"""
+"""p-stage pipelined engines (Michail et al. 2016): every stage count of the base and
+optimized rounds for SHA-1 and SHA-256, each against the complete NIST CAVP ShortMsg and
+LongMsg files and hashlib with random stalls, its latency and interval measured in
+Verilator, and the pipeline occupancy with p messages. (The Monte files run on the p1
+engines in test_engine.py, as the issue allows.)"""
 
 import hashlib
 import random

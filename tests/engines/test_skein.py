@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Skein-512 (Athanasiou et al. 2013; Skein 1.3): the C library, the Python object and every engine architecture in
-Verilator, against the Skein golden known answers (tests/data) and PyPI pyskein (an
-independent implementation), with random lengths, keys, output sizes and stream stalls;
-latency and throughput of every architecture measured against its attributes."""
+"""Skein-512 (Athanasiou et al. 2013; Skein 1.3): the C library, the Python object and every
+engine architecture in Verilator, against the Skein golden known answers (tests/data) and PyPI
+pyskein (an independent implementation), with random lengths, keys, output sizes and stream
+stalls; latency and throughput of every architecture measured against its attributes."""
 
 import random
 from fractions import Fraction
@@ -136,8 +136,8 @@ def test_latency_and_throughput_match_attributes(engine):
     """Latency: accept to result of one block. Full occupancy: blocks_in_flight messages
     of 6 blocks each, fed in round-robin order: every message gets a block through every
     `latency` cycles, so the engine does blocks_in_flight blocks per latency cycles
-    (interval = latency / blocks_in_flight). Athanasiou et al. 2013: 73/19/10 for r1/r4/r8, (9 x p) + 2
-    for p blocks in the functional pipelines."""
+    (interval = latency / blocks_in_flight). Athanasiou et al. 2013: 73/19/10 for
+    r1/r4/r8, (9 x p) + 2 for p blocks in the functional pipelines."""
     from litedigest.ip.rtlsim import Block, RTLSim
 
     spec = specmod.parse(engine)

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""litedigest.measure.papers (the papers' numbers) and litedigest.measure.design_space (ours beside theirs):
-the transcribed data is consistent with itself and cites its paper, the cycle counts the papers
-state are litedigest.spec's, the ratios are computed right from the committed
-bitstreams/engines.json ("not measured yet" where a spec is missing), and docs/DESIGN_SPACE.md's
-generated tables are up to date (--check)."""
+"""litedigest.measure.papers (the papers' numbers) and litedigest.measure.design_space
+(ours beside theirs): the transcribed data is consistent with itself and cites its paper,
+the cycle counts the papers state are litedigest.spec's, the ratios are computed right
+from the committed bitstreams/engines.json ("not measured yet" where a spec is missing),
+and docs/DESIGN_SPACE.md's generated tables are up to date (--check)."""
 
 import copy
 import math
@@ -345,8 +345,8 @@ def test_unrouted_specs_are_listed_with_their_estimate(doc):
     assert "sha1:k5:p1" in c.missing and "sha1:k5:p1" in c.unrouted
     text = ds.comparison_markdown(c)
     assert (
-        "`sha1:k5:p1` (placement estimate 21.5 MHz; 1,234 of 9,000 arcs unrouted when stopped after 300 s)"
-        in text
+        "`sha1:k5:p1` (placement estimate 21.5 MHz; 1,234 "
+        "of 9,000 arcs unrouted when stopped after 300 s)" in text
     )
     assert "Not routed within the time limit" in ds.blocks(doc1)["provenance"]
     # stopped while still placing: no estimate, said so

@@ -148,7 +148,8 @@ def test_bad_spec_is_a_clear_error(capsys):
 
 
 def test_seeds_per_spec():
-    """Three seeds (--seeds) for 1-stage and MAC engines, --pipeline-seeds for the other pipelines."""
+    """Three seeds (--seeds) for 1-stage and MAC engines,
+    --pipeline-seeds for the other pipelines."""
     assert dse.seeds_for("sha256:opt", [1, 2, 3], [1]) == [1, 2, 3]
     assert dse.seeds_for("sha256:opt:p4", [1, 2, 3], [1]) == [1]
     assert dse.seeds_for("skein512:r8:fp2", [1, 2, 3], [1]) == [1]
@@ -286,7 +287,8 @@ def test_dse_one_small_spec_matches_committed(workdir):
     assert dse.measure_one("sha1:base", seeds=[1, 2], **kw) is None
 
 
-ROUTER1_LOG = """Info: Max frequency for clock '$glbnet$sys_clk$TRELLIS_IO_IN': 16.70 MHz (FAIL at 125.00 MHz)
+ROUTER1_LOG = """\
+Info: Max frequency for clock '$glbnet$sys_clk$TRELLIS_IO_IN': 16.70 MHz (FAIL at 125.00 MHz)
 Info: Routing..
 Info: Routing 35833 arcs.
 Info:            |   (re-)routed   |  delta  | remaining|       time spent     |
@@ -677,7 +679,8 @@ def test_yowasp_tool_runs_once_before_it_is_used(tmp_path, monkeypatch):
     exe = tmp_path / "yowasp-fake"
     exe.write_text(
         "#!/bin/sh\n"
-        f"if [ ! -e {marker} ]; then echo 'Preparing to run yowasp-fake. This might take a while...' >&2; "
+        f"if [ ! -e {marker} ]; then echo 'Preparing to run "
+        "yowasp-fake. This might take a while...' >&2; "
         f"touch {marker}; fi\necho 'fake 1.0'\n"
     )
     exe.chmod(0o755)

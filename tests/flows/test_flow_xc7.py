@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""litedigest.soc.flows.xc7: Yosys synth_xilinx counts for the xc7z020 (the area figures' source)."""
+"""litedigest.soc.flows.xc7: Yosys synth_xilinx
+counts for the xc7z020 (the area figures' source)."""
 
 import os
 

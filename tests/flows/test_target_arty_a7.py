@@ -28,9 +28,9 @@ SMARTCONNECTS = ("axi_periph", "axi_mem")  # crossbars: any slave port reaches a
 
 @pytest.fixture(scope="module")
 def default_build(tmp_path_factory):
-    """The default engine set (arty_a7.DEFAULT_ENGINES) generated, linted, its TCL dry-run and the demo
-    firmware cross-built; not synthesized (picolibc for the MicroBlaze V is built once and
-    cached under build/arty_a7/)."""
+    """The default engine set (arty_a7.DEFAULT_ENGINES) generated, linted, its TCL dry-run
+    and the demo firmware cross-built; not synthesized (picolibc for the MicroBlaze V is
+    built once and cached under build/arty_a7/)."""
     out = tmp_path_factory.mktemp("arty_a7_default")
     return arty_a7.run(
         None, str(out), synth=False, lint=True, vivado=False, firmware=True, log=lambda *a: None

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The ECP5 board target (soc/targets/ecp5.py); the committed manifest/bitstream: test_bitstream_ecp5.py."""
+"""The ECP5 board target (soc/targets/ecp5.py); the
+committed manifest/bitstream: test_bitstream_ecp5.py."""
 
 import hashlib
 import json

@@ -19,7 +19,8 @@ from litedigest.soc.targets.sim import MAIN_SOC
 
 @pytest.fixture(scope="module")
 def default_build(tmp_path_factory):
-    """The default engine set (MAIN_SOC of soc/targets/sim.py) generated and linted, not synthesized."""
+    """The default engine set (MAIN_SOC of soc/targets/sim.py)
+    generated and linted, not synthesized."""
     out = tmp_path_factory.mktemp("pynq_z2_default")
     report = pynq_z2.run(None, str(out), synth=False, lint=True, vivado=False, log=lambda *a: None)
     return report

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The formal proofs of docs/RELIABILITY.md ("What is proven"), run by SymbiYosys with Yices
-on the Verilog Migen makes of the real modules (litedigest.soc.formal): the engine contract of
-the standard SoCs' engines (the MAC engines too), SlotControl, the Wishbone DMA reader and the AXI burst reader.
+"""The formal proofs of docs/RELIABILITY.md ("What is proven"), run by SymbiYosys with Yices on the
+Verilog Migen makes of the real modules (litedigest.soc.formal): the engine contract of the standard
+SoCs' engines (the MAC engines too), SlotControl, the Wishbone DMA reader and the AXI burst reader.
 
 Part of the normal suite (no marker). Each proof is a test; the proofs of this session run
 two at a time, each with its own time limit (litedigest.soc.formal.proofs.TIMEOUT), and their

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The AXI burst reader (soc/peripheral/axi_reader.py) in a whole peripheral (HashPeripheral
-with axi=True) on the AXI4 DDR model (soc/sim/axi_ddr.py: first-beat latency, random ARREADY
-and RVALID gaps, protocol checks by assertion), in Migen's simulator; the batch walker's bus on
-a Wishbone model of the same memory (the batch through the AXI port: test_target_pynq_z2.py). References: hashlib, and the Wishbone peripheral (DMAReader)
-for the jobs hashlib cannot check alone (Skein tweaks, tails, load_cv).
+"""The AXI burst reader (soc/peripheral/axi_reader.py) in a whole peripheral
+(HashPeripheral with axi=True) on the AXI4 DDR model (soc/sim/axi_ddr.py: first-beat
+latency, random ARREADY and RVALID gaps, protocol checks by assertion), in Migen's
+simulator; the batch walker's bus on a Wishbone model of the same memory (the batch through
+the AXI port: test_target_pynq_z2.py). References: hashlib, and the Wishbone peripheral
+(DMAReader) for the jobs hashlib cannot check alone (Skein tweaks, tails, load_cv).
 
 - pad jobs of every padding case on SHA-1 / SHA-256 (one and two slots) / SHA-512 / Skein-512
   (zero padding, the output block; six slots), messages
@@ -120,7 +121,7 @@ def _run_jobs(b, jobs):
                 yield from b.ctrl(dma_start=1, hold=1, slot=j["slot"], **j["flags"])
             yield from b.ctrl()
             mask = sum(1 << j["slot"] for j in rnd)
-            yield from b.wait(lambda: (yield b.p.slots_done.status) & mask == mask)
+            yield from b.wait(lambda mask=mask: (yield b.p.slots_done.status) & mask == mask)
             st = yield b.p.status.status
             for j in rnd:
                 res.append(((yield from b.digest(j["slot"], nbytes)), st))

@@ -10,9 +10,9 @@ soc/peripheral/batch.py's descriptor format (written here from the documentation
   wide port), SHA-1 / SHA-256 (two slots) / SHA-512 and their variants;
 - Skein-512 pad jobs (zero padding, the final tweak from the length, the output block; pyskein
   the reference) at every block boundary and the empty message, every output-size variant;
-- batches: random messages on engines of one and two slots (and Skein's six-slot ring), the chaining values written in
-  place (and nothing around them), progress, one event per batch; a bad descriptor stops the
-  batch with err_desc after the messages before it; a ctrl job start during a batch and a
+- batches: random messages on engines of one and two slots (and Skein's six-slot ring), the chaining
+  values written in place (and nothing around them), progress, one event per batch; a bad descriptor
+  stops the batch with err_desc after the messages before it; a ctrl job start during a batch and a
   batch start while a slot is busy are refused with err_state; the peripheral is usable after.
 """
 
@@ -239,7 +239,7 @@ def run_pad_jobs(b, addr_of):
             yield from b.write(b.p.dma_base, addr)
             yield from b.write(b.p.dma_length, n)
             yield from b.ctrl(dma_start=1, pad=1, first=1, last=1, variant=code, slot=slot, **out)
-            yield from b.wait(lambda: (yield b.p.slots_done.status) >> slot & 1)
+            yield from b.wait(lambda slot=slot: (yield b.p.slots_done.status) >> slot & 1)
             st = yield b.p.status.status
             want = HASHES[alg](msg).digest()
             got = yield from b.digest(slot, len(want))

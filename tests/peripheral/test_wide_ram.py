@@ -2,13 +2,14 @@
 """WideRAM (soc/cores/wide_ram.py) feeding the hash peripheral's DMA (soc/peripheral/) at several
 DMA row widths, in Migen simulation.
 
-The ECP5 target builds main RAM with `--dma-row-bits` from 32 up to the smallest block; the Verilator sim SoC only
-ever uses 512 and the pynq subsystem 64. Here each width gets a top module with the RAM and one
-peripheral whose DMA master is wired to the RAM's wide port by `periph.bus.connect(ram.wide)`,
-as soc/targets/ecp5.py wires a single master, optionally with the handshake gated so a test
-generator can stall the memory at random. The CSRs go through a real LiteX CSRBank (big-endian
-word order, as in the SoCs), so multi-word registers (`digest`) are read as the firmware reads
-them. Every digest is checked against hashlib, the DMA's row addresses against the segments.
+The ECP5 target builds main RAM with `--dma-row-bits` from 32 up to the smallest block;
+the Verilator sim SoC only ever uses 512 and the pynq subsystem 64. Here each width gets a
+top module with the RAM and one peripheral whose DMA master is wired to the RAM's wide
+port by `periph.bus.connect(ram.wide)`, as soc/targets/ecp5.py wires a single master,
+optionally with the handshake gated so a test generator can stall the memory at random.
+The CSRs go through a real LiteX CSRBank (big-endian word order, as in the SoCs), so
+multi-word registers (`digest`) are read as the firmware reads them. Every digest is
+checked against hashlib, the DMA's row addresses against the segments.
 
 - test_dma_from_wide_ram: per (engine, row width), refused misaligned jobs, then three jobs
   (one block; body + padded tail segment; a message the 'CPU' writes through the 32-bit port),

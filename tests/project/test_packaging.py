@@ -124,7 +124,9 @@ from importlib.metadata import entry_points
 import importlib, os
 (ep,) = [e for e in entry_points(group="pynq.notebooks") if e.name == "litedigest"]
 nbdir = os.path.dirname(importlib.import_module(ep.value).__file__)
-assert {"01_interactive_hashing.ipynb", "02_speedup.ipynb"} <= set(os.listdir(nbdir)), os.listdir(nbdir)
+assert {"01_interactive_hashing.ipynb", "02_speedup.ipynb"} <= set(os.listdir(nbdir)), (
+    os.listdir(nbdir)
+)
 print("base ok", len(cases))
 """
 
@@ -199,7 +201,8 @@ try:
             h = litedigest.hmac.new(bytes.fromhex(c["key"]), bytes.fromhex(c["msg"]), c["alg"],
                                     backend="pynq", engine=c["engine"])
         else:
-            h = litedigest.new(c["alg"], bytes.fromhex(c["msg"]), backend="pynq", engine=c["engine"])
+            h = litedigest.new(c["alg"], bytes.fromhex(c["msg"]), backend="pynq",
+                               engine=c["engine"])
         assert h.hexdigest() == c["hex"], (c, h.hexdigest())
 finally:
     dev.close_sim()

@@ -158,7 +158,8 @@ def test_header_compiles_pedantic(tmp_path):
 
 
 def test_header_values(tmp_path):
-    """The C macros, evaluated by the compiler, are the map's fields and the catalogue's arch codes."""
+    """The C macros, evaluated by the compiler, are the
+    map's fields and the catalogue's arch codes."""
     from litedigest import spec
 
     checks = []  # (C expression, expected value)
@@ -221,7 +222,8 @@ ENGINES = {
 
 
 def _csr_h_fields(h, instance, registers):
-    """{register: {field: (offset, size)}} of `instance` from a csr.h (CSR_<I>_<REG>_<FIELD>_OFFSET)."""
+    """{register: {field: (offset, size)}} of `instance`
+    from a csr.h (CSR_<I>_<REG>_<FIELD>_OFFSET)."""
     out = {}
     for name, off in re.findall(rf"#define CSR_{instance.upper()}_(\w+)_OFFSET (\d+)", h):
         reg = max((r for r in registers if name.startswith(r.upper() + "_")), key=len)

@@ -188,7 +188,7 @@ def test_simulator_killed_under_a_hash_object():
         assert name in errors and float(secs) < 15, line
 
 
-# --- faults the simulated SoC makes on demand (soc/cores/fault_inject.py) ---------------------------
+# --- faults the simulated SoC makes on demand (soc/cores/fault_inject.py) -------------------------
 
 
 def _fault(backend, addr, count=1):
@@ -208,7 +208,7 @@ def test_dma_bus_error_on_the_soc_is_reported_then_fine(backend):
     same work right after is right."""
     from litedigest import spec
 
-    hw, lib = backend.hw, native.lib
+    hw = backend.hw
     stage = int(hw.dev.stage_base)
     msg = os.urandom(3000)
     _fault(backend, stage + 2 * 64)  # the message's third block
@@ -280,7 +280,6 @@ def test_soc_reset_in_the_middle_of_a_job(backend, where):
     gone, the driver sees it neither running nor done and reports LD_ERR_HW (HardwareError)
     when it polls next, not after its bound (DRIVER_BOUND_S); the peripheral is usable after
     it."""
-    lib = native.lib
     msg = os.urandom(96 * 1024)  # about 100,000 engine cycles: the reset comes first
     if where == "job":
         dev, fired = _resetting_device(backend, "slots_done")

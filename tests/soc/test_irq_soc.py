@@ -54,7 +54,7 @@ def test_every_mode_and_case_is_measured_and_right(records):
 
 
 def test_polling_takes_no_interrupt_and_waiting_takes_exactly_one(records):
-    for (mode, case), r in records.items():
+    for (mode, _case), r in records.items():
         if mode == "poll":
             assert r["interrupts"] == 0 and r["waits"] == 0, r
         else:

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The C library's message scheduler (ld_sched) in SoC firmware (apps/sched) on the
-scheduler SoC (SCHED_SOC of soc/targets/sim.py: sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3), and on the
-main SoC (one slot per engine, SHA-512 family and skein512:r8 included): digests, refills with
-more messages than slots, bad messages, and the utilization figures of issues 3 and 4 (cycle
-counter, whole run). The firmware prints every digest; they are checked here against hashlib
-and pyskein.
+"""The C library's message scheduler (ld_sched) in SoC firmware (apps/sched) on the scheduler SoC
+(SCHED_SOC of soc/targets/sim.py: sha256:opt:p4 + sha1:opt:p8 + skein512:r8:fp2:sp3), and on the
+main SoC (one slot per engine, SHA-512 family and skein512:r8 included): digests, refills with more
+messages than slots, bad messages, and the utilization figures of issues 3 and 4 (cycle counter,
+whole run). The firmware prints every digest; they are checked here against hashlib and pyskein.
 
 Cycle counts come from the simulation and are exact: the bounds are regression checks of the
 figures in the README (`litedigest bench --backend soc --sched`)."""
@@ -142,8 +141,8 @@ def test_digest_check_catches_a_wrong_digest(sched_run):
 
 def test_sched_skein_dma_refills_on_six_slots(sched_run):
     """Refills of 6 Skein slots on the DMA path (19 messages): once wrong (the reader's
-    round-robin choice wrapped in Verilog on 6 slots, see tests/peripheral/test_peripheral_verilog.py),
-    every digest is now checked"""
+    round-robin choice wrapped in Verilog on 6 slots, see
+    tests/peripheral/test_peripheral_verilog.py), every digest is now checked"""
     mixed = [
         d for d in sched_run.digests if d["instance"] == "skein512" and d["run"] == "mixed_dma"
     ]

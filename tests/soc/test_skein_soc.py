@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Skein-512 on the main simulated SoC (MAIN_SOC of soc/targets/sim.py has a skein512:r8 peripheral): the
-firmware's software Skein vs the peripheral's CSR and DMA paths (16 KiB timing, hash/MAC/
-output-length/bit-length cases checked on the host against the C library and pyskein), bad
-input, and the `soc` backend from the host for the Python object."""
+"""Skein-512 on the main simulated SoC (MAIN_SOC of soc/targets/sim.py has a skein512:r8
+peripheral): the firmware's software Skein vs the peripheral's CSR and DMA paths (16 KiB
+timing, hash/MAC/output-length/bit-length cases checked on the host against the C library
+and pyskein), bad input, and the `soc` backend from the host for the Python object."""
 
 import random
 

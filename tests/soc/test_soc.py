@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The main simulated SoC (MAIN_SOC of soc/targets/sim.py: sha256:opt, sha1:opt, sha512:k5, skein512:r8): the
-firmware demo (software, CSR and DMA paths, measured in cycles), the `soc` backend through
-the host bridge for every algorithm, and bad input.
+"""The main simulated SoC (MAIN_SOC of soc/targets/sim.py: sha256:opt, sha1:opt,
+sha512:k5, skein512:r8): the firmware demo (software, CSR and DMA paths, measured in
+cycles), the `soc` backend through the host bridge for every algorithm, and bad input.
 
 Cycle counts come from the simulation and are exact, so the performance figures the README
 states are checked here as regression bounds."""

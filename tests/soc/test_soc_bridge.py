@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The simulated SoC and its host bridge (UARTBone over the patched TCP serial module).
 
-Uses the same cached SoC build as the `soc` backend and the demo (MAIN_SOC of soc/targets/sim.py): the first
-run builds it (a few minutes from empty), later runs take a few seconds.
+Uses the same cached SoC build as the `soc` backend and the demo (MAIN_SOC of soc/targets/sim.py):
+the first run builds it (a few minutes from empty), later runs take a few seconds.
 """
 
 import os

@@ -74,8 +74,8 @@ def engine_sources():
 
 def gateware_sources():
     """The Python a SoC's hardware is made of: engine_sources() and soc/ without the build
-    infrastructure (targets, flows and dse, the simulator runner, the formal harnesses). A target adds its
-    own file."""
+    infrastructure (targets, flows and dse, the simulator runner, the formal harnesses). A
+    target adds its own file."""
     return engine_sources() + _described("soc")
 
 

@@ -142,7 +142,10 @@ class HashObject(ContextHash):
         return str(self._spec)
 
     def __repr__(self):
-        return f"<litedigest {self.name} HASH object, backend {self._backend_name}, engine {self.engine}>"
+        return (
+            f"<litedigest {self.name} HASH object, backend "
+            f"{self._backend_name}, engine {self.engine}>"
+        )
 
 
 def _engine_spec(name, engine):

@@ -89,7 +89,8 @@ def find_clang():
                 f.write(
                     "#include <stddef.h>\n#include <stdint.h>\n"
                     "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\n"
-                    "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n"
+                    "int LLVMFuzzerTestOneInput(const uint8_t *d, "
+                    "size_t n) { (void)d; (void)n; return 0; }\n"
                 )
             r = subprocess.run(
                 [
@@ -368,7 +369,8 @@ def _update_corpus(exe, target, work, tmp, log):
     log(f"{target}: corpus now {len(files)} files, {size} bytes")
     if len(files) > CORPUS_MAX_FILES or size > CORPUS_MAX_BYTES:
         log(
-            f"{target}: WARNING the corpus is over {CORPUS_MAX_FILES} files / {CORPUS_MAX_BYTES} bytes"
+            f"{target}: WARNING the corpus is over "
+            f"{CORPUS_MAX_FILES} files / {CORPUS_MAX_BYTES} bytes"
         )
 
 

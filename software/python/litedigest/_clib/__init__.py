@@ -737,7 +737,8 @@ class HwDevice:
         desc = ffi.sizeof("ld_hw_batch_desc")
         out, i = [], 0
         while i < len(msgs):
-            # as many messages as fit: table (a descriptor each), outputs (stride each), the messages
+            # as many messages as fit: table (a descriptor
+            # each), outputs (stride each), the messages
             n, used = 0, 0
             while i + n < len(msgs):
                 need = desc + stride + up(len(msgs[i + n]), align)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""cffi API-mode builder of `litedigest._clib._native`: the portable C library (software/firmware/lib)
-compiled for the host.
+"""cffi API-mode builder of `litedigest._clib._native`: the
+portable C library (software/firmware/lib) compiled for the host.
 
 Exposes everything the public headers (software/firmware/lib/include/litedigest/*.h) declare:
 the generic Merkle-Damgard API of every algorithm (ld_md.h), the software SHA-1/SHA-2/Skein-512
@@ -147,9 +147,11 @@ def preprocessor():
 
 def _run(cmd):
     try:
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as e:
-        raise RuntimeError("litedigest cdef: cannot run the C preprocessor %r: %s" % (cmd[0], e))
+        raise RuntimeError(
+            "litedigest cdef: cannot run the C preprocessor %r: %s" % (cmd[0], e)
+        ) from e
     if r.returncode != 0:
         raise RuntimeError(
             "litedigest cdef: preprocessing the public headers failed:\n%s\n%s"

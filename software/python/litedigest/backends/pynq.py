@@ -59,10 +59,10 @@ def _open_board():
         import pynq  # noqa: F401  (the board's PYNQ; only this code path imports it)
     except ImportError as e:
         raise ValueError(
-            "the pynq backend drives a LiteDigest overlay on a PYNQ board, and `import pynq` "
-            f"failed here ({e}). On a board: pip install pynq and load the overlay "
-            "(litedigest.board.overlay.LiteDigestOverlay). Without a board: the simulated SoC behind "
-            f"the same driver, with {ENV_DEVICE}=sim or "
+            "the pynq backend drives a LiteDigest overlay on a PYNQ board, and `import "
+            f"pynq` failed here ({e}). On a board: pip install pynq and load the overlay "
+            "(litedigest.board.overlay.LiteDigestOverlay). Without a board: the simulated "
+            f"SoC behind the same driver, with {ENV_DEVICE}=sim or "
             "litedigest.backends.pynq.use_device(litedigest.board.sim.open_sim_device())"
         ) from None
     from litedigest.board.overlay import LiteDigestOverlay

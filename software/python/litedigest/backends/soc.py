@@ -4,12 +4,12 @@ driven from the host over the UARTBone bridge while the CPU idles, by the C libr
 (litedigest._clib.HwDevice: registers through the bridge, DMA data staged in main RAM).
 
 The SoC for an engine is built on first use under build/soc/<engine>/ (cached across runs),
-booted with the idle firmware, and kept running until the backend is closed (or the
-interpreter exits). Other processes may attach to it (SoCBackend(attach=...), or
-LITEDIGEST_SOC_ATTACH=<its attach_info> for `litedigest.new(..., backend="soc")`): every driver
-call holds the SoC's lock, and a process that dies holding it is recovered from. Data for the DMA path goes to the upper half of main RAM. The SoC is the
-shared one that has the engine (the sim target's MAIN_SOC: the default engine of every family), or one
-built for that engine alone.
+booted with the idle firmware, and kept running until the backend is closed (or the interpreter
+exits). Other processes may attach to it (SoCBackend(attach=...), or LITEDIGEST_SOC_ATTACH=<its
+attach_info> for `litedigest.new(..., backend="soc")`): every driver call holds the SoC's lock,
+and a process that dies holding it is recovered from. Data for the DMA path goes to the upper
+half of main RAM. The SoC is the shared one that has the engine (the sim target's MAIN_SOC: the
+default engine of every family), or one built for that engine alone.
 """
 
 import atexit

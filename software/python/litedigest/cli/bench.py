@@ -84,7 +84,8 @@ def _markdown_hmac(rec):
     key = f"{rec['key_cycles']:,}" if rec.get("key_cycles") is not None else "-"
     return (
         f"| {rec['instance']} (`{rec['engine']}`) | {rec['path']} | {rec['messages']} "
-        f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
+        f"| {rec['cycles_per_message']:,} "
+        f"| {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
         f"| {key} |"
     )
 
@@ -100,7 +101,8 @@ def _markdown_irq(rec):
     dash = lambda v: "-" if v is None else f"{v:,}"
     return (
         f"| {rec['case']} | {rec['wait']} | {rec['cycles']:,} | {rec['latency']:,} "
-        f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} | {dash(rec['isr_entry'])} "
+        f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} "
+        f"| {dash(rec['isr_entry'])} "
         f"| {dash(rec['handler'])} "
         f"| {rec['interrupts']} | {rec['waits']} | {rec['other_work']:,} |"
     )
@@ -115,7 +117,8 @@ MD_BATCH_HEADER = (
 def _markdown_batch(rec):
     return (
         f"| `{rec['engine']}` | {rec['bytes']} B | {rec['path']} | {rec['messages']} "
-        f"| {rec['cycles_per_message']:,} | {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |"
+        f"| {rec['cycles_per_message']:,} "
+        f"| {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |"
     )
 
 
@@ -146,11 +149,13 @@ def print_profile(engine, as_json):
                 f"(digest {'ok' if c['ok'] else 'WRONG'})"
             )
             print(
-                "| phase | cycles | share | register reads | register writes |\n|---|---|---|---|---|"
+                "| phase | cycles | share | register reads "
+                "| register writes |\n|---|---|---|---|---|"
             )
             for name, ph in c["phases"].items():
                 print(
-                    f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} | {ph['reads']} | {ph['writes']} |"
+                    f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} "
+                    f"| {ph['reads']} | {ph['writes']} |"
                 )
             print()
     return 0 if all(c["ok"] for c in cases) else 1
@@ -191,7 +196,10 @@ def _markdown(rec):
 def _text(rec):
     extra = ""
     if "utilization" in rec:
-        extra = f" messages={rec['messages']} interval={rec['interval']} utilization={rec['utilization']}"
+        extra = (
+            f" messages={rec['messages']} interval={rec['interval']} "
+            f"utilization={rec['utilization']}"
+        )
     if "wait" in rec:
         extra = (
             f" wait={rec['wait']} latency={rec['latency']} added_latency={rec['added_latency']} "
@@ -202,7 +210,8 @@ def _text(rec):
     if "messages_per_second" in rec:
         extra = (
             f" messages={rec['messages']} cycles/message={rec['cycles_per_message']} "
-            f"messages/s@{rec['clock_mhz']:g}MHz={rec['messages_per_second']} speedup={rec['speedup_vs_sw']}"
+            f"messages/s@{rec['clock_mhz']:g}MHz={rec['messages_per_second']} "
+            f"speedup={rec['speedup_vs_sw']}"
         )
     return (
         f"{rec['engine']:<16} {rec['backend']:<4} {rec['path']:<6} {rec['bytes']:>7} B "

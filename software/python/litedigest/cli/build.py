@@ -14,8 +14,8 @@ from litedigest import extras
 
 TARGETS = {
     "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",
-    "arty_a7": "Arty A7-100T: the same subsystem with a MicroBlaze V, MIG DDR3 and UART in a Vivado "
-    "block design (.bit + .xsa), and the demo firmware cross-built for it",
+    "arty_a7": "Arty A7-100T: the same subsystem with a MicroBlaze V, MIG DDR3 and UART "
+    "in a Vivado block design (.bit + .xsa), and the demo firmware cross-built for it",
     "ecp5": "ECP5 board (litex-boards) built with Yosys, nextpnr-ecp5 and ecppack",
 }
 

@@ -6,7 +6,8 @@ PROG = "litedigest"
 
 
 def version_line(command=None):
-    """What --version prints, in coreutils' first line's form: `litedigest sum (LiteDigest) 0.1.0`."""
+    """What --version prints, in coreutils' first line's
+    form: `litedigest sum (LiteDigest) 0.1.0`."""
     from litedigest import __version__
 
     return f"{PROG}{' ' + command if command else ''} (LiteDigest) {__version__}"

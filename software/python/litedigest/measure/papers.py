@@ -235,7 +235,7 @@ M16_SHA1_BASE = Table(
         "base",
         80,
         (
-            # p   Freq (MHz) V, V-E, V-II, V-4    Slices (x10^3)             util %          Throughput (Gbps)
+            # p   Freq (MHz) V, V-E, V-II, V-4   Slices (x10^3)   util %   Throughput (Gbps)
             (
                 1,
                 (50.2, 58.1, 66.46, 124.3),
@@ -657,16 +657,16 @@ M12_SHA256 = Table(
     M12_DEVICES,
     M12_TOOL,
     {
-        "freq_mhz": "MHz (Freq.): post-synthesis in Figs. 17-20, post place and route in Fig. 21 and "
-        "Table I",
+        "freq_mhz": "MHz (Freq.): post-synthesis in Figs. "
+        "17-20, post place and route in Fig. 21 and Table I",
         "throughput": "Mbit/s (Throughput (Mbps)), post-synthesis (Figs. 17-20) or post place and "
         "route (Fig. 21, Table I)",
         "throughput_par": "Mbit/s, post place and route (the P&R column; None where not given)",
         "area": "slices (Area (slices))",
         "tpa": "Mbit/s per slice: plotted in each figure's chart (b); the text prints only the "
         "Virtex value (None elsewhere)",
-        "cycles": "clock cycles between digests: 32 rounds over 4 stages, 'a 256-bit message digest "
-        "can be produced every 8 clock cycles' (sec. 7)",
+        "cycles": "clock cycles between digests: 32 rounds over 4 stages, 'a "
+        "256-bit message digest can be produced every 8 clock cycles' (sec. 7)",
     },
     tuple(
         {
@@ -718,10 +718,10 @@ M12_HMAC = Table(
         "freq_mhz": "MHz (Freq.)",
         "throughput": "Mbit/s (Throughput (Mbps))",
         "area": "slices (Area (Slices))",
-        "cycles": "clock cycles between messages: 'every 8 clock cycle a new message can be inserted' "
-        "(sec. 8)",
-        "latency": "clock cycles from a message to its MAC: '65 clock cycles in total (32 for each one "
-        "of the two SHA-256 cores and one clock cycle for ...)' (sec. 8)",
+        "cycles": "clock cycles between messages: 'every 8 "
+        "clock cycle a new message can be inserted' (sec. 8)",
+        "latency": "clock cycles from a message to its MAC: '65 clock cycles in total (32 "
+        "for each one of the two SHA-256 cores and one clock cycle for ...)' (sec. 8)",
     },
     tuple(
         {
@@ -750,8 +750,9 @@ M12_HMAC = Table(
         "Table II prints the Virtex-II Pro row as 'Virtex II RRO (-7)'.",
         "Virtex-II -5: 64 x 65 MHz = 4160 Mbit/s, printed 4130 (the frequency is printed without "
         "decimals; 4130 / 64 = 64.5 MHz).",
-        "The text under Table II says 'As it is shown in Table I, the achieved throughput after place "
-        "and route in Virtex 6 technology is 10.8 Gbps' (the value is Table II's 10,886 Mbit/s).",
+        "The text under Table II says 'As it is shown in Table I, the achieved throughput "
+        "after place and route in Virtex 6 technology is 10.8 Gbps' (the value is Table "
+        "II's 10,886 Mbit/s).",
     ),
 )
 
@@ -963,8 +964,8 @@ L04_SHA1 = Table(
         },
     ),
     (
-        "The abstract says SHA-1 went 'from 544 Mbit/s to 1.1 Gbit/s using Xilinx XCV1000'; Table 2 "
-        "gives 1024 Mbit/s on Virtex (1160 on Virtex-E).",
+        "The abstract says SHA-1 went 'from 544 Mbit/s to 1.1 Gbit/s using "
+        "Xilinx XCV1000'; Table 2 gives 1024 Mbit/s on Virtex (1160 on Virtex-E).",
         "Figs. 11-13 (clock periods, throughputs, slices) are plots without numbers.",
     ),
 )
@@ -1015,13 +1016,14 @@ L04_SHA512 = Table(
         },
     ),
     (
-        "The unrolled rows' throughputs do not follow from their clock frequencies: 1024 bits x "
-        "(67 MHz / 5) / 16 = 858 Mbit/s, not 929 (Virtex-E: 922, not 1034); 929 Mbit/s means an "
-        "effective clock period of 68.9 ns (5 x 13.8 ns, i.e. a 72.6 MHz clock). The ratios below use "
-        "the printed throughputs (the paper's own 'speed-up was only 30%' is 929 / 717).",
+        "The unrolled rows' throughputs do not follow from their clock frequencies: 1024 "
+        "bits x (67 MHz / 5) / 16 = 858 Mbit/s, not 929 (Virtex-E: 922, not 1034); 929 "
+        "Mbit/s means an effective clock period of 68.9 ns (5 x 13.8 ns, i.e. a 72.6 MHz "
+        "clock). The ratios below use the printed throughputs (the paper's own 'speed-up "
+        "was only 30%' is 929 / 717).",
         "Table 3 has no basic SHA-512 row for Virtex-E.",
-        "Table 1 lists the five most critical paths of the unrolled SHA-512 (60.2-62.3 ns, about half "
-        "of it routing), a static timing figure, not the clock of Table 3.",
+        "Table 1 lists the five most critical paths of the unrolled SHA-512 (60.2-62.3 "
+        "ns, about half of it routing), a static timing figure, not the clock of Table 3.",
     ),
 )
 
@@ -1146,8 +1148,9 @@ A13_UNROLL = Table(
     ATHANASIOU_2013,
     "Fig. 6(a)",
     'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, Fig. 6(a): '
-    "Skein-512 with 1, 4 and 8 rounds unrolled on Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
+    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
+    "Fig. 6(a): Skein-512 with 1, 4 and 8 rounds unrolled on Virtex-4, Virtex-5, "
+    "Virtex-6; Xilinx ISE 13.1.",
     A13_DEVICES,
     A13_TOOL,
     A13_UNITS,
@@ -1165,7 +1168,8 @@ A13_UNROLL = Table(
         )
     ),
     (
-        "Fig. 10 prints the Virtex-4 4-round_unroll area as 3726 slices; Fig. 6 as 3756 (used here).",
+        "Fig. 10 prints the Virtex-4 4-round_unroll area "
+        "as 3726 slices; Fig. 6 as 3756 (used here).",
     ),
 )
 
@@ -1174,9 +1178,9 @@ A13_FUNCTIONAL = Table(
     ATHANASIOU_2013,
     "Fig. 7(a)",
     'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, Fig. 7(a): '
-    "the 8-round datapath with none, 2, 4 and 8 functional pipeline stages on Virtex-4, Virtex-5, "
-    "Virtex-6; Xilinx ISE 13.1.",
+    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
+    "Fig. 7(a): the 8-round datapath with none, 2, 4 and 8 functional pipeline stages on "
+    "Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
     A13_DEVICES,
     A13_TOOL,
     A13_UNITS,
@@ -1201,9 +1205,9 @@ A13_FUNCTIONAL = Table(
         "the text's (9 x p) + 2 cycles for p blocks give 38 / 4 = 9.5 and 74 / 8 = 9.25 cycles per "
         "block.",
         "The Virtex-4 8r_2Fp throughput is printed 5556.2; 512 x 108.5 / 10 = 5555.2.",
-        "Sec. 4.2 states that 8r_2Fp improves throughput/area over the 8-round datapath by 17.4% on "
-        "Virtex-5; this table gives (8309.8 / 2675) / (5089.3 / 1841) = +12.4% (the Virtex-4 and "
-        "Virtex-6 figures, 5.9% and 28.4%, agree with it).",
+        "Sec. 4.2 states that 8r_2Fp improves throughput/area over the 8-round datapath "
+        "by 17.4% on Virtex-5; this table gives (8309.8 / 2675) / (5089.3 / 1841) = "
+        "+12.4% (the Virtex-4 and Virtex-6 figures, 5.9% and 28.4%, agree with it).",
     ),
 )
 
@@ -1212,9 +1216,9 @@ A13_MIXED = Table(
     ATHANASIOU_2013,
     "Fig. 8(a)",
     'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, Fig. 8(a): '
-    "three 8-round Threefish modules in a structural pipeline, with none, 2, 4 and 8 functional "
-    "stages each, on Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
+    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
+    "Fig. 8(a): three 8-round Threefish modules in a structural pipeline, with none, 2, "
+    "4 and 8 functional stages each, on Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
     A13_DEVICES,
     A13_TOOL,
     A13_UNITS,
@@ -1297,7 +1301,8 @@ ATHANASIOU_2013_CLAIMS = tuple(
             "1-round_unroll",
             207,
             "V-6",
-            "In Virtex-6, the throughput of the 8-round unroll architecture is improved by 24% and 207%",
+            "In Virtex-6, the throughput of the 8-round "
+            "unroll architecture is improved by 24% and 207%",
         ),
         (
             "sec. 4.1",
@@ -1342,8 +1347,8 @@ ATHANASIOU_2013_CLAIMS = tuple(
             "8r_nFp",
             75,
             "V-6",
-            "the throughput improvements are 75%, 109%, and 125%, whereas the area increases by 36%, "
-            "98%, and 162%",
+            "the throughput improvements are 75%, 109%, and 125%, "
+            "whereas the area increases by 36%, 98%, and 162%",
         ),
         ("sec. 4.2", "throughput", "8r_4Fp", "8r_nFp", 109, "V-6", "(the same sentence)"),
         ("sec. 4.2", "throughput", "8r_8Fp", "8r_nFp", 125, "V-6", "(the same sentence)"),
@@ -1357,8 +1362,8 @@ ATHANASIOU_2013_CLAIMS = tuple(
             "8-round_unroll",
             5.9,
             "V-4",
-            "the Throughput/Area factor is improved by 5.9%, 17.4%, and 28.4% in Virtex-4, Virtex-5, "
-            "and Virtex-6",
+            "the Throughput/Area factor is improved by 5.9%, "
+            "17.4%, and 28.4% in Virtex-4, Virtex-5, and Virtex-6",
         ),
         (
             "sec. 4.2",
@@ -1385,9 +1390,9 @@ ATHANASIOU_2013_CLAIMS = tuple(
             "8r_nFp",
             210,
             "V-6",
-            "the throughput of the 8r_8Fp_3Sp architecture is improved by 197% compared to the 8r_8Fp "
-            "architecture. The corresponding improvements of the 8r_nFp_3Sp, 8r_2Fp_3Sp, 8r_4Fp_3Sp "
-            "architectures are 210%, 206%, and 209%",
+            "the throughput of the 8r_8Fp_3Sp architecture is improved by 197% compared "
+            "to the 8r_8Fp architecture. The corresponding improvements of the "
+            "8r_nFp_3Sp, 8r_2Fp_3Sp, 8r_4Fp_3Sp architectures are 210%, 206%, and 209%",
         ),
         ("sec. 4.3", "throughput", "8r_2Fp_3Sp", "8r_2Fp", 206, "V-6", "(the same sentence)"),
         ("sec. 4.3", "throughput", "8r_4Fp_3Sp", "8r_4Fp", 209, "V-6", "(the same sentence)"),

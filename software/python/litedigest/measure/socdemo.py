@@ -265,9 +265,9 @@ class SchedRun:
 
 
 def run_sched(engines=None, log=None, timeout=1800):
-    """The scheduler firmware (software/firmware/apps/sched) on a SoC with `engines` (default
-    the sim target's SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the DMA
-    and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
+    """The scheduler firmware (software/firmware/apps/sched) on a SoC with `engines` (default the
+    sim target's SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the
+    DMA and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
     engines = list(engines or _standard().SCHED_SOC)
     text, _ = run_app(engines, "sched", log=log, timeout=timeout)
     records = console_lines(text, "LDSCHED")
@@ -320,10 +320,10 @@ class SkeinRun:
 
 def run_skein(engines=None, log=None, timeout=1500):
     """The Skein firmware (software/firmware/apps/skein) on the SoC with the `skein512`
-    peripheral (default: the sim target's MAIN_SOC): 16 KiB Skein-512-512 in software and on the CSR and DMA
-    paths, and hash/MAC/output-length/bit-length cases. Every digest is checked on the host
-    with `reference(message bytes, nbits, key, out_bits)` (default: the C library on the host
-    plus pyskein for byte messages when it is installed)."""
+    peripheral (default: the sim target's MAIN_SOC): 16 KiB Skein-512-512 in software and
+    on the CSR and DMA paths, and hash/MAC/output-length/bit-length cases. Every digest is
+    checked on the host with `reference(message bytes, nbits, key, out_bits)` (default:
+    the C library on the host plus pyskein for byte messages when it is installed)."""
     from litedigest import _clib as native
 
     engines = list(engines or _standard().MAIN_SOC)

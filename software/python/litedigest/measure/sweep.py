@@ -43,8 +43,8 @@ class SweepRun:
 
 
 def run_sweep(engines=None, log=None, timeout=1800):
-    """Run the sweep firmware on the SoC with `engines` (default: the sim target's main SoC, MAIN_SOC,
-    whose `sha256` peripheral is sha256:opt)."""
+    """Run the sweep firmware on the SoC with `engines` (default: the sim
+    target's main SoC, MAIN_SOC, whose `sha256` peripheral is sha256:opt)."""
     from litedigest.soc.targets.sim import MAIN_SOC
 
     engines = list(engines or MAIN_SOC)
@@ -79,6 +79,6 @@ def host_rates(new, sizes=SIZES, algorithm="sha256", repeat=5, rng=None):
         m = rng.randbytes(n) if rng is not None else os.urandom(n)
         if new(algorithm, m).digest() != hashlib.new(algorithm, m).digest():
             raise ValueError(f"the engine's {algorithm} of {n} bytes differs from hashlib")
-        out["hashlib"][n] = n / best(lambda: hashlib.new(algorithm, m).digest())
-        out["engine"][n] = n / best(lambda: new(algorithm, m).digest())
+        out["hashlib"][n] = n / best(lambda m=m: hashlib.new(algorithm, m).digest())
+        out["engine"][n] = n / best(lambda m=m: new(algorithm, m).digest())
     return out
