@@ -105,68 +105,45 @@ def _long_bmc(key, what, eng, depth, lat, **kw):
     ]
 
 
+def _engine_proofs(spec, what, prove_what, prove_depth, prove_params=None, **kw):
+    """An engine's BMC (`what` it checks), its induction proof (`prove_what`, at `prove_depth`)
+    and, with LITEDIGEST_FORMAL_LONG, the full-depth BMC; `kw`: Proof's further fields."""
+    lat = specmod.parse(spec).latency
+    key = spec.replace(":", "_")
+    eng = ("engine_unit", dict(spec=spec))
+    depth = _bmc_depth(spec, lat)
+    return [
+        Proof(f"engine-{key}-bmc", "engine", what, eng, "engine.sv", "bmc", depth, **kw),
+        Proof(
+            f"engine-{key}-prove",
+            "engine",
+            prove_what,
+            eng,
+            "engine.sv",
+            "prove",
+            prove_depth,
+            prove_params or {},
+            **kw,
+        ),
+    ] + _long_bmc(key, what, eng, depth, lat, **kw)
+
+
 def all_proofs():
     out = []
     for spec in ENGINES:
-        lat = specmod.parse(spec).latency
-        key = spec.replace(":", "_")
-        eng = ("engine_unit", dict(spec=spec))
-        depth = _bmc_depth(spec, lat)
-        out += [
-            Proof(
-                f"engine-{key}-bmc",
-                "engine",
-                f"{spec}: E1-E8, any stalls",
-                eng,
-                "engine.sv",
-                "bmc",
-                depth,
-            ),
-            Proof(
-                f"engine-{key}-prove",
-                "engine",
-                f"{spec}: E1-E8, stalls of at most {STALL} cycles",
-                eng,
-                "engine.sv",
-                "prove",
-                lat + INDUCTION_MARGIN,
-                dict(STALL=STALL),
-            ),
-        ]
-        out += _long_bmc(key, f"{spec}: E1-E8, any stalls", eng, depth, lat)
+        out += _engine_proofs(
+            spec,
+            f"{spec}: E1-E8, any stalls",
+            f"{spec}: E1-E8, stalls of at most {STALL} cycles",
+            specmod.parse(spec).latency + INDUCTION_MARGIN,
+            prove_params=dict(STALL=STALL),
+        )
     for spec in MAC_ENGINES:
-        lat = specmod.parse(spec).latency
-        key = spec.replace(":", "_")
-        eng = ("engine_unit", dict(spec=spec))
-        depth = _bmc_depth(spec, lat)
-        out += [
-            Proof(
-                f"engine-{key}-bmc",
-                "engine",
-                f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
-                eng,
-                "engine.sv",
-                "bmc",
-                depth,
-                module="engine_mac_formal",
-            ),
-            Proof(
-                f"engine-{key}-prove",
-                "engine",
-                f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
-                eng,
-                "engine.sv",
-                "prove",
-                MAC_K,
-                module="engine_mac_formal",
-            ),
-        ]
-        out += _long_bmc(
-            key,
+        out += _engine_proofs(
+            spec,
             f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
-            eng,
-            depth,
-            lat,
+            f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
+            MAC_K,
             module="engine_mac_formal",
         )
     lat = specmod.parse(MAC_ENGINES[0]).latency
