@@ -428,16 +428,13 @@ def _version(dist):
         return None
 
 
+def _sby_task(proof, unit):
+    """What SymbiYosys is given for `proof` on `unit`: harness, top, mode, depth, parameters."""
+    return proof.harness, proof.top, proof.mode, proof.depth, {**unit.params, **proof.params}
+
+
 def cache_key(proof, unit):
-    script = sby.sby_script(
-        unit,
-        proof.harness,
-        proof.top,
-        proof.mode,
-        proof.depth,
-        {**unit.params, **proof.params},
-        timeout=proof.timeout,
-    )
+    script = sby.sby_script(unit, *_sby_task(proof, unit), timeout=proof.timeout)
     h = hashlib.sha256()
     for part in (
         unit.verilog,
@@ -495,16 +492,7 @@ def _run_locked(proof, unit, key, gen, refresh):
         except (OSError, ValueError):
             pass
     workdir = os.path.join(formal_dir(), "work", proof.name)
-    r = sby.run(
-        workdir,
-        unit,
-        proof.harness,
-        proof.top,
-        proof.mode,
-        proof.depth,
-        {**unit.params, **proof.params},
-        timeout=proof.timeout,
-    )
+    r = sby.run(workdir, unit, *_sby_task(proof, unit), timeout=proof.timeout)
     out = dict(
         name=proof.name,
         key=key,
