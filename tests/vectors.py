@@ -128,3 +128,28 @@ def load_skein_kat():
             )
         )
     return out
+
+
+def skein_kat_picks():
+    """The Skein-512 KAT entries the hardware backends' tests run, of every kind: ten of
+    bit lengths about the block edges and long outputs, four MACs."""
+    kat = load_skein_kat()
+    picks = [
+        e
+        for e in kat
+        if e["bits"] in (0, 7, 511, 512, 513, 1024, 2047) and e["out_bits"] in (512, 1032)
+    ][:10]
+    picks += [e for e in kat if e["key"]][:4]
+    return picks
+
+
+def check_skein_kat_picks(backend):
+    """skein_kat_picks() through litedigest.new on `backend`. Returns the entries checked."""
+    import litedigest
+
+    picks = skein_kat_picks()
+    for e in picks:
+        h = litedigest.new("skein512", digest_bits=e["out_bits"], key=e["key"], backend=backend)
+        h.update_bits(e["msg"], e["bits"])
+        assert h.digest() == e["md"], e["name"]
+    return picks

@@ -3,6 +3,11 @@
 subsystem they generate: the same register map at AXI-Lite offsets and the same subsystem ports,
 each target passing its own module for its window, DMA width and DDR."""
 
+import json
+import os
+import subprocess
+import sys
+
 from litedigest import hw_regs
 
 PERIPHERAL_REGS = list(hw_regs.REGISTERS) + list(hw_regs.EVENT_REGISTERS)  # the generated map
@@ -39,3 +44,87 @@ def check_subsystem_ports(build, target):
         assert f"output wire          irq_{name}" in v
     assert "ASSOCIATED_BUSIF s_axi:m_axi" in v
     return v
+
+
+def build_cli(board, *args):
+    """`litedigest build <board> args...` in a subprocess (its exit status and output)."""
+    return subprocess.run(
+        [sys.executable, "-m", "litedigest.cli", "build", board, *args],
+        capture_output=True,
+        text=True,
+    )
+
+
+def check_unknown_engine_is_a_clear_error(board, tmp_path):
+    r = build_cli(
+        board, "--hash-engine", "sha256:base,md5", "--output-dir", str(tmp_path), "--no-synth"
+    )
+    assert r.returncode == 2
+    assert "bad engine spec 'md5'" in r.stderr and "Traceback" not in r.stderr
+
+
+def check_output_dir_file_is_a_clear_error(board, tmp_path):
+    f = tmp_path / "a_file"
+    f.write_text("x")
+    r = build_cli(board, "--hash-engine", "sha256:base", "--output-dir", str(f), "--no-synth")
+    assert r.returncode == 2
+    assert "is not a directory" in r.stderr and "Traceback" not in r.stderr
+
+
+def rerun_is_cached(target, build):
+    """The default build run again on its output directory: nothing regenerated (the Verilog
+    keeps its time stamp), the log says so. Returns the rerun's report."""
+    mtime = os.path.getmtime(build["verilog"])
+    msgs = []
+    report = target.run(
+        None, build["output_dir"], synth=False, lint=False, vivado=False, log=msgs.append
+    )
+    assert os.path.getmtime(build["verilog"]) == mtime
+    assert any("up to date" in m for m in msgs)
+    return report
+
+
+def synth_small_config(target, tmp_path, **options):
+    """sha256:base alone through Yosys synth_xilinx (no lint, no Vivado): an engine, its CSRs
+    and two AXI bridges, the manifest's counts the report's. Returns the report and the
+    manifest."""
+    report = target.run(
+        "sha256:base",
+        str(tmp_path),
+        synth=True,
+        lint=False,
+        vivado=False,
+        niceness=10,
+        log=lambda *a: None,
+        **options,
+    )
+    c = report["synth_xc7"]["counts"]
+    assert c["lut"] > 500 and c["ff"] > 500
+    with open(report["manifest"]) as f:
+        manifest = json.load(f)
+    assert manifest["utilization_yosys_xc7"]["counts"]["lut"] == c["lut"]
+    return report, manifest
+
+
+# what every board's block-design TCL runs
+BLOCK_DESIGN_COMMANDS = (
+    "create_project",
+    "create_bd_design",
+    "create_bd_cell",
+    "assign_bd_address",
+    "launch_runs",
+)
+
+
+def check_tcl_runs_and_adds_files(calls, more_commands=()):
+    """The block-design TCL, run in tclsh with Vivado's commands recorded (`calls`), ran the
+    BLOCK_DESIGN_COMMANDS and `more_commands`, and every file it adds exists. Returns the files
+    it adds."""
+    names = [c[0] for c in calls]
+    for cmd in BLOCK_DESIGN_COMMANDS + tuple(more_commands):
+        assert cmd in names, cmd
+    added = [a for c in calls if c[0] == "add_files" for a in c[1:] if not a.startswith("-")]
+    for path in added:
+        if path:  # (the wrapper's path comes from Vivado: empty here)
+            assert os.path.exists(path), path
+    return added

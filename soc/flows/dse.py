@@ -287,17 +287,17 @@ def measure_one(
         # cache or the committed document holds for the current sources, left as it is
         keep = PLACEMENTS_DIR if keep_placement is True else (keep_placement or None)
         return _measure_one(
-            s,
-            name,
-            seeds,
-            workdir,
-            xc7,
-            log,
-            force,
-            cached_only,
-            committed,
-            route_timeout,
-            placer,
+            s=s,
+            name=name,
+            seeds=seeds,
+            workdir=workdir,
+            xc7=xc7,
+            log=log,
+            force=force,
+            cached_only=cached_only,
+            committed=committed,
+            route_timeout=route_timeout,
+            placer=placer,
             save=held is not None,
             keep=keep,
         )

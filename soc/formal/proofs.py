@@ -105,68 +105,45 @@ def _long_bmc(key, what, eng, depth, lat, **kw):
     ]
 
 
+def _engine_proofs(spec, what, prove_what, prove_depth, prove_params=None, **kw):
+    """An engine's BMC (`what` it checks), its induction proof (`prove_what`, at `prove_depth`)
+    and, with LITEDIGEST_FORMAL_LONG, the full-depth BMC; `kw`: Proof's further fields."""
+    lat = specmod.parse(spec).latency
+    key = spec.replace(":", "_")
+    eng = ("engine_unit", dict(spec=spec))
+    depth = _bmc_depth(spec, lat)
+    return [
+        Proof(f"engine-{key}-bmc", "engine", what, eng, "engine.sv", "bmc", depth, **kw),
+        Proof(
+            f"engine-{key}-prove",
+            "engine",
+            prove_what,
+            eng,
+            "engine.sv",
+            "prove",
+            prove_depth,
+            prove_params or {},
+            **kw,
+        ),
+    ] + _long_bmc(key, what, eng, depth, lat, **kw)
+
+
 def all_proofs():
     out = []
     for spec in ENGINES:
-        lat = specmod.parse(spec).latency
-        key = spec.replace(":", "_")
-        eng = ("engine_unit", dict(spec=spec))
-        depth = _bmc_depth(spec, lat)
-        out += [
-            Proof(
-                f"engine-{key}-bmc",
-                "engine",
-                f"{spec}: E1-E8, any stalls",
-                eng,
-                "engine.sv",
-                "bmc",
-                depth,
-            ),
-            Proof(
-                f"engine-{key}-prove",
-                "engine",
-                f"{spec}: E1-E8, stalls of at most {STALL} cycles",
-                eng,
-                "engine.sv",
-                "prove",
-                lat + INDUCTION_MARGIN,
-                dict(STALL=STALL),
-            ),
-        ]
-        out += _long_bmc(key, f"{spec}: E1-E8, any stalls", eng, depth, lat)
+        out += _engine_proofs(
+            spec,
+            f"{spec}: E1-E8, any stalls",
+            f"{spec}: E1-E8, stalls of at most {STALL} cycles",
+            specmod.parse(spec).latency + INDUCTION_MARGIN,
+            prove_params=dict(STALL=STALL),
+        )
     for spec in MAC_ENGINES:
-        lat = specmod.parse(spec).latency
-        key = spec.replace(":", "_")
-        eng = ("engine_unit", dict(spec=spec))
-        depth = _bmc_depth(spec, lat)
-        out += [
-            Proof(
-                f"engine-{key}-bmc",
-                "engine",
-                f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
-                eng,
-                "engine.sv",
-                "bmc",
-                depth,
-                module="engine_mac_formal",
-            ),
-            Proof(
-                f"engine-{key}-prove",
-                "engine",
-                f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
-                eng,
-                "engine.sv",
-                "prove",
-                MAC_K,
-                module="engine_mac_formal",
-            ),
-        ]
-        out += _long_bmc(
-            key,
+        out += _engine_proofs(
+            spec,
             f"{spec}: E1-E8, any stalls, keys, key inits, wipes",
-            eng,
-            depth,
-            lat,
+            f"{spec}: E1-E8, any stalls, keys, key inits, wipes (induction, no fairness)",
+            MAC_K,
             module="engine_mac_formal",
         )
     lat = specmod.parse(MAC_ENGINES[0]).latency
@@ -451,16 +428,13 @@ def _version(dist):
         return None
 
 
+def _sby_task(proof, unit):
+    """What SymbiYosys is given for `proof` on `unit`: harness, top, mode, depth, parameters."""
+    return proof.harness, proof.top, proof.mode, proof.depth, {**unit.params, **proof.params}
+
+
 def cache_key(proof, unit):
-    script = sby.sby_script(
-        unit,
-        proof.harness,
-        proof.top,
-        proof.mode,
-        proof.depth,
-        {**unit.params, **proof.params},
-        timeout=proof.timeout,
-    )
+    script = sby.sby_script(unit, *_sby_task(proof, unit), timeout=proof.timeout)
     h = hashlib.sha256()
     for part in (
         unit.verilog,
@@ -518,16 +492,7 @@ def _run_locked(proof, unit, key, gen, refresh):
         except (OSError, ValueError):
             pass
     workdir = os.path.join(formal_dir(), "work", proof.name)
-    r = sby.run(
-        workdir,
-        unit,
-        proof.harness,
-        proof.top,
-        proof.mode,
-        proof.depth,
-        {**unit.params, **proof.params},
-        timeout=proof.timeout,
-    )
+    r = sby.run(workdir, unit, *_sby_task(proof, unit), timeout=proof.timeout)
     out = dict(
         name=proof.name,
         key=key,

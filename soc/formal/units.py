@@ -522,6 +522,17 @@ def _ram_rows(ram, row_bytes):
     return base // row_bytes, (base + size) // row_bytes
 
 
+def _reader_params(m, nslots, block_bits, dma_width):
+    """The harness parameters every DMA reader `m` has: its slots, the bits of a slot number,
+    the rows of a block and log2 of a row's bytes."""
+    return dict(
+        S=nslots,
+        SB=len(m.job.slot),
+        RPB=block_bits // dma_width,
+        LOGROW=(dma_width // 8).bit_length() - 1,
+    )
+
+
 def _row_pointers(frag, nslots, prefix):
     """Auxiliary ports `<prefix>_<name>` with each slot's row pointers of a reader (SlotJobs:
     cur_row, cur_rows, tail_row, tail_rows), concatenated slot 0 first."""
@@ -585,16 +596,12 @@ def dma_unit(nslots=4, block_bits=512, word_bits=32, dma_width=128, ram=SIM_RAM,
         aux[5].eq(Cat(*expose(frag, *[f"jlast{s}" for s in range(nslots)]))),
     ]
     text, _, _ = convert(frag, "ld_dma", module_ios(top) | set(aux))
-    row_bytes = dma_width // 8
-    lo, hi = _ram_rows(ram, row_bytes)
+    lo, hi = _ram_rows(ram, dma_width // 8)
     return Unit(
         "ld_dma",
         text,
         params=dict(
-            S=nslots,
-            SB=len(m.job.slot),
-            RPB=block_bits // dma_width,
-            LOGROW=row_bytes.bit_length() - 1,
+            **_reader_params(m, nslots, block_bits, dma_width),
             RB=len(m.bus.adr),
             RAM_BASE_ROW=lo,
             RAM_END_ROW=hi,
@@ -685,17 +692,12 @@ def axi_unit(
         ports.add(sig)
     ports |= set(_row_pointers(frag, nslots, "aux"))
     text, _, _ = convert(frag, "ld_axi", ios | ports)
-    row_bytes = dma_width // 8
-    base, size = ram or PYNQ_RAM
-    lo, hi = base // row_bytes, (base + size) // row_bytes
+    lo, hi = _ram_rows(ram or PYNQ_RAM, dma_width // 8)
     return Unit(
         "ld_axi",
         text,
         params=dict(
-            S=nslots,
-            SB=len(m.job.slot),
-            RPB=block_bits // dma_width,
-            LOGROW=row_bytes.bit_length() - 1,
+            **_reader_params(m, nslots, block_bits, dma_width),
             RB=len(m.segments.row),
             DEPTH=m.depth,
             PER_SLOT=m.per_slot,

@@ -484,40 +484,14 @@ def _extra_steps(with_firmware, sim_demo):
     return steps
 
 
-def run(
-    engines=None,
-    output_dir=None,
-    synth=True,
-    lint=True,
-    vivado=True,
-    firmware=True,
-    sim_demo=False,
-    jobs=2,
-    niceness=10,
-    force=False,
-    manifest_path=None,
-    command=None,
-    log=print,
-):
+def run(engines=None, output_dir=None, firmware=True, sim_demo=False, **options):
     """Generate, write the Vivado TCL (and check it in tclsh), run Vivado if present,
     cross-build the firmware, lint and synthesize; `sim_demo` also runs the demo on the
     simulated SoC. Returns the report dict (also <output_dir>/report.json). Raises TargetError
-    on bad input."""
+    on bad input. `options` are builder.run_vivado's: synth, lint, vivado, jobs, niceness,
+    force, manifest_path, command, log."""
     target = dataclasses.replace(TARGET, extra_steps=_extra_steps(firmware, sim_demo))
-    return builder.run_vivado(
-        target,
-        engines,
-        output_dir,
-        synth=synth,
-        lint=lint,
-        vivado=vivado,
-        jobs=jobs,
-        niceness=niceness,
-        force=force,
-        manifest_path=manifest_path,
-        command=command,
-        log=log,
-    )
+    return builder.run_vivado(target, engines, output_dir, **options)
 
 
 def make_manifest(report, facts, command):

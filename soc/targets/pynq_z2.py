@@ -223,36 +223,12 @@ def add_arguments(p):
     targs.vivado_builder_args(p, BOARD)
 
 
-def run(
-    engines=None,
-    output_dir=None,
-    synth=True,
-    lint=True,
-    vivado=True,
-    jobs=2,
-    niceness=10,
-    force=False,
-    manifest_path=None,
-    command=None,
-    log=print,
-):
+def run(engines=None, output_dir=None, **options):
     """Generate, write the Vivado TCL, run Vivado if present, lint and synthesize. Returns the
     report dict (also written to <output_dir>/report.json). Raises TargetError on bad input.
-    Runs on one output directory take turns (builder.run_vivado)."""
-    return builder.run_vivado(
-        TARGET,
-        engines,
-        output_dir,
-        synth=synth,
-        lint=lint,
-        vivado=vivado,
-        jobs=jobs,
-        niceness=niceness,
-        force=force,
-        manifest_path=manifest_path,
-        command=command,
-        log=log,
-    )
+    Runs on one output directory take turns (builder.run_vivado, which takes the `options`:
+    synth, lint, vivado, jobs, niceness, force, manifest_path, command, log)."""
+    return builder.run_vivado(TARGET, engines, output_dir, **options)
 
 
 def make_manifest(report, facts, command):

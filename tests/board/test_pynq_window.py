@@ -63,19 +63,20 @@ def _csr_json(instance="sha256", state_words=8):
     }, addr
 
 
+def _window(csr, size, **info):
+    """The mapped window of the sha256 peripheral (`csr`, `size` bytes) with its info register
+    holding the fields `info`; and its registers' word offsets in the window."""
+    mmio = Window(size)
+    off = {k[len("sha256_") :]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
+    fields = hw_regs.FIELDS["info"]
+    mmio.array[off["info"]] = sum(value << fields[name][0] for name, value in info.items())
+    return mmio, off
+
+
 def test_registers_go_through_the_mapped_window_not_python():
     csr, size = _csr_json()
     regmap = pd.RegisterMap(csr)
-    mmio = Window(size)
-    off = {k[len("sha256_") :]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
-    info = hw_regs.FIELDS["info"]
-    mmio.array[off["info"]] = (
-        (33 << info["latency"][0])
-        | (1 << info["stages"][0])
-        | (1 << info["arch"][0])
-        | (6 << info["align_log2"][0])
-        | (1 << info["slots"][0])
-    )
+    mmio, off = _window(csr, size, latency=33, stages=1, arch=1, align_log2=6, slots=1)
     mmio.array[off["slots_done"]] = 1  # every job is already done
     msg = b"abc"
     ref = hashlib.sha256(msg).digest()
@@ -104,15 +105,7 @@ def test_a_job_that_never_finishes_is_reported_within_the_timeout():
     import pytest
 
     csr, size = _csr_json()
-    mmio = Window(size)
-    off = {k[len("sha256_") :]: v["addr"] // 4 for k, v in csr["csr_registers"].items()}
-    info = hw_regs.FIELDS["info"]
-    mmio.array[off["info"]] = (
-        (33 << info["latency"][0])
-        | (1 << info["stages"][0])
-        | (6 << info["align_log2"][0])
-        | (1 << info["slots"][0])
-    )
+    mmio, off = _window(csr, size, latency=33, stages=1, align_log2=6, slots=1)
     mmio.array[off["slots_busy"]] = 1  # slot 0's job runs, and runs
     dev = pd.LiteDigestDevice(mmio, allocate, pd.RegisterMap(csr), buffer_bytes=4096, timeout=0.3)
     t0 = time.monotonic()

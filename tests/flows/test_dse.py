@@ -814,29 +814,19 @@ def test_another_builds_record_lends_its_synthesis(tmp_path, monkeypatch):
     dse.write(dse.document([first], [1], "test"), str(tmp_path / "doc.json"))
     monkeypatch.setattr(flow_ecp5, "tool_versions", lambda: dict(base, nextpnr=patched))
     synths.clear()
-    fresh = dse.measure_one(
-        "sha1:base",
+    from_doc = dict(
+        kw,
         seeds=[1],
         placer="static@0.4",
         workdir=str(tmp_path / "v"),
-        xc7=True,
-        log=lambda m: None,
         committed=str(tmp_path / "doc.json"),
     )
+    fresh = dse.measure_one("sha1:base", **from_doc)
     assert synths == ["ld_shell"] and fresh["xc7"] == first["xc7"]
     # force: everything again
     monkeypatch.setattr(dse, "_xc7", lambda *a, **k: dict(lut=70, ff=80, carry4=90, seconds=1.0))
     synths.clear()
-    again = dse.measure_one(
-        "sha1:base",
-        seeds=[1],
-        placer="static@0.4",
-        workdir=str(tmp_path / "v"),
-        xc7=True,
-        log=lambda m: None,
-        committed=str(tmp_path / "doc.json"),
-        force=True,
-    )
+    again = dse.measure_one("sha1:base", force=True, **from_doc)
     assert synths == ["ld_engine", "ld_shell"] and again["xc7"]["lut"] == 70
 
 

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 import vivado_checks
@@ -169,27 +168,15 @@ def test_lint_passes(default_build):
 
 def test_vivado_tcl_runs_and_adds_existing_files(default_build, calls):
     assert default_build["tcl_dry_run"]["ok"] is True  # the build ran it too
-    names = [c[0] for c in calls]
-    for cmd in (
-        "create_project",
-        "create_bd_design",
-        "create_bd_cell",
-        "assign_bd_address",
-        "validate_bd_design",
-        "launch_runs",
-        "write_hw_platform",
-    ):
-        assert cmd in names, cmd
+    added = vivado_checks.check_tcl_runs_and_adds_files(
+        calls, ("validate_bd_design", "write_hw_platform")
+    )
     (proj,) = [c for c in calls if c[0] == "create_project"]
     assert _opt(proj, "-part") == "xc7a100tcsg324-1"
     assert ["set_property", "board_part", arty_a7.BOARD_PART] == [
         a for a in next(c for c in calls if c[:2] == ["set_property", "board_part"]) if a
     ]
-    added = [a for c in calls if c[0] == "add_files" for a in c[1:] if not a.startswith("-")]
     assert any(a.endswith("litedigest_subsystem.v") for a in added)
-    for path in added:
-        if path:  # (the wrapper's path comes from Vivado: empty here)
-            assert os.path.exists(path), path
     copies = [c for c in calls if c[:2] == ["file", "copy"]]
     assert any(c[-1].endswith("/litedigest.bit") for c in copies)
     (xsa,) = [c for c in calls if c[0] == "write_hw_platform"]
@@ -510,14 +497,9 @@ def test_manifest_without_vivado(default_build):
 
 
 def test_rerun_is_cached(default_build):
-    out = default_build["output_dir"]
-    mtime = os.path.getmtime(default_build["verilog"])
     elf = default_build["firmware"].get("elf")
     elf_mtime = os.path.getmtime(elf) if elf else None
-    msgs = []
-    rep = arty_a7.run(None, out, synth=False, lint=False, vivado=False, log=msgs.append)
-    assert os.path.getmtime(default_build["verilog"]) == mtime
-    assert any("up to date" in m for m in msgs)
+    rep = vivado_checks.rerun_is_cached(arty_a7, default_build)
     if elf:
         assert os.path.getmtime(elf) == elf_mtime  # nothing of the firmware rebuilt
         assert rep["firmware"]["elf_sha256"] == default_build["firmware"]["elf_sha256"]
@@ -526,33 +508,12 @@ def test_rerun_is_cached(default_build):
 def test_synth_small_config_xc7a100t(tmp_path):
     from litedigest.soc.flows import xc7 as flow_xc7
 
-    rep = arty_a7.run(
-        "sha256:base",
-        str(tmp_path),
-        synth=True,
-        lint=False,
-        vivado=False,
-        firmware=False,
-        niceness=10,
-        log=lambda *a: None,
-    )
+    rep, m = vivado_checks.synth_small_config(arty_a7, tmp_path, firmware=False)
     c = rep["synth_xc7"]["counts"]
-    assert c["lut"] > 500 and c["ff"] > 500  # an engine, its CSRs and two AXI bridges
     assert rep["synth_xc7"]["capacity"] == flow_xc7.XC7A100T
     assert rep["synth_xc7"]["fits"] and flow_xc7.fits(c, flow_xc7.XC7A100T)
     assert "firmware" not in rep
-    with open(rep["manifest"]) as f:
-        m = json.load(f)
-    assert m["utilization_yosys_xc7"]["counts"]["lut"] == c["lut"]
     assert m["utilization_yosys_xc7"]["capacity"]["device"] == "xc7a100tcsg324-1"
-
-
-def _cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "litedigest.cli", "build", "arty_a7", *args],
-        capture_output=True,
-        text=True,
-    )
 
 
 def test_engine_sets_without_the_demo_peripheral(tmp_path):
@@ -574,14 +535,8 @@ def test_engine_sets_without_the_demo_peripheral(tmp_path):
 
 
 def test_bad_input_is_a_clear_error(tmp_path):
-    r = _cli("--hash-engine", "sha256:base,md5", "--output-dir", str(tmp_path), "--no-synth")
-    assert r.returncode == 2
-    assert "bad engine spec 'md5'" in r.stderr and "Traceback" not in r.stderr
-    f = tmp_path / "a_file"
-    f.write_text("x")
-    r = _cli("--hash-engine", "sha256:base", "--output-dir", str(f), "--no-synth")
-    assert r.returncode == 2
-    assert "is not a directory" in r.stderr and "Traceback" not in r.stderr
+    vivado_checks.check_unknown_engine_is_a_clear_error("arty_a7", tmp_path)
+    vivado_checks.check_output_dir_file_is_a_clear_error("arty_a7", tmp_path)
     with pytest.raises(vs.TargetError, match="listed twice"):
         vs.LiteDigestSubsystem(["sha256:base", "sha256:base"], target=arty_a7.TARGET)
 

@@ -18,19 +18,23 @@ def run_ecp5(argv):
     return ecp5.build(p.parse_args(argv))
 
 
-def test_generate_small_soc_verilog(tmp_path):
-    """LiteX generates the ULX3S SoC with one engine: Verilog, LPF, Yosys script, CSR map."""
+def generate(soc, out):
+    """LiteX writes the SoC's gateware sources and csr.json to `out`, building nothing."""
     from litex.soc.integration.builder import Builder
 
-    soc = ecp5.make_soc(hash_engines="sha1:base", main_ram_size=16 * 1024)
-    builder = Builder(
+    Builder(
         soc,
-        output_dir=str(tmp_path),
+        output_dir=str(out),
         compile_software=False,
         compile_gateware=False,
-        csr_json=str(tmp_path / "csr.json"),
-    )
-    builder.build(run=False)
+        csr_json=str(out / "csr.json"),
+    ).build(run=False)
+
+
+def test_generate_small_soc_verilog(tmp_path):
+    """LiteX generates the ULX3S SoC with one engine: Verilog, LPF, Yosys script, CSR map."""
+    soc = ecp5.make_soc(hash_engines="sha1:base", main_ram_size=16 * 1024)
+    generate(soc, tmp_path)
     gw = tmp_path / "gateware"
     v = (gw / "radiona_ulx3s.v").read_text()
     assert "module radiona_ulx3s" in v and "EHXPLLL" in v and "VexRiscv" in v
@@ -55,17 +59,8 @@ def test_generate_small_soc_verilog(tmp_path):
 def test_generate_soc_with_the_hmac_engine(tmp_path):
     """The HMAC peripheral in the ECP5 SoC's engine list: LiteX generates it with its key-slot
     register (the board image keeps its default engine: see the README)."""
-    from litex.soc.integration.builder import Builder
-
     soc = ecp5.make_soc(hash_engines="sha256:opt,hmac-sha256:opt", main_ram_size=16 * 1024)
-    builder = Builder(
-        soc,
-        output_dir=str(tmp_path),
-        compile_software=False,
-        compile_gateware=False,
-        csr_json=str(tmp_path / "csr.json"),
-    )
-    builder.build(run=False)
+    generate(soc, tmp_path)
     csr = json.loads((tmp_path / "csr.json").read_text())
     assert csr["constants"]["hmac_sha256_engine"] == "hmac-sha256:opt:p1"
     assert "hmac_sha256_keys_valid" in csr["csr_registers"]
@@ -147,8 +142,6 @@ def test_full_bitstream_build(tmp_path):
 def test_engine_clocks(tmp_path, capsys):
     """`--engine-clock`: the engines named run in a domain of that frequency (a PLL output, one
     per frequency), their constant says so; bad values are refused before anything is built."""
-    from litex.soc.integration.builder import Builder
-
     engines = ["sha256:base", "sha512:k5", "skein512:r8"]
     assert ecp5.parse_engine_clocks("sha512:k5=25, skein512:r8=20", engines) == {
         "sha512:k5:p1": 25.0,
@@ -177,14 +170,7 @@ def test_engine_clocks(tmp_path, capsys):
         main_ram_size=16 * 1024,
         engine_clocks="sha512:k5=25,skein512:r8=20",
     )
-    builder = Builder(
-        soc,
-        output_dir=str(tmp_path),
-        compile_software=False,
-        compile_gateware=False,
-        csr_json=str(tmp_path / "csr.json"),
-    )
-    builder.build(run=False)
+    generate(soc, tmp_path)
     v = (tmp_path / "gateware" / "radiona_ulx3s.v").read_text()
     assert "posedge eng25_clk" in v and "posedge eng20_clk" in v
     assert {n: p.engine_domain for n, p in soc.hash_peripherals.items()} == {

@@ -5,10 +5,7 @@ subsystem's AXI ports (CSR path and DMA path against hashlib)."""
 
 import hashlib
 import json
-import os
 import struct
-import subprocess
-import sys
 
 import pytest
 import vivado_checks
@@ -80,20 +77,8 @@ def test_vivado_tcl_runs_and_agrees_without_vivado(default_build):
     calls = builder.tcl_dry_run(default_build["vivado_tcl"])  # tclsh, Vivado's commands recorded
     if calls is None:
         pytest.fail("tclsh is not installed (Debian: tcl; scripts/setup.sh)")
-    names = [c[0] for c in calls]
-    for cmd in (
-        "create_project",
-        "create_bd_design",
-        "create_bd_cell",
-        "assign_bd_address",
-        "launch_runs",
-    ):
-        assert cmd in names, cmd
-    added = [a for c in calls if c[0] == "add_files" for a in c[1:] if not a.startswith("-")]
+    added = vivado_checks.check_tcl_runs_and_adds_files(calls)
     assert added, "the TCL adds no source file"
-    for path in added:
-        if path:  # (the wrapper's path comes from Vivado: empty here)
-            assert os.path.exists(path), path
     (assign,) = [c for c in calls if c[0] == "assign_bd_address" and "-offset" in c]
     offset = int(assign[assign.index("-offset") + 1], 16)
     window = assign[assign.index("-range") + 1]
@@ -132,55 +117,23 @@ def test_manifest_without_vivado(default_build):
 
 
 def test_rerun_is_cached(default_build, tmp_path):
-    out = default_build["output_dir"]
-    mtime = os.path.getmtime(default_build["verilog"])
-    msgs = []
-    pynq_z2.run(None, out, synth=False, lint=False, vivado=False, log=msgs.append)
-    assert os.path.getmtime(default_build["verilog"]) == mtime
-    assert any("up to date" in m for m in msgs)
+    vivado_checks.rerun_is_cached(pynq_z2, default_build)
 
 
 def test_synth_small_config(tmp_path):
     from litedigest.soc.flows import xc7 as flow_xc7
 
-    rep = pynq_z2.run(
-        "sha256:base",
-        str(tmp_path),
-        synth=True,
-        lint=False,
-        vivado=False,
-        niceness=10,
-        log=lambda *a: None,
-    )
-    c = rep["synth_xc7"]["counts"]
-    assert c["lut"] > 500 and c["ff"] > 500  # an engine, its CSRs and two AXI bridges
-    assert rep["synth_xc7"]["fits"] and flow_xc7.fits(c)
-    with open(rep["manifest"]) as f:
-        m = json.load(f)
-    assert m["utilization_yosys_xc7"]["counts"]["lut"] == c["lut"]
+    rep, m = vivado_checks.synth_small_config(pynq_z2, tmp_path)
+    assert rep["synth_xc7"]["fits"] and flow_xc7.fits(rep["synth_xc7"]["counts"])
     assert m["tools"]["yosys"].startswith("Yosys")
 
 
-def _cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "litedigest.cli", "build", "pynq_z2", *args],
-        capture_output=True,
-        text=True,
-    )
-
-
 def test_unknown_engine_is_a_clear_error(tmp_path):
-    r = _cli("--hash-engine", "sha256:base,md5", "--output-dir", str(tmp_path), "--no-synth")
-    assert r.returncode == 2
-    assert "bad engine spec 'md5'" in r.stderr and "Traceback" not in r.stderr
+    vivado_checks.check_unknown_engine_is_a_clear_error("pynq_z2", tmp_path)
 
 
 def test_bad_output_dir_is_a_clear_error(tmp_path):
-    f = tmp_path / "a_file"
-    f.write_text("x")
-    r = _cli("--hash-engine", "sha256:base", "--output-dir", str(f), "--no-synth")
-    assert r.returncode == 2
-    assert "is not a directory" in r.stderr and "Traceback" not in r.stderr
+    vivado_checks.check_output_dir_file_is_a_clear_error("pynq_z2", tmp_path)
     with pytest.raises(pynq_z2.TargetError, match="listed twice"):
         pynq_z2.LiteDigestSubsystem(["sha256:base", "sha256:base"])
 

@@ -22,6 +22,7 @@ import time
 
 import pytest
 from litedigest import _clib as native
+from sim_driver import impatient_device
 
 ENGINE = "sha256:opt"
 ERRORS = (
@@ -103,16 +104,7 @@ def test_job_on_a_busy_slot_is_refused_and_the_running_one_ends_right(backend):
 def test_stalled_job_times_out_and_ends_right_when_released(backend):
     sim, lib = backend.sim, native.lib
     regs = native.instance_registers(sim.csrs.registers, "sha256")
-    ram = sim.constants
-    impatient = native.HwDevice(
-        regs,
-        read32=lambda a: sim.bus.read(a),
-        write32=lambda a, v: sim.bus.write(a, [v]),
-        family="sha256",
-        ram_base=ram["main_ram_base"],
-        ram_size=ram["main_ram_size"],
-        timeout_polls=40,
-    )
+    impatient = impatient_device(sim, "sha256", timeout_polls=40)
     msg = os.urandom(4096)
     addr = _place(backend, msg)
     _ack(backend, regs)

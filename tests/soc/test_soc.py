@@ -17,6 +17,7 @@ import pytest
 from litedigest import _clib as native
 from litedigest import hw_regs, spec
 from litedigest.measure import socdemo
+from sim_driver import impatient_device
 
 ENGINE = "sha256:opt"
 
@@ -179,17 +180,8 @@ def test_job_timeout_is_reported_not_hung(backend):
     the job has run the peripheral works again."""
     sim = backend.sim
     regs = native.instance_registers(sim.csrs.registers, "sha256")
-    ram = sim.constants
-    impatient = native.HwDevice(
-        regs,
-        read32=lambda a: sim.bus.read(a),
-        write32=lambda a, v: sim.bus.write(a, [v]),
-        family="sha256",
-        ram_base=ram["main_ram_base"],
-        ram_size=ram["main_ram_size"],
-        timeout_polls=1,
-    )
-    base, size = ram["main_ram_base"], ram["main_ram_size"]
+    impatient = impatient_device(sim, "sha256", timeout_polls=1)
+    base, size = sim.constants["main_ram_base"], sim.constants["main_ram_size"]
     # 2,048 blocks (~68,000 cycles of engine time) against one poll
     rc = impatient.call(
         native.lib.ld_hw_job_dma,

@@ -13,6 +13,18 @@ def version_line(command=None):
     return f"{PROG}{' ' + command if command else ''} (LiteDigest) {__version__}"
 
 
+def add_version_and_files(parser, command):
+    """The last arguments of a command that hashes files, as coreutils' have them: --version
+    and the FILE operands."""
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_line(command),
+        help="print the version and exit",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE")
+
+
 _parsing = []
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 
 from litedigest.backends import BACKENDS
-from litedigest.cli.common import version_line
+from litedigest.cli.common import add_version_and_files
 from litedigest.cli.output import write_out
 
 PROG = "litedigest"
@@ -62,13 +62,7 @@ def add_parser(subparsers):
         "or the HMAC engine hmac-sha256:opt:p4 (soc/pynq)",
     )
     p.add_argument("--backend", default="sw", choices=BACKENDS, help="where to hash (default sw)")
-    p.add_argument(
-        "--version",
-        action="version",
-        version=version_line("hmac"),
-        help="print the version and exit",
-    )
-    p.add_argument("files", nargs="*", metavar="FILE")
+    add_version_and_files(p, "hmac")
     p.set_defaults(func=run)
     return p
 

@@ -20,7 +20,7 @@ import re
 import sys
 
 from litedigest.backends import BACKENDS
-from litedigest.cli.common import parsing_argv, version_line
+from litedigest.cli.common import add_version_and_files, parsing_argv
 from litedigest.cli.output import write_out
 
 PROG = "litedigest"
@@ -120,13 +120,7 @@ def add_parser(subparsers):
         const="warn",
         help="check: warn about improperly formatted lines",
     )
-    p.add_argument(
-        "--version",
-        action="version",
-        version=version_line("sum"),
-        help="print the version and exit",
-    )
-    p.add_argument("files", nargs="*", metavar="FILE")
+    add_version_and_files(p, "sum")
     p.set_defaults(func=run, unrecognized=_unrecognized)
     p.error = _argparse_error
     return p

@@ -98,21 +98,38 @@ def bench_rtl(engine, sizes):
         interval = statistics.median(gaps) if gaps else None
         if interval is not None and interval == int(interval):
             interval = int(interval)
-        yield {
-            "engine": str(spec),
-            "backend": "rtl",
-            "path": "stream",
-            "messages": p,
-            "bytes": n * p,
-            "blocks": len(order),
-            "cycles": cycles,
-            "bytes_per_cycle": round(n * p / cycles, 4),
-            "latency": results[0].cycle - accepted[0],
-            "interval": interval,
-            "occupancy": round(len(order) * sim.engine.interval / cycles, 4),
-            "digest_ok": digests == [hashlib.new(spec.algorithm, m).digest() for m in msgs],
-        }
+        yield _stream_row(
+            spec,
+            n,
+            p,
+            order,
+            results,
+            accepted,
+            interval=interval,
+            occupancy=round(len(order) * sim.engine.interval / cycles, 4),
+            digest_ok=digests == [hashlib.new(spec.algorithm, m).digest() for m in msgs],
+        )
     sim.close()
+
+
+def _stream_row(spec, n, p, order, results, accepted, interval, occupancy, digest_ok):
+    """The bench row of `p` messages of `n` bytes fed to the engine as the blocks `order`,
+    from the cycles the simulation `accepted` them and gave its `results` in."""
+    cycles = results[-1].cycle - accepted[0]
+    return {
+        "engine": str(spec),
+        "backend": "rtl",
+        "path": "stream",
+        "messages": p,
+        "bytes": n * p,
+        "blocks": len(order),
+        "cycles": cycles,
+        "bytes_per_cycle": round(n * p / cycles, 4),
+        "latency": results[0].cycle - accepted[0],
+        "interval": interval,
+        "occupancy": occupancy,
+        "digest_ok": digest_ok,
+    }
 
 
 def _in_flight(accepted, results):
@@ -252,21 +269,33 @@ def bench_rtl_skein(spec, sim, sizes):
                 ok &= out == native.skein512(msgs[r.slot], 512)
         cycles = results[-1].cycle - accepted[0]
         interval = Fraction(sim.engine.interval)
-        yield {
-            "engine": str(spec),
-            "backend": "rtl",
-            "path": "stream",
-            "messages": p,
-            "bytes": n * p,
-            "blocks": len(order),
-            "cycles": cycles,
-            "bytes_per_cycle": round(n * p / cycles, 4),
-            "latency": results[0].cycle - accepted[0],
-            "interval": str(interval) if interval.denominator != 1 else int(interval),
-            "occupancy": round(float(len(order) * interval / cycles), 4),
-            "digest_ok": ok,
-        }
+        yield _stream_row(
+            spec,
+            n,
+            p,
+            order,
+            results,
+            accepted,
+            interval=str(interval) if interval.denominator != 1 else int(interval),
+            occupancy=round(float(len(order) * interval / cycles), 4),
+            digest_ok=ok,
+        )
     sim.close()
+
+
+def _soc_row(engine, record, sw_cycles):
+    """The bench row of one firmware `record`, its speed-up against the software's `sw_cycles`
+    for the same bytes (None when the software did not hash them)."""
+    return {
+        "engine": engine,
+        "backend": "soc",
+        "path": record["path"],
+        "bytes": record["bytes"],
+        "cycles": record["cycles"],
+        "bytes_per_cycle": round(record["bytes"] / record["cycles"], 4),
+        "speedup_vs_sw": None if sw_cycles is None else round(sw_cycles / record["cycles"], 2),
+        "digest_ok": record["ok"],
+    }
 
 
 def bench_soc_skein(engine):
@@ -278,16 +307,7 @@ def bench_soc_skein(engine):
     )
     sw = run.record("sw")["cycles"]
     for r in run.records:
-        yield {
-            "engine": run.engine,
-            "backend": "soc",
-            "path": r["path"],
-            "bytes": r["bytes"],
-            "cycles": r["cycles"],
-            "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
-            "speedup_vs_sw": round(sw / r["cycles"], 2),
-            "digest_ok": r["ok"],
-        }
+        yield _soc_row(run.engine, r, sw)
     if not run.all_ok:
         raise RuntimeError(
             "the Skein firmware's cases or checks failed: "
@@ -303,14 +323,7 @@ def bench_soc(engine):
     sw = {r["bytes"]: r["cycles"] for r in demo.records if r["path"] == "sw"}
     for r in demo.records:
         yield {
-            "engine": demo.engine,
-            "backend": "soc",
-            "path": r["path"],
-            "bytes": r["bytes"],
-            "cycles": r["cycles"],
-            "bytes_per_cycle": round(r["bytes"] / r["cycles"], 4),
-            "speedup_vs_sw": round(sw[r["bytes"]] / r["cycles"], 2) if r["bytes"] in sw else None,
-            "digest_ok": r["ok"],
+            **_soc_row(demo.engine, r, sw.get(r["bytes"])),
             # cycles is the call alone; raw_cycles the interval as read, with the counter's
             # own cost (timer_cycles) in it
             "raw_cycles": r.get("raw", r["cycles"]),

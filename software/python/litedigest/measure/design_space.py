@@ -375,34 +375,31 @@ def _opt_vs_base_2016():
 def _opt_vs_base_sha256():
     """The optimized SHA-256 operation block over a conventional one (Michail et al. 2012 and
     2010: 4-stage cores), with Michail et al. 2016's figures at p = 4 and p = 1."""
+    # the 2012 and 2010 papers state the throughput and the area change of their 4-stage core
     rows = [
         Row(
-            "Michail et al. 2012, sec. 9: 4-stage cores, device not stated",
+            where,
             "sha256:opt:p4",
             "sha256:base:p4",
-            _stated(
-                T=_claim("michail2012", "Proposed SHA-256 (4 stages)", "throughput"),
-                A=_claim("michail2012", "Proposed SHA-256 (4 stages)", "area"),
+            _stated(T=_claim(paper_key, design, "throughput"), A=_claim(paper_key, design, "area")),
+        )
+        for where, paper_key, design in (
+            (
+                "Michail et al. 2012, sec. 9: 4-stage cores, device not stated",
+                "michail2012",
+                "Proposed SHA-256 (4 stages)",
             ),
-        ),
-        Row(
-            "Michail et al. 2010, sec. 2: 4-stage cores, 'more than 110%' in theory",
-            "sha256:opt:p4",
-            "sha256:base:p4",
-            _stated(
-                T=_claim("michail2010", "Proposed operation block (Fig. 7)", "throughput"),
-                A=_claim("michail2010", "Proposed operation block (Fig. 7)", "area"),
+            (
+                "Michail et al. 2010, sec. 2: 4-stage cores, 'more than 110%' in theory",
+                "michail2010",
+                "Proposed operation block (Fig. 7)",
             ),
-        ),
-        Row(
-            "Michail et al. 2010, sec. 3: 4-stage cores, same technology",
-            "sha256:opt:p4",
-            "sha256:base:p4",
-            _stated(
-                T=_claim("michail2010", "Proposed (Table 1)", "throughput"),
-                A=_claim("michail2010", "Proposed (Table 1)", "area"),
+            (
+                "Michail et al. 2010, sec. 3: 4-stage cores, same technology",
+                "michail2010",
+                "Proposed (Table 1)",
             ),
-        ),
+        )
     ]
     for p in (4, 1):
         pairs = _pairs(P.M16_SHA256_OPT, P.M16_SHA256_BASE, {"p": p}, {"p": p})
@@ -421,26 +418,18 @@ def _opt_vs_base_sha256():
             _paper_abs(P.M12_SHA256, P.M12_SHA256.row(device="V-4")),
             "sha256:opt:p4",
         ),
+    ]
+    absolute += [
         Absolute(
-            "Michail et al. 2016, Fig. 11: SHA256opt-p4",
-            _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=4)),
-            "sha256:opt:p4",
-        ),
-        Absolute(
-            "Michail et al. 2016, Fig. 9: SHA256base-p4",
-            _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=4)),
-            "sha256:base:p4",
-        ),
-        Absolute(
-            "Michail et al. 2016, Fig. 11: SHA256opt-p1",
-            _paper_abs(P.M16_SHA256_OPT, P.M16_SHA256_OPT.row(device="V-4", p=1)),
-            "sha256:opt:p1",
-        ),
-        Absolute(
-            "Michail et al. 2016, Fig. 9: SHA256base-p1",
-            _paper_abs(P.M16_SHA256_BASE, P.M16_SHA256_BASE.row(device="V-4", p=1)),
-            "sha256:base:p1",
-        ),
+            f"Michail et al. 2016, {figure}: SHA256{arch}-p{p}",
+            _paper_abs(table, table.row(device="V-4", p=p)),
+            f"sha256:{arch}:p{p}",
+        )
+        for p in (4, 1)
+        for figure, arch, table in (
+            ("Fig. 11", "opt", P.M16_SHA256_OPT),
+            ("Fig. 9", "base", P.M16_SHA256_BASE),
+        )
     ]
     return Comparison(
         "opt_vs_base_sha256",

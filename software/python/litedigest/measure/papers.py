@@ -22,7 +22,7 @@ Row fields, where a table has them:
 area"), kept as printed (a percentage change or a factor).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,11 @@ class Claim:
         if self.unit == "%":
             return 1 + self.value / 100
         return self.value if self.unit == "x" else None
+
+
+def _and_again(claim, quote="(the same sentence)", **changed):
+    """`claim` and the second figure its words state: the same Claim but for `changed`."""
+    return claim, replace(claim, quote=quote, **changed)
 
 
 # ------------------------------------------------------------------------------------ papers
@@ -518,85 +523,62 @@ M16_SHA256_OPT = Table(
 MICHAIL_2016_TABLES = (M16_SHA1_BASE, M16_SHA1_OPT, M16_SHA256_BASE, M16_SHA256_OPT)
 
 MICHAIL_2016_CLAIMS = (
-    Claim(
-        MICHAIL_2016,
-        "sec. 6.3, Fig. 18",
-        "throughput/area",
-        "SHA1opt-pN",
-        "SHA1base-pN",
-        2.2,
-        "x",
-        "V-4",
-        "the achieved throughput/area of the optimized designs is 2.2 times higher than the "
-        "base designs in both Virtex-4 and Virtex-II implementations",
-        "sha1:opt:pN",
-        "sha1:base:pN",
+    *_and_again(
+        Claim(
+            MICHAIL_2016,
+            "sec. 6.3, Fig. 18",
+            "throughput/area",
+            "SHA1opt-pN",
+            "SHA1base-pN",
+            2.2,
+            "x",
+            "V-4",
+            "the achieved throughput/area of the optimized designs is 2.2 times higher than the "
+            "base designs in both Virtex-4 and Virtex-II implementations",
+            "sha1:opt:pN",
+            "sha1:base:pN",
+        ),
+        quote="(the same sentence, Virtex-II)",
+        device="V-II",
     ),
-    Claim(
-        MICHAIL_2016,
-        "sec. 6.3, Fig. 18",
-        "throughput/area",
-        "SHA1opt-pN",
-        "SHA1base-pN",
-        2.2,
-        "x",
-        "V-II",
-        "(the same sentence, Virtex-II)",
-        "sha1:opt:pN",
-        "sha1:base:pN",
+    *_and_again(
+        Claim(
+            MICHAIL_2016,
+            "sec. 6.3, Fig. 18",
+            "throughput/area",
+            "SHA256opt-pN",
+            "SHA256base-pN",
+            1.8,
+            "x",
+            "V-4",
+            "the throughput/area values of the optimized designs are 1.8 or 1.9 times higher "
+            "than the base ones in Virtex-4 and Virtex-II implementations",
+            "sha256:opt:pN",
+            "sha256:base:pN",
+        ),
+        quote="(the same sentence, Virtex-II)",
+        value=1.9,
+        device="V-II",
     ),
-    Claim(
-        MICHAIL_2016,
-        "sec. 6.3, Fig. 18",
-        "throughput/area",
-        "SHA256opt-pN",
-        "SHA256base-pN",
-        1.8,
-        "x",
-        "V-4",
-        "the throughput/area values of the optimized designs are 1.8 or 1.9 times higher "
-        "than the base ones in Virtex-4 and Virtex-II implementations",
-        "sha256:opt:pN",
-        "sha256:base:pN",
-    ),
-    Claim(
-        MICHAIL_2016,
-        "sec. 6.3, Fig. 18",
-        "throughput/area",
-        "SHA256opt-pN",
-        "SHA256base-pN",
-        1.9,
-        "x",
-        "V-II",
-        "(the same sentence, Virtex-II)",
-        "sha256:opt:pN",
-        "sha256:base:pN",
-    ),
-    Claim(
-        MICHAIL_2016,
-        "sec. 4.2",
-        "throughput/area",
-        "SHA-1 optimized (their ref. 19)",
-        "SHA-1 base",
-        160,
-        "%",
-        None,
-        "improve the throughput/area metric by 160% and 145% for SHA-1 and SHA-256",
-        "sha1:opt:p4",
-        "sha1:base:p4",
-    ),
-    Claim(
-        MICHAIL_2016,
-        "sec. 4.2",
-        "throughput/area",
-        "SHA-256 optimized (their ref. 20)",
-        "SHA-256 base",
-        145,
-        "%",
-        None,
-        "(the same sentence)",
-        "sha256:opt:p4",
-        "sha256:base:p4",
+    *_and_again(
+        Claim(
+            MICHAIL_2016,
+            "sec. 4.2",
+            "throughput/area",
+            "SHA-1 optimized (their ref. 19)",
+            "SHA-1 base",
+            160,
+            "%",
+            None,
+            "improve the throughput/area metric by 160% and 145% for SHA-1 and SHA-256",
+            "sha1:opt:p4",
+            "sha1:base:p4",
+        ),
+        design="SHA-256 optimized (their ref. 20)",
+        baseline="SHA-256 base",
+        value=145,
+        spec="sha256:opt:p4",
+        base_spec="sha256:base:p4",
     ),
     Claim(
         MICHAIL_2016,
@@ -803,32 +785,23 @@ M10_SHA256 = Table(
 )
 
 MICHAIL_2012_CLAIMS = (
-    Claim(
-        MICHAIL_2012,
-        "sec. 9",
-        "throughput",
-        "Proposed SHA-256 (4 stages)",
-        "conventional 4-stage SHA-256 (Fig. 3)",
-        170,
-        "%",
-        None,
-        "The proposed SHA-256 operation block results in a 170% increase of throughput and 35% "
-        "area increase.",
-        "sha256:opt:p4",
-        "sha256:base:p4",
-    ),
-    Claim(
-        MICHAIL_2012,
-        "sec. 9",
-        "area",
-        "Proposed SHA-256 (4 stages)",
-        "conventional 4-stage SHA-256 (Fig. 3)",
-        35,
-        "%",
-        None,
-        "(the same sentence)",
-        "sha256:opt:p4",
-        "sha256:base:p4",
+    *_and_again(
+        Claim(
+            MICHAIL_2012,
+            "sec. 9",
+            "throughput",
+            "Proposed SHA-256 (4 stages)",
+            "conventional 4-stage SHA-256 (Fig. 3)",
+            170,
+            "%",
+            None,
+            "The proposed SHA-256 operation block results in a 170% increase of throughput and 35% "
+            "area increase.",
+            "sha256:opt:p4",
+            "sha256:base:p4",
+        ),
+        metric="area",
+        value=35,
     ),
     Claim(
         MICHAIL_2010,
@@ -858,33 +831,24 @@ MICHAIL_2012_CLAIMS = (
         "sha256:opt:p4",
         "sha256:base:p4",
     ),
-    Claim(
-        MICHAIL_2010,
-        "sec. 3",
-        "throughput",
-        "Proposed (Table 1)",
-        "non-optimized SHA-256 with four pipeline stages",
-        110,
-        "%",
-        None,
-        "the increase observed for SHA-256, is about 110% gain in throughput and 30% area "
-        "penalty compared to a non-optimized implementation with four pipeline stages "
-        "(implemented in the same technology)",
-        "sha256:opt:p4",
-        "sha256:base:p4",
-    ),
-    Claim(
-        MICHAIL_2010,
-        "sec. 3",
-        "area",
-        "Proposed (Table 1)",
-        "non-optimized SHA-256 with four pipeline stages",
-        30,
-        "%",
-        None,
-        "(the same sentence)",
-        "sha256:opt:p4",
-        "sha256:base:p4",
+    *_and_again(
+        Claim(
+            MICHAIL_2010,
+            "sec. 3",
+            "throughput",
+            "Proposed (Table 1)",
+            "non-optimized SHA-256 with four pipeline stages",
+            110,
+            "%",
+            None,
+            "the increase observed for SHA-256, is about 110% gain in throughput and 30% area "
+            "penalty compared to a non-optimized implementation with four pipeline stages "
+            "(implemented in the same technology)",
+            "sha256:opt:p4",
+            "sha256:base:p4",
+        ),
+        metric="area",
+        value=30,
     ),
 )
 
@@ -1056,31 +1020,22 @@ LIEN_2004_CLAIMS = (
         "sha1:k5",
         "sha1:base",
     ),
-    Claim(
-        LIEN_2004,
-        "sec. 7",
-        "throughput",
-        "SHA-512 unrolled (k=5)",
-        "SHA-512 basic",
-        30,
-        "%",
-        None,
-        "its observed speed-up was only 30%, and the area increase 48%",
-        "sha512:k5",
-        "sha512:base",
-    ),
-    Claim(
-        LIEN_2004,
-        "sec. 7",
-        "area",
-        "SHA-512 unrolled (k=5)",
-        "SHA-512 basic",
-        48,
-        "%",
-        None,
-        "(the same sentence)",
-        "sha512:k5",
-        "sha512:base",
+    *_and_again(
+        Claim(
+            LIEN_2004,
+            "sec. 7",
+            "throughput",
+            "SHA-512 unrolled (k=5)",
+            "SHA-512 basic",
+            30,
+            "%",
+            None,
+            "its observed speed-up was only 30%, and the area increase 48%",
+            "sha512:k5",
+            "sha512:base",
+        ),
+        metric="area",
+        value=48,
     ),
 )
 

@@ -31,6 +31,11 @@ def _standard():
     return sim
 
 
+def _passed(records, checks):
+    """The firmware printed records, and every record and every check says ok."""
+    return bool(records) and all(r["ok"] for r in records) and all(c["ok"] for c in checks)
+
+
 @dataclasses.dataclass
 class DemoRun:
     engine: str
@@ -43,11 +48,7 @@ class DemoRun:
 
     @property
     def all_ok(self):
-        return (
-            bool(self.records)
-            and all(r["ok"] for r in self.records)
-            and all(c["ok"] for c in self.checks)
-        )
+        return _passed(self.records, self.checks)
 
     def table(self):
         """The firmware's own table (bytes, path, cycles, bytes/cycle, speedup, ok)."""
@@ -248,11 +249,7 @@ class SchedRun:
 
     @property
     def all_ok(self):
-        return (
-            bool(self.records)
-            and all(r["ok"] for r in self.records)
-            and all(c["ok"] for c in self.checks)
-        )
+        return _passed(self.records, self.checks)
 
     def timer_cycles(self, instance):
         """The counter's own cost on `instance` (LDTIMER), subtracted from its records' cycles
@@ -396,19 +393,25 @@ class BatchRun:
         )
 
 
+def _pool_run(run_class, engines, app, record_tag, log, timeout):
+    """Run the pool firmware `app` (batch, hmac) and read its console: the `record_tag` lines,
+    the LDCHECK and the LDDIGEST lines."""
+    text, _ = run_app(engines, app, log=log, timeout=timeout)
+    return run_class(
+        engines,
+        console_lines(text, record_tag),
+        console_lines(text, "LDCHECK"),
+        console_lines(text, "LDDIGEST"),
+        text,
+    )
+
+
 def run_batch(engines=None, log=None, timeout=1800):
     """The batch firmware (software/firmware/apps/batch) on a SoC with `engines` (default the
     sim target's MAIN_SOC): per SHA peripheral, 1,000 messages of 64 B and of 1 KiB through the
     batch walker (one ld_hw_md_batch call), one by one (ld_hw_md, DMA) and in software."""
     engines = list(engines or _standard().MAIN_SOC)
-    text, _ = run_app(engines, "batch", log=log, timeout=timeout)
-    return BatchRun(
-        engines,
-        console_lines(text, "LDBATCH"),
-        console_lines(text, "LDCHECK"),
-        console_lines(text, "LDDIGEST"),
-        text,
-    )
+    return _pool_run(BatchRun, engines, "batch", "LDBATCH", log, timeout)
 
 
 HMAC_KEY = b"\x0b" * 20  # apps/hmac: the key (RFC 4231 test case 1's) and the message size
@@ -453,14 +456,7 @@ def run_hmac(engines=None, log=None, timeout=1800):
     (batch walker, one by one on DMA and CSR), on the sha256 peripheral from stored key states,
     in software; the key-slot checks."""
     engines = list(engines or _standard().MAC_SOC)
-    text, _ = run_app(engines, "hmac", log=log, timeout=timeout)
-    return HmacRun(
-        engines,
-        console_lines(text, "LDHMAC"),
-        console_lines(text, "LDCHECK"),
-        console_lines(text, "LDDIGEST"),
-        text,
-    )
+    return _pool_run(HmacRun, engines, "hmac", "LDHMAC", log, timeout)
 
 
 IRQ_BATCH = 32  # apps/irq: the batch case, BATCH messages of 64 B
@@ -501,12 +497,7 @@ class IrqRun:
 
     @property
     def all_ok(self):
-        return (
-            bool(self.records)
-            and all(r["ok"] for r in self.records)
-            and all(c["ok"] for c in self.checks)
-            and not self.digest_mismatches()
-        )
+        return _passed(self.records, self.checks) and not self.digest_mismatches()
 
     def record(self, mode, case):
         for r in self.records:
