@@ -285,7 +285,6 @@ class HashEngine(Module):
         start register)`, which is zero again after the first group; the rounds read the
         word as the two ORed (or, for a word in redundant form, its first operand so)."""
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        r = self._res
         wb = self.word_bits
         if start_words and self.round_cycles < 2:
             raise ValueError(
@@ -315,27 +314,42 @@ class HashEngine(Module):
         init_regs = [0 if i in self.start_parts else v for i, v in enumerate(self.init_st)]
         init_regs += [0] * (len(st_regs) - len(st))
         self.sync += [
-            If(
-                accept,
-                [d.eq(v) for d, v in zip(st_regs, init_regs)],
-                [d.eq(v) for d, v in zip(w, self.data_w)],
-                count.eq(0),
-            )
-            .Elif(
-                busy & ~last,
-                count.eq(count + 1),
-                [d.eq(v) for d, v in zip(st_regs, st_next)],
-                [d.eq(v) for d, v in zip(w, w_next)],
-            )
-            .Elif(
-                busy & last & self.out_free,
-                [d.eq(v) for d, v in zip(st_regs, st_next)],
-                busy.eq(0),
-                r["valid"].eq(1),
-                r["slot"].eq(r["cur_slot"]),
-                r["last"].eq(r["cur_last"]),
+            self._sequencer(
+                last,
+                load=[
+                    [d.eq(v) for d, v in zip(st_regs, init_regs)],
+                    [d.eq(v) for d, v in zip(w, self.data_w)],
+                ],
+                advance=[
+                    [d.eq(v) for d, v in zip(st_regs, st_next)],
+                    [d.eq(v) for d, v in zip(w, w_next)],
+                ],
+                finish=[[d.eq(v) for d, v in zip(st_regs, st_next)], self._hold_result()],
             ),
             store_cv,
+        ]
+
+    def _sequencer(self, last, load, advance, finish):
+        """The register updates of a one-stage round loop: `load` (and the group count
+        cleared) when a block is accepted, `advance` (and the count stepped) in every group
+        but the `last`, `finish` in the last group once the output side is free."""
+        count, busy = self.count, self.busy
+        return (
+            If(self.accept, *load, count.eq(0))
+            .Elif(busy & ~last, count.eq(count + 1), *advance)
+            .Elif(busy & last & self.out_free, *finish)
+        )
+
+    def _hold_result(self):
+        """The last group's bookkeeping when the finished state stays in the round registers
+        (its result is read from them on the output side): the engine is free again and the
+        result valid, for the block's slot."""
+        r = self._res
+        return [
+            self.busy.eq(0),
+            r["valid"].eq(1),
+            r["slot"].eq(r["cur_slot"]),
+            r["last"].eq(r["cur_last"]),
         ]
 
     def _carry_save_registers(self, carry_save, start_parts=None):
@@ -423,30 +437,23 @@ class HashEngine(Module):
         last = count == self.round_cycles - 1
         group = RoundGroup(count, 0, self.round_cycles, ahead=(self, accept, busy & ~last))
         st_next, w_next, pre_next, st_final = step(st, w, pre, group, self.cv_words)
-        self.sync += (
-            If(
-                accept,
+        self.sync += self._sequencer(
+            last,
+            load=[
                 [d.eq(v) for d, v in zip(st, self.init_st)],
                 [d.eq(v) for d, v in zip(w, self.data_w)],
                 [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
-                count.eq(0),
-            )
-            .Elif(
-                busy & ~last,
-                count.eq(count + 1),
+            ],
+            advance=[
                 [d.eq(v) for d, v in zip(st, st_next)],
                 [d.eq(v) for d, v in zip(w, w_next)],
                 [d.eq(v) for d, v in zip(pre, pre_next)],
-            )
-            .Elif(
-                busy & last & self.out_free,
-                self.finish(Cat(*st_final)),
-            )
+            ],
+            finish=[self.finish(Cat(*st_final))],
         )
 
     def _iterate_precomputed_carry_save(self, step, pre_init, npre, carry_save):
         st, w, count, busy, accept = self.st, self.w, self.count, self.busy, self.accept
-        r = self._res
         wb = self.word_bits
         pre = [Signal(wb, name=f"pre{i}", reset_less=True) for i in range(npre)]
         carry, rin = self._carry_save_registers(carry_save)
@@ -461,30 +468,27 @@ class HashEngine(Module):
         store_cv = self._result_from_registers(res)
         st_regs = st + self._carry_registers(carry)
         self.sync += [
-            If(
-                accept,
-                [
-                    d.eq(v)
-                    for d, v in zip(st_regs, list(self.init_st) + [0] * (len(st_regs) - len(st)))
+            self._sequencer(
+                last,
+                load=[
+                    [
+                        d.eq(v)
+                        for d, v in zip(
+                            st_regs, list(self.init_st) + [0] * (len(st_regs) - len(st))
+                        )
+                    ],
+                    [d.eq(v) for d, v in zip(w, self.data_w)],
+                    [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
                 ],
-                [d.eq(v) for d, v in zip(w, self.data_w)],
-                [d.eq(v) for d, v in zip(pre, pre_init(self.init_st, self.data_w))],
-                count.eq(0),
-            )
-            .Elif(
-                busy & ~last,
-                count.eq(count + 1),
-                [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
-                [d.eq(v) for d, v in zip(w, w_next)],
-                [d.eq(v) for d, v in zip(pre, pre_next)],
-            )
-            .Elif(
-                busy & last & self.out_free,
-                [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
-                busy.eq(0),
-                r["valid"].eq(1),
-                r["slot"].eq(r["cur_slot"]),
-                r["last"].eq(r["cur_last"]),
+                advance=[
+                    [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
+                    [d.eq(v) for d, v in zip(w, w_next)],
+                    [d.eq(v) for d, v in zip(pre, pre_next)],
+                ],
+                finish=[
+                    [d.eq(v) for d, v in zip(st_regs, self._split_redundant(st_next, carry))],
+                    self._hold_result(),
+                ],
             ),
             store_cv,
         ]
