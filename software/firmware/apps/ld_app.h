@@ -166,6 +166,14 @@ static inline void put_hex(const uint8_t *d, size_t n)
         printf("%02x", d[i]);
 }
 
+/* " WHAT_msgs=N WHAT_cycles=C" in a batch app's result line: N messages took C cycles the
+ * WHAT way (a string literal: "one", "sw", ...) */
+#define LD_APP_PUT_RUN(what, msgs, cycles)                                                         \
+    do {                                                                                           \
+        printf(" " what "_msgs=%u " what "_cycles=", (unsigned)(msgs));                            \
+        put_u64(cycles);                                                                           \
+    } while (0)
+
 /* A timing line: "LDRESULT engine=E path=P bytes=N cycles=", then the app's figures (the
  * cycles first), then put_result_end() */
 static inline void put_result(const char *engine, const char *path, uint32_t bytes)

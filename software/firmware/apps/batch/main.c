@@ -95,10 +95,8 @@ static void run(const periph *pp, size_t bytes)
     printf("LDBATCH instance=%s engine=%s bytes=%u batch_msgs=%u batch_cycles=", pp->name,
            pp->engine, (unsigned)bytes, (unsigned)BATCH);
     put_u64(t_batch);
-    printf(" one_msgs=%u one_cycles=", (unsigned)ONE_BY_ONE);
-    put_u64(t_one);
-    printf(" sw_msgs=%u sw_cycles=", (unsigned)SW);
-    put_u64(t_sw);
+    LD_APP_PUT_RUN("one", ONE_BY_ONE, t_one);
+    LD_APP_PUT_RUN("sw", SW, t_sw);
     printf("\n");
     for (i = 0; i < POOL; i++) {
         printf("LDDIGEST instance=%s alg=%s bytes=%u index=%u digest=", pp->name,

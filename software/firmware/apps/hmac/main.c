@@ -94,12 +94,9 @@ static void run_mac_peripheral(void)
     printf("LDHMAC instance=hmac_sha256 engine=%s bytes=%u key_cycles=", HMAC_SHA256_ENGINE,
            (unsigned)BYTES);
     put_u64(t_key);
-    printf(" batch_msgs=%u batch_cycles=", (unsigned)BATCH);
-    put_u64(t_batch);
-    printf(" one_msgs=%u one_cycles=", (unsigned)ONE_BY_ONE);
-    put_u64(t_one);
-    printf(" csr_msgs=%u csr_cycles=", (unsigned)CSR_MSGS);
-    put_u64(t_csr);
+    LD_APP_PUT_RUN("batch", BATCH, t_batch);
+    LD_APP_PUT_RUN("one", ONE_BY_ONE, t_one);
+    LD_APP_PUT_RUN("csr", CSR_MSGS, t_csr);
     printf("\n");
 }
 
@@ -196,8 +193,7 @@ static void run_hash_peripheral(void)
     check("hash_wiped_key_refused", ld_hw_hmac(&k, pool[0], 64, d) == LD_ERR_ARG);
     printf("LDHMAC instance=sha256 engine=%s bytes=%u key_cycles=", SHA256_ENGINE, (unsigned)BYTES);
     put_u64(t_key);
-    printf(" one_msgs=%u one_cycles=", (unsigned)ONE_BY_ONE);
-    put_u64(t_one);
+    LD_APP_PUT_RUN("one", ONE_BY_ONE, t_one);
     printf("\n");
 }
 #endif
