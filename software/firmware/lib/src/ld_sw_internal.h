@@ -115,6 +115,20 @@ static inline int ld_absorb(uint8_t *buf, uint32_t *buflen, size_t bs, const uin
     return LD_OK;
 }
 
+/* The end of a SHA-2 compression (FIPS 180-4 6.2.2 step 4, 6.4.2): the working variables
+ * a..h added into the chaining value, for 32-bit and 64-bit words alike */
+#define LD_SHA2_ADD_STATE(state, a, b, c, d, e, f, g, h)                                           \
+    do {                                                                                           \
+        (state)[0] += (a);                                                                         \
+        (state)[1] += (b);                                                                         \
+        (state)[2] += (c);                                                                         \
+        (state)[3] += (d);                                                                         \
+        (state)[4] += (e);                                                                         \
+        (state)[5] += (f);                                                                         \
+        (state)[6] += (g);                                                                         \
+        (state)[7] += (h);                                                                         \
+    } while (0)
+
 /* n digest bytes (big-endian words, truncated) from 32-bit chaining-value words H0 first */
 static inline void ld_digest_bytes(size_t n, const uint32_t *words, uint8_t *out)
 {

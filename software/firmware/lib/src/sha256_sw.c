@@ -102,14 +102,7 @@ void ld_sha256_compress(uint32_t state[8], const uint8_t *blocks, size_t nblocks
             RND(c, d, e, f, g, h, a, b, 6);
             RND(b, c, d, e, f, g, h, a, 7);
         }
-        state[0] += a;
-        state[1] += b;
-        state[2] += c;
-        state[3] += d;
-        state[4] += e;
-        state[5] += f;
-        state[6] += g;
-        state[7] += h;
+        LD_SHA2_ADD_STATE(state, a, b, c, d, e, f, g, h);
         blocks += 64;
     }
 }

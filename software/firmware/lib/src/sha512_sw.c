@@ -2,6 +2,7 @@
 /* Software SHA-512 compression (FIPS 180-4 section 6.4.2), message schedule in a 16-word
  * circular window. The constant tables were printed from litedigest.ip.sha512 (which derives
  * them from the primes as FIPS 180-4 4.2.3 / 5.3 define them; the gateware uses the same). */
+#include "ld_sw_internal.h"
 #include "litedigest/ld_sha512.h"
 
 #if LD_CONFIG_SHA512 /* the family is compiled in (ld_config.h) */
@@ -122,14 +123,7 @@ void ld_sha512_compress(uint64_t state[8], const uint8_t *blocks, size_t nblocks
             b = a;
             a = t1 + t2;
         }
-        state[0] += a;
-        state[1] += b;
-        state[2] += c;
-        state[3] += d;
-        state[4] += e;
-        state[5] += f;
-        state[6] += g;
-        state[7] += h;
+        LD_SHA2_ADD_STATE(state, a, b, c, d, e, f, g, h);
         blocks += 128;
     }
 }

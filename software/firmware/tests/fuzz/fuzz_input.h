@@ -64,4 +64,18 @@ static inline int fz_untouched(const uint8_t *p, size_t n)
         }                                                                                          \
     } while (0)
 
+/* The two digests of a mismatch in hex on stderr, a line each, below the caller's line that
+ * says which input gave them */
+static inline void fz_put_digests(const uint8_t *got, const uint8_t *want, size_t n)
+{
+    size_t i;
+    fprintf(stderr, "  got  ");
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%02x", got[i]);
+    fprintf(stderr, "\n  want ");
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%02x", want[i]);
+    fprintf(stderr, "\n");
+}
+
 #endif

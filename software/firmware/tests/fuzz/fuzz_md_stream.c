@@ -94,15 +94,9 @@ static void finish(ld_md_ctx *ctx, size_t ds, uint8_t *out, const char *what)
 static void dump_and_fail(const char *what, int alg, size_t len, size_t nupdates,
                           const uint8_t *got, const uint8_t *want, size_t ds)
 {
-    size_t i;
-    fprintf(stderr, "LD_FUZZ alg %s, message %zu bytes, %zu updates\n  got  ", ld_md_name(alg), len,
+    fprintf(stderr, "LD_FUZZ alg %s, message %zu bytes, %zu updates\n", ld_md_name(alg), len,
             nupdates);
-    for (i = 0; i < ds; i++)
-        fprintf(stderr, "%02x", got[i]);
-    fprintf(stderr, "\n  want ");
-    for (i = 0; i < ds; i++)
-        fprintf(stderr, "%02x", want[i]);
-    fprintf(stderr, "\n");
+    fz_put_digests(got, want, ds);
     FZ_CHECK(0, "%s", what);
 }
 

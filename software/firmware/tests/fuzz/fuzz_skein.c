@@ -104,16 +104,9 @@ static void reference(size_t out_bits, const uint8_t *key, size_t keylen, const 
 static void fail_digest(const char *what, size_t out_bits, size_t keylen, size_t nbits,
                         size_t nupdates, const uint8_t *got, const uint8_t *want, size_t n)
 {
-    size_t i;
-    fprintf(stderr,
-            "LD_FUZZ skein512 out_bits %zu, key %zu bytes, message %zu bits, %zu updates\n  got  ",
+    fprintf(stderr, "LD_FUZZ skein512 out_bits %zu, key %zu bytes, message %zu bits, %zu updates\n",
             out_bits, keylen, nbits, nupdates);
-    for (i = 0; i < n; i++)
-        fprintf(stderr, "%02x", got[i]);
-    fprintf(stderr, "\n  want ");
-    for (i = 0; i < n; i++)
-        fprintf(stderr, "%02x", want[i]);
-    fprintf(stderr, "\n");
+    fz_put_digests(got, want, n);
     FZ_CHECK(0, "%s", what);
 }
 
