@@ -87,12 +87,7 @@ class AXIBurstReader(Module):
 
         # --- per-slot jobs (as DMAReader), and what a bus error leaves -------------------------
         jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
-        cur_row, cur_rows, tail_row, tail_rows = (
-            jobs.cur_row,
-            jobs.cur_rows,
-            jobs.tail_row,
-            jobs.tail_rows,
-        )
+        cur_row, cur_rows, tail_row, tail_rows = jobs.rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))

@@ -96,6 +96,11 @@ class SlotJobs:
     padding's length counts before a pad job's message (HMAC's inner hash: the K0 ^ ipad block
     that the key's stored state stands for)."""
 
+    @property
+    def rows(self):
+        """The segments' rows: (cur_row, cur_rows, tail_row, tail_rows)."""
+        return self.cur_row, self.cur_rows, self.tail_row, self.tail_rows
+
     def __init__(self, nslots, row_bits, tweak, zero_pad=False, pad_offset=0):
         mk = lambda n, w=1: Array(Signal(w, name=f"{n}{s}") for s in range(nslots))
         self.nslots = nslots
@@ -288,12 +293,7 @@ class DMAReader(Module):
 
         # --- per-slot jobs ------------------------------------------------------------------
         jobs = SlotJobs(nslots, row_bits, tw, zero_pad, pad_offset)
-        cur_row, cur_rows, tail_row, tail_rows = (
-            jobs.cur_row,
-            jobs.cur_rows,
-            jobs.tail_row,
-            jobs.tail_rows,
-        )
+        cur_row, cur_rows, tail_row, tail_rows = jobs.rows
         nfirst, nlcv, jlast, jvar, jout = jobs.nfirst, jobs.nlcv, jobs.jlast, jobs.jvar, jobs.jout
         left, marked, pmore, plen = jobs.left, jobs.marked, jobs.pmore, jobs.plen
         self.comb += self.more.eq(jobs.more)
