@@ -57,21 +57,14 @@ module engine_formal #(
 
     `LD_RESET_CYCLE
 
-    wire in_ready, out_valid, out_last;
-    wire [SB-1:0] out_slot;
-    wire [DB-1:0] out_digest;
+    `LD_ENGINE_WIRES
     wire [CB-1:0] round_count;
     wire [OB-1:0] occupancy;
     wire [SLOTS-1:0] busy_mask, stage_mask;
     wire [OB-1:0] stage_count;
 
     ld_engine dut (
-        .sys_clk(clk), .sys_rst(rst),
-        .sink_valid(in_valid), .sink_ready(in_ready),
-        .sink_last(in_last), .sink_payload_slot(in_slot),
-        .source_valid(out_valid), .source_ready(out_ready),
-        .source_last(out_last), .source_payload_slot(out_slot),
-        .source_payload_digest(out_digest),
+        `LD_ENGINE_PORTS,
         .count(round_count),
         .occupancy(occupancy),
         .busy_mask(busy_mask),
@@ -79,26 +72,17 @@ module engine_formal #(
         .stage_count(stage_count)
     );
 
-    wire acc = past_valid && in_valid && in_ready;
-    wire stall = past_valid && out_valid && !out_ready;
-    wire pop = past_valid && out_valid && out_ready;
-
-    reg [3:0] count = 0;              // blocks accepted, not yet taken
+    `LD_ENGINE_HANDSHAKES
+    `LD_ENGINE_COUNT_DECL             // count: blocks accepted, not yet taken; wait_
     reg tracking = 0, done = 0;       // a block is followed / its result was taken
     reg [SB-1:0] t_slot = 0;
     reg t_last = 0;
     reg [3:0] ahead = 0;
     reg [AW-1:0] age = 0, real_age = 0;
-    reg [AW-1:0] wait_ = 0;           // non-stalled cycles the oldest block has waited, at least
     wire t_shown = tracking && ahead == 0 && out_valid;
 
     always @(posedge clk) begin
-        if (count <= IN_FLIGHT + 1)
-            count <= count + acc - pop;
-        if (pop || count == 0)
-            wait_ <= (count - pop + acc != 0);
-        else if (!stall && wait_ <= LAT)
-            wait_ <= wait_ + 1;
+        `LD_ENGINE_COUNT_STEP
         if (tracking) begin
             if (!stall && age <= LAT) age <= age + 1;
             if (real_age < LAT) real_age <= real_age + 1;
@@ -107,12 +91,8 @@ module engine_formal #(
                 else begin tracking <= 0; done <= 1; end
             end
         end else if (acc && pick && !done) begin
-            tracking <= 1;
-            t_slot <= in_slot;
-            t_last <= in_last;
             ahead <= count - pop;
-            age <= 1;
-            real_age <= 1;
+            `LD_ENGINE_FOLLOW
         end
     end
 
@@ -221,9 +201,7 @@ module engine_mac_formal #(
 
     `LD_RESET_CYCLE
 
-    wire in_ready, out_valid, out_last;
-    wire [SB-1:0] out_slot;
-    wire [DB-1:0] out_digest;
+    `LD_ENGINE_WIRES
     wire [KEYS-1:0] keys_valid, key_busy;
     wire [SLOTS-1:0] slot_busy;
     wire [PB-1:0] phase;
@@ -233,14 +211,9 @@ module engine_mac_formal #(
     wire [P*KB-1:0] i_key, o_key;
 
     ld_engine dut (
-        .sys_clk(clk), .sys_rst(rst),
-        .sink_valid(in_valid), .sink_ready(in_ready),
-        .sink_last(in_last), .sink_payload_slot(in_slot),
+        `LD_ENGINE_PORTS,
         .sink_payload_key(in_key), .sink_payload_key_init(in_key_init),
         .wipe(wipe), .keys_valid(keys_valid),
-        .source_valid(out_valid), .source_ready(out_ready),
-        .source_last(out_last), .source_payload_slot(out_slot),
-        .source_payload_digest(out_digest),
         .mac_i_valid(i_valid), .mac_i_key_init(i_kinit), .mac_i_slot(i_slot), .mac_i_key(i_key),
         .mac_i_last(i_last),
         .mac_o_valid(o_valid), .mac_o_key_init(o_kinit), .mac_o_slot(o_slot), .mac_o_key(o_key),
@@ -248,18 +221,14 @@ module engine_mac_formal #(
         .mac_slot_busy(slot_busy), .mac_key_busy(key_busy), .mac_phase(phase), .mac_handover(handover)
     );
 
-    wire acc = past_valid && in_valid && in_ready;
-    wire stall = past_valid && out_valid && !out_ready;
-    wire pop = past_valid && out_valid && out_ready;
-
-    reg [3:0] count = 0;              // blocks accepted, not yet taken
-    reg [CW*SLOTS-1:0] cnt = 0;       // the same, per slot
+    `LD_ENGINE_HANDSHAKES
+    `LD_ENGINE_COUNT_DECL             // count: blocks accepted, not yet taken; wait_
+    reg [CW*SLOTS-1:0] cnt = 0;       // count, per slot
     reg tracking = 0, done = 0;
     reg [SB-1:0] t_slot = 0;
     reg t_last = 0, t_kinit = 0;
     reg [CW-1:0] ahead = 0;
     reg [AW-1:0] age = 0, real_age = 0;
-    reg [AW-1:0] wait_ = 0;
     wire [AW-1:0] t_lat = t_kinit ? KLAT : LAT;
     wire [CW-1:0] cnt_in = cnt >> (CW * in_slot);
     wire [CW-1:0] cnt_out = cnt >> (CW * out_slot);
@@ -335,15 +304,10 @@ module engine_mac_formal #(
     end
 
     always @(posedge clk) begin
-        if (count <= IN_FLIGHT + 1)
-            count <= count + acc - pop;
+        `LD_ENGINE_COUNT_STEP
         for (s = 0; s < SLOTS; s = s + 1)
             if (cnt[CW*s +: CW] <= BPS + 1)
                 cnt[CW*s +: CW] <= cnt[CW*s +: CW] + (acc && in_slot == s) - (pop && out_slot == s);
-        if (pop || count == 0)
-            wait_ <= (count - pop + acc != 0);
-        else if (!stall && wait_ <= LAT)
-            wait_ <= wait_ + 1;
         if (tracking) begin
             if (!stall && age <= t_lat) age <= age + 1;
             if (real_age < LAT) real_age <= real_age + 1;
@@ -352,13 +316,9 @@ module engine_mac_formal #(
                 else begin tracking <= 0; done <= 1; end
             end
         end else if (acc && pick && !done) begin
-            tracking <= 1;
-            t_slot <= in_slot;
-            t_last <= in_last;
-            t_kinit <= in_key_init;
             ahead <= cnt_in - (pop && out_slot == in_slot);
-            age <= 1;
-            real_age <= 1;
+            t_kinit <= in_key_init;
+            `LD_ENGINE_FOLLOW
         end
     end
 

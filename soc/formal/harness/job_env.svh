@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // The environment the harnesses share, one macro each, so what several proofs assume (and how
 // the two DMA readers' harnesses declare, model and wire their jobs) is written once: axi.sv,
-// dma.sv and engine.sv (and slots.sv, for the reset) include this file and use the macros in
+// dma.sv and engine.sv (and slots.sv, for the reset; engine.sv's two harnesses for the engine) include this file and use the macros in
 // their module (the names each macro reads are listed above it).
 // Macros rather than included module bodies: a macro expands on one line, so the lines of the
 // assertions after it, which the proofs' reports map to property groups, are the file's own.
@@ -103,5 +103,49 @@
     reg [7:0] stall_run = 0; \
     always @(posedge clk) stall_run <= stall ? stall_run + 1 : 0; \
     always @(*) if (STALL != 0 && stall_run >= STALL && out_valid) assume(out_ready);
+
+// The two engine harnesses' view of `ld_engine`'s streams: the wires of the engine's outputs
+// (LD_ENGINE_WIRES, reads SB, DB), the stream ports of the instance (LD_ENGINE_PORTS, in its
+// port list), a block accepted / the result sink stalled / a result taken (LD_ENGINE_HANDSHAKES,
+// reads past_valid and the wires), the blocks accepted and not yet taken and the non-stalled
+// cycles the oldest of them has waited (LD_ENGINE_COUNT_DECL, LD_ENGINE_COUNT_STEP in the
+// clocked block; reads IN_FLIGHT, LAT, AW and the handshakes), and the start of following the
+// block accepted (LD_ENGINE_FOLLOW, in the clocked block: its slot, last flag and ages).
+`define LD_ENGINE_WIRES \
+    wire in_ready, out_valid, out_last; \
+    wire [SB-1:0] out_slot; \
+    wire [DB-1:0] out_digest;
+
+`define LD_ENGINE_PORTS \
+    .sys_clk(clk), .sys_rst(rst), \
+    .sink_valid(in_valid), .sink_ready(in_ready), \
+    .sink_last(in_last), .sink_payload_slot(in_slot), \
+    .source_valid(out_valid), .source_ready(out_ready), \
+    .source_last(out_last), .source_payload_slot(out_slot), \
+    .source_payload_digest(out_digest)
+
+`define LD_ENGINE_HANDSHAKES \
+    wire acc = past_valid && in_valid && in_ready; \
+    wire stall = past_valid && out_valid && !out_ready; \
+    wire pop = past_valid && out_valid && out_ready;
+
+`define LD_ENGINE_COUNT_DECL \
+    reg [3:0] count = 0; \
+    reg [AW-1:0] wait_ = 0;
+
+`define LD_ENGINE_COUNT_STEP \
+    if (count <= IN_FLIGHT + 1) \
+        count <= count + acc - pop; \
+    if (pop || count == 0) \
+        wait_ <= (count - pop + acc != 0); \
+    else if (!stall && wait_ <= LAT) \
+        wait_ <= wait_ + 1;
+
+`define LD_ENGINE_FOLLOW \
+    tracking <= 1; \
+    t_slot <= in_slot; \
+    t_last <= in_last; \
+    age <= 1; \
+    real_age <= 1;
 
 `endif
