@@ -1710,14 +1710,7 @@ def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
     while True:
         r = lib.ld_sched_next(s, job)
         if r == 1:
-            j = (
-                int(job.slot),
-                int(job.msg),
-                int(job.first_block),
-                int(job.nblocks),
-                bool(job.first),
-                bool(job.last),
-            )
+            j = tuple(native.sched_job(job))[:6]  # slot, msg, first_block, nblocks, first, last
             slot, m, fb, nb, first, last = j
             issued.append(j)
             assert slot < nslots and slot not in outstanding, "two jobs on one slot"
