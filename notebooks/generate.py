@@ -585,6 +585,13 @@ def not_plotted(rows):
     print("not plotted, not measured yet:", ", ".join(miss) if miss else "none")
 
 
+def label_metric_panel(ax, m, baseline, study):
+    """A panel of metric `m` normalized to `baseline`, as `study` plots it: labels, grid."""
+    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of {baseline}")
+    ax.set_title(f"{study}: {METRIC_LABEL[m]}")
+    ax.grid(True, which="both", alpha=0.3)
+
+
 # Michail et al. 2016: each architecture over its own p = 1 design, against p
 pipes = [c for k, c in by_key.items() if k.startswith("pipelines_")]
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
@@ -609,9 +616,7 @@ for ax, m in zip(axes, ("T", "A", "TA")):
     if m != "TA":
         ax.set_yscale("log", base=2)
     ax.set_xlabel("pipeline stages p")
-    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of p = 1")
-    ax.set_title(f"Michail et al. 2016: {METRIC_LABEL[m]}")
-    ax.grid(True, which="both", alpha=0.3)
+    label_metric_panel(ax, m, "p = 1", "Michail et al. 2016")
 axes[0].legend(fontsize=7)
 plt.tight_layout()
 plt.show()
@@ -685,9 +690,7 @@ for ax, m in zip(axes, ("T", "A", "TA")):
     ax.set_xticks([r.x for r in sk.rows], labels, rotation=60, fontsize=7)
     if m != "TA":
         ax.set_yscale("log")
-    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of 1-round_unroll")
-    ax.set_title(f"Athanasiou et al. 2013: {METRIC_LABEL[m]}")
-    ax.grid(True, which="both", alpha=0.3)
+    label_metric_panel(ax, m, "1-round_unroll", "Athanasiou et al. 2013")
 axes[0].legend(fontsize=7)
 plt.tight_layout()
 plt.show()
