@@ -428,6 +428,18 @@ for r in rows:
 import matplotlib.pyplot as plt
 import numpy as np
 
+
+def log_log_axes(ax, xlabel, ylabel, title, base=10):
+    \"\"\"Both axes logarithmic (`base`), labelled, titled, gridded, with the legend.\"\"\"
+    ax.set_xscale("log", base=base)
+    ax.set_yscale("log", base=base)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+
+
 families = sorted({r["family"] for r in rows})
 fig, axes = plt.subplots(len(families), 1, figsize=(12, 2.6 * len(families)), squeeze=False)
 for ax, fam in zip(axes[:, 0], families):
@@ -449,13 +461,9 @@ for fam in families:
     rs = [r for r in rows if r["family"] == fam]
     ax.scatter([r["in_flight"] for r in rs], [float(r["block_bits"] / r["interval"]) for r in rs],
                label=fam, s=[60 if r["on_target"] else 20 for r in rs])
-ax.set_xscale("log", base=2)
-ax.set_yscale("log", base=2)
-ax.set_xlabel("blocks in flight (pipeline stages x modules)")
-ax.set_ylabel("bits per cycle at full occupancy (block bits / interval)")
-ax.set_title("Throughput per cycle against pipelining (large markers: on the target)")
-ax.grid(True, which="both", alpha=0.3)
-ax.legend()
+log_log_axes(ax, "blocks in flight (pipeline stages x modules)",
+             "bits per cycle at full occupancy (block bits / interval)",
+             "Throughput per cycle against pipelining (large markers: on the target)", base=2)
 plt.tight_layout()
 plt.show()"""),
     new_markdown_cell("""\
@@ -510,13 +518,8 @@ if doc is not None:
             area = e["ecp5"].get("lut4_with_carry", e["ecp5"]["lut4"])
             ax1.annotate(e["spec"], (area, e["throughput_mbps"]), fontsize=7,
                          xytext=(3, 3), textcoords="offset points")
-    ax1.set_xscale("log")
-    ax1.set_yscale("log")
-    ax1.set_xlabel("ECP5 LUT4 (synth_ecp5, carries counted as 2 LUT4)")
-    ax1.set_ylabel("throughput, Mbit/s (block bits x fmax / interval)")
-    ax1.set_title("Area against throughput")
-    ax1.grid(True, which="both", alpha=0.3)
-    ax1.legend()
+    log_log_axes(ax1, "ECP5 LUT4 (synth_ecp5, carries counted as 2 LUT4)",
+                 "throughput, Mbit/s (block bits x fmax / interval)", "Area against throughput")
     x = np.arange(len(es))
     med = [e["ecp5"]["fmax_median"] for e in es]
     lo = [med[i] - min(e["ecp5"]["fmax_mhz"]) for i, e in enumerate(es)]
@@ -536,13 +539,8 @@ if doc is not None:
             for e in fe:
                 ax.annotate(e["spec"], (e["xc7"]["lut"], e["throughput_mbps"]),
                             fontsize=7, xytext=(3, 3), textcoords="offset points")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("xc7 LUT (Yosys synth_xilinx, no place and route)")
-        ax.set_ylabel("throughput, Mbit/s (ECP5 fmax)")
-        ax.set_title("Zynq-7020 fabric area against throughput")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+        log_log_axes(ax, "xc7 LUT (Yosys synth_xilinx, no place and route)",
+                     "throughput, Mbit/s (ECP5 fmax)", "Zynq-7020 fabric area against throughput")
         plt.tight_layout()
         plt.show()"""),
     new_markdown_cell("""\
@@ -587,6 +585,13 @@ def not_plotted(rows):
     print("not plotted, not measured yet:", ", ".join(miss) if miss else "none")
 
 
+def label_metric_panel(ax, m, baseline, study):
+    """A panel of metric `m` normalized to `baseline`, as `study` plots it: labels, grid."""
+    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of {baseline}")
+    ax.set_title(f"{study}: {METRIC_LABEL[m]}")
+    ax.grid(True, which="both", alpha=0.3)
+
+
 # Michail et al. 2016: each architecture over its own p = 1 design, against p
 pipes = [c for k, c in by_key.items() if k.startswith("pipelines_")]
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
@@ -611,9 +616,7 @@ for ax, m in zip(axes, ("T", "A", "TA")):
     if m != "TA":
         ax.set_yscale("log", base=2)
     ax.set_xlabel("pipeline stages p")
-    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of p = 1")
-    ax.set_title(f"Michail et al. 2016: {METRIC_LABEL[m]}")
-    ax.grid(True, which="both", alpha=0.3)
+    label_metric_panel(ax, m, "p = 1", "Michail et al. 2016")
 axes[0].legend(fontsize=7)
 plt.tight_layout()
 plt.show()
@@ -687,9 +690,7 @@ for ax, m in zip(axes, ("T", "A", "TA")):
     ax.set_xticks([r.x for r in sk.rows], labels, rotation=60, fontsize=7)
     if m != "TA":
         ax.set_yscale("log")
-    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of 1-round_unroll")
-    ax.set_title(f"Athanasiou et al. 2013: {METRIC_LABEL[m]}")
-    ax.grid(True, which="both", alpha=0.3)
+    label_metric_panel(ax, m, "1-round_unroll", "Athanasiou et al. 2013")
 axes[0].legend(fontsize=7)
 plt.tight_layout()
 plt.show()

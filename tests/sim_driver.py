@@ -1,7 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The C driver on the simulated SoC, for the tests that need one of their own."""
+"""The simulated SoC for the tests that need more than its fixtures: a C driver of their own
+(impatient_device), the JSON records of a bench firmware run (soc_bench_records)."""
+
+import contextlib
+import io
+import json
 
 from litedigest import _clib as native
+from litedigest import cli
 
 
 def impatient_device(sim, family, timeout_polls):
@@ -17,3 +23,13 @@ def impatient_device(sim, family, timeout_polls):
         ram_size=ram["main_ram_size"],
         timeout_polls=timeout_polls,
     )
+
+
+def soc_bench_records(*options):
+    """The records of `litedigest bench --backend soc --json` with `options` (--irq,
+    --profile, ...): the bench firmware run on the simulated SoC, one JSON record a line."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli.main(["bench", "--backend", "soc", "--json", *options])
+    assert rc == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]

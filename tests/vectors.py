@@ -4,6 +4,9 @@
     load_cavp("SHA256ShortMsg") -> [(msg_bytes, md_bytes), ...]   (also LongMsg, SHA224...)
     load_monte("SHA256Monte")   -> (seed_bytes, [md_bytes, ...])
 
+and what the hash tests feed besides: padding_lengths(block size) (the lengths at the padding
+boundaries), fed_in_random_steps (a message in random update splits).
+
 `name` may carry the .rsp suffix or not. CAVP byte-oriented files list Len in bits; a Len = 0
 entry carries Msg = 00, which means the empty message.
 """
@@ -80,6 +83,26 @@ def monte_check(hash_fn, seed, mds, iterations=None):
         if md != mds[j]:
             raise AssertionError(f"Monte Carlo checkpoint {j}: {md.hex()} != {mds[j].hex()}")
     return n
+
+
+def padding_lengths(bs):
+    """The message lengths (bytes) at the padding boundaries of a Merkle-Damgard hash of
+    block size `bs`: empty, a partial word, the 0x80 byte and the length field just fitting
+    in the last block (bs - lb - 1), the length field pushed into a block of its own
+    (bs - lb, bs - 1), one and two blocks exactly and a byte either side."""
+    lb = bs // 8  # the length field's bytes
+    return {0, 3, bs - lb - 1, bs - lb, bs - 1, bs, bs + 1, 2 * bs - lb - 1, 2 * bs - lb, 2 * bs}
+
+
+def fed_in_random_steps(ctx, msg, rng, maxstep):
+    """ctx.final() after `msg` went to ctx.update() in random steps of 0 to `maxstep` bytes
+    (0: an empty update)."""
+    pos = 0
+    while pos < len(msg):
+        step = rng.randint(0, maxstep)
+        ctx.update(msg[pos : pos + step])
+        pos += step
+    return ctx.final()
 
 
 # --- Skein-512 golden known answers (tests/data/skein512_golden_kat.txt) -----------------------

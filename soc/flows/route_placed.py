@@ -235,23 +235,26 @@ def main(argv=None):
             action="store_true",
             help="a design without I/O (route: implied by a placement made so)",
         )
-    sub.choices["place"].add_argument("--dir", required=True, help="where placed.json is written")
-    sub.choices["place"].add_argument("--placer", default="static", choices=("static", "heap"))
-    sub.choices["place"].add_argument(
-        "--placer-heap-beta",
-        type=float,
-        metavar="DENSITY",
-        help="HeAP's maximum placement density (nextpnr's default 0.9; "
-        "no effect on ECP5: its arch sets 0.75)",
-    )
-    sub.choices["place"].add_argument(
-        "--placer-static-target-util",
-        type=float,
-        metavar="UTIL",
-        help="the static placer's target density (default 0.7); needs "
-        "a nextpnr patched with scripts/nextpnr-static-target-util.patch",
-    )
-    sub.choices["place"].add_argument(
+    place_args = sub.choices["place"]
+    place_args.add_argument("--dir", required=True, help="where placed.json is written")
+    place_args.add_argument("--placer", default="static", choices=("static", "heap"))
+    # the placers' densities, passed on to nextpnr
+    for option, metavar, what in (
+        (
+            "--placer-heap-beta",
+            "DENSITY",
+            "HeAP's maximum placement density (nextpnr's default 0.9; "
+            "no effect on ECP5: its arch sets 0.75)",
+        ),
+        (
+            "--placer-static-target-util",
+            "UTIL",
+            "the static placer's target density (default 0.7); needs "
+            "a nextpnr patched with scripts/nextpnr-static-target-util.patch",
+        ),
+    ):
+        place_args.add_argument(option, type=float, metavar=metavar, help=what)
+    place_args.add_argument(
         "--no-tmdriv", action="store_true", help="place for wirelength only (nextpnr --no-tmdriv)"
     )
     r = sub.choices["route"]

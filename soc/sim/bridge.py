@@ -24,6 +24,17 @@ CMD_WRITE_BURST_FIXED = 0x03
 CMD_READ_BURST_FIXED = 0x04
 MAX_BURST = 255  # words per UARTBone command (8-bit length)
 READ_WINDOW = 8  # read bursts in flight (keeps replies well under the socket buffers)
+# seconds: a wait on the simulation looks this often whether it is still there
+WAIT_SLICE = 0.5
+
+
+def wait_slice(deadline, timed_out):
+    """How long the next wait before `deadline` (a time.monotonic() time) may take: the time
+    left, at most WAIT_SLICE; raises timed_out() (an exception) once the deadline has passed."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise timed_out()
+    return min(remaining, WAIT_SLICE)
 
 
 class UARTBoneClient:
@@ -104,13 +115,15 @@ class UARTBoneClient:
         got = 0
         deadline = time.monotonic() + self.timeout
         while got < n:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise BridgeTimeout(
-                    f"bridge read timed out after {self.timeout} s "
-                    f"({got}/{n} bytes received): is the simulation running?"
+            self.sock.settimeout(
+                wait_slice(
+                    deadline,
+                    lambda: BridgeTimeout(
+                        f"bridge read timed out after {self.timeout} s "
+                        f"({got}/{n} bytes received): is the simulation running?"  # noqa: B023  (called at once)
+                    ),
                 )
-            self.sock.settimeout(min(remaining, 0.5))
+            )
             try:
                 k = self.sock.recv_into(view[got:], n - got)
             except TimeoutError:

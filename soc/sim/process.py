@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 
-from litedigest.soc.sim.bridge import UARTBoneClient, free_tcp_port
+from litedigest.soc.sim.bridge import UARTBoneClient, free_tcp_port, wait_slice
 from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import write_main_ram_init
 
@@ -257,13 +257,15 @@ class SimProcess:
                         f"simulation exited (rc={rc}) before {rx.pattern!r} appeared; "
                         f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
                     )
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise SimTimeout(
-                        f"timed out after {timeout} s waiting for {rx.pattern!r}; "
-                        f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
+                self._cond.wait(
+                    wait_slice(
+                        deadline,
+                        lambda: SimTimeout(
+                            f"timed out after {timeout} s waiting for {rx.pattern!r}; "
+                            f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
+                        ),
                     )
-                self._cond.wait(min(remaining, 0.5))
+                )
 
     def read_console_until(self, pattern, timeout=30.0):
         return self.wait_for(pattern, timeout, consume=True)

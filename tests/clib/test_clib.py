@@ -16,10 +16,11 @@ import pytest
 from litedigest import _clib as native
 from litedigest._clib._native import ffi, lib
 from litedigest.paths import repo_root
-from vectors import load_cavp, load_monte, monte_check
+from vectors import fed_in_random_steps, load_cavp, load_monte, monte_check, padding_lengths
 
 ROOT = repo_root()
 FW = os.path.join(ROOT, "software", "firmware")
+LIB_INCLUDE = os.path.join(FW, "lib", "include")
 
 
 def _lib_sources():
@@ -119,7 +120,7 @@ def c_test_program(tmp_path_factory):
                     "-Werror",
                     *C_BUILDS[kind],
                     "-I",
-                    os.path.join(FW, "lib", "include"),
+                    LIB_INCLUDE,
                     os.path.join(FW, "tests", name + ".c"),
                     *(os.path.join(FW, "lib", "src", s) for s in LIB_SRCS),
                     "-o",
@@ -163,6 +164,13 @@ def test_c_program_groups_listed(c_test_program):
     assert r.returncode == 2
 
 
+def _compile_object(cc, flags, src, obj, include=LIB_INCLUDE, **run):
+    """The library source `src` compiled to the object `obj` by `cc` (the compiler's command,
+    a list) at -O2, C99, with `flags`; subprocess.run's result (`run`: its options)."""
+    cmd = [*cc, "-O2", "-std=c99", *flags, "-I", include, "-c", str(src), "-o", str(obj)]
+    return subprocess.run(cmd, **run)
+
+
 @pytest.mark.parametrize(
     "cc",
     [["gcc"], ["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32"]],
@@ -172,20 +180,11 @@ def test_library_compiles_warning_free(cc, tmp_path):
     if shutil.which(cc[0]) is None:
         pytest.skip(f"{cc[0]} not installed")
     for src in LIB_SRCS:
-        r = subprocess.run(
-            cc
-            + [
-                "-O2",
-                "-std=c99",
-                "-Wall",
-                "-Wextra",
-                "-I",
-                os.path.join(FW, "lib", "include"),
-                "-c",
-                os.path.join(FW, "lib", "src", src),
-                "-o",
-                str(tmp_path / (src + ".o")),
-            ],
+        r = _compile_object(
+            cc,
+            ["-Wall", "-Wextra"],
+            os.path.join(FW, "lib", "src", src),
+            tmp_path / (src + ".o"),
             capture_output=True,
             text=True,
         )
@@ -264,22 +263,12 @@ def test_software_sources_include_no_hardware_header(tmp_path):
         shutil.copy(os.path.join(src, h), tmp_path / "src" / h)
     for config in ([], ["-DLD_CONFIG_HOST=1"], ["-DLD_CONFIG_LOCK=1"]):
         for s in SW_SOURCES:
-            r = subprocess.run(
-                [
-                    "gcc",
-                    "-O2",
-                    "-std=c99",
-                    "-Wall",
-                    "-Wextra",
-                    "-Werror",
-                    *config,
-                    "-I",
-                    str(tmp_path / "include"),
-                    "-c",
-                    str(tmp_path / "src" / s),
-                    "-o",
-                    str(tmp_path / (s + ".o")),
-                ],
+            r = _compile_object(
+                ["gcc"],
+                ["-Wall", "-Wextra", "-Werror", *config],
+                tmp_path / "src" / s,
+                tmp_path / (s + ".o"),
+                include=str(tmp_path / "include"),
                 capture_output=True,
                 text=True,
             )
@@ -294,20 +283,11 @@ def test_locked_entry_points_called_unlocked_inside(tmp_path):
     assert len(locked) >= 20
     for s in LIB_SRCS:
         o = tmp_path / (s + ".o")
-        subprocess.run(
-            [
-                "gcc",
-                "-O2",
-                "-std=c99",
-                "-DLD_CONFIG_LOCK=1",
-                "-DLD_CONFIG_HOST=1",
-                "-I",
-                os.path.join(FW, "lib", "include"),
-                "-c",
-                os.path.join(FW, "lib", "src", s),
-                "-o",
-                str(o),
-            ],
+        _compile_object(
+            ["gcc"],
+            ["-DLD_CONFIG_LOCK=1", "-DLD_CONFIG_HOST=1"],
+            os.path.join(FW, "lib", "src", s),
+            o,
             check=True,
         )
         nm = subprocess.run(
@@ -326,20 +306,11 @@ def test_rv32_compress_fits_icache(tmp_path):
     if shutil.which("riscv64-unknown-elf-gcc") is None:
         pytest.skip("riscv64-unknown-elf-gcc not installed")
     obj = tmp_path / "sw.o"
-    subprocess.run(
-        [
-            "riscv64-unknown-elf-gcc",
-            "-march=rv32im",
-            "-mabi=ilp32",
-            "-O2",
-            "-std=c99",
-            "-I",
-            os.path.join(FW, "lib", "include"),
-            "-c",
-            os.path.join(FW, "lib", "src", "sha256_sw.c"),
-            "-o",
-            str(obj),
-        ],
+    _compile_object(
+        ["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32"],
+        [],
+        os.path.join(FW, "lib", "src", "sha256_sw.c"),
+        obj,
         check=True,
     )
     nm = subprocess.run(
@@ -436,13 +407,7 @@ MD_NAMES = ["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha51
 
 def _stream(name, msg, rng, maxstep):
     """The digest of msg through MdCtx, fed in random chunk sizes (0 included)."""
-    ctx = native.MdCtx(name)
-    pos = 0
-    while pos < len(msg):
-        step = rng.randint(0, maxstep)
-        ctx.update(msg[pos : pos + step])
-        pos += step
-    return ctx.final()
+    return fed_in_random_steps(native.MdCtx(name), msg, rng, maxstep)
 
 
 @pytest.mark.parametrize("name", MD_NAMES)
@@ -1139,21 +1104,7 @@ def make_hw(ram, family="sha256", timeout_polls=1000, **kw):
 
 def _lengths(bs):
     """message lengths around the block and padding boundaries of a block size"""
-    lb = bs // 8  # length field
-    return [
-        0,
-        3,
-        bs - lb - 1,
-        bs - lb,
-        bs - 1,
-        bs,
-        bs + 1,
-        2 * bs - lb - 1,
-        2 * bs - lb,
-        2 * bs,
-        1000,
-        4096,
-    ]
+    return sorted(padding_lengths(bs) | {3, 1000, 4096})
 
 
 ALGS = [a for algs in FAMILY_ALGS.values() for a in algs]
@@ -1710,14 +1661,7 @@ def _run_policy(lengths, algs, nslots, whole, rng, fail=()):
     while True:
         r = lib.ld_sched_next(s, job)
         if r == 1:
-            j = (
-                int(job.slot),
-                int(job.msg),
-                int(job.first_block),
-                int(job.nblocks),
-                bool(job.first),
-                bool(job.last),
-            )
+            j = tuple(native.sched_job(job))[:6]  # slot, msg, first_block, nblocks, first, last
             slot, m, fb, nb, first, last = j
             issued.append(j)
             assert slot < nslots and slot not in outstanding, "two jobs on one slot"

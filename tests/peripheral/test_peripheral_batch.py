@@ -29,6 +29,7 @@ from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 from migen import ClockDomain, Module, Signal
 from migen.sim import passive, run_simulation
+from vectors import padding_lengths
 
 RAM_BASE, RAM_SIZE = 0x40000000, 0x8000
 HASHES = {
@@ -202,27 +203,10 @@ def run_pad_jobs(b, addr_of):
     variants in turn), message i at `addr_of(i)`; returns the jobs that went wrong."""
     bs = b.engine.block_bits // 8
     lb = bs // 8  # the length field's bytes
-    # every padding case: empty, partial word, the 0x80 and length in the block (bs - lb - 1),
-    # the length pushed into the next block (bs - lb .. bs - 1), block boundaries, several blocks
+    # the padding cases (padding_lengths), more partial words, one more length whose length
+    # field goes to the next block (bs - lb + 1), three blocks and a random length
     lengths = sorted(
-        {
-            0,
-            1,
-            3,
-            4,
-            5,
-            bs - lb - 1,
-            bs - lb,
-            bs - lb + 1,
-            bs - 1,
-            bs,
-            bs + 1,
-            2 * bs - lb - 1,
-            2 * bs - lb,
-            2 * bs,
-            3 * bs - 1,
-            b.rng.randrange(4 * bs),
-        }
+        padding_lengths(bs) | {1, 4, 5, bs - lb + 1, 3 * bs - 1, b.rng.randrange(4 * bs)}
     )
     variants = usable_variants(b)
     out = {"out": 1} if b.p.has_tweak else {}  # Skein: the output block ends the job

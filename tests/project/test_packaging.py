@@ -36,6 +36,11 @@ def _run(cmd, **kw):
     return r
 
 
+def _pip_install(py, *args):
+    """pip install `args` quietly into the venv of the interpreter `py`."""
+    return _run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", *args])
+
+
 @pytest.fixture(scope="module")
 def dist():
     out = os.path.join(WORK, "dist")
@@ -54,9 +59,7 @@ def venv(dist):
     path = os.path.join(WORK, "venv")
     _run([sys.executable, "-m", "venv", "--clear", path])
     py = os.path.join(path, "bin", "python")
-    _run(
-        [py, "-m", "pip", "install", "-q", "--disable-pip-version-check", dist[1], *BOARD_PACKAGES]
-    )
+    _pip_install(py, dist[1], *BOARD_PACKAGES)
     return py
 
 
@@ -274,32 +277,8 @@ def test_sdist_installs_offline_with_the_boards_build_tools(dist, tmp_path):
     path = tmp_path / "board"
     _run([sys.executable, "-m", "venv", str(path)])
     py = str(path / "bin" / "python")
-    _run(
-        [
-            py,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "setuptools>=68",
-            "wheel",
-            "cffi",
-        ]
-    )
-    _run(
-        [
-            py,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "--no-index",
-            "--no-build-isolation",
-            dist[0],
-        ]
-    )
+    _pip_install(py, "setuptools>=68", "wheel", "cffi")
+    _pip_install(py, "--no-index", "--no-build-isolation", dist[0])
     r = _run(
         [py, "-c", "import litedigest; print(litedigest.new('sha512', b'abc').hexdigest())"],
         cwd=tmp_path,

@@ -4,14 +4,12 @@ of 1 KiB per SHA peripheral through the batch walker, one by one and in software
 firmware, software/firmware/apps/batch); every digest checked on the device and, for the pool
 of distinct messages, against hashlib on the host."""
 
-import contextlib
 import hashlib
-import io
-import json
 
 import pytest
 from litedigest import cli
 from litedigest.measure import socdemo
+from sim_driver import soc_bench_records
 
 
 def test_batch_pool_matches_the_firmware_generator():
@@ -40,21 +38,7 @@ def test_a_wrong_digest_is_caught_on_the_host():
 
 @pytest.fixture(scope="module")
 def records():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(
-            [
-                "bench",
-                "--backend",
-                "soc",
-                "--batch",
-                "--json",
-                "--engine",
-                ",".join(socdemo._standard().MAIN_SOC),
-            ]
-        )
-    assert rc == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+    return soc_bench_records("--batch", "--engine", ",".join(socdemo._standard().MAIN_SOC))
 
 
 def test_every_sha_peripheral_and_size_is_measured_and_right(records):

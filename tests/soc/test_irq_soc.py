@@ -4,14 +4,12 @@ the sha256 peripheral's interrupt (the device's wait hook, ld_hw_irq_enable / ld
 against polling, on one-shot DMA calls and a batch (software/firmware/apps/irq); every digest
 checked on the device and against hashlib on the host."""
 
-import contextlib
 import hashlib
-import io
-import json
 
 import pytest
 from litedigest import cli
 from litedigest.measure import socdemo
+from sim_driver import soc_bench_records
 
 CASES = {"dma-64", "dma-1024", "dma-16384", f"batch-{socdemo.IRQ_BATCH}x64"}
 
@@ -41,11 +39,7 @@ def test_irq_needs_the_soc_backend_and_a_sha256_engine(capsys):
 
 @pytest.fixture(scope="module")
 def records():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(["bench", "--backend", "soc", "--irq", "--json"])
-    assert rc == 0
-    return {(r["wait"], r["case"]): r for r in map(json.loads, out.getvalue().splitlines())}
+    return {(r["wait"], r["case"]): r for r in soc_bench_records("--irq")}
 
 
 def test_every_mode_and_case_is_measured_and_right(records):

@@ -5,22 +5,13 @@ the one-shot DMA path's register accesses (the fast path, one `pad` job: info, p
 8 digest words; clean-start acks, dma_base, dma_length, ctrl, 2 acks, digest select) and its
 cost bounded."""
 
-import json
-
 import pytest
-from litedigest import cli
+from sim_driver import soc_bench_records
 
 
 @pytest.fixture(scope="module")
 def profile():
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(["bench", "--backend", "soc", "--profile", "--json"])
-    assert rc == 0
-    return {r["case"]: r for r in map(json.loads, out.getvalue().splitlines())}
+    return {r["case"]: r for r in soc_bench_records("--profile")}
 
 
 def test_every_case_hashes_right_and_adds_up(profile):

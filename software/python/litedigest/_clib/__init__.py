@@ -20,7 +20,8 @@
   compression hook: the padding and Skein's UBI sequence stay C), `HwCtx` / `HwSkeinCtx` (a
   peripheral); each has update/copy/digest/final;
 - `sched_order(lengths, alg, nslots, whole_message_jobs)`: the scheduler's pure policy
-  (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order.
+  (ld_sched_init/next/complete) run with a FIFO executor: the jobs in issue order
+  (`sched_job`: one issued ld_sched_job as a SchedJob).
 """
 
 import collections
@@ -954,6 +955,26 @@ class HwSkeinCtx:
         return self.copy().final()
 
 
+def sched_job(job, blocks=None):
+    """The SchedJob of an ld_sched_job that ld_sched_next issued (`blocks`: its bytes, when
+    the caller read them)."""
+    return SchedJob(
+        int(job.slot),
+        int(job.msg),
+        int(job.first_block),
+        int(job.nblocks),
+        bool(job.first),
+        bool(job.last),
+        int(job.variant),
+        bool(job.skein),
+        bool(job.out),
+        int(job.t0),
+        int(job.t1),
+        int(job.final_bytes),
+        blocks,
+    )
+
+
 def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messages=None):
     """The scheduler's pure policy (ld_sched_init/next/complete) for messages of `lengths`
     bytes, with an executor that completes jobs in issue order (a pipeline: FIFO; a slot has
@@ -1002,23 +1023,7 @@ def sched_order(lengths, alg="sha256", nslots=1, whole_message_jobs=False, messa
                     if job.tail_blocks
                     else b""
                 )
-            order.append(
-                SchedJob(
-                    int(job.slot),
-                    int(job.msg),
-                    int(job.first_block),
-                    int(job.nblocks),
-                    bool(job.first),
-                    bool(job.last),
-                    int(job.variant),
-                    bool(job.skein),
-                    bool(job.out),
-                    int(job.t0),
-                    int(job.t1),
-                    int(job.final_bytes),
-                    blocks,
-                )
-            )
+            order.append(sched_job(job, blocks))
             fifo.append(int(job.slot))
             continue
         if r < 0:
