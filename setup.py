@@ -21,6 +21,7 @@ BASE = {
     "litedigest.board": "software/python/litedigest/board",
     "litedigest.cli": "software/python/litedigest/cli",
     "litedigest.measure": "software/python/litedigest/measure",
+    "litedigest.remote": "software/python/litedigest/remote",
     "litedigest.notebooks": "notebooks",
 }
 CHECKOUT = {

@@ -3,15 +3,15 @@
 
 - ``build``: ``build_sim`` builds or reuses the model, ``SimBuild`` describes it;
 - ``firmware``: ``build_firmware`` (also for the board targets), ``write_main_ram_init``,
-  ``load_firmware``;
+  ``load_firmware``, ``firmware_app``;
 - ``process``: ``SimProcess``, a running model with its console and bridge;
-- ``bridge``: ``UARTBoneClient``, the host's bus over TCP; ``free_tcp_port``;
-- ``csrmap``: ``CSRMap``, the register map from csr.json;
+- (the host's bus over TCP, ``UARTBoneClient``, and the register map from csr.json,
+  ``CSRMap``, are litedigest.remote's: the board side uses them too);
 - ``errors``: ``SimError``, ``SimTimeout``;
 - ``bench``: boot/CSR/bulk rates and a small CLI (``python -m litedigest.soc.sim.bench``);
 - ``migen_widths``, ``migen_compiled``: Migen's simulator with expression widths computed once
   and the design's statements compiled to Python (installed by the PYNQ subsystem model
-  ``pynq_dma`` and by the tests).
+  soc/targets/pynq_dma.py and by the tests).
 
     from litedigest.soc.sim.build import build_sim
     from litedigest.soc.sim.firmware import build_firmware

@@ -17,7 +17,7 @@ import sys
 import time
 
 from litedigest import buildcache
-from litedigest.soc.sim.csrmap import CSRMap
+from litedigest.remote.csrmap import CSRMap
 from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import load_firmware
 

@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 
-from litedigest.soc.sim.bridge import UARTBoneClient, free_tcp_port, wait_slice
+from litedigest.remote.bridge import UARTBoneClient, free_tcp_port, wait_slice
 from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import write_main_ram_init
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 from litedigest.paths import repo_root
-from litedigest.soc.sim.bridge import BridgeError, UARTBoneClient, free_tcp_port
+from litedigest.remote.bridge import BridgeError, UARTBoneClient, free_tcp_port
 from litedigest.soc.sim.build import build_sim
 from litedigest.soc.sim.errors import SimError
 from litedigest.soc.sim.firmware import build_firmware, write_main_ram_init

@@ -218,8 +218,8 @@ class BridgedSim:
     the base install's pynq backend against it)."""
 
     def __init__(self, port, csr_json, host="127.0.0.1", timeout=30.0):
-        from litedigest.soc.sim.bridge import UARTBoneClient
-        from litedigest.soc.sim.csrmap import CSRMap
+        from litedigest.remote.bridge import UARTBoneClient
+        from litedigest.remote.csrmap import CSRMap
 
         self.csrs = CSRMap.from_json(csr_json)
         self.constants = self.csrs.constants

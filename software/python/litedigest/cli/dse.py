@@ -19,7 +19,6 @@ import sys
 from litedigest import extras
 from litedigest import spec as specmod
 from litedigest.measure import design_space
-from litedigest.soc.flows import dse
 
 
 def add_parser(subparsers):
@@ -29,6 +28,14 @@ def add_parser(subparsers):
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    if not extras.available("flows"):
+        # the runs live in the checkout's gateware tools (litedigest.soc.flows.dse): say what
+        # to install when the command is asked for
+        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        p.set_defaults(func=lambda args: extras.require("flows", "litedigest dse") or 2)
+        return
+    from litedigest.soc.flows import dse
+
     p.add_argument(
         "--engine",
         default=None,
@@ -88,6 +95,8 @@ def add_parser(subparsers):
 
 
 def _cmdline(args):
+    from litedigest.soc.flows import dse
+
     parts = ["litedigest", "dse"]
     if args.engine:
         parts += ["--engine", args.engine]
@@ -111,6 +120,8 @@ def _cmdline(args):
 
 def run(args):
     extras.require("flows", "litedigest dse (Yosys and nextpnr-ecp5 runs)")
+    from litedigest.soc.flows import dse
+
     try:
         if args.engine is None:
             specs = list(dse.DEFAULT_SPECS)
