@@ -3,7 +3,7 @@
 
 - ``build``: ``build_sim`` builds or reuses the model, ``SimBuild`` describes it;
 - ``firmware``: ``build_firmware`` (also for the board targets), ``write_main_ram_init``,
-  ``load_firmware``, ``firmware_app``;
+  ``load_firmware``, ``app_dir``;
 - ``process``: ``SimProcess``, a running model with its console and bridge;
 - (the host's bus over TCP, ``UARTBoneClient``, and the register map from csr.json,
   ``CSRMap``, are litedigest.remote's: the board side uses them too);

@@ -98,6 +98,6 @@ def load_firmware(sim_build, firmware):
     )
 
 
-def firmware_app(name):
-    """The folder of firmware app `name` (software/firmware/apps/<name>)."""
-    return os.path.join(buildcache.repo_root(), "software", "firmware", "apps", name)
+def app_dir(name):
+    """The folder of firmware app `name` (APPS_DIR/<name>)."""
+    return os.path.join(APPS_DIR, name)

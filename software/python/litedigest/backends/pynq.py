@@ -23,14 +23,9 @@ import os
 from litedigest import spec as specmod
 from litedigest.backends import Backend
 from litedigest.board import device as board_device
+from litedigest.board.device import use_device  # noqa: F401  (this module's API)
 
 ENV_DEVICE = "LITEDIGEST_PYNQ_DEVICE"
-
-
-def use_device(device):
-    """Make `device` (a LiteDigestDevice, or None to forget it) the one the backend drives.
-    Returns the previous one."""
-    return board_device.use_device(device)
 
 
 def current_device(open_default=True):

@@ -47,14 +47,14 @@ class SoCBackend(Backend):
 
     def _start(self):
         from litedigest.soc.sim.build import build_soc
-        from litedigest.soc.sim.firmware import build_firmware, firmware_app
+        from litedigest.soc.sim.firmware import app_dir, build_firmware
         from litedigest.soc.sim.process import SimProcess
         from litedigest.soc.targets.sim import soc_engines_for
 
         self.engines = [str(e) for e in soc_engines_for(self.spec)]
         self.instance = specmod.instance_name(self.spec, self.engines)
         self.build = build_soc(self.engines)
-        fw = build_firmware(self.build, firmware_app("idle"))
+        fw = build_firmware(self.build, app_dir("idle"))
         self.sim = SimProcess(self.build, firmware=fw)
         self.sim.start()
         try:

@@ -177,12 +177,12 @@ def start_sim(engines=None):
 
     extras.require("soc", "the simulated board device")
     from litedigest.soc.sim.build import build_soc
-    from litedigest.soc.sim.firmware import build_firmware, firmware_app
+    from litedigest.soc.sim.firmware import app_dir, build_firmware
     from litedigest.soc.sim.process import SimProcess
     from litedigest.soc.targets.sim import MAIN_SOC
 
     b = build_soc(list(engines or MAIN_SOC))
-    fw = build_firmware(b, firmware_app("idle"))
+    fw = build_firmware(b, app_dir("idle"))
     sim = SimProcess(b, firmware=fw)
     sim.start()
     try:

@@ -123,14 +123,14 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
     app on one SoC take turns, so the later ones reuse the first one's run."""
     from litedigest import buildcache
     from litedigest.soc.sim.build import build_soc
-    from litedigest.soc.sim.firmware import build_firmware, firmware_app
+    from litedigest.soc.sim.firmware import app_dir, build_firmware
     from litedigest.soc.sim.process import SimProcess
 
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
     b = build_soc(engines)
     log(f"building the {app} firmware...")
-    fw = build_firmware(b, firmware_app(app))
+    fw = build_firmware(b, app_dir(app))
     runs = os.path.join(b.build_dir, RUN_CACHE_DIR, app)
     reuse = not fresh and os.environ.get(RUN_CACHE_ENV, "1") != "0"
     with buildcache.locked(runs):
