@@ -4,7 +4,7 @@
 liblitedigest.a with lib/Makefile for each (cross compilers from the distribution) and sums
 `size` over the archive's members (text = code and constants, data, bss), in bytes.
 
-    scripts/c_library_sizes.py [--markdown] [--out DIR]
+    scripts/c_library_sizes.py [--markdown] [--out DIR] [--record records/c_library_sizes.json]
 
 The archive holds everything a configuration compiles in; a firmware links only the members
 (and, with --gc-sections, the functions) it uses."""
@@ -14,6 +14,8 @@ import os
 import shutil
 import subprocess
 import sys
+
+from litedigest import records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "software", "firmware", "lib")
@@ -78,6 +80,7 @@ def main(argv=None):
             os.environ.get("LITEDIGEST_BUILD") or os.path.join(ROOT, "build"), "clib-sizes"
         ),
     )
+    records.add_argument(ap)
     args = ap.parse_args(argv)
     missing = sorted({p for _, p, _ in TARGETS if shutil.which(p + "gcc") is None})
     if missing:
@@ -103,6 +106,12 @@ def main(argv=None):
         for cname, _ in CONFIGS:
             cells = [f"{sz['text'] + sz['data']:,}" for t, c, sz in rows if c == cname]
             print(f"| {cname} | " + " | ".join(cells) + " |")
+    records.write_if_asked(
+        args,
+        [dict(target=t, configuration=c, **sz) for t, c, sz in rows],
+        "scripts/c_library_sizes.py",
+        tools=records.tool_versions(tools=("riscv-gcc", "arm-gcc"), packages=()),
+    )
     return 0
 
 

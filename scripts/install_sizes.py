@@ -4,7 +4,7 @@
 wheel, installs it into fresh venvs (base; base + one extra) and measures site-packages
 (apparent size of the files, MB = 10^6 bytes) minus what an empty venv already has (pip).
 
-    scripts/install_sizes.py [--markdown] [--extras soc,flows,notebooks]
+    scripts/install_sizes.py [--markdown] [--extras soc,flows,notebooks] [--record FILE]
 
 Needs the package index (or pip's cache) for the dependencies."""
 
@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+from litedigest import records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -54,6 +56,7 @@ def main(argv=None):
     )
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--extras", default="soc,flows,notebooks")
+    records.add_argument(ap)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
@@ -84,6 +87,12 @@ def main(argv=None):
         print("| install | size (MB) |\n|---|---:|")
     for name, n in rows:
         print(f"| {name} | {n / 1e6:.1f} |" if args.markdown else f"{name:<40} {n / 1e6:8.1f} MB")
+    records.write_if_asked(
+        args,
+        [{"install": name, "bytes": n} for name, n in rows],
+        "scripts/install_sizes.py",
+        tools=records.tool_versions(tools=(), packages=("pip", "setuptools", "build")),
+    )
     return 0
 
 

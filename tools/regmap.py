@@ -28,12 +28,11 @@ with neither is an error, as is a meaning of something the peripheral does not d
 """
 
 import argparse
-import difflib
 import os
-import re
 import sys
 from dataclasses import dataclass
 
+from litedigest import generated
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc import peripheral as periphmod
@@ -518,20 +517,6 @@ def md_blocks(rm):
     return out
 
 
-_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.S)
-
-
-def splice(text, blocks):
-    """`text` with the content of each GENERATED block replaced by blocks[name]."""
-    found = _BLOCK.findall(text)
-    names = [m[1] for m in found]
-    if sorted(names) != sorted(blocks):
-        raise ValueError(
-            f"{DOC} has GENERATED blocks {names}, the generator writes {sorted(blocks)}"
-        )
-    return _BLOCK.sub(lambda m: m.group(1) + blocks[m.group(2)] + "\n" + m.group(4), text)
-
-
 def _only_note(item, reg=None, sep=""):
     """ "Skein peripherals only" (or SHA, MAC) for a register, or for a field of `reg` (a field of
     a register with the same scope gets none)."""
@@ -909,7 +894,7 @@ def outputs(root=ROOT, rm=None):
     """{path relative to the repository: generated text}; REGISTERS.md's prose is `root`'s."""
     rm = rm or collect()
     with open(os.path.join(root, DOC)) as f:
-        md = splice(f.read(), md_blocks(rm))
+        md = generated.splice(f.read(), md_blocks(rm), DOC)
     return {
         HEADER: header(rm),
         CATALOG_HEADER: catalog_header(),
@@ -921,37 +906,12 @@ def outputs(root=ROOT, rm=None):
 
 def write(out_root=ROOT, root=ROOT):
     """Write the generated files under `out_root` (the repository by default); their paths."""
-    paths = []
-    for rel, text in outputs(root).items():
-        path = os.path.join(out_root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        paths.append(path)
-    return paths
+    return [path for path, _ in generated.write(outputs(root), out_root)]
 
 
 def diffs(root=ROOT):
     """Unified diffs of `root`'s committed files against what the generator writes ([] if none)."""
-    out = []
-    for rel, text in outputs(root).items():
-        try:
-            with open(os.path.join(root, rel)) as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = ""
-        if old != text:
-            out.append(
-                "".join(
-                    difflib.unified_diff(
-                        old.splitlines(True),
-                        text.splitlines(True),
-                        f"a/{rel}",
-                        f"b/{rel} (generated)",
-                    )
-                )
-            )
-    return out
+    return generated.diffs(outputs(root), root)
 
 
 def main(argv=None):
@@ -964,16 +924,7 @@ def main(argv=None):
     ap.add_argument("--root", default=ROOT, help="the repository (default: this one)")
     ap.add_argument("--out", help="--write: write under this directory instead of --root")
     a = ap.parse_args(argv)
-    if a.write:
-        for p in write(a.out or a.root, a.root):
-            print(p)
-        return 0
-    d = diffs(a.root)
-    if d:
-        sys.stdout.write("".join(d))
-        print(f"\n{len(d)} generated file(s) out of date: run {COMMAND}", file=sys.stderr)
-        return 1
-    return 0
+    return generated.write_or_check(outputs(a.root), a.root, a.check, COMMAND, a.out)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import random
 import sys
 import time
 
+from litedigest import records
 from litedigest import spec as specmod
 from litedigest.soc.sim import migen_compiled, migen_widths
 from litedigest.soc.sim.axi_ddr import AXIDDR
@@ -394,6 +395,7 @@ def main(argv=None):
     p.add_argument("--ar-ready", type=float, default=0.75, help="chance ARREADY is high")
     p.add_argument("--r-gap", type=float, default=0.1, help="chance of an RVALID gap")
     p.add_argument("--json", action="store_true")
+    records.add_argument(p)
     args = p.parse_args(argv)
     results = []
     for lat in args.latency:
@@ -411,7 +413,15 @@ def main(argv=None):
             print(format_result(r), flush=True)
     if args.json:
         print(json.dumps(results, indent=2))
-    return 0 if all(r["digests_ok"] for r in results) else 1
+    ok = all(r["digests_ok"] for r in results)
+    if ok:
+        records.write_if_asked(
+            args,
+            results,
+            "python -m litedigest.soc.targets.pynq_dma",
+            tools=records.tool_versions(tools=(), packages=("migen", "litex")),
+        )
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ import json
 import sys
 
 from litedigest import extras
+from litedigest import records as recordsmod
 from litedigest import spec as specmod
-from litedigest.measure import socdemo
+from litedigest.measure import socdemo, tables
 from litedigest.measure.bench import (
     batch_clock_mhz,
     bench_rtl,
@@ -16,6 +17,7 @@ from litedigest.measure.bench import (
     bench_soc_hmac,
     bench_soc_irq,
     bench_soc_sched,
+    bench_soc_sweep,
 )
 
 DEFAULT_SIZES = (64, 1024, 16384)
@@ -71,60 +73,33 @@ def add_parser(subparsers):
         help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
         "peripheral from stored key states, software",
     )
+    p.add_argument(
+        "--sweep",
+        action="store_true",
+        help="soc: SHA-256 of 64 B .. 64 KiB in software, CSR and DMA (the speedup sweep)",
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also write the rows as a measurement record (command, build, tool versions) to "
+        "FILE, e.g. records/soc_batch.json; nothing is written when a digest or check fails",
+    )
     p.set_defaults(func=run)
 
 
-MD_HMAC_HEADER = (
-    "| peripheral (engine) | path | messages | cycles per MAC | MACs/s at {mhz:g} MHz "
-    "| speedup over software | key set-up (cycles) |\n|---|---|---|---|---|---|---|"
-)
-
-
-def _markdown_hmac(rec):
-    key = f"{rec['key_cycles']:,}" if rec.get("key_cycles") is not None else "-"
-    return (
-        f"| {rec['instance']} (`{rec['engine']}`) | {rec['path']} | {rec['messages']} "
-        f"| {rec['cycles_per_message']:,} "
-        f"| {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} "
-        f"| {key} |"
-    )
-
-
-MD_IRQ_HEADER = (
-    "| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
-    "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"
-    "\n|---|---|---|---|---|---|---|---|---|---|"
-)
-
-
-def _markdown_irq(rec):
-    dash = lambda v: "-" if v is None else f"{v:,}"
-    return (
-        f"| {rec['case']} | {rec['wait']} | {rec['cycles']:,} | {rec['latency']:,} "
-        f"| {dash(rec['added_latency'] if rec['wait'] != 'poll' else None)} "
-        f"| {dash(rec['isr_entry'])} "
-        f"| {dash(rec['handler'])} "
-        f"| {rec['interrupts']} | {rec['waits']} | {rec['other_work']:,} |"
-    )
-
-
-MD_BATCH_HEADER = (
-    "| engine | message | path | messages | cycles per message | messages/s at {mhz:g} MHz "
-    "| speedup over software |\n|---|---|---|---|---|---|---|"
-)
-
-
-def _markdown_batch(rec):
-    return (
-        f"| `{rec['engine']}` | {rec['bytes']} B | {rec['path']} | {rec['messages']} "
-        f"| {rec['cycles_per_message']:,} "
-        f"| {rec['messages_per_second']:,} | {rec['speedup_vs_sw']} |"
-    )
-
-
-def print_profile(engine, as_json):
+def print_profile(engine, as_json, record=None):
     """`bench --backend soc --profile`: a table per case of where the cycles of one call go."""
-    cases, access = socdemo.run_profile(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    with socdemo.recorded_runs() as runs:
+        cases, access = socdemo.run_profile(
+            engine, log=lambda m: print(m, file=sys.stderr, flush=True)
+        )
+    ok = all(c["ok"] for c in cases)
+    rows = [
+        dict(c, engine=engine, read_cycles=access.get("read"), write_cycles=access.get("write"))
+        for c in cases
+    ]
+    if record and ok:
+        _write_record(record, rows, runs)
     if as_json:
         for c in cases:
             print(
@@ -148,49 +123,16 @@ def print_profile(engine, as_json):
                 f"ld_hw_md, {path.upper()} path, {n} bytes: {c['total']} cycles "
                 f"(digest {'ok' if c['ok'] else 'WRONG'})"
             )
-            print(
-                "| phase | cycles | share | register reads "
-                "| register writes |\n|---|---|---|---|---|"
-            )
-            for name, ph in c["phases"].items():
-                print(
-                    f"| {name} | {ph['cycles']} | {ph['cycles'] / c['total']:.0%} "
-                    f"| {ph['reads']} | {ph['writes']} |"
-                )
+            print(tables.profile_markdown(c))
             print()
-    return 0 if all(c["ok"] for c in cases) else 1
+    return 0 if ok else 1
 
 
-MD_SCHED_HEADER = (
-    "| engine | path | messages x bytes | blocks | interval | engine run (cycles) "
-    "| utilization | whole call (cycles) | end-to-end utilization | bytes/cycle (whole call) |"
-    "\n|---|---|---|---|---|---|---|---|---|---|"
-)
-
-
-def _markdown_sched(rec):
-    path = f"{rec['path']}, {rec['caches']}" if "caches" in rec else rec["path"]
-    return (
-        f"| `{rec['engine']}` | {path} | {rec['messages']} x {rec['bytes'] // rec['messages']} "
-        f"| {rec['blocks']} | {rec['interval']} | {rec['run_cycles']} | {rec['utilization']} "
-        f"| {rec['cycles']} | {rec['end_to_end_utilization']} | {rec['bytes_per_cycle']} |"
-    )
-
-
-MD_HEADER = (
-    "| engine | latency (cycles) | interval (cycles) | blocks in flight | messages x bytes "
-    "| cycles | bytes/cycle | occupancy |\n|---|---|---|---|---|---|---|---|"
-)
-
-
-def _markdown(rec):
-    path = f" ({rec['path']})" if rec["path"] != "stream" else ""
-    return (
-        f"| `{rec['engine']}`{path} | {rec['latency']} | {rec['interval']} "
-        f"| {rec.get('in_flight', rec['messages'])} "
-        f"| {rec['messages']} x {rec['bytes'] // rec['messages']} | {rec['cycles']} "
-        f"| {rec['bytes_per_cycle']} | {rec['occupancy']} |"
-    )
+def _write_record(file, rows, runs):
+    """Write `rows` as the measurement record `file` (a note on stderr)."""
+    rec = recordsmod.make(recordsmod.name_of(file), recordsmod.command_line(), rows, runs=runs)
+    recordsmod.write(file, rec)
+    print(f"litedigest bench: wrote the record {file}", file=sys.stderr)
 
 
 def _text(rec):
@@ -223,93 +165,108 @@ def _text(rec):
 def run(args):
     extras.require("soc", f"litedigest bench --backend {args.backend}")
     try:
-        if args.profile:
-            if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-                raise ValueError("--profile applies to --backend soc alone")
-            return print_profile(args.engine, args.json)
-        if args.hmac:
-            if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-                raise ValueError(
-                    "--hmac applies to --backend soc alone (the firmware measures 64 B MACs)"
-                )
-            engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
-            for sp in engines or ():
-                specmod.parse(sp)
-            records = bench_soc_hmac(engines)
-            header, row = MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), _markdown_hmac
-        elif args.irq:
-            if args.backend != "soc" or args.sched or args.sizes or args.batch:
-                raise ValueError(
-                    "--irq applies to --backend soc alone (the firmware measures 64 B, "
-                    "1 KiB, 16 KiB and a batch)"
-                )
-            records = bench_soc_irq(args.engine)
-            header, row = MD_IRQ_HEADER, _markdown_irq
-        elif args.batch:
-            if args.backend != "soc" or args.sched or args.sizes:
-                raise ValueError(
-                    "--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)"
-                )
-            sim = socdemo._standard()
-            if args.engine == socdemo.DEFAULT_ENGINE:
-                lists = [list(sim.MAIN_SOC), list(sim.SCHED_SOC)]  # the firmware skips Skein
-            else:
-                lists = [args.engine.split(",")]
-                if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
-                    raise ValueError("the batch walker takes SHA engines, not Skein")
-            records = bench_soc_batch(lists)
-            header, row = MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), _markdown_batch
-        elif args.backend == "soc" and args.sched:
-            engines = (
-                socdemo._standard().SCHED_SOC
-                if args.engine == socdemo.DEFAULT_ENGINE
-                else args.engine.split(",")
-            )
-            for sp in engines:
-                specmod.parse(sp)
-            records = bench_soc_sched(list(engines))
-            header, row = MD_SCHED_HEADER, _markdown_sched
-        elif args.backend == "soc":
-            specmod.parse(args.engine)
-            if args.sizes or args.markdown:
-                raise ValueError(
-                    "--sizes and --markdown apply to --backend rtl only "
-                    "(the firmware measures 64, 1024, 16384)"
-                )
-            records = bench_soc(args.engine)
-        else:
-            if args.sched:
-                raise ValueError(
-                    "--sched applies to --backend soc (the rtl bench always schedules)"
-                )
-            specs = (
-                specmod.all_specs() + specmod.mac_specs()
-                if args.engine == "all"
-                else args.engine.split(",")
-            )
-            for sp in specs:
-                specmod.parse(sp)
-            sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
-            records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
-            header, row = MD_HEADER, _markdown
-        ok = True
-        if args.markdown:
-            print(header)
-        for rec in records:
-            ok &= rec["digest_ok"]
-            if args.json:
-                print(json.dumps(rec), flush=True)
-            elif args.markdown:
-                print(row(rec), flush=True)
-            else:
-                print(_text(rec), flush=True)
-        return 0 if ok else 1
+        if args.record:
+            recordsmod.name_of(args.record)  # a bad name fails before hours of measuring
+        with socdemo.recorded_runs() as runs:
+            return _run(args, runs)
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 2
     except RuntimeError as e:  # the simulation's errors (SimError, SimTimeout), failed checks
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 1
+
+
+def _run(args, runs):
+    if args.profile:
+        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
+            raise ValueError("--profile applies to --backend soc alone")
+        return print_profile(args.engine, args.json, args.record)
+    if args.sweep:
+        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
+            raise ValueError("--sweep applies to --backend soc alone")
+        engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+        records = bench_soc_sweep(engines)
+        header, row = tables.MD_SWEEP_HEADER, tables.markdown_sweep
+    if args.hmac:
+        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
+            raise ValueError(
+                "--hmac applies to --backend soc alone (the firmware measures 64 B MACs)"
+            )
+        engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+        for sp in engines or ():
+            specmod.parse(sp)
+        records = bench_soc_hmac(engines)
+        header, row = tables.MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), tables.markdown_hmac
+    elif args.irq:
+        if args.backend != "soc" or args.sched or args.sizes or args.batch:
+            raise ValueError(
+                "--irq applies to --backend soc alone (the firmware measures 64 B, "
+                "1 KiB, 16 KiB and a batch)"
+            )
+        records = bench_soc_irq(args.engine)
+        header, row = tables.MD_IRQ_HEADER, tables.markdown_irq
+    elif args.batch:
+        if args.backend != "soc" or args.sched or args.sizes:
+            raise ValueError(
+                "--batch applies to --backend soc alone (the firmware measures 64 B and 1 KiB)"
+            )
+        sim = socdemo._standard()
+        if args.engine == socdemo.DEFAULT_ENGINE:
+            lists = [list(sim.MAIN_SOC), list(sim.SCHED_SOC)]  # the firmware skips Skein
+        else:
+            lists = [args.engine.split(",")]
+            if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
+                raise ValueError("the batch walker takes SHA engines, not Skein")
+        records = bench_soc_batch(lists)
+        header, row = tables.MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), tables.markdown_batch
+    elif args.backend == "soc" and args.sched:
+        engines = (
+            socdemo._standard().SCHED_SOC
+            if args.engine == socdemo.DEFAULT_ENGINE
+            else args.engine.split(",")
+        )
+        for sp in engines:
+            specmod.parse(sp)
+        records = bench_soc_sched(list(engines))
+        header, row = tables.MD_SCHED_HEADER, tables.markdown_sched
+    elif args.backend == "soc":
+        specmod.parse(args.engine)
+        if args.sizes or args.markdown:
+            raise ValueError(
+                "--sizes and --markdown apply to --backend rtl only "
+                "(the firmware measures 64, 1024, 16384)"
+            )
+        records = bench_soc(args.engine)
+    else:
+        if args.sched:
+            raise ValueError("--sched applies to --backend soc (the rtl bench always schedules)")
+        specs = (
+            specmod.all_specs() + specmod.mac_specs()
+            if args.engine == "all"
+            else args.engine.split(",")
+        )
+        for sp in specs:
+            specmod.parse(sp)
+        sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
+        records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
+        header, row = tables.MD_RTL_HEADER, tables.markdown_rtl
+    ok = True
+    rows = []
+    if args.markdown:
+        print(header)
+    for rec in records:
+        ok &= rec["digest_ok"]
+        rows.append(rec)
+        if args.json:
+            print(json.dumps(rec), flush=True)
+        elif args.markdown:
+            print(row(rec), flush=True)
+        else:
+            print(_text(rec), flush=True)
+    if args.record and ok:
+        _write_record(args.record, rows, runs)
+    return 0 if ok else 1
 
 
 # the rtl bench hashes p messages of each size in simulation: beyond this it would run for hours

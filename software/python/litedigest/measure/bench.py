@@ -47,6 +47,12 @@ one per run; litedigest.cli.bench prints them.
                  in software (ld_hmac); cycles per MAC, MACs per second at BATCH_CLOCK_MHZ, the
                  key set-up's cycles; every MAC checked on the device and the pool's against
                  Python's hmac.
+  --backend soc --sweep: hardware against software across message sizes (the sweep firmware,
+                 litedigest.measure.sweep) on the main SoC: SHA-256 of 64 B .. 64 KiB in
+                 software, over the CSR path and over the DMA path; one row per path and size.
+  --record FILE: the rows, also written as a measurement record (litedigest.records:
+                 the command, the build it measured, the tool versions) to FILE, e.g.
+                 records/soc_batch.json, from which the documentation's tables are generated.
   --backend soc --profile: where the cycles of one ld_hw_md call on the sha256 peripheral go
                  (software/firmware/apps/profile, the library built with LD_CONFIG_PROFILE):
                  per case (DMA 64 B and 16 KiB, CSR 64 B) the cycles, register reads and writes
@@ -334,6 +340,19 @@ def bench_soc(engine):
             "the firmware's bad-input checks failed: "
             + ", ".join(c["name"] for c in demo.checks if not c["ok"])
         )
+
+
+def bench_soc_sweep(engines=None):
+    """The sweep firmware (litedigest.measure.sweep): SHA-256 of 64 B .. 64 KiB in software,
+    over the CSR and the DMA path of the SoC with `engines` (default: the main SoC)."""
+    from litedigest.measure.sweep import run_sweep
+
+    run = run_sweep(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+    sw = run.cycles("sw")
+    for r in run.records:
+        yield _soc_row(run.engine, r, sw.get(r["bytes"]))
+    if not run.all_ok:
+        raise RuntimeError("the sweep firmware's digests or cases are wrong or missing")
 
 
 def bench_soc_sched(engines):

@@ -28,12 +28,12 @@ engines.json document (default: the committed one).
 """
 
 import argparse
-import difflib
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 
+from litedigest import generated
 from litedigest import spec as specmod
 from litedigest.measure import papers as P
 
@@ -843,17 +843,9 @@ def markdown(doc=None):
 
 
 # ------------------------------------------------------------------- the generated document
-_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.S)
-
-
-def splice(text, generated):
-    """`text` with each GENERATED block's content replaced by generated[name]."""
-    names = [m[1] for m in _BLOCK.findall(text)]
-    if sorted(names) != sorted(generated):
-        raise ValueError(
-            f"the document has GENERATED blocks {names}; the generator writes {sorted(generated)}"
-        )
-    return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + "\n" + m.group(4), text)
+def splice(text, blocks_):
+    """`text` with each GENERATED block's content replaced by blocks_[name]."""
+    return generated.splice(text, blocks_, DOC_RELPATH)
 
 
 def doc_path(root=None):
@@ -885,23 +877,9 @@ def main(argv=None):
         return 0
     path = a.doc or doc_path()
     with open(path) as f:
-        old = f.read()
-    new = splice(old, blocks(doc))
-    if a.write:
-        if new != old:
-            with open(path, "w") as f:
-                f.write(new)
-        print(f"{'wrote' if new != old else 'up to date:'} {path}")
-        return 0
-    if new != old:
-        sys.stdout.writelines(
-            difflib.unified_diff(
-                old.splitlines(True), new.splitlines(True), path, f"{path} (generated)"
-            )
-        )
-        print(f"\n{path}: generated tables out of date: run {COMMAND}", file=sys.stderr)
-        return 1
-    return 0
+        new = splice(f.read(), blocks(doc))
+    root, rel = os.path.split(os.path.abspath(path))
+    return generated.write_or_check({rel: new}, root, a.check, COMMAND)
 
 
 if __name__ == "__main__":

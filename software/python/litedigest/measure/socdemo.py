@@ -12,6 +12,7 @@ tests that run the same firmware on the same SoC run it once. `LITEDIGEST_RUN_CA
 `fresh=True`) runs it again.
 """
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -115,6 +116,26 @@ def _run_stamp(b, app, fw):
     )
 
 
+# the runs of the firmware since recorded_runs() was entered (None: not recording)
+_runs = None
+
+
+@contextlib.contextmanager
+def recorded_runs():
+    """Collect the firmware runs made inside the block: yields a list that gets one
+    {app, engines, stamp} per run_app (the stamp of the firmware image on the simulator binary:
+    a measurement record names the build its figures came from)."""
+    global _runs
+    outer, _runs = _runs, []
+    runs = _runs
+    try:
+        yield runs
+    finally:
+        _runs = outer
+        if outer is not None:
+            outer.extend(runs)
+
+
 def run_app(engines, app, log=None, timeout=900, fresh=False):
     """Build the simulated SoC with `engines` (cached) and the firmware `app`
     (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build).
@@ -136,6 +157,8 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
     with buildcache.locked(runs):
         record = os.path.join(runs, "console.json")
         stamp = _run_stamp(b, app, fw)
+        if _runs is not None:
+            _runs.append({"app": app, "engines": [str(e) for e in engines], "stamp": stamp})
         done = buildcache.cached(record, stamp) if reuse else None
         if done is not None:
             log(

@@ -1,0 +1,620 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""The documentation's figures, generated from the measurement records.
+
+Every figure the README and the documentation show is a table between ``BEGIN GENERATED`` /
+``END GENERATED`` markers (litedigest.generated), rendered here from the committed records
+(``records/*.json``, litedigest.records), the board manifests (``bitstreams/<board>/
+manifest.json``) and the design space (``bitstreams/engines.json``, through
+litedigest.measure.design_space). A figure exists once, in its record; a stale table fails
+``--check``, which the test suite runs.
+
+    python -m litedigest.measure.figures --write         # regenerate every table
+    python -m litedigest.measure.figures --check         # exit 1 with a diff when one is stale
+    python -m litedigest.measure.figures --plots DIR     # the plots, as SVG files in DIR
+
+Each record names the command that measures it again; ``--commands`` lists them.
+"""
+
+import argparse
+import glob
+import os
+import sys
+from dataclasses import dataclass
+
+from litedigest import buildcache, generated
+from litedigest import records as rec
+from litedigest.measure import design_space, tables
+
+COMMAND = "python -m litedigest.measure.figures --write"
+DESIGN_SPACE_DOC = design_space.DOC_RELPATH
+
+
+@dataclass
+class Sources:
+    """What the tables are rendered from: the records, the board manifests, the design space."""
+
+    root: str
+
+    def record(self, name):
+        return rec.load(name, self.root)
+
+    def rows(self, name):
+        return self.record(name)["results"]
+
+    def manifest(self, board, image=""):
+        p = os.path.join(self.root, "bitstreams", board, image, "manifest.json")
+        doc = buildcache.load(p)
+        if doc is None:
+            raise FileNotFoundError(f"no board manifest {p}: run `litedigest build {board}`")
+        return doc
+
+    def record_names(self):
+        return sorted(
+            os.path.basename(p)[: -len(".json")]
+            for p in glob.glob(os.path.join(self.root, rec.RECORDS_DIR, "*.json"))
+        )
+
+
+# ------------------------------------------------------------------ helpers
+def _num(v, digits=None):
+    if v is None:
+        return "-"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if digits is not None:
+        return f"{v:,.{digits}f}"
+    return f"{v:,}"
+
+
+def _table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def _source_line(*names, src):
+    """The line under a table that says where its figures come from and how to measure them."""
+    parts = []
+    for n in names:
+        r = src.record(n)
+        parts.append(f"`{r['command']}` ({_when(r)})")
+    return "Measured by " + "; ".join(parts) + "."
+
+
+def _when(r):
+    b = r.get("build", {})
+    return f"records/{r['record']}.json, {r['measured'][:10]}, build {b.get('git', '?')}"
+
+
+def _rows_of(rows, **match):
+    return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
+
+
+def _one(rows, **match):
+    found = _rows_of(rows, **match)
+    if len(found) != 1:
+        raise ValueError(f"expected one row with {match}, found {len(found)}")
+    return found[0]
+
+
+# ------------------------------------------------------------------ the simulated SoC
+def soc_demo(src):
+    rows = src.rows("soc_demo")
+    engine = rows[0]["engine"]
+    body = []
+    for n in sorted({r["bytes"] for r in rows}):
+        sw, csr, dma = (_one(rows, bytes=n, path=p) for p in ("sw", "csr", "dma"))
+        body.append(
+            [
+                _num(n),
+                _num(sw["cycles"]),
+                _num(csr["cycles"]),
+                _num(dma["cycles"]),
+                dma["bytes_per_cycle"],
+                f"{dma['speedup_vs_sw']}x",
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "bytes",
+                    "software (cycles)",
+                    f"CSR `{engine}` (cycles)",
+                    f"DMA `{engine}` (cycles)",
+                    "DMA bytes/cycle",
+                    "DMA speedup over software",
+                ],
+                body,
+            ),
+            "",
+            f"The counter's own cost ({rows[0]['timer_cycles']} cycles, measured as an empty "
+            "interval) is subtracted from every figure; the records' `raw_cycles` keep the "
+            "interval as read. " + _source_line("soc_demo", src=src),
+        ]
+    )
+
+
+def soc_profile(src):
+    rows = src.rows("soc_profile")
+    out = [
+        f"One register access through the HAL: {rows[0]['read_cycles']:.1f} cycles to read, "
+        f"{rows[0]['write_cycles']:.1f} to write.",
+        "",
+    ]
+    for c in rows:
+        path, n = c["case"].split("-")
+        out += [
+            f"`ld_hw_md`, {path.upper()} path, {int(n):,} bytes: {c['total']:,} cycles "
+            "instrumented:",
+            "",
+            tables.profile_markdown(c),
+            "",
+        ]
+    out.append(_source_line("soc_profile", src=src))
+    return "\n".join(out)
+
+
+def _bench_table(name, header, row, src, **match):
+    rows = _rows_of(src.rows(name), **match)
+    return "\n".join([header, *(row(r) for r in rows), "", _source_line(name, src=src)])
+
+
+def soc_batch(src):
+    rows = src.rows("soc_batch")
+    return _bench_table(
+        "soc_batch",
+        tables.MD_BATCH_HEADER.format(mhz=rows[0]["clock_mhz"]),
+        tables.markdown_batch,
+        src,
+    )
+
+
+def soc_hmac(src):
+    rows = src.rows("soc_hmac")
+    return _bench_table(
+        "soc_hmac",
+        tables.MD_HMAC_HEADER.format(mhz=rows[0]["clock_mhz"]),
+        tables.markdown_hmac,
+        src,
+    )
+
+
+def soc_irq(src):
+    return _bench_table("soc_irq", tables.MD_IRQ_HEADER, tables.markdown_irq, src)
+
+
+def soc_sched(src):
+    return _bench_table("soc_sched", tables.MD_SCHED_HEADER, tables.markdown_sched, src)
+
+
+def soc_skein(src):
+    rows = src.rows("soc_skein")
+    names = {
+        "sw": "software (`ld_skein512`)",
+        "csr": "CSR (`ld_hw_skein512`)",
+        "dma": "DMA (`ld_hw_skein512`)",
+    }
+    body = [
+        [
+            names.get(r["path"], r["path"]),
+            _num(r["cycles"]),
+            r["bytes_per_cycle"],
+            f"{r['speedup_vs_sw']}x",
+        ]
+        for r in rows
+    ]
+    return "\n".join(
+        [
+            f"Skein-512-512 of {rows[0]['bytes']:,} bytes on `{rows[0]['engine']}`:",
+            "",
+            _table(["path", "cycles", "bytes/cycle", "speedup over software"], body),
+            "",
+            _source_line("soc_skein", src=src),
+        ]
+    )
+
+
+def soc_sweep(src):
+    rows = src.rows("soc_sweep")
+    body = []
+    for n in sorted({r["bytes"] for r in rows}):
+        sw, csr, dma = (_one(rows, bytes=n, path=p) for p in ("sw", "csr", "dma"))
+        body.append(
+            [
+                _num(n),
+                _num(sw["cycles"]),
+                _num(csr["cycles"]),
+                _num(dma["cycles"]),
+                f"{csr['speedup_vs_sw']}x",
+                f"{dma['speedup_vs_sw']}x",
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "bytes",
+                    "software (cycles)",
+                    "CSR (cycles)",
+                    "DMA (cycles)",
+                    "CSR speedup",
+                    "DMA speedup",
+                ],
+                body,
+            ),
+            "",
+            _source_line("soc_sweep", src=src),
+        ]
+    )
+
+
+# ------------------------------------------------------------------ the engines alone
+def _rtl(src, name, keep):
+    rows = [r for r in src.rows(name) if keep(r["engine"])]
+    return "\n".join(
+        [
+            tables.MD_RTL_HEADER,
+            *(tables.markdown_rtl(r) for r in rows),
+            "",
+            _source_line(name, src=src),
+        ]
+    )
+
+
+def rtl_sha(src):
+    return _rtl(src, "rtl_engines", lambda e: e.startswith("sha"))
+
+
+def rtl_skein(src):
+    return _rtl(src, "rtl_engines", lambda e: e.startswith("skein"))
+
+
+def rtl_hmac(src):
+    return _rtl(src, "rtl_hmac", lambda e: True)
+
+
+# ------------------------------------------------------------------ boards
+PYNQ_DMA_RECORDS = ("pynq_dma_sha256_opt_p4", "pynq_dma_sha256_opt")
+
+
+def pynq_dma(src):
+    body = []
+    for name in PYNQ_DMA_RECORDS:
+        for r in src.rows(name):
+            body.append(
+                [
+                    f"`{r['engine']}`, {r['messages']} x {r['message_bytes']:,} B",
+                    r["latency"],
+                    _num(r["cycles"]),
+                    f"{r['bytes_per_cycle']:.2f}",
+                    f"{r['port_use']:.0%}",
+                    f"{r['cycles_per_block']:.2f}",
+                    r["max_bursts_in_flight"],
+                ]
+            )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "engine, messages",
+                    "DDR first-beat latency (cycles)",
+                    "cycles",
+                    "bytes/cycle",
+                    "port busy",
+                    "engine cycles per block",
+                    "bursts in flight (most)",
+                ],
+                body,
+            ),
+            "",
+            _source_line(*PYNQ_DMA_RECORDS, src=src),
+        ]
+    )
+
+
+ECP5_IMAGES = ("", "four_engines", "four_engines_k5_r8", "four_engines_k5_r4")
+
+
+def _clock_cells(m):
+    f = m["fmax"]
+    cells = [f"sys {f['median_mhz']:.2f} MHz (target {m['sys_clk_target_mhz']:g})"]
+    for name, d in m.get("engine_domains", {}).items():  # engines in clock domains of their own
+        engines = ", ".join(f"`{e}`" for e in d["engines"])
+        cells.append(f"{name} ({engines}) {d['median_mhz']:.2f} MHz (target {d['target_mhz']:g})")
+    return "; ".join(cells)
+
+
+def ecp5_images(src):
+    body = []
+    for image in ECP5_IMAGES:
+        try:
+            m = src.manifest("ecp5", image)
+        except FileNotFoundError:
+            continue
+        util = m.get("utilization", {})
+        seeds = ", ".join(f"{s}: {v:.2f}" for s, v in m["fmax"].get("per_seed_mhz", {}).items())
+        body.append(
+            [
+                f"`bitstreams/ecp5/{image + '/' if image else ''}`",
+                ", ".join(f"`{e}`" for e in m["engines"]),
+                _clock_cells(m),
+                seeds or "-",
+                _num(util.get("lut4", {}).get("used")),
+                _num(util.get("ff", {}).get("used")),
+                _num(util.get("ebr", {}).get("used")),
+                "yes" if m.get("bitstream", {}).get("in_repository") else "no",
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "image",
+                    "engines",
+                    "routed clock (median of seeds)",
+                    "sys clock per seed (MHz)",
+                    "LUT4",
+                    "FF",
+                    "EBR",
+                    "bitstream committed",
+                ],
+                body,
+            ),
+            "",
+            "From each image's `manifest.json`, written by the `litedigest build ecp5` command "
+            "it names (`generated_by`), with its tool versions and source stamp.",
+        ]
+    )
+
+
+# ------------------------------------------------------------------ sizes
+def _mb(n):
+    return f"{n / 1e6:.1f}"
+
+
+def install_sizes(src):
+    rows = src.rows("install_sizes")
+    return "\n".join(
+        [
+            _table(
+                ["install", "size (MB)"], [[r["install"], f"{r['bytes'] / 1e6:.1f}"] for r in rows]
+            ),
+            "",
+            _source_line("install_sizes", src=src),
+        ]
+    )
+
+
+def c_library_sizes(src):
+    rows = src.rows("c_library_sizes")
+    targets = list(dict.fromkeys(r["target"] for r in rows))
+    configs = list(dict.fromkeys(r["configuration"] for r in rows))
+    body = [
+        [c]
+        + [
+            _num(
+                _one(rows, target=t, configuration=c)["text"]
+                + _one(rows, target=t, configuration=c)["data"]
+            )
+            for t in targets
+        ]
+        for c in configs
+    ]
+    return "\n".join(
+        [
+            _table(["configuration (text + data, bytes)", *targets], body),
+            "",
+            _source_line("c_library_sizes", src=src),
+        ]
+    )
+
+
+# ------------------------------------------------------------------ the records
+def records_index(src):
+    body = []
+    for name in src.record_names():
+        r = src.record(name)
+        body.append(
+            [
+                f"[`{name}`](../records/{name}.json)",
+                f"`{r['command']}`",
+                r["measured"][:10],
+                f"`{r['build'].get('git', '?')}`",
+            ]
+        )
+    return _table(["record", "command", "measured", "build"], body)
+
+
+# ------------------------------------------------------------------ the front page
+def _engine_record(spec):
+    doc = design_space.load()
+    for r in design_space.records(doc):
+        if r["spec"] == spec:
+            return r
+    raise ValueError(f"bitstreams/engines.json has no record of {spec}")
+
+
+def headline(src):
+    """The front page's figures: one row each, the record it comes from."""
+    demo = src.rows("soc_demo")
+    big = max(r["bytes"] for r in demo)
+    dma_big, dma_64 = _one(demo, bytes=big, path="dma"), _one(demo, bytes=64, path="dma")
+    batch = _one(src.rows("soc_batch"), engine="sha256:opt", bytes=64, path="batch")
+    hmac = [r for r in src.rows("soc_hmac") if r["path"] == "batch"][0]
+    sched = [r for r in src.rows("soc_sched") if r["path"] == "dma" and r.get("caches") == "warm"]
+    skein = _one(src.rows("soc_skein"), path="dma")
+    eng = _engine_record("sha256:opt:p1")
+    soc = src.manifest("ecp5", "four_engines_k5_r8")
+    clib = _one(
+        src.rows("c_library_sizes"),
+        configuration="SHA-256 only",
+        target="rv32im -Os (VexRiscv, MicroBlaze V)",
+    )
+    base = src.rows("install_sizes")[0]
+    rows = [
+        [
+            f"SHA-256 of {big // 1024} KiB, one `ld_hw_md` call, DMA (`sha256:opt`)",
+            f"{dma_big['cycles']:,} cycles, {dma_big['bytes_per_cycle']} bytes/cycle, "
+            f"{dma_big['speedup_vs_sw']}x the C library's software hash on the same CPU",
+            "soc_demo",
+        ],
+        [
+            "SHA-256 of 64 B, one `ld_hw_md` call, DMA",
+            f"{dma_64['cycles']:,} cycles",
+            "soc_demo",
+        ],
+        [
+            "SHA-256 of 64 B messages through the batch walker (`sha256:opt`)",
+            f"{batch['cycles_per_message']} cycles a message, {batch['messages_per_second']:,} "
+            f"messages/s at {batch['clock_mhz']:g} MHz",
+            "soc_batch",
+        ],
+        [
+            f"HMAC-SHA-256 of 64 B through the HMAC peripheral's walker (`{hmac['engine']}`)",
+            f"{hmac['cycles_per_message']} cycles a MAC, {hmac['speedup_vs_sw']}x software",
+            "soc_hmac",
+        ],
+    ]
+    rows += [
+        [
+            f"The message scheduler, {r['messages']} x {r['bytes'] // r['messages'] // 1024} KiB "
+            f"on `{r['engine']}`, whole call",
+            f"{r['end_to_end_utilization']} of the engine's rate ({r['cycles']:,} cycles)",
+            "soc_sched",
+        ]
+        for r in sched
+    ]
+    rows += [
+        [
+            f"Skein-512-512 of {skein['bytes'] // 1024} KiB, DMA (`{skein['engine']}`)",
+            f"{skein['cycles']:,} cycles, {skein['speedup_vs_sw']}x software",
+            "soc_skein",
+        ],
+        [
+            "`sha256:opt` alone on ECP5 (LFE5U-85F), routed",
+            f"{eng['ecp5']['fmax_median']:.1f} MHz, {eng['ecp5']['lut4_with_carry']:,} LUT4, "
+            f"{eng['throughput_mbps']:,.0f} Mbit/s",
+            "bitstreams/engines.json",
+        ],
+        [
+            "The main SoC on ECP5, four engines ("
+            + ", ".join(f"`{e}`" for e in soc["engines"])
+            + ")",
+            _clock_cells(soc),
+            "bitstreams/ecp5/four_engines_k5_r8/manifest.json",
+        ],
+        [
+            "The C library, SHA-256 only, rv32im `-Os`",
+            f"{clib['text'] + clib['data']:,} bytes",
+            "c_library_sizes",
+        ],
+        [base["install"], f"{_mb(base['bytes'])} MB installed", "install_sizes"],
+    ]
+    for r in rows:
+        r[2] = f"[`{r[2]}`](records/{r[2]}.json)" if "/" not in r[2] else f"[`{r[2]}`]({r[2]})"
+    return "\n".join(
+        [
+            _table(["what", "figure", "record"], rows),
+            "",
+            "Simulated SoC: VexRiscv and the peripheral in Verilator, exact cycles. Every figure "
+            "comes from the record named beside it; docs/MEASUREMENTS.md says how each is "
+            "measured.",
+        ]
+    )
+
+
+# ------------------------------------------------------------------ the documents
+# every block a document may hold: {name: renderer(Sources) -> Markdown}
+BLOCKS = {
+    f.__name__: f
+    for f in (
+        soc_demo,
+        soc_profile,
+        soc_batch,
+        soc_hmac,
+        soc_irq,
+        soc_sched,
+        soc_skein,
+        soc_sweep,
+        rtl_sha,
+        rtl_skein,
+        rtl_hmac,
+        pynq_dma,
+        ecp5_images,
+        install_sizes,
+        c_library_sizes,
+        records_index,
+    )
+}
+BLOCKS["headline"] = lambda src: headline(src)
+# the documents whose blocks are figures (the register map's are tools/regmap.py's)
+DOCUMENT_GLOBS = ("README.md", "docs/*.md", "docs/*/*.md", "bitstreams/*.md", "bitstreams/*/*.md")
+
+
+def documents(root):
+    """{path relative to root: its text} of every document that has GENERATED blocks."""
+    out = {}
+    for pattern in DOCUMENT_GLOBS:
+        for p in sorted(glob.glob(os.path.join(root, pattern))):
+            with open(p) as f:
+                text = f.read()
+            if generated.block_names(text):
+                out[os.path.relpath(p, root)] = text
+    return out
+
+
+def outputs(root=None):
+    """{path: generated text} of every document with figures, `root` (the checkout)'s prose
+    kept. A block no renderer knows, or a renderer no document uses, is a ValueError."""
+    root = root or buildcache.repo_root()
+    src = Sources(root)
+    out, used = {}, set()
+    for rel, text in documents(root).items():
+        if rel == DESIGN_SPACE_DOC:
+            out[rel] = design_space.splice(text, design_space.blocks())
+            continue
+        names = generated.block_names(text)
+        unknown = sorted(set(names) - set(BLOCKS))
+        if unknown:
+            raise ValueError(f"{rel}: no generator for the GENERATED blocks {unknown}")
+        used |= set(names)
+        out[rel] = generated.splice(text, {n: BLOCKS[n](src) for n in names}, rel)
+    unused = sorted(set(BLOCKS) - used)
+    if unused:
+        raise ValueError(f"no document shows the generated tables {unused}")
+    return out
+
+
+def commands(root=None):
+    """[(record, command)] of every committed record: what measures each figure again."""
+    src = Sources(root or buildcache.repo_root())
+    return [(n, src.record(n)["command"]) for n in src.record_names()]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python -m litedigest.measure.figures", description=__doc__.split("\n")[0]
+    )
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true", help="regenerate every table in place")
+    g.add_argument("--check", action="store_true", help="exit 1 with a diff when one is stale")
+    g.add_argument("--plots", metavar="DIR", help="write the plots (SVG) into DIR")
+    g.add_argument("--commands", action="store_true", help="the command behind each record")
+    ap.add_argument("--root", default=buildcache.repo_root(), help="the checkout (default: this)")
+    a = ap.parse_args(argv)
+    if a.commands:
+        for name, cmd in commands(a.root):
+            print(f"{name}: {cmd}")
+        return 0
+    if a.plots:
+        from litedigest.measure import plots
+
+        for p in plots.write_all(Sources(a.root), a.plots):
+            print(p)
+        return 0
+    return generated.write_or_check(outputs(a.root), a.root, a.check, COMMAND)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
