@@ -18,6 +18,7 @@ Each record names the command that measures it again; ``--commands`` lists them.
 import argparse
 import glob
 import os
+import re
 import sys
 from dataclasses import dataclass
 
@@ -586,6 +587,36 @@ def outputs(root=None):
     return out
 
 
+# A measured quantity typed into prose: a number with the unit of a figure (cycles, a clock,
+# a rate, an area, a size in MB, a speedup or a share). Message sizes, counts of things and
+# parameters (64 B, 16 KiB, p = 4, 3 seeds) are not figures.
+FIGURE = re.compile(
+    r"(?<![\w.`/-])\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?\s*"
+    r"(?:MHz|cycles?\b|bytes/cycle|B/cycle|Mbit/s|MB/s|MB\b|ns\b|LUT4s?\b|LUTs?\b|FFs?\b|EBRs?\b"
+    r"|x\b|×|%)"
+)
+# the documents that describe the current build; CHANGELOG.md keeps figures as history
+PROSE_GLOBS = DOCUMENT_GLOBS + ("soc/*.md",)
+_CODE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def typed_figures(root=None):
+    """[(path, line, figure)] of the figures typed by hand in the documentation: outside
+    GENERATED blocks and code blocks (a command's output shown as an example is code)."""
+    root = root or buildcache.repo_root()
+    out = []
+    for pattern in PROSE_GLOBS:
+        for p in sorted(glob.glob(os.path.join(root, pattern))):
+            with open(p) as f:
+                text = f.read()
+            blank = lambda m: "\n" * m.group(0).count("\n")  # keep the line numbers
+            text = _CODE.sub(blank, generated.BLOCK.sub(blank, text))
+            rel = os.path.relpath(p, root)
+            for i, line in enumerate(text.split("\n"), 1):
+                out += [(rel, i, m.group(0)) for m in FIGURE.finditer(line)]
+    return out
+
+
 def commands(root=None):
     """[(record, command)] of every committed record: what measures each figure again."""
     src = Sources(root or buildcache.repo_root())
@@ -613,7 +644,17 @@ def main(argv=None):
         for p in plots.write_all(Sources(a.root), a.plots):
             print(p)
         return 0
-    return generated.write_or_check(outputs(a.root), a.root, a.check, COMMAND)
+    status = generated.write_or_check(outputs(a.root), a.root, a.check, COMMAND)
+    typed = typed_figures(a.root)
+    for path, line, fig in typed:
+        print(f"{path}:{line}: a figure typed by hand: {fig!r}", file=sys.stderr)
+    if typed:
+        print(
+            f"{len(typed)} figure(s) typed outside a GENERATED block: take each from a record "
+            "(a table of this generator) or say it without the number",
+            file=sys.stderr,
+        )
+    return 1 if typed and a.check else status
 
 
 if __name__ == "__main__":
