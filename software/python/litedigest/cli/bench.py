@@ -5,8 +5,9 @@ measures is described there) as JSON records, a table or text."""
 import json
 import sys
 
-from litedigest import extras
+from litedigest import extras, progress
 from litedigest import spec as specmod
+from litedigest.cli.common import add_quiet, progress_of
 from litedigest.measure import socdemo
 from litedigest.measure.bench import (
     batch_clock_mhz,
@@ -71,6 +72,7 @@ def add_parser(subparsers):
         help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
         "peripheral from stored key states, software",
     )
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
@@ -122,9 +124,10 @@ def _markdown_batch(rec):
     )
 
 
-def print_profile(engine, as_json):
+def print_profile(engine, as_json, log):
     """`bench --backend soc --profile`: a table per case of where the cycles of one call go."""
-    cases, access = socdemo.run_profile(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    cases, access = socdemo.run_profile(engine, log=log)
+    log.close()
     if as_json:
         for c in cases:
             print(
@@ -222,11 +225,12 @@ def _text(rec):
 
 def run(args):
     extras.require("soc", f"litedigest bench --backend {args.backend}")
+    log = progress_of(args)
     try:
         if args.profile:
             if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
                 raise ValueError("--profile applies to --backend soc alone")
-            return print_profile(args.engine, args.json)
+            return print_profile(args.engine, args.json, log)
         if args.hmac:
             if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
                 raise ValueError(
@@ -235,7 +239,7 @@ def run(args):
             engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
             for sp in engines or ():
                 specmod.parse(sp)
-            records = bench_soc_hmac(engines)
+            records = bench_soc_hmac(engines, log)
             header, row = MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), _markdown_hmac
         elif args.irq:
             if args.backend != "soc" or args.sched or args.sizes or args.batch:
@@ -243,7 +247,7 @@ def run(args):
                     "--irq applies to --backend soc alone (the firmware measures 64 B, "
                     "1 KiB, 16 KiB and a batch)"
                 )
-            records = bench_soc_irq(args.engine)
+            records = bench_soc_irq(args.engine, log)
             header, row = MD_IRQ_HEADER, _markdown_irq
         elif args.batch:
             if args.backend != "soc" or args.sched or args.sizes:
@@ -257,7 +261,7 @@ def run(args):
                 lists = [args.engine.split(",")]
                 if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
                     raise ValueError("the batch walker takes SHA engines, not Skein")
-            records = bench_soc_batch(lists)
+            records = bench_soc_batch(lists, log)
             header, row = MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), _markdown_batch
         elif args.backend == "soc" and args.sched:
             engines = (
@@ -267,7 +271,7 @@ def run(args):
             )
             for sp in engines:
                 specmod.parse(sp)
-            records = bench_soc_sched(list(engines))
+            records = bench_soc_sched(list(engines), log)
             header, row = MD_SCHED_HEADER, _markdown_sched
         elif args.backend == "soc":
             specmod.parse(args.engine)
@@ -276,7 +280,7 @@ def run(args):
                     "--sizes and --markdown apply to --backend rtl only "
                     "(the firmware measures 64, 1024, 16384)"
                 )
-            records = bench_soc(args.engine)
+            records = bench_soc(args.engine, log)
         else:
             if args.sched:
                 raise ValueError(
@@ -290,19 +294,21 @@ def run(args):
             for sp in specs:
                 specmod.parse(sp)
             sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
-            records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
+            records = _rtl_records(specs, sizes, log)
             header, row = MD_HEADER, _markdown
         ok = True
         if args.markdown:
-            print(header)
+            with log.pause():
+                print(header)
         for rec in records:
             ok &= rec["digest_ok"]
-            if args.json:
-                print(json.dumps(rec), flush=True)
-            elif args.markdown:
-                print(row(rec), flush=True)
-            else:
-                print(_text(rec), flush=True)
+            with log.pause():  # (on a terminal the live line steps aside)
+                if args.json:
+                    print(json.dumps(rec), flush=True)
+                elif args.markdown:
+                    print(row(rec), flush=True)
+                else:
+                    print(_text(rec), flush=True)
         return 0 if ok else 1
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)
@@ -310,6 +316,24 @@ def run(args):
     except RuntimeError as e:  # the simulation's errors (SimError, SimTimeout), failed checks
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 1
+
+
+def _rtl_records(specs, sizes, log):
+    """The rtl bench's records of every spec; with several, `log` hears of each engine."""
+    if len(specs) == 1:
+        yield from bench_rtl(specs[0], sizes)
+        return
+    work = progress.task(log, len(specs), "bench rtl")
+    progress.keeping(log, "the engines' Verilator models built so far are kept in the build cache")
+    for sp in specs:
+        work.begin(f"bench rtl: {sp}")
+        n = 0
+        for rec in bench_rtl(sp, sizes):
+            n += 1
+            progress.status(log, f"{rec['bytes'] // max(rec.get('messages', 1), 1)} B done")
+            yield rec
+        work.advance(f"{sp} ({n} records)")
+    work.close()
 
 
 # the rtl bench hashes p messages of each size in simulation: beyond this it would run for hours
