@@ -429,11 +429,11 @@ def records_index(src):
 
 # ------------------------------------------------------------------ the front page
 def _engine_record(spec):
-    doc = design_space.load()
-    for r in design_space.records(doc):
-        if r["spec"] == spec:
-            return r
-    raise ValueError(f"bitstreams/engines.json has no record of {spec}")
+    """engines.json's routed record of `spec` (an engine name such as sha256:opt:p1)."""
+    rec_ = design_space.records(design_space.load()).get(spec)
+    if rec_ is None:
+        raise ValueError(f"bitstreams/engines.json has no routed record of {spec}")
+    return rec_
 
 
 def headline(src):
@@ -442,7 +442,7 @@ def headline(src):
     big = max(r["bytes"] for r in demo)
     dma_big, dma_64 = _one(demo, bytes=big, path="dma"), _one(demo, bytes=64, path="dma")
     batch = _one(src.rows("soc_batch"), engine="sha256:opt", bytes=64, path="batch")
-    hmac = [r for r in src.rows("soc_hmac") if r["path"] == "batch"][0]
+    hmac = _one(src.rows("soc_hmac"), path="batch walker")
     sched = [r for r in src.rows("soc_sched") if r["path"] == "dma" and r.get("caches") == "warm"]
     skein = _one(src.rows("soc_skein"), path="dma")
     eng = _engine_record("sha256:opt:p1")
