@@ -37,7 +37,7 @@ import subprocess
 import time
 from fractions import Fraction
 
-from litedigest import buildcache
+from litedigest import buildcache, progress
 from litedigest import spec as specmod
 from litedigest.soc.flows import ecp5 as flow_ecp5
 from litedigest.soc.flows import route_placed
@@ -484,6 +484,7 @@ def _measure_one(
                     f"dse {name}: seed {sd} not routed in {route_timeout} s "
                     f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)"
                 )
+                progress.advance(log, f"{name} seed {sd}: not routed in {route_timeout} s")
                 store(rec)
                 continue
             except flow_ecp5.FlowError as err:
@@ -502,6 +503,7 @@ def _measure_one(
                 store(rec)
                 break
             clk = _clock(r["fmax"])
+            progress.advance(log, f"{name} seed {sd}: {r['fmax'][clk]:.1f} MHz")
             runs[str(sd)] = dict(
                 fmax_mhz=r["fmax"][clk],
                 clock=clk,
@@ -942,20 +944,37 @@ def measure(
         n = _norm(sp)[1]  # SpecError for a bad spec, before any run
         if n not in names:
             names.append(n)
-    recs = [
-        measure_one(
-            n,
-            seeds_for(n, seeds, pipeline_seeds),
-            xc7=xc7,
-            log=log,
-            force=force,
-            route_timeout=route_timeout,
-            placer=placer,
-            keep_placement=keep_placement,
-            cached_only=cached_only,
+    per_spec = [seeds_for(n, seeds, pipeline_seeds) for n in names]
+    work = progress.task(log, sum(map(len, per_spec)), "dse")
+    progress.keeping(
+        log,
+        f"every seed run so far is kept in {progress.shown_path(buildcache.build_root())}"
+        "/dse/<spec>/result.json; the next run resumes with the seeds left",
+    )
+    recs = []
+    for n, sds in zip(names, per_spec):
+        base = work.done
+        recs.append(
+            measure_one(
+                n,
+                sds,
+                xc7=xc7,
+                log=log,
+                force=force,
+                route_timeout=route_timeout,
+                placer=placer,
+                keep_placement=keep_placement,
+                cached_only=cached_only,
+            )
         )
-        for n in names
-    ]
+        left = base + len(sds) - work.done
+        if left > 0:  # the spec's seeds that were cached (or not run: it does not fit)
+            fmax = (recs[-1] or {}).get("ecp5", {}).get("fmax_median")
+            work.advance(
+                f"{n} cached" + (f", fmax {fmax} MHz" if fmax else ""), worked=False, n=left
+            )
+    work.close()
+    progress.keeping(log, None)
     return _improvement([r for r in recs if r is not None])
 
 

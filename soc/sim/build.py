@@ -8,15 +8,18 @@ directory (litedigest.buildcache: a stamp of the configuration, the package vers
 the sources, and a lock per build directory).
 """
 
+import contextlib
 import dataclasses
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 
 from litedigest import buildcache
+from litedigest import progress as progressmod
 from litedigest.remote.csrmap import CSRMap
 from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import load_firmware
@@ -108,6 +111,7 @@ def build_sim(
     rebuild=False,
     timeout=3600,
     verbose=False,
+    log=None,
 ):
     """Build (or reuse) the simulated SoC in ``build_dir``; return a :class:`SimBuild`.
 
@@ -117,7 +121,8 @@ def build_sim(
     ``build_dir`` holds a model built from the same configuration and sources (a stamp file);
     ``rebuild=True`` forces it. ``firmware`` (a .bin path or bytes), when given, becomes the
     build's default main RAM image (written into the .init file; no rebuild needed).
-    Concurrent callers on one build_dir are serialised with a file lock.
+    Concurrent callers on one build_dir are serialised with a file lock. ``log`` (a
+    litedigest.progress callback) hears of a build and is told its phase while it runs.
     """
     build_dir = os.path.abspath(build_dir)
     if isinstance(hash_engine, (list, tuple)):
@@ -146,20 +151,19 @@ def build_sim(
                 cmd += ["--hash-engine", str(hash_engine)]
             log_path = os.path.join(build_dir, "build.log")
             t0 = time.monotonic()
-            with open(log_path, "w") as log:
-                try:
-                    r = subprocess.run(
-                        cmd,
-                        stdout=None if verbose else log,
-                        stderr=subprocess.STDOUT if not verbose else None,
-                        cwd=buildcache.repo_root(),
-                        timeout=timeout,
-                    )
-                except subprocess.TimeoutExpired as e:
-                    raise SimTimeout(
-                        f"SoC build timed out after {timeout} s (log: {log_path})"
-                    ) from e
+            if log is not None:
+                log(f"SoC build in {progressmod.shown_path(build_dir)} (log: build.log)")
+                progressmod.keeping(
+                    log,
+                    f"the unfinished SoC build in {progressmod.shown_path(build_dir)} is left "
+                    "as it is; the next run starts it again",
+                )
+            with open(log_path, "w") as logf:
+                r = _run_build(cmd, logf, verbose, timeout, log_path, build_dir, log)
+            progressmod.keeping(log, None)
             seconds = time.monotonic() - t0
+            if log is not None and r.returncode == 0:
+                log(f"SoC build done ({progressmod.duration(seconds)})")
             if r.returncode != 0:
                 tail = ""
                 if not verbose:
@@ -173,6 +177,75 @@ def build_sim(
         return b
 
 
+# the phases of a build, in order: the target script runs LiteX (Migen, the Verilog; it writes
+# gateware/build_sim.sh), builds the software libraries, then build_sim.sh runs Verilator and
+# make of the C++ model in obj_dir (its log lines `verilator ...` and `make ... Vsim.mk`)
+PHASES = (
+    "LiteX generation (Migen, Verilog)",
+    "LiteX software libraries",
+    "verilating",
+    "C++ compile of the model",
+)
+
+
+def build_phase(build_dir, log_text):
+    """(phase, detail) of a running SoC build from its log (what build.log holds so far) and
+    files; the detail, in the C++ compile, the model's objects compiled of its sources."""
+    gw = os.path.join(build_dir, "gateware")
+    phase = PHASES[1] if os.path.exists(os.path.join(gw, "build_sim.sh")) else PHASES[0]
+    if "verilator " in log_text:
+        phase = PHASES[2]
+    if "Vsim.mk" not in log_text:
+        return phase, ""
+    try:
+        names = os.listdir(os.path.join(gw, "obj_dir"))
+    except OSError:
+        names = []
+    srcs = sum(n.endswith(".cpp") for n in names)
+    objs = sum(n.endswith(".o") for n in names)
+    return PHASES[3], f"{min(objs, srcs)}/{srcs} objects" if srcs else ""
+
+
+def _run_build(cmd, logf, verbose, timeout, log_path, build_dir, log):
+    """Run the target script (its own process group, killed with everything it started when
+    this one stops: an error, a timeout, Ctrl-C), telling `log` the build's phase."""
+    proc = subprocess.Popen(
+        cmd,
+        stdout=None if verbose else logf,
+        stderr=subprocess.STDOUT if not verbose else None,
+        cwd=buildcache.repo_root(),
+        start_new_session=True,
+    )
+    t0 = time.monotonic()
+    said, seen = None, b""
+    try:
+        while True:
+            try:
+                proc.wait(timeout=1.0)
+                return proc
+            except subprocess.TimeoutExpired:
+                pass
+            if time.monotonic() - t0 > timeout:
+                raise SimTimeout(f"SoC build timed out after {timeout} s (log: {log_path})")
+            if log is None:
+                continue
+            with contextlib.suppress(OSError), open(log_path, "rb") as f:
+                f.seek(len(seen))
+                seen += f.read()
+            text = seen.decode(errors="replace")
+            phase, detail = build_phase(build_dir, text)
+            if phase != said:
+                said = phase
+                log(f"SoC build: {phase}")
+            whole = f"the build so far {progressmod.clock(time.monotonic() - t0)}"
+            progressmod.status(log, f"{detail}, {whole}" if detail else whole)
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 def soc_build_dir(engines):
     """build/soc/<engines>: one cached build per list of engine specs (the soc backend, the
     demo, the benches and the tests share it)."""
@@ -184,6 +257,6 @@ def soc_build_dir(engines):
     )
 
 
-def build_soc(engines):
+def build_soc(engines, log=None):
     """Build (or reuse) the simulated SoC with `engines` under soc_build_dir(engines)."""
-    return build_sim(soc_build_dir(engines), hash_engine=list(engines))
+    return build_sim(soc_build_dir(engines), hash_engine=list(engines), log=log)

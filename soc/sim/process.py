@@ -237,10 +237,11 @@ class SimProcess:
         with self._cond:
             return self._out.decode(errors="replace")
 
-    def wait_for(self, pattern, timeout, consume=True):
+    def wait_for(self, pattern, timeout, consume=True, tick=None):
         """Wait until ``pattern`` (str: literal; or compiled regex) appears in the output after the
         read position; return the text up to the end of the match (advancing the read position
-        when ``consume``). Raises SimTimeout on timeout, SimError if the process exits first."""
+        when ``consume``). Raises SimTimeout on timeout, SimError if the process exits first.
+        ``tick``, a function of the output so far, is called as the wait goes on (for progress)."""
         rx = pattern if hasattr(pattern, "search") else re.compile(re.escape(pattern))
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -257,6 +258,8 @@ class SimProcess:
                         f"simulation exited (rc={rc}) before {rx.pattern!r} appeared; "
                         f"output tail:\n{self._out[-2000:].decode(errors='replace')}"
                     )
+                if tick is not None:
+                    tick(self._out)
                 self._cond.wait(
                     wait_slice(
                         deadline,
@@ -267,8 +270,8 @@ class SimProcess:
                     )
                 )
 
-    def read_console_until(self, pattern, timeout=30.0):
-        return self.wait_for(pattern, timeout, consume=True)
+    def read_console_until(self, pattern, timeout=30.0, tick=None):
+        return self.wait_for(pattern, timeout, consume=True, tick=tick)
 
     def write_console(self, data):
         """Send bytes to the console UART (the sim's stdin)."""

@@ -155,7 +155,10 @@ def run_command(board, run, args, command, failed=("lint", "sim_demo")):
     from litedigest.soc.flows.xc7 import Xc7SynthError
     from litedigest.soc.sim.errors import SimError
 
-    log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
+    # the build's lines are its output on stdout; with --json, its progress on stderr (the
+    # command line's, litedigest.progress: --quiet silences it)
+    progress = getattr(args, "progress", None)
+    log = (progress or (lambda *a: print(*a, file=sys.stderr))) if args.json else print
     try:
         report = run(command=command, log=log)
     except TargetError as e:
@@ -165,6 +168,7 @@ def run_command(board, run, args, command, failed=("lint", "sim_demo")):
         print(f"litedigest build {board}: error: {e}", file=sys.stderr)
         return 1
     if args.json:
+        getattr(progress, "close", lambda: None)()
         print(json.dumps(report, indent=2))
     return 1 if any((report.get(k) or {}).get("ok") is False for k in failed) else 0
 

@@ -386,6 +386,7 @@ def build(args):
     if engine_clocks:  # (absent otherwise: the stamps of the builds before the option stay valid)
         cfg["engine_clocks"] = engine_clocks
     stamp = buildcache.stamp(cfg, _sources())
+    step = _steps(args)
     summary_path = os.path.join(build_dir, "summary.json")
     with buildcache.locked(build_dir):
         old = None if args.rebuild else buildcache.cached(summary_path, stamp)
@@ -396,12 +397,19 @@ def build(args):
             and os.path.exists(os.path.join(build_dir, old["bitstream"]["file"]))
         ):
             summary = old
-            print(f"ecp5: up to date ({build_dir})")
+            step(f"ecp5: up to date ({build_dir})")
         else:
-            summary = _run_build(
-                build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks
+            keeping = getattr(step, "keeping", lambda text: None)
+            keeping(
+                f"the synthesis and the seeds routed so far are kept in {build_dir}; "
+                "the next run resumes from them"
             )
+            summary = _run_build(
+                build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks, step
+            )
+            keeping(None)
             buildcache.write(summary_path, summary)
+    getattr(step, "close", lambda: None)()
     _print_summary(summary)
     out_dir = args.bitstreams_dir
     if out_dir is None and _is_default(args, engines, device):
@@ -443,7 +451,15 @@ def _cmdline(args):
     return targs.recipe("ecp5", args, RECIPE)
 
 
-def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks=None):
+def _steps(args):
+    """Where the build's steps are said: the command line's progress (stderr, `litedigest build
+    ecp5`), else standard output (`python -m litedigest.soc.targets.ecp5`)."""
+    return getattr(args, "progress", None) or (lambda message: print(message, flush=True))
+
+
+def _run_build(
+    build_dir, cfg, stamp, engines, seeds, device, b, args, engine_clocks=None, step=print
+):
     """Generate + firmware + synthesis (cached by the stamp in synth.json), then nextpnr per seed
     (cached per seed in pnr_seed<N>.json), then ecppack."""
     from litedigest.soc.flows import ecp5 as flow_ecp5
@@ -468,10 +484,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
             dma_row_bits=args.dma_row_bits,
             engine_clocks=engine_clocks,
         )
-        print(
-            f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}",
-            flush=True,
-        )
+        step(f"ecp5: generating the SoC ({', '.join(engines) or 'no engines'}) in {build_dir}")
         # (named `builder`: Migen names the signals LiteX makes while building after the variable
         # the Builder goes into here, so another name renames them in the Verilog)
         builder = generate(build_dir, soc)
@@ -485,10 +498,10 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
         init = main_ram_init_file(gw, args.main_ram_size, args.dma_row_bits)
         write_main_ram_init(init, fw, args.main_ram_size, args.dma_row_bits // 8)
         times["firmware"] = round(time.monotonic() - t1, 1)
-        print(f"ecp5: firmware {app} ({os.path.getsize(fw)} bytes) in main RAM", flush=True)
+        step(f"ecp5: firmware {app} ({os.path.getsize(fw)} bytes) in main RAM")
 
         # Yosys with LiteX's own script (synth_ecp5 ..., write_json), plus a stat of the result
-        print("ecp5: yosys synth_ecp5 ...", flush=True)
+        step("ecp5: yosys synth_ecp5 ...")
         with open(os.path.join(gw, f"{top}.ys")) as f:
             script = f.read()
         script += "\ntee -q -o stat.json stat -json\n"
@@ -511,10 +524,9 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
             ),
         )
     gw, top, synth, times = st["gateware_dir"], st["top"], st["synth"], dict(st["times"])
-    print(
+    step(
         f"ecp5: synthesized ({times['yosys']} s): {synth['lut4']} LUT4 + {synth['ccu2c']} CCU2C, "
-        f"{synth['ff']} FF, {synth['ebr']} EBR, {synth['dsp']} DSP",
-        flush=True,
+        f"{synth['ff']} FF, {synth['ebr']} EBR, {synth['dsp']} DSP"
     )
 
     runs = []
@@ -540,6 +552,7 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
                 args.placer,
                 args.sys_clk_freq,
                 engine_clocks,
+                step,
             )
         )
     times["nextpnr"] = [r["seconds"] for r in runs]
@@ -619,13 +632,15 @@ def _run_build(build_dir, cfg, stamp, engines, seeds, device, b, args, engine_cl
     return info
 
 
-def pnr_seed(build_dir, gw, top, seed, device, b, router, placer, sys_mhz, engine_clocks=None):
+def pnr_seed(
+    build_dir, gw, top, seed, device, b, router, placer, sys_mhz, engine_clocks=None, step=print
+):
     """nextpnr on the synthesized SoC with `seed`; writes and returns the seed's record
     (pnr_seed<N>.json: the build's cache, so a seed can also be run on its own, beside
     another)."""
     from litedigest.soc.flows import ecp5 as flow_ecp5
 
-    print(f"ecp5: nextpnr-ecp5 seed {seed} (placer {placer}, {router}) ...", flush=True)
+    step(f"ecp5: nextpnr-ecp5 seed {seed} (placer {placer}, {router}) ...")
     r = flow_ecp5.nextpnr_ecp5(
         os.path.join(gw, f"{top}.json"),
         gw,
@@ -639,13 +654,12 @@ def pnr_seed(build_dir, gw, top, seed, device, b, router, placer, sys_mhz, engin
     )
     clocks = _clock_nets(r["fmax"], r.get("constraint", {}), sys_mhz, engine_clocks or {})
     sysclk = clocks["sys"]
-    print(
+    step(
         f"ecp5: seed {seed}: sys clock {r['fmax'].get(sysclk)} MHz routed "
         f"(target {sys_mhz} MHz), {r['seconds']} s"
         + "".join(
             f"; {d} {r['fmax'].get(net)} MHz routed" for d, net in clocks.items() if d != "sys"
-        ),
-        flush=True,
+        )
     )
     run = dict(
         seed=seed,

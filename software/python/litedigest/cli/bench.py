@@ -5,9 +5,10 @@ measures is described there) as JSON records, a table or text."""
 import json
 import sys
 
-from litedigest import extras
+from litedigest import extras, progress
 from litedigest import records as recordsmod
 from litedigest import spec as specmod
+from litedigest.cli.common import add_quiet, progress_of
 from litedigest.measure import socdemo, tables
 from litedigest.measure.bench import (
     batch_clock_mhz,
@@ -84,15 +85,15 @@ def add_parser(subparsers):
         help="also write the rows as a measurement record (command, build, tool versions) to "
         "FILE, e.g. records/soc_batch.json; nothing is written when a digest or check fails",
     )
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
-def print_profile(engine, as_json, record=None):
+def print_profile(engine, as_json, log, record=None):
     """`bench --backend soc --profile`: a table per case of where the cycles of one call go."""
     with socdemo.recorded_runs() as runs:
-        cases, access = socdemo.run_profile(
-            engine, log=lambda m: print(m, file=sys.stderr, flush=True)
-        )
+        cases, access = socdemo.run_profile(engine, log=log)
+    log.close()
     ok = all(c["ok"] for c in cases)
     rows = [
         dict(c, engine=engine, read_cycles=access.get("read"), write_cycles=access.get("write"))
@@ -164,11 +165,12 @@ def _text(rec):
 
 def run(args):
     extras.require("soc", f"litedigest bench --backend {args.backend}")
+    log = progress_of(args)
     try:
         if args.record:
             recordsmod.name_of(args.record)  # a bad name fails before hours of measuring
         with socdemo.recorded_runs() as runs:
-            return _run(args, runs)
+            return _run(args, runs, log)
     except ValueError as e:
         print(f"litedigest bench: {e}", file=sys.stderr)
         return 2
@@ -177,18 +179,18 @@ def run(args):
         return 1
 
 
-def _run(args, runs):
+def _run(args, runs, log):
     if args.profile:
         if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
             raise ValueError("--profile applies to --backend soc alone")
-        return print_profile(args.engine, args.json, args.record)
+        return print_profile(args.engine, args.json, log, args.record)
     if args.sweep:
         if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
             raise ValueError("--sweep applies to --backend soc alone")
         engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
-        records = bench_soc_sweep(engines)
+        records = bench_soc_sweep(engines, log)
         header, row = tables.MD_SWEEP_HEADER, tables.markdown_sweep
-    if args.hmac:
+    elif args.hmac:
         if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
             raise ValueError(
                 "--hmac applies to --backend soc alone (the firmware measures 64 B MACs)"
@@ -196,7 +198,7 @@ def _run(args, runs):
         engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
         for sp in engines or ():
             specmod.parse(sp)
-        records = bench_soc_hmac(engines)
+        records = bench_soc_hmac(engines, log)
         header, row = tables.MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), tables.markdown_hmac
     elif args.irq:
         if args.backend != "soc" or args.sched or args.sizes or args.batch:
@@ -204,7 +206,7 @@ def _run(args, runs):
                 "--irq applies to --backend soc alone (the firmware measures 64 B, "
                 "1 KiB, 16 KiB and a batch)"
             )
-        records = bench_soc_irq(args.engine)
+        records = bench_soc_irq(args.engine, log)
         header, row = tables.MD_IRQ_HEADER, tables.markdown_irq
     elif args.batch:
         if args.backend != "soc" or args.sched or args.sizes:
@@ -218,7 +220,7 @@ def _run(args, runs):
             lists = [args.engine.split(",")]
             if all(specmod.parse(sp).family == "skein512" for sp in lists[0]):
                 raise ValueError("the batch walker takes SHA engines, not Skein")
-        records = bench_soc_batch(lists)
+        records = bench_soc_batch(lists, log)
         header, row = tables.MD_BATCH_HEADER.format(mhz=batch_clock_mhz()), tables.markdown_batch
     elif args.backend == "soc" and args.sched:
         engines = (
@@ -228,7 +230,7 @@ def _run(args, runs):
         )
         for sp in engines:
             specmod.parse(sp)
-        records = bench_soc_sched(list(engines))
+        records = bench_soc_sched(list(engines), log)
         header, row = tables.MD_SCHED_HEADER, tables.markdown_sched
     elif args.backend == "soc":
         specmod.parse(args.engine)
@@ -237,7 +239,7 @@ def _run(args, runs):
                 "--sizes and --markdown apply to --backend rtl only "
                 "(the firmware measures 64, 1024, 16384)"
             )
-        records = bench_soc(args.engine)
+        records = bench_soc(args.engine, log)
     else:
         if args.sched:
             raise ValueError("--sched applies to --backend soc (the rtl bench always schedules)")
@@ -249,24 +251,44 @@ def _run(args, runs):
         for sp in specs:
             specmod.parse(sp)
         sizes = parse_sizes(args.sizes) if args.sizes else DEFAULT_SIZES
-        records = (rec for sp in specs for rec in bench_rtl(sp, sizes))
+        records = _rtl_records(specs, sizes, log)
         header, row = tables.MD_RTL_HEADER, tables.markdown_rtl
     ok = True
     rows = []
     if args.markdown:
-        print(header)
+        with log.pause():
+            print(header)
     for rec in records:
         ok &= rec["digest_ok"]
         rows.append(rec)
-        if args.json:
-            print(json.dumps(rec), flush=True)
-        elif args.markdown:
-            print(row(rec), flush=True)
-        else:
-            print(_text(rec), flush=True)
+        with log.pause():  # (on a terminal the live line steps aside)
+            if args.json:
+                print(json.dumps(rec), flush=True)
+            elif args.markdown:
+                print(row(rec), flush=True)
+            else:
+                print(_text(rec), flush=True)
     if args.record and ok:
         _write_record(args.record, rows, runs)
     return 0 if ok else 1
+
+
+def _rtl_records(specs, sizes, log):
+    """The rtl bench's records of every spec; with several, `log` hears of each engine."""
+    if len(specs) == 1:
+        yield from bench_rtl(specs[0], sizes)
+        return
+    work = progress.task(log, len(specs), "bench rtl")
+    progress.keeping(log, "the engines' Verilator models built so far are kept in the build cache")
+    for sp in specs:
+        work.begin(f"bench rtl: {sp}")
+        n = 0
+        for rec in bench_rtl(sp, sizes):
+            n += 1
+            progress.status(log, f"{rec['bytes'] // max(rec.get('messages', 1), 1)} B done")
+            yield rec
+        work.advance(f"{sp} ({n} records)")
+    work.close()
 
 
 # the rtl bench hashes p messages of each size in simulation: beyond this it would run for hours

@@ -6,11 +6,14 @@ Each board target module is `litedigest.soc.targets.<name>` and provides
 shared parts (soc/targets/args.py: the options, builder.py: the build, the manifest, the exit
 status), as `python -m litedigest.soc.targets.<name>` uses them; TARGETS lists the ones this
 command offers. The simulated SoC (`sim`) is built on demand by the other commands instead.
+A target's build says its steps through `args.progress` (litedigest.progress, on stderr;
+--quiet silences it) when the command line gives it one.
 """
 
 import importlib
 
 from litedigest import extras
+from litedigest.cli.common import add_quiet
 
 TARGETS = {
     "pynq_z2": "PYNQ-Z2 (Zynq-7020): LiteX hash subsystem for a Vivado block design (.bit + .hwh)",
@@ -42,6 +45,7 @@ def add_parser(subparsers):
             continue
         mod = _target_module(name)
         mod.add_arguments(tp)
+        add_quiet(tp)
         tp.set_defaults(func=mod.build)
     p.set_defaults(func=lambda args: p.print_help() or 2)
 

@@ -12,6 +12,7 @@ import sys
 from litedigest.cli.common import PROG, _parsing, version_line
 from litedigest.cli.output import WriteError, stdout_lost
 from litedigest.extras import MissingExtra
+from litedigest.progress import Progress
 
 COMMANDS = ["sum", "hmac", "demo", "bench", "build", "dse"]
 
@@ -68,6 +69,10 @@ def main(argv=None):
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
+    # the long commands (demo, bench, build, dse: a --quiet option) report their progress on
+    # stderr through args.progress, the `log` they give the layers below
+    long_command = hasattr(args, "no_progress")
+    args.progress = Progress(f"{PROG} {args.command}", quiet=getattr(args, "no_progress", False))
     try:
         rc = args.func(args)
     except Terminated as t:
@@ -76,6 +81,10 @@ def main(argv=None):
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # Ctrl-C: one line saying what the build cache keeps, no traceback
+        args.progress.close()
+        if long_command:
+            print(args.progress.interrupted(), file=sys.stderr, flush=True)
         return 130
     except BrokenPipeError:
         return 141
@@ -83,6 +92,8 @@ def main(argv=None):
         _drop_stdout()
         print(f"{PROG}: write error", file=sys.stderr)
         return 1
+    finally:
+        args.progress.close()
     if stdout_lost():
         print(f"{PROG}: write error: Bad file descriptor", file=sys.stderr)
         return 1

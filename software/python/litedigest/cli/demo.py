@@ -4,6 +4,7 @@
 import sys
 
 from litedigest import extras
+from litedigest.cli.common import add_quiet, progress_of
 from litedigest.measure import socdemo
 
 
@@ -13,18 +14,20 @@ def add_parser(subparsers):
         help="hash on the simulated SoC: software vs CSR vs DMA",
         description="Build the simulated LiteX SoC with a hash engine (cached after the first "
         "run), run the firmware demo on its VexRiscv CPU and print cycles, bytes per "
-        "cycle and speedups over the software baseline on the same CPU.",
+        "cycle and speedups over the software baseline on the same CPU. Its progress (the "
+        "SoC build's phase and time, the firmware's) goes to stderr; Ctrl-C says what the "
+        "build cache keeps.",
     )
     p.add_argument(
         "--engine", default=socdemo.DEFAULT_ENGINE, help="engine spec (default %(default)s)"
     )
     p.add_argument("--timeout", type=float, default=900.0, help="seconds to wait for the firmware")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
 def run(args):
     extras.require("soc", "litedigest demo (the simulated SoC)")
-    say = lambda msg: print(msg, file=sys.stderr, flush=True)
     if not args.timeout > 0:  # (NaN too)
         print(
             f"litedigest demo: --timeout must be a positive number of seconds, not {args.timeout}",
@@ -33,13 +36,16 @@ def run(args):
         return 2
     try:
         # the demo runs the SoC every time (the benches reuse a cached run, socdemo.run_app)
-        demo = socdemo.run_demo(args.engine, log=say, timeout=args.timeout, fresh=True)
+        demo = socdemo.run_demo(
+            args.engine, log=progress_of(args), timeout=args.timeout, fresh=True
+        )
     except ValueError as e:
         print(f"litedigest demo: {e}", file=sys.stderr)
         return 2
     except RuntimeError as e:  # the simulation's errors (SimError, SimTimeout): no traceback
         print(f"litedigest demo: {e}", file=sys.stderr)
         return 1
+    progress_of(args).close()
     print(
         f"LiteDigest demo: {demo.engine} on the simulated SoC (cycles of the SoC clock, "
         f"measured by the peripheral's cycle counter, warm caches; the call alone: the "

@@ -5,7 +5,9 @@ For each engine spec: ECP5 LUT4/FF (Yosys synth_ecp5 of the bare engine), routed
 (nextpnr-ecp5, LFE5U-85F speed 6, the engine in a register shell, median of the seeds), xc7
 LUT/FF/CARRY4 (Yosys synth_xilinx, when litedigest.soc.flows.xc7 is installed), latency, interval,
 blocks in flight, throughput = block bits x fmax / interval, throughput per LUT4 and the
-improvement over the 1-stage engine. Cached per spec under build/dse/.
+improvement over the 1-stage engine. Cached per spec under build/dse/. The progress (each
+spec and seed, done and left, fmax as it comes, the time left) goes to stderr (--quiet: none);
+an interrupted run keeps every seed run so far and the next one resumes.
 
   litedigest dse                                   # the default set, table
   litedigest dse --engine sha1:base --seeds 1      # one spec, one seed
@@ -18,6 +20,7 @@ import sys
 
 from litedigest import extras
 from litedigest import spec as specmod
+from litedigest.cli.common import add_quiet, progress_of
 from litedigest.measure import design_space
 
 
@@ -91,6 +94,7 @@ def add_parser(subparsers):
         "document while a long run goes on; a spec that run holds counts "
         "with the committed record of its current sources)",
     )
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
@@ -146,7 +150,7 @@ def run(args):
     except ValueError as e:  # SpecError is a ValueError
         print(f"litedigest dse: {e}", file=sys.stderr)
         return 2
-    log = lambda m: print(m, file=sys.stderr, flush=True)
+    log = progress_of(args)
     records = dse.measure(
         specs,
         seeds,
@@ -159,6 +163,7 @@ def run(args):
         placer=args.placer,
         keep_placement=args.keep_placement,
     )
+    log.close()
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
         dse.write(doc, args.out)

@@ -304,13 +304,11 @@ def _soc_row(engine, record, sw_cycles):
     }
 
 
-def bench_soc_skein(engine):
+def bench_soc_skein(engine, log=None):
     """The Skein firmware: 16 KiB Skein-512-512 in software, CSR and DMA on the SoC."""
     from litedigest.soc.targets.sim import soc_engines_for
 
-    run = socdemo.run_skein(
-        soc_engines_for(engine), log=lambda m: print(m, file=sys.stderr, flush=True)
-    )
+    run = socdemo.run_skein(soc_engines_for(engine), log=log or _stderr)
     sw = run.record("sw")["cycles"]
     for r in run.records:
         yield _soc_row(run.engine, r, sw)
@@ -321,11 +319,11 @@ def bench_soc_skein(engine):
         )
 
 
-def bench_soc(engine):
+def bench_soc(engine, log=None):
     if specmod.parse(engine).family == "skein512":
-        yield from bench_soc_skein(engine)
+        yield from bench_soc_skein(engine, log)
         return
-    demo = socdemo.run_demo(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    demo = socdemo.run_demo(engine, log=log or _stderr)
     sw = {r["bytes"]: r["cycles"] for r in demo.records if r["path"] == "sw"}
     for r in demo.records:
         yield {
@@ -342,12 +340,12 @@ def bench_soc(engine):
         )
 
 
-def bench_soc_sweep(engines=None):
+def bench_soc_sweep(engines=None, log=None):
     """The sweep firmware (litedigest.measure.sweep): SHA-256 of 64 B .. 64 KiB in software,
     over the CSR and the DMA path of the SoC with `engines` (default: the main SoC)."""
     from litedigest.measure.sweep import run_sweep
 
-    run = run_sweep(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+    run = run_sweep(engines, log=log or _stderr)
     sw = run.cycles("sw")
     for r in run.records:
         yield _soc_row(run.engine, r, sw.get(r["bytes"]))
@@ -355,8 +353,8 @@ def bench_soc_sweep(engines=None):
         raise RuntimeError("the sweep firmware's digests or cases are wrong or missing")
 
 
-def bench_soc_sched(engines):
-    run = socdemo.run_sched(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+def bench_soc_sched(engines, log=None):
+    run = socdemo.run_sched(engines, log=log or _stderr)
     if not run.digests:
         raise RuntimeError("the scheduler firmware printed no digests")
     # the digests come back to the host to check: a record's digest_ok covers its own run
@@ -405,11 +403,11 @@ def batch_clock_mhz():
     return DEFAULT_SYS_CLK_MHZ
 
 
-def bench_soc_batch(engine_lists):
+def bench_soc_batch(engine_lists, log=None):
     """`bench --backend soc --batch`: the batch firmware on each SoC of engine_lists."""
     mhz = batch_clock_mhz()
     for engines in engine_lists:
-        run = socdemo.run_batch(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+        run = socdemo.run_batch(engines, log=log or _stderr)
         bad = run.digest_mismatches()
         failed = [c["name"] for c in run.checks if not c["ok"]]
         for r in run.records:
@@ -443,12 +441,12 @@ def bench_soc_batch(engine_lists):
             )
 
 
-def bench_soc_hmac(engines):
+def bench_soc_hmac(engines, log=None):
     """`bench --backend soc --hmac`: the HMAC firmware (apps/hmac) on a SoC with `engines`
     (default the sim target's MAC_SOC): 64-byte HMAC-SHA-256 MACs per path, per second at
     BATCH_CLOCK_MHZ, every MAC checked on the device and the pool's against Python's hmac."""
     mhz = batch_clock_mhz()
-    run = socdemo.run_hmac(engines, log=lambda m: print(m, file=sys.stderr, flush=True))
+    run = socdemo.run_hmac(engines, log=log or _stderr)
     sw = run.record("sw")
     per_sw = sw["sw_cycles"] / sw["sw_msgs"]
     paths = {
@@ -489,10 +487,10 @@ def bench_soc_hmac(engines):
         )
 
 
-def bench_soc_irq(engine):
+def bench_soc_irq(engine, log=None):
     """`bench --backend soc --irq`: the interrupt firmware; a record per mode and case, with
     the latency waiting by interrupt adds over polling (`added_latency`)."""
-    run = socdemo.run_irq(engine, log=lambda m: print(m, file=sys.stderr, flush=True))
+    run = socdemo.run_irq(engine, log=log or _stderr)
     bad = {(r["mode"], r["case"]) for r in run.digest_mismatches()}
     for r in run.records:
         poll = run.record("poll", r["case"])
@@ -522,6 +520,11 @@ def bench_soc_irq(engine):
             "the interrupt firmware failed: "
             + (", ".join(failed + [f"{m} {c}" for m, c in sorted(bad)]) or "no records")
         )
+
+
+def _stderr(message):
+    """The benches' log when they are given none: the message on stderr."""
+    print(message, file=sys.stderr, flush=True)
 
 
 def _reference(alg, msg):

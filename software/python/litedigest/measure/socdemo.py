@@ -21,6 +21,7 @@ import re
 import struct
 
 from litedigest import spec as specmod
+from litedigest.progress import keeping, shown_path, status
 
 DEFAULT_ENGINE = "sha256:opt"
 
@@ -149,8 +150,9 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
 
     log = log or (lambda msg: None)
     log(f"building the simulated SoC with {', '.join(engines)} (cached after the first run)...")
-    b = build_soc(engines)
+    b = build_soc(engines, log=log)
     log(f"building the {app} firmware...")
+    keeping(log, f"the SoC build in {shown_path(b.build_dir)} is kept; the next run reuses it")
     fw = build_firmware(b, app_dir(app))
     runs = os.path.join(b.build_dir, RUN_CACHE_DIR, app)
     reuse = not fresh and os.environ.get(RUN_CACHE_ENV, "1") != "0"
@@ -167,11 +169,30 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
             )
             return done["console"], b
         log(f"running {app} on the simulated SoC (Verilator + VexRiscv)...")
+        keeping(
+            log,
+            f"the SoC build in {shown_path(b.build_dir)} is kept; the next run reuses it and "
+            f"runs {app} again",
+        )
         with SimProcess(b, firmware=fw) as sim:
             # the LiteX console UART ends lines with "\n\r"
-            text = sim.read_console_until("LDDONE", timeout=timeout).replace("\r", "")
+            text = sim.read_console_until("LDDONE", timeout=timeout, tick=_console_status(log))
+            text = text.replace("\r", "")
         buildcache.record(record, stamp, console=text)
     return text, b
+
+
+def _console_status(log):
+    """The live status of a firmware run: the result lines (LD...) it printed so far."""
+    said = [None]
+
+    def tick(out):
+        n = out.count(b"\nLD")
+        if n != said[0]:
+            said[0] = n
+            status(log, f"{n} result lines")
+
+    return tick
 
 
 def run_sha256_app(engine, app, log=None, timeout=900, hint="", fresh=False):
