@@ -52,9 +52,10 @@ def path(name, root=None):
 
 
 def command_line(prog="litedigest", argv=None):
-    """The command as a user would type it again: `prog` and its arguments."""
+    """The command as a user would type it again: `prog` (e.g. "python -m litedigest.x") and
+    its arguments."""
     args = sys.argv[1:] if argv is None else list(argv)
-    return shlex.join([prog, *args])
+    return shlex.join([*shlex.split(prog), *args])
 
 
 def _first_line(cmd):
