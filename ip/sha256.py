@@ -29,7 +29,7 @@
   a side for the ECP5's carry chains: each round's T1 is a word of its own, the second new a leaves
   the clock as its three operands (T1, Sigma0, Maj: summed at the start of the next clock), the
   final addition is on the output side, and the sums off the round's path are plain adders
-  (`_opt_step`'s `a_carry_save`, docs/MEASUREMENTS.md); the pipelines keep the trees above.
+  (`_opt_step`'s `a_carry_save`, docs/measurements/timing.md); the pipelines keep the trees above.
 
 Both engines keep one chaining value per slot: blocks of up to `slots` messages may be
 interleaved in any order (the engine contract, docs/ARCHITECTURE.md). Latency (accept to

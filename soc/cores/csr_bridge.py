@@ -6,15 +6,15 @@ LiteX registers its Wishbone2CSR bridge (the CSR bus's address, strobes and writ
 from flip-flops) only in SoCs with SDRAM; without it the CPU's data-bus address reaches every
 CSR bank's decoder and read-data register in one cycle, through the bus decoder and the
 instruction cache's line loader. In the four-algorithm ECP5 SoC that path was the critical
-one (23.2 ns, 43 MHz: docs/MEASUREMENTS.md, "The ECP5 SoC"). The register costs one cycle per
-CSR access. The simulated SoC gets the same bridge as the board's so that its cycle counts
-stay the board's.
+one (23.2 ns, 43 MHz: docs/measurements/timing.md, "The SoC's sys clock"; CHANGELOG.md).
+The register costs one cycle per CSR access. The simulated SoC gets the same bridge as the
+board's so that its cycle counts stay the board's.
 
 With the bridge registered, a bank still decoded the bridge's address register in the cycle
 it read: the address through the register comparisons (shared by synthesis with the write
 strobes) and then through the read multiplexer, whose leaves sit beside the registers they
 read, spread over the die with their peripherals. That was the four-engine ECP5 SoC's longest
-sys path (docs/MEASUREMENTS.md). `DecodedCSRBank` compares the Wishbone address with each of
+sys path (docs/measurements/timing.md). `DecodedCSRBank` compares the Wishbone address with each of
 its registers' addresses into a flip-flop a register (`hit`), loaded at the edge where the
 bridge loads its address register (a Wishbone master holds its address until the
 acknowledge, so the comparison is loaded every cycle); the read is then an AND-OR of `hit`

@@ -105,7 +105,8 @@ def test_sched_skein_pipeline(sched_run):
     assert r["utilization"] >= 0.95, r
     # The whole-call figure depends on where the timed code lands in VexRiscv's direct-mapped
     # caches: issue 16's one added comparison in pad.c (linked before the scheduler and Skein
-    # code) moved it to 0.775, below the 0.80 target (docs/MEASUREMENTS.md; not fixed yet).
+    # code) moved it to 0.775, below the 0.80 target (docs/measurements/scheduler.md;
+    # not fixed yet).
     # This bound catches a real loss (a job per message again: 0.20), not layout noise.
     assert r["warm"] == 1 and r["end_to_end_utilization"] >= 0.75, r
     cold = sched_run.record("skein512", "dma", run=0)

@@ -59,7 +59,7 @@ def test_demo_performance_targets(demo_opt):
     dma = demo_opt.record("dma", 16384)["cycles"]
     csr = demo_opt.record("csr", 16384)["cycles"]
     assert sw / 16384 <= 75, "software SHA-256 must stay a fair baseline (<= 75 cycles/byte)"
-    # the one-shot DMA fast path (docs/MEASUREMENTS.md), the call alone (the counter's own
+    # the one-shot DMA fast path (docs/measurements/soc.md), the call alone (the counter's own
     # cost subtracted): 16 KiB 8,892 cycles, 1.843 B/cycle, 121x; 64 B 480 cycles (with the
     # registered CSR bridge). These are the end-to-end issue's targets (cycle counts are
     # exact: a regression shows here)

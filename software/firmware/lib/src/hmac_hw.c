@@ -159,7 +159,7 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
  * firmware's CPU: one `pad` job on slot 0 with the key slot's ctrl bits (ld_oneshot_job, the
  * code of ld_hw_md's SHA call, written for a short message's cost: md_hw.c's oneshot_body),
  * where the general path builds a job through the context functions (2,508 -> 1,070 cycles a
- * 64-byte MAC, docs/MEASUREMENTS.md). The key slot is checked first: the peripheral refuses a
+ * 64-byte MAC, CHANGELOG.md; docs/measurements/soc.md). The key slot is checked first: the peripheral refuses a
  * slot without states at the start, and the one-shot job only looks at the status at its
  * end. `mmio` as in ld_oneshot_job. */
 static inline __attribute__((always_inline)) int mac_oneshot_body(const ld_hw_dev *dev,

@@ -828,6 +828,66 @@ def headline(src):
     )
 
 
+# ------------------------------------------------------------------ where the clock goes
+# the routed clock each 1-stage engine was designed to reach alone (the dse's register shell);
+# design goals, not measurements: an engine without one is not held to a clock of its own
+ENGINE_CLOCK_TARGETS_MHZ = {
+    "sha1:base": 95,
+    "sha1:opt": 85,
+    "sha256:base": 80,
+    "sha256:opt": 75,
+    "sha512:base": 65,
+    "sha512:k5": 30,
+}
+
+
+def engine_clocks(src):
+    """The 1-stage engines alone, routed: their clock per seed, the placer, area, throughput,
+    from bitstreams/engines.json (docs/measurements/timing.md)."""
+    doc = design_space.load(os.path.join(src.root, "bitstreams", "engines.json"))
+    body = []
+    for r in doc["engines"]:
+        if r["stages"] != 1 or r["modules"] != 1 or r.get("throughput_mbps") is None:
+            continue
+        e = r["ecp5"]
+        name = design_space.engine_name(r["spec"]).removesuffix(":p1")
+        target = ENGINE_CLOCK_TARGETS_MHZ.get(name)
+        body.append(
+            [
+                f"`{name}`",
+                r["interval_exact"],
+                f"**{e['fmax_median']:.2f}**",
+                ", ".join(f"{s}: {v:.2f}" for s, v in zip(e["seeds"], e["fmax_mhz"])),
+                "-" if target is None else f"{target:g}",
+                design_space.placer_text(e.get("placer")) or "heap",
+                _num(e["lut4_with_carry"]),
+                _num(r["throughput_mbps"], 1),
+            ]
+        )
+    return "\n".join(
+        [
+            _table(
+                [
+                    "engine",
+                    "cycles per block",
+                    "routed clock, median (MHz)",
+                    "per seed (MHz)",
+                    "clock target (MHz)",
+                    "placer",
+                    "LUT4 with carries",
+                    "Mbit/s",
+                ],
+                body,
+            ),
+            "",
+            "From `bitstreams/engines.json`, written by "
+            f"`{doc['generated_by']}` (nextpnr-ecp5, {doc['device']['ecp5']['device']} speed "
+            f"{doc['device']['ecp5']['speed_grade']}, the engine alone in the dse's register "
+            "shell; docs/DESIGN_SPACE.md has every spec).",
+        ]
+    )
+
+
 # ------------------------------------------------------------------ the documents
 # every block a document may hold: {name: renderer(Sources) -> Markdown}
 BLOCKS = {
@@ -855,6 +915,7 @@ BLOCKS = {
         arty_sim_demo,
         kept_placements,
         formal_engines,
+        engine_clocks,
     )
 }
 BLOCKS["headline"] = lambda src: headline(src)
