@@ -68,6 +68,7 @@ class RepositoryLinks(SphinxTransform):
             logger.warning(
                 "link to a repository file that does not exist: %s", target, location=node
             )
+            node.replace_self(nodes.literal(target, target))
             return
         text = node.astext()
         literal = nodes.literal(rel, rel) if text in (target, "") or text == rel else None
