@@ -52,7 +52,7 @@ class RepositoryLinks(SphinxTransform):
 
     def _page_source(self, docname):
         """The file of a page that is not part of the site (exclude_patterns), relative to the
-        current page ("" when there is none)."""
+        current page; the docname itself when there is no such file (warned as missing)."""
         for suffix in self.config.source_suffix:
             path = os.path.join(self.env.srcdir, docname + suffix)
             if os.path.exists(path):
