@@ -14,9 +14,11 @@ case "$EXTRA" in soc|test) ;; *) echo "setup: unknown extra '$EXTRA' (soc or tes
 APT_PKGS=(verilator gcc-riscv64-unknown-elf meson ninja-build libevent-dev libjson-c-dev
           zlib1g-dev build-essential python3-venv coreutils)
 # the tests also build the C library with CMake, for arm-none-eabi and (fuzzers) with clang,
-# use pkg-config, run the PYNQ-Z2 block-design TCL in tclsh and check the C style (clang-format)
+# use pkg-config, run the PYNQ-Z2 block-design TCL in tclsh, check the C style (clang-format)
+# and build the documentation site (doxygen: the C reference, scripts/docs.sh)
 if [ "$EXTRA" = test ]; then
-  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev tcl clang-format)
+  APT_PKGS+=(cmake pkg-config gcc-arm-none-eabi clang-14 libclang-rt-14-dev tcl clang-format
+             doxygen)
 fi
 missing=()
 for p in "${APT_PKGS[@]}"; do

@@ -32,6 +32,7 @@ FILE_MARKERS = {
     "test_migen_widths.py": ("migen",),
     "test_peripheral_verilog.py": ("migen", "flows"),
     "test_fuzz.py": ("build",),
+    "test_docs.py": ("build",),
     "test_c_library_package.py": ("build", "soc"),
     "test_packaging.py": ("build", "soc"),
     "test_notebooks.py": ("soc",),

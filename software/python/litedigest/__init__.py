@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""LiteDigest: hashing on FPGA SoCs, with a hashlib-style Python API.
+"""LiteDigest: hashing on FPGA SoCs, with a hashlib-style Python API::
 
     import litedigest
     h = litedigest.new("sha256", b"abc", backend="sw")   # or backend="rtl" / "soc"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""HMAC (RFC 2104) on any LiteDigest hash and backend, with the standard library's `hmac` API.
+"""HMAC (RFC 2104) on any LiteDigest hash and backend, with the standard library's `hmac` API::
 
     from litedigest import hmac
     h = hmac.new(key, b"message", digestmod="sha256", backend="sw")   # or "rtl", "soc", "pynq"

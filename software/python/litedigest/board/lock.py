@@ -5,7 +5,7 @@ The C driver runs one call at a time per process (native._invoke's lock), and ea
 object keeps its chaining value between calls (LD_HW_SHARED), so what several users must not
 share is the time inside a driver call: a job programmed and waited for, a staging area
 written and hashed, a key loaded and used. ``DeviceLock`` makes that time exclusive across
-processes (two notebook kernels on one PYNQ overlay, several programs on one simulated SoC):
+processes (two notebook kernels on one PYNQ overlay, several programs on one simulated SoC)::
 
     lock = DeviceLock.for_path("/tmp/litedigest-locks/sha256-40000000.lock", recover=settle)
     with lock:            # reentrant in a process; threads of the process wait their turn

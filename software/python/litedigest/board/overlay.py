@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The LiteDigest PYNQ overlay (board only: this module imports ``pynq``).
+"""The LiteDigest PYNQ overlay (board only: this module imports ``pynq``)::
 
-    from litedigest.board.overlay import (LiteDigestOverlay,
+    from litedigest.board.overlay import LiteDigestOverlay
     ol = LiteDigestOverlay()                  # or LiteDigestOverlay("/path/litedigest.bit")
     ol.engines                                # {'sha256': 'sha256:opt:p1', ...}
     ol.new("sha256", b"abc").hexdigest()      # hashlib-style, hashed in the fabric

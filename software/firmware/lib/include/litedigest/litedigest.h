@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* LiteDigest C library: the whole public API in one include (#include <litedigest/litedigest.h>).
+/* LiteDigest C library: the whole public API in one include (`#include <litedigest/litedigest.h>`).
  * Software hashes: ld_md.h (every Merkle-Damgard algorithm), ld_sha1.h, ld_sha256.h,
  * ld_sha512.h, ld_skein.h, ld_hmac.h, ld_pad.h. The driver of the hash peripherals: ld_hw.h,
  * ld_hw_skein.h, ld_hw_hmac.h, the message scheduler ld_sched.h. Each header may also be
