@@ -52,7 +52,7 @@ def _copy_tree(tmp_path):
         shutil.copytree(
             os.path.join(ROOT, d),
             tmp_path / d,
-            ignore=shutil.ignore_patterns("*.py", "*.bit", "*.xz", "__pycache__", "placements"),
+            ignore=shutil.ignore_patterns("*.py", "*.bit", "*.xz", "__pycache__"),
         )
     shutil.copy(os.path.join(ROOT, "README.md"), tmp_path / "README.md")
     return tmp_path

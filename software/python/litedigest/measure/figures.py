@@ -8,9 +8,12 @@ manifest.json``) and the design space (``bitstreams/engines.json``, through
 litedigest.measure.design_space). A figure exists once, in its record; a stale table fails
 ``--check``, which the test suite runs.
 
-    python -m litedigest.measure.figures --write         # regenerate every table
+    python -m litedigest.measure.figures --write         # regenerate every table and plot
     python -m litedigest.measure.figures --check         # exit 1 with a diff when one is stale
-    python -m litedigest.measure.figures --plots DIR     # the plots, as SVG files in DIR
+    python -m litedigest.measure.figures --plots DIR     # every plot, as SVG files in DIR
+
+The plots (docs/plots/*.svg, committed so that the pages show them anywhere) carry a stamp of
+the data they show: `--check` finds a stale plot by its data, whatever matplotlib drew it.
 
 Each record names the command that measures it again; ``--commands`` lists them.
 """
@@ -27,6 +30,7 @@ from litedigest import records as rec
 from litedigest.measure import design_space, tables
 
 COMMAND = "python -m litedigest.measure.figures --write"
+PLOTS_DIR = os.path.join("docs", "plots")  # the plots (SVG) the pages show, committed
 DESIGN_SPACE_DOC = design_space.DOC_RELPATH
 
 
@@ -1008,13 +1012,24 @@ def main(argv=None):
         for name, cmd in commands(a.root):
             print(f"{name}: {cmd}")
         return 0
-    if a.plots:
-        from litedigest.measure import plots
+    from litedigest.measure import plots
 
+    if a.plots:
         for p in plots.write_all(Sources(a.root), a.plots):
             print(p)
         return 0
     status = generated.write_or_check(outputs(a.root), a.root, a.check, COMMAND)
+    plots_dir = os.path.join(a.root, PLOTS_DIR)
+    if a.check:
+        stale = plots.stale(Sources(a.root), plots_dir)
+        for name in stale:
+            print(f"{PLOTS_DIR}/{name}.svg: out of date with its data", file=sys.stderr)
+        if stale:
+            print(f"{len(stale)} plot(s) out of date: run {COMMAND}", file=sys.stderr)
+            status = 1
+    else:
+        for p in plots.write_all(Sources(a.root), plots_dir, only_stale=True):
+            print(f"wrote {p}")
     typed = typed_figures(a.root)
     for path, line, fig in typed:
         print(f"{path}:{line}: a figure typed by hand: {fig!r}", file=sys.stderr)

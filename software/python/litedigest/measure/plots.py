@@ -7,7 +7,9 @@ message size, the batch walker's messages per second. Needs matplotlib (the ``no
     python -m litedigest.measure.figures --plots DIR    # every plot, as DIR/<name>.svg
 """
 
+import hashlib
 import os
+import re
 
 from litedigest.measure import design_space
 
@@ -30,7 +32,7 @@ def pipelines_figure(comparisons=None):
     (Virtex-4, its other devices faint) beside ours (ECP5, engines.json)."""
     plt = _plt()
     comparisons = comparisons if comparisons is not None else design_space.comparisons()
-    pipes = [c for c in comparisons if c.key.startswith("pipelines_")]
+    pipes = _pipes(comparisons)
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
     for ax, m in zip(axes, ("T", "A", "TA")):
         for i, c in enumerate(pipes):
@@ -77,7 +79,7 @@ def skein_figure(comparisons=None):
     """Athanasiou et al.'s Skein-512 designs: the paper's ratios to its base beside ours."""
     plt = _plt()
     comparisons = comparisons if comparisons is not None else design_space.comparisons()
-    c = next(c for c in comparisons if c.key == "skein")
+    (c,) = _skein(comparisons)
     metrics = [m for m in ("f", "T", "A", "TA") if any(r.paper.get(m) for r in c.rows)]
     fig, axes = plt.subplots(1, len(metrics), figsize=(4 * len(metrics), 4.5), squeeze=False)
     labels = [r.spec or r.label for r in c.rows]
@@ -151,21 +153,68 @@ def batch_figure(rows):
     return fig
 
 
-def write_all(src, out_dir):
-    """Every plot as `out_dir`/<name>.svg from `src` (figures.Sources); the paths written."""
+def _pipes(comparisons):
+    return [c for c in comparisons if c.key.startswith("pipelines_")]
+
+
+def _skein(comparisons):
+    return [c for c in comparisons if c.key == "skein"]
+
+
+def plots(src):
+    """{name: (the data it shows, a function of that data drawing the figure)} of every plot."""
+    comparisons = design_space.comparisons()
+    return {
+        "design_space_pipelines": (_pipes(comparisons), pipelines_figure),
+        "design_space_skein": (_skein(comparisons), skein_figure),
+        "speedup_sweep": (src.rows("soc_sweep"), speedup_figure),
+        "batch_walker": (src.rows("soc_batch"), batch_figure),
+    }
+
+
+def data_stamp(data):
+    """A stamp of what a plot shows (written into its SVG): a plot is stale when it differs,
+    whatever matplotlib version drew it."""
+    return hashlib.sha256(repr(data).encode()).hexdigest()
+
+
+_STAMP = re.compile(r"litedigest-data:([0-9a-f]{64})")
+
+
+def stamp_of(path):
+    """The data stamp written into the SVG at `path` (None if it has none or is missing)."""
+    try:
+        with open(path) as f:
+            m = _STAMP.search(f.read())
+    except FileNotFoundError:
+        return None
+    return m.group(1) if m else None
+
+
+def stale(src, out_dir):
+    """The plots of `out_dir` whose SVG is missing or shows other data than `src` holds."""
+    return [
+        name
+        for name, (data, _) in plots(src).items()
+        if stamp_of(os.path.join(out_dir, f"{name}.svg")) != data_stamp(data)
+    ]
+
+
+def write_all(src, out_dir, only_stale=False):
+    """Every plot (`only_stale`: those stale() names) as `out_dir`/<name>.svg, the data stamp
+    in its metadata; the paths written."""
     plt = _plt()
     os.makedirs(out_dir, exist_ok=True)
-    comparisons = design_space.comparisons()
-    figs = {
-        "design_space_pipelines": pipelines_figure(comparisons),
-        "design_space_skein": skein_figure(comparisons),
-        "speedup_sweep": speedup_figure(src.rows("soc_sweep")),
-        "batch_walker": batch_figure(src.rows("soc_batch")),
-    }
+    todo = set(stale(src, out_dir)) if only_stale else None
     paths = []
-    for name, fig in figs.items():
+    for name, (data, draw) in plots(src).items():
+        if todo is not None and name not in todo:
+            continue
+        fig = draw(data)
         path = os.path.join(out_dir, f"{name}.svg")
-        fig.savefig(path, metadata={"Date": None})
+        fig.savefig(
+            path, metadata={"Date": None, "Description": f"litedigest-data:{data_stamp(data)}"}
+        )
         plt.close(fig)
         paths.append(path)
     return paths
