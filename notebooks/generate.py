@@ -180,25 +180,61 @@ NB02 = [
     new_markdown_cell("""\
 # LiteDigest: hardware versus software
 
-SHA-256 of messages from 64 B to 64 KiB, in software and on the engine.
+SHA-256 across message sizes, in software and on the engine; then many small messages through
+the batch walker, many long messages through the scheduler on the pipelined engines, and HMAC.
 
-- **Simulated SoC** (the default): the `sweep` firmware (`software/firmware/apps/sweep`) runs on
-  the SoC's VexRiscv and times, with the peripheral's cycle counter, the C library's software
-  SHA-256 (`ld_sha256`, -O2), the CSR path (the CPU writes every block word) and the DMA path
-  (the engine fetches the message from main RAM) of the `sha256:opt` peripheral. Cycle counts
-  are exact (simulation) and every digest is checked against `hashlib` on the host.
+- **Simulated SoC** (the default): the figures are the committed measurement records
+  (`records/*.json`, litedigest.records: the same ones the documentation's tables and plots are
+  generated from), each printed with the command that measured it, when, and from which build.
+  The firmware behind them runs on the SoC's VexRiscv and times, with the peripheral's cycle
+  counter, the C library's software hash (-O2), the CSR path (the CPU writes every block word)
+  and the DMA path (the engine fetches the message from main RAM); cycle counts are exact
+  (simulation) and every digest was checked against `hashlib` on the host. Set
+  `MEASURE_AGAIN = True` in the cell below to run the benches again on the simulated SoC
+  instead (after changing the gateware, the firmware or the C library; minutes of simulation
+  per section).
 - **PYNQ board**: `time.perf_counter` around `hashlib.sha256` (OpenSSL on the ARM Cortex-A9) and
   around the engine through the pynq backend (the C driver on the mapped registers, DMA from a
-  `pynq.allocate` buffer), in bytes per second.
-
-Below: one message at a time over sizes from 64 B to 64 KiB; many small messages through the
-batch walker; many long messages through the scheduler on the pipelined engines."""),
+  `pynq.allocate` buffer), in bytes per second."""),
     new_code_cell(TARGET_CELL),
     new_code_cell("""\
 import hashlib
 import time
 
-SIZES = [64 * 4 ** k for k in range(6)]          # 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB
+import matplotlib.pyplot as plt
+from IPython.display import Markdown, display
+
+from litedigest import records
+from litedigest.measure import bench, plots, tables
+
+# =============================================================================================
+# MEASURE_AGAIN = False: off the board, the sections below show the committed records.
+# MEASURE_AGAIN = True:  they run the benches again on the simulated SoC (building the SoC and
+#                        the firmware when not cached): for a user who changed the gateware.
+# On the PYNQ board the sections time the board itself, whatever this says.
+MEASURE_AGAIN = False
+# =============================================================================================
+
+
+def soc_rows(name, measure):
+    \"\"\"The bench rows of the record `name` (records/<name>.json), saying where they come from;
+    with MEASURE_AGAIN, the rows `measure()` gives now on the simulated SoC.\"\"\"
+    if MEASURE_AGAIN:
+        rows = list(measure())
+        print(f"{name}: {len(rows)} rows measured now on the simulated SoC")
+        return rows
+    rec = records.load(name)
+    build = rec["build"]
+    print(f"records/{name}.json, measured {rec['measured']} by `{rec['command']}`\\n"
+          f"  build {build.get('git', '?')}, sources {build.get('sources', '?')[:12]}")
+    return rec["results"]
+
+
+def show_table(header, row, rows):
+    \"\"\"The rows as the documentation shows them (litedigest.measure.tables).\"\"\"
+    display(Markdown("\\n".join([header, *(row(r) for r in rows)])))"""),
+    new_code_cell("""\
+SIZES = [64 * 4 ** k for k in range(6)]          # on the board: 64 B, 256 B, ... 64 KiB
 
 if target.on_board:
     from litedigest.measure.sweep import host_rates
@@ -209,20 +245,12 @@ if target.on_board:
         h, e = board["hashlib"][n], board["engine (pynq backend)"][n]
         print(f"{n:6d} {h:14.0f} {e:14.0f} {e / h:15.3f}")
 else:
-    from litedigest.measure.sweep import run_sweep
-    run = run_sweep(log=print)           # builds the SoC and the firmware when not cached
-    assert run.all_ok, "a digest differs from hashlib or a size is missing"
-    print(f"engine {run.engine}; cycles of the SoC clock (exact, from simulation)")
-    print(f"{'bytes':>6} {'software':>10} {'CSR':>9} {'DMA':>8}   cycles/byte sw / CSR / DMA   "
-          f"speedup CSR / DMA")
-    sw, csr, dma = run.cycles("sw"), run.cycles("csr"), run.cycles("dma")
-    for n in SIZES:
-        print(f"{n:6d} {sw[n]:10d} {csr[n]:9d} {dma[n]:8d}   "
-              f"{sw[n] / n:7.2f} / {csr[n] / n:6.2f} / {dma[n] / n:6.3f}      "
-              f"{sw[n] / csr[n]:5.1f}x / {sw[n] / dma[n]:6.1f}x")"""),
+    # the sweep firmware: SHA-256 in software, over the CSR and the DMA path, per size
+    sweep = soc_rows("soc_sweep", bench.bench_soc_sweep)
+    assert sweep and all(r["digest_ok"] for r in sweep), "a digest differs from hashlib"
+    print(f"engine {sweep[0]['engine']}; cycles of the SoC clock (exact, from simulation)")
+    show_table(tables.MD_SWEEP_HEADER, tables.markdown_sweep, sweep)"""),
     new_code_cell("""\
-import matplotlib.pyplot as plt
-
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
 if target.on_board:
     for label, series in board.items():
@@ -235,34 +263,49 @@ if target.on_board:
     ax2.axhline(1, color="grey", lw=0.8)
     ax2.set_ylabel("engine / hashlib (bytes per second)")
     ax2.set_title("Speedup of the fabric over hashlib on the ARM")
+    for ax in (ax1, ax2):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(SIZES, ["64 B", "256 B", "1 KiB", "4 KiB", "16 KiB", "64 KiB"])
+        ax.set_xlabel("message size")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    plt.tight_layout()
 else:
+    # left: cycles per byte, where each path settles; right: the documentation's speedup plot
     for path, label in (("sw", "software (ld_sha256, -O2)"), ("csr", "CSR path"), ("dma", "DMA path")):
-        cpb = run.cycles_per_byte(path)
-        ax1.plot(SIZES, [cpb[n] for n in SIZES], "o-", label=label)
-    ax1.set_ylabel("cycles per byte (SoC clock)")
+        pts = sorted((r["bytes"], r["cycles"] / r["bytes"]) for r in sweep if r["path"] == path)
+        ax1.plot([n for n, _ in pts], [c for _, c in pts], "o-", label=label)
+    ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")
-    ax1.set_title(f"SHA-256 on the simulated SoC (VexRiscv, {run.engine})")
-    for path, label in (("csr", "CSR path"), ("dma", "DMA path")):
-        sp = run.speedup(path)
-        ax2.plot(SIZES, [sp[n] for n in SIZES], "o-", label=label, color="C1" if path == "csr" else "C2")
-    ax2.set_ylabel("speedup over software (cycles)")
-    ax2.set_yscale("log")
-    ax2.set_title("Hardware over software on the same CPU")
-for ax in (ax1, ax2):
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(SIZES, ["64 B", "256 B", "1 KiB", "4 KiB", "16 KiB", "64 KiB"])
-    ax.set_xlabel("message size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-plt.tight_layout()
+    ax1.set_xlabel("message (bytes)")
+    ax1.set_ylabel("cycles per byte (SoC clock)")
+    ax1.set_title("Where each path settles: cycles per byte")
+    ax1.grid(True, which="both", alpha=0.3)
+    ax1.legend()
+    plots.speedup_figure(sweep, ax=ax2)
 plt.show()"""),
     new_markdown_cell("""\
 Reading the plots: every path pays a fixed cost per message (the padding block and the call;
 for the engine also the job set-up and reading the digest), so the cycles per byte fall with the
-size. Software settles at its cost per block; the CSR path at the CPU's cost of writing 16 words
-per block; the DMA path approaches the engine's own rate (one 64-byte block per interval, 33
-cycles for `sha256:opt`, i.e. about 0.52 cycles per byte) because the DMA fetches the next block
+size. Software settles at its cost per block; the CSR path at the CPU's cost of writing the
+sixteen words of each block; the DMA path approaches the engine's own rate (one block per
+interval, which the engine's spec gives: printed below) because the DMA fetches the next block
 while the engine works. The table above holds the measured values."""),
+    new_code_cell("""\
+from litedigest import spec as ld_spec
+
+if target.on_board:
+    engine = next((e for e in target.engines.values()
+                   if ld_spec.parse(e).family == "sha256" and not ld_spec.parse(e).mac), None)
+else:
+    engine = sweep[0]["engine"]
+if engine:
+    p = ld_spec.parse(engine)
+    print(f"{engine}: one {p.block_size}-byte block every {p.interval} cycles (latency {p.latency}), "
+          f"{float(p.interval) / p.block_size:.3f} cycles per byte at best")
+if not target.on_board:
+    n, cpb = max((r["bytes"], r["cycles"] / r["bytes"]) for r in sweep if r["path"] == "dma")
+    print(f"the DMA path, measured: {cpb:.3f} cycles per byte at {n:,} bytes")"""),
     new_markdown_cell("""\
 ## Many small messages: the batch walker
 
@@ -273,9 +316,10 @@ digest back and raises one interrupt at the end. On the simulated SoC the `batch
 hashes 1,000 messages of 64 B and of 1 KiB per SHA peripheral of the main SoC (`sha256:opt`,
 `sha1:opt`, `sha512:k5`) and of the scheduler SoC (the pipelines `sha256:opt:p4`,
 `sha1:opt:p8`) through the walker, one by one (`ld_hw_md`) and in software; messages per
-second at 50 MHz (the ECP5 SoC's clock), every digest checked on the CPU and against `hashlib`
-(`litedigest bench --backend soc --batch`). On the board: messages per second of wall-clock
-time, the engine one message per call against `hashlib`."""),
+second at the ECP5 SoC's clock (the record's `clock_mhz`, in the table's header), every digest
+checked on the CPU and against `hashlib` (`litedigest bench --backend soc --batch`). On the
+board: messages per second of wall-clock time, the engine one message per call against
+`hashlib`."""),
     new_code_cell("""\
 if target.on_board:
     import os
@@ -289,36 +333,16 @@ if target.on_board:
             fn(m)
         print(f"{label:24s} {len(msgs) / (time.perf_counter() - t0):12,.0f} messages/s (64 B)")
 else:
-    from litedigest.measure import bench
-    from litedigest.measure import socdemo
-    sim = socdemo._standard()
-    batch = list(bench.bench_soc_batch([list(sim.MAIN_SOC), list(sim.SCHED_SOC)]))
+    def measure_batch():
+        from litedigest.soc.targets import sim as sim_soc
+        return bench.bench_soc_batch([list(sim_soc.MAIN_SOC), list(sim_soc.SCHED_SOC)])
+
+    batch = soc_rows("soc_batch", measure_batch)
     assert batch and all(r["digest_ok"] for r in batch), "a batch digest differs"
-    print(f"{'engine':15s} {'message':>7s} {'path':>11s} {'cycles/msg':>11s} {'cycles/B':>9s} "
-          f"{'msgs/s @50MHz':>14s} {'x software':>11s}")
-    for r in batch:
-        print(f"{r['engine']:15s} {r['bytes']:6d}B {r['path']:>11s} {r['cycles_per_message']:11,.1f} "
-              f"{r['cycles_per_message'] / r['bytes']:9.2f} {r['messages_per_second']:14,d} "
-              f"{r['speedup_vs_sw']:10.1f}x")"""),
+    show_table(tables.MD_BATCH_HEADER.format(mhz=batch[0]["clock_mhz"]), tables.markdown_batch, batch)"""),
     new_code_cell("""\
 if not target.on_board:
-    engines = list(dict.fromkeys(r["engine"] for r in batch))
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
-    for ax, size in zip(axes, (64, 1024)):
-        for k, path in enumerate(("batch", "one_by_one", "sw")):
-            vals = [next(r["messages_per_second"] for r in batch
-                         if r["engine"] == e and r["bytes"] == size and r["path"] == path)
-                    for e in engines]
-            ax.bar([i + 0.27 * (k - 1) for i in range(len(engines))], vals, width=0.27,
-                   label={"batch": "batch walker", "one_by_one": "one ld_hw_md call each",
-                          "sw": "software"}[path])
-        ax.set_xticks(range(len(engines)), engines, rotation=20)
-        ax.set_yscale("log")
-        ax.set_title(f"{size}-byte messages (1,000; simulated SoC)")
-        ax.grid(True, axis="y", which="both", alpha=0.3)
-    axes[0].set_ylabel("messages per second at 50 MHz")
-    axes[0].legend()
-    plt.tight_layout()
+    plots.batch_figure(batch)                # the documentation's plot of these rows
     plt.show()"""),
     new_markdown_cell("""\
 ## Many long messages: the scheduler on the pipelines
@@ -333,18 +357,13 @@ makes its tweaks and its output block, and writes the digest."""),
 if target.on_board:
     print("The scheduler figures come from the simulated SoC (exact cycles); see docs/MEASUREMENTS.md.")
 else:
-    sched = [r for r in bench.bench_soc_sched(list(sim.SCHED_SOC)) if r["path"] == "dma"]
-    assert sched and all(r["digest_ok"] for r in sched), "a scheduler digest differs"
-    last = {r["engine"]: r for r in sched}          # the second (warm) run of each
-    print(f"{'engine':22s} {'messages':>9s} {'engine run':>11s} {'util.':>6s} {'whole call':>11s} "
-          f"{'util.':>6s} {'bytes/cycle':>12s} {'cycles/B':>9s}")
-    for e, r in last.items():
-        print(f"{e:22s} {r['messages']:4d} x 16K {r['run_cycles']:11,d} {r['utilization']:6.3f} "
-              f"{r['cycles']:11,d} {r['end_to_end_utilization']:6.3f} {r['bytes_per_cycle']:12.3f} "
-              f"{1 / r['bytes_per_cycle']:9.3f}")"""),
-]
+    def measure_sched():
+        from litedigest.soc.targets import sim as sim_soc
+        return bench.bench_soc_sched(list(sim_soc.SCHED_SOC))
 
-NB02 += [
+    sched = soc_rows("soc_sched", measure_sched)
+    assert sched and all(r["digest_ok"] for r in sched), "a scheduler digest differs"
+    show_table(tables.MD_SCHED_HEADER, tables.markdown_sched, sched)"""),
     new_markdown_cell("""\
 ## HMAC: MACs per second
 
@@ -357,11 +376,9 @@ on the CPU and against Python's `hmac`. On the board: MACs per second of wall-cl
 HMAC engine one call each against Python's `hmac` on the ARM."""),
     new_code_cell("""\
 import hmac as std_hmac
-import time
-import matplotlib.pyplot as plt
-from litedigest.measure import bench
 
-from litedigest import hmac as ld_hmac, spec as ld_spec
+from litedigest import hmac as ld_hmac
+
 if target.on_board:
     import os
     engine = next((e for e in target.engines.values() if ld_spec.parse(e).mac), None)
@@ -378,16 +395,14 @@ if target.on_board:
             fn(m)
         print(f"{label:32s} {len(msgs) / (time.perf_counter() - t0):12,.0f} MACs/s (64 B)")
 else:
-    macs = list(bench.bench_soc_hmac(None))
+    macs = soc_rows("soc_hmac", lambda: bench.bench_soc_hmac(None))
     assert macs and all(r["digest_ok"] for r in macs), "a MAC differs"
-    print(f"{'peripheral':12s} {'path':24s} {'cycles/MAC':>11s} {'MACs/s @50MHz':>14s} {'x software':>11s}")
-    for r in macs:
-        print(f"{r['instance']:12s} {r['path']:24s} {r['cycles_per_message']:11,.1f} "
-              f"{r['messages_per_second']:14,d} {r['speedup_vs_sw']:10.1f}x")
+    mhz = macs[0]["clock_mhz"]
+    show_table(tables.MD_HMAC_HEADER.format(mhz=mhz), tables.markdown_hmac, macs)
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.barh([f"{r['instance']}: {r['path']}" for r in macs], [r["messages_per_second"] for r in macs])
     ax.set_xscale("log")
-    ax.set_xlabel("64-byte MACs per second at 50 MHz (simulated SoC)")
+    ax.set_xlabel(f"{macs[0]['bytes']}-byte MACs per second at {mhz:g} MHz (simulated SoC)")
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
     plt.tight_layout()
@@ -571,10 +586,10 @@ for c in comparisons:
           + (", ".join(c.missing) or "none"))"""),
     new_code_cell('''\
 import matplotlib.pyplot as plt
-import numpy as np
+
+from litedigest.measure import plots
 
 by_key = {c.key: c for c in comparisons}
-METRIC_LABEL = {"T": "throughput", "A": "area", "TA": "throughput / area"}
 
 
 def not_plotted(rows):
@@ -585,42 +600,11 @@ def not_plotted(rows):
     print("not plotted, not measured yet:", ", ".join(miss) if miss else "none")
 
 
-def label_metric_panel(ax, m, baseline, study):
-    """A panel of metric `m` normalized to `baseline`, as `study` plots it: labels, grid."""
-    ax.set_ylabel(f"{METRIC_LABEL[m]} / that of {baseline}")
-    ax.set_title(f"{study}: {METRIC_LABEL[m]}")
-    ax.grid(True, which="both", alpha=0.3)
-
-
-# Michail et al. 2016: each architecture over its own p = 1 design, against p
-pipes = [c for k, c in by_key.items() if k.startswith("pipelines_")]
-fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
-for ax, m in zip(axes, ("T", "A", "TA")):
-    for i, c in enumerate(pipes):
-        color = f"C{i}"
-        label = c.rows[0].series
-        xs = [r.x for r in c.rows]
-        for dev in ("V", "V-E", "V-II"):        # the paper's other devices, faint
-            pts = [(r.x, r.paper[m].by_device.get(dev)) for r in c.rows]
-            pts = [(x, v) for x, v in pts if v is not None]
-            ax.plot([x for x, _ in pts], [v for _, v in pts], "-", color=color, alpha=0.2, lw=1)
-        ax.plot(xs, [r.paper[m].value for r in c.rows], "o-", color=color, ms=4,
-                label=f"{label}: paper (Virtex-4)")
-        ours = [(r.x, r.ours[m]) for r in c.rows if r.ours is not None]
-        if ours:
-            ax.plot([x for x, _ in ours], [v for _, v in ours], "s", color=color, ms=9,
-                    mfc="none", mew=2, label=f"{label}: ours (ECP5)")
-    if m != "TA":
-        ax.plot([1, 80], [1, 80], ":", color="grey", lw=0.8)
-    ax.set_xscale("log", base=2)
-    if m != "TA":
-        ax.set_yscale("log", base=2)
-    ax.set_xlabel("pipeline stages p")
-    label_metric_panel(ax, m, "p = 1", "Michail et al. 2016")
-axes[0].legend(fontsize=7)
-plt.tight_layout()
+# Michail et al. 2016: each architecture over its own p = 1 design, against p (the
+# documentation's plot, litedigest.measure.plots)
+plots.pipelines_figure(comparisons)
 plt.show()
-not_plotted([r for c in pipes for r in c.rows])'''),
+not_plotted([r for k, c in by_key.items() if k.startswith("pipelines_") for r in c.rows])'''),
     new_code_cell('''\
 # optimized vs base (Michail et al. 2016, 2012, 2010), k = 5 vs base (Lien, Grembowski, Gaj
 # 2004), HMAC vs its SHA-256 core (Michail et al. 2012): the paper's ratios beside ours
@@ -671,30 +655,10 @@ plt.tight_layout()
 plt.show()
 not_plotted(plotted)'''),
     new_code_cell("""\
-# Athanasiou et al. 2013: every Skein-512 datapath over the 1-round one
-sk = by_key["skein"]
-labels = [r.label.split(" (")[0] for r in sk.rows]
-fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
-for ax, m in zip(axes, ("T", "A", "TA")):
-    for series, color in (("unrolling", "C0"), ("functional", "C1"), ("mixed", "C2")):
-        rs = [r for r in sk.rows if r.series == series]
-        for dev, style in (("V-4", ":"), ("V-5", "--")):
-            ax.plot([r.x for r in rs], [r.paper[m].by_device.get(dev) for r in rs], style,
-                    color=color, alpha=0.35)
-        ax.plot([r.x for r in rs], [r.paper[m].value for r in rs], "o-", color=color,
-                label=f"paper, {series} (Virtex-6; dotted V-4, dashed V-5)")
-        ours = [(r.x, r.ours[m]) for r in rs if r.ours is not None]
-        if ours:
-            ax.plot([x for x, _ in ours], [v for _, v in ours], "s", color=color, ms=9, mfc="none",
-                    mew=2, label=f"ours, {series} (ECP5)")
-    ax.set_xticks([r.x for r in sk.rows], labels, rotation=60, fontsize=7)
-    if m != "TA":
-        ax.set_yscale("log")
-    label_metric_panel(ax, m, "1-round_unroll", "Athanasiou et al. 2013")
-axes[0].legend(fontsize=7)
-plt.tight_layout()
+# Athanasiou et al. 2013: every Skein-512 datapath over the 1-round one (the documentation's plot)
+plots.skein_figure(comparisons)
 plt.show()
-not_plotted(sk.rows)"""),
+not_plotted(by_key["skein"].rows)"""),
 ]
 
 NOTEBOOKS = {

@@ -4,8 +4,11 @@ running this interpreter, i.e. the venv's ipykernel) and shows at least one plot
 notebooks are committed with their outputs cleared and match notebooks/generate.py; they are
 shipped the PYNQ way (a `pynq.notebooks` entry point resolving to the directory that holds them).
 
-Without a PYNQ board the notebooks run against the simulated SoC (the main SoC build, cached;
-02 also builds and runs the sweep firmware, a few minutes of simulation).
+Without a PYNQ board the notebooks run against the simulated SoC (the main SoC build, cached);
+02 shows the SoC benches' committed records (records/*.json) and must not run them again by
+default: the SoC's firmware runs are stopped while the notebooks execute here. Their Markdown
+states no measured figure typed by hand (litedigest.measure.figures.FIGURE): a figure is printed
+from its record or from the engines' specs.
 """
 
 import glob
@@ -20,7 +23,19 @@ from litedigest.paths import repo_root
 ROOT = repo_root()
 NB_DIR = os.path.join(ROOT, "notebooks")
 NOTEBOOKS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(NB_DIR, "*.ipynb")))
-CELL_TIMEOUT = 1800  # seconds per cell: 02 simulates about 10 M CPU cycles in one cell
+CELL_TIMEOUT = 1800  # seconds per cell (MEASURE_AGAIN = True simulates minutes per cell)
+# the records 02 shows off the board, each with the command that measured it
+SOC_RECORDS = ("soc_sweep", "soc_batch", "soc_sched", "soc_hmac")
+# run after the target cell off the board: a SoC bench that runs again fails the notebook
+NO_SOC_BENCH = """\
+from litedigest.measure import socdemo
+
+
+def _no_soc_bench(*args, **kwargs):
+    raise AssertionError("the notebook runs a SoC bench again off the board (MEASURE_AGAIN?)")
+
+
+socdemo.run_app = _no_soc_bench"""
 
 
 def test_the_notebooks_are_there():
@@ -44,6 +59,31 @@ def test_committed_without_outputs_and_generated():
         text=True,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_markdown_states_no_figure_typed_by_hand():
+    """A number with the unit of a measured figure (cycles, MHz, bytes/cycle, MB, x, %) in a
+    notebook's Markdown is a figure typed by hand: print it from its record instead."""
+    import nbformat
+    from litedigest.measure.figures import FIGURE
+
+    typed = [
+        (name, i, m.group(0))
+        for name in NOTEBOOKS
+        for i, c in enumerate(nbformat.read(os.path.join(NB_DIR, name), as_version=4).cells)
+        if c.cell_type == "markdown"
+        for m in FIGURE.finditer(c.source)
+    ]
+    assert not typed, typed
+
+
+def test_measure_again_is_off():
+    """02 reads the records unless its user sets MEASURE_AGAIN."""
+    import nbformat
+
+    nb = nbformat.read(os.path.join(NB_DIR, "02_speedup.ipynb"), as_version=4)
+    flags = [c.source for c in nb.cells if "\nMEASURE_AGAIN = " in c.source]
+    assert len(flags) == 1 and "\nMEASURE_AGAIN = False\n" in flags[0], flags
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +117,15 @@ def test_notebook_executes_and_plots(name, kernel_name):
     import nbformat
     from nbclient import NotebookClient
 
+    try:
+        import pynq  # noqa: F401
+
+        on_board = True
+    except ImportError:
+        on_board = False
     nb = nbformat.read(os.path.join(NB_DIR, name), as_version=4)
+    if not on_board:
+        nb.cells.insert(2, nbformat.v4.new_code_cell(NO_SOC_BENCH))
     client = NotebookClient(
         nb, timeout=CELL_TIMEOUT, kernel_name=kernel_name, resources={"metadata": {"path": NB_DIR}}
     )
@@ -87,14 +135,15 @@ def test_notebook_executes_and_plots(name, kernel_name):
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert images, f"{name} shows no plot"
     first = "".join(o.get("text", "") for o in nb.cells[1].outputs)
-    try:
-        import pynq  # noqa: F401
-
-        on_board = True
-    except ImportError:
-        on_board = False
     if not on_board:
         assert first.startswith("Running on the simulated SoC"), first
+    if name == "02_speedup.ipynb" and not on_board:
+        from litedigest import records
+
+        text = "".join(o.get("text", "") for o in outputs)
+        for rec in SOC_RECORDS:
+            r = records.load(rec)
+            assert f"records/{rec}.json, measured {r['measured']} by `{r['command']}`" in text, rec
 
 
 def test_pynq_notebooks_entry_point():

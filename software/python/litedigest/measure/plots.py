@@ -17,9 +17,13 @@ METRIC_LABEL = {"T": "throughput", "A": "area", "TA": "throughput / area"}
 
 
 def _plt():
+    import sys
+
     import matplotlib
 
-    matplotlib.use("Agg")
+    # headless (SVG files) unless a backend is already chosen: a notebook's inline one stays
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "litedigest"  # the same plot gives the same file
     import matplotlib.pyplot as plt
 
@@ -106,10 +110,11 @@ def skein_figure(comparisons=None):
     return fig
 
 
-def speedup_figure(rows):
-    """The sweep's speedup of the CSR and DMA paths over software against message size."""
+def speedup_figure(rows, ax=None):
+    """The sweep's speedup of the CSR and DMA paths over software against message size; on
+    `ax` (a matplotlib Axes) when given, else on a figure of its own. Returns the figure."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(7, 4.5)) if ax is None else (ax.figure, ax)
     for path, color in (("csr", "C1"), ("dma", "C2")):
         pts = sorted((r["bytes"], r["speedup_vs_sw"]) for r in rows if r["path"] == path)
         ax.plot([n for n, _ in pts], [s for _, s in pts], "o-", color=color, label=path.upper())
