@@ -81,3 +81,41 @@ def test_killed_command_takes_its_simulator_along(tmp_path, sig):
     time.sleep(0.5)
     assert not _sims_in(tmp_path), "the simulator outlived its command"
     assert not glob.glob(str(tmp_path / "ldsim-*")), "the run directory was left behind"
+
+
+@pytest.mark.soc
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the simulator")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_signal_while_hashing_on_the_soc_is_a_clean_stop(tmp_path, sig):
+    """`litedigest sum --backend soc` stopped by a signal while the C driver is busy: the
+    shell's status (128 + the signal), no traceback and no hardware error, at most one line on
+    stderr, the simulator and its run directory gone."""
+    big = tmp_path / "big"
+    big.write_bytes(os.urandom(16 << 20))
+    p = subprocess.Popen(
+        LITEDIGEST + ["sum", "-a", "sha256", "--backend", "soc", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, TMPDIR=str(tmp_path)),
+    )
+    try:
+        deadline = time.monotonic() + 900  # a first run builds the SoC
+        sims = []
+        while time.monotonic() < deadline and not sims and p.poll() is None:
+            time.sleep(0.5)
+            sims = _sims_in(tmp_path)
+        assert sims, "the simulator did not start"
+        time.sleep(8.0)  # booted, hashing
+        assert p.poll() is None, "the file was hashed before the signal"
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 128 + sig, (p.returncode, err)
+    assert out == b""
+    assert b"Traceback" not in err and b"Error" not in err, err
+    assert len(err.splitlines()) <= 1, err
+    time.sleep(0.5)
+    assert not _sims_in(tmp_path), "the simulator outlived its command"
+    assert not glob.glob(str(tmp_path / "ldsim-*")), "the run directory was left behind"

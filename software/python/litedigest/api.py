@@ -84,7 +84,8 @@ def hash_many(name, messages, *, backend="sw", engine=None, digest_bits=None, ke
     the peripheral's batch walker hashes them (messages and descriptors staged in main RAM,
     one batch start, one interrupt; soc/REGISTERS.md "Batches"): every SHA algorithm, and
     unkeyed Skein-512 of the sizes the engine has configured IVs for (128, 160, 224, 256, 384,
-    512 bits); elsewhere each message is hashed in turn."""
+    512 bits), a message too large for the staging area streamed on its own; elsewhere each
+    message is hashed in turn."""
     bits = _skein_bits(name, _algorithm(name), digest_bits, key)
     if bits is not None:
         spec, key = skein_arguments(bits, key, engine)

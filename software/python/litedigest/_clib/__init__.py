@@ -30,7 +30,7 @@ import struct
 import threading
 import time
 
-from litedigest import hw_regs, spec
+from litedigest import hw_regs, signals, spec
 from litedigest._clib._native import ffi, lib
 
 SHA256, SHA224 = lib.LD_SHA256, lib.LD_SHA224
@@ -323,12 +323,15 @@ _lock = threading.RLock()
 
 def _invoke(binding, fn, *args):
     """Call C function `fn` with `binding` (_Binding) serving the HAL callbacks; an exception
-    raised by a callback meanwhile is re-raised after it returns."""
+    raised by a callback meanwhile is re-raised after it returns. A signal (Ctrl-C, SIGTERM)
+    that arrives during the call is acted on when it has returned (litedigest.signals): the
+    driver finishes what it started on the peripheral, so the next call finds it idle."""
     with _lock:
         _active.append(binding)
         del _pending[:]
         try:
-            r = fn(*args)
+            with signals.deferred():
+                r = fn(*args)
         finally:
             _active.pop()
         if _pending:
@@ -349,7 +352,7 @@ def _invoke(binding, fn, *args):
 def ld_py_read32(addr):
     try:
         return _active[-1].read32(int(addr)) & 0xFFFFFFFF
-    except Exception as e:  # exceptions cannot cross C: remember and return 0
+    except BaseException as e:  # exceptions cannot cross C: remember and return 0
         _pending.append(e)
         return 0
 
@@ -358,7 +361,7 @@ def ld_py_read32(addr):
 def ld_py_write32(addr, value):
     try:
         _active[-1].write32(int(addr), int(value))
-    except Exception as e:
+    except BaseException as e:
         _pending.append(e)
 
 
@@ -366,7 +369,7 @@ def ld_py_write32(addr, value):
 def ld_py_dma_write(addr, src, n):
     try:
         _active[-1].dma_write(int(addr), ffi.buffer(src, n)[:])
-    except Exception as e:
+    except BaseException as e:
         _pending.append(e)
 
 
@@ -374,7 +377,7 @@ def ld_py_dma_write(addr, src, n):
 def ld_py_dma_sync():
     try:
         _active[-1].dma_sync()
-    except Exception as e:
+    except BaseException as e:
         _pending.append(e)
 
 
@@ -512,6 +515,53 @@ def _as_cdata(data):
     if isinstance(data, ffi.CData):
         return data
     return ffi.from_buffer(bytes(data))
+
+
+# A hardware context's update() hands the driver at most this many bytes per call: a signal
+# (Ctrl-C, SIGTERM) is acted on between two calls (litedigest.signals), so this bounds how long
+# an interruption waits (a chunk's jobs on the peripheral, its staging over a bridge).
+INTERRUPT_CHUNK = 64 * 1024
+
+
+def _chunks(data):
+    """(cdata pointer, length) pieces of at most INTERRUPT_CHUNK bytes of `data` (bytes-like or
+    cdata: the pieces keep its addresses, which the DMA path reads)."""
+    data = _as_cdata(data)
+    n = len(data)
+    if n == 0:
+        yield data, 0
+    for off in range(0, n, INTERRUPT_CHUNK):
+        yield data + off, min(INTERRUPT_CHUNK, n - off)
+
+
+class Interrupted(ValueError):
+    """A hash object whose update() a signal interrupted part way: it no longer knows which
+    bytes it has hashed, so it refuses further use rather than give a wrong digest."""
+
+
+class _HwStream:
+    """What the hardware contexts share: update() in chunks, and refusing further use after
+    an interrupted update."""
+
+    _interrupted = False
+
+    def _usable(self):
+        if self._interrupted:
+            raise Interrupted(
+                "an update() of this hash object was interrupted part way, so it no longer "
+                "knows which bytes it has hashed: start a new one"
+            )
+
+    def _update(self, fn, name, data):
+        self._usable()
+        try:
+            for ptr, n in _chunks(data):
+                _check(self.hw.call(fn, self._ctx, ptr, n), name)
+        except Exception:
+            raise
+        except BaseException:  # a signal's exception (KeyboardInterrupt, SystemExit, ...)
+            self._interrupted = True
+            raise
 
 
 # Skein-512 with a configured output size, as the scheduler's alg (ld_skein.h LD_ALG_SKEIN512)
@@ -733,6 +783,17 @@ class HwDevice:
         with self.owned():  # the staging area is the device's
             return self._hash_many(a, msgs, read_bytes, stride, size, align, base, room)
 
+    def batch_fits(self, alg, nbytes):
+        """Whether a message of `nbytes` fits one batch of hash_many (its descriptor, output
+        and data in the staging area); a larger one goes through a streaming context."""
+        if not self.dev.batch_base or not self.dev.stage_size:
+            return False
+        a = sched_alg(alg)
+        up = lambda n, k: -(-n // k) * k
+        align = self.info()["dma_align"]
+        need = ffi.sizeof("ld_hw_batch_desc") + int(lib.ld_hw_batch_stride(a)) + up(nbytes, align)
+        return need + 2 * align <= int(self.dev.stage_size)
+
     def _hash_many(self, a, msgs, read_bytes, stride, size, align, base, room):
         up = lambda n, k: -(-n // k) * k
         desc = ffi.sizeof("ld_hw_batch_desc")
@@ -874,7 +935,7 @@ class HwDevice:
         )
 
 
-class HwCtx:
+class HwCtx(_HwStream):
     """ld_hw_md_init/update/final/copy as an object. copy() and digest() (which finalises a
     copy) need a shared device (HwDevice(shared=True))."""
 
@@ -894,14 +955,15 @@ class HwCtx:
         return lib.ld_md_digest_size(self.alg)
 
     def update(self, data):
-        data = _as_cdata(data)
-        _check(self.hw.call(lib.ld_hw_md_update, self._ctx, data, len(data)), "ld_hw_md_update")
+        self._update(lib.ld_hw_md_update, "ld_hw_md_update", data)
         return self
 
     def copy(self):
+        self._usable()
         return HwCtx(self.hw, self.alg, self.path, _from=self._ctx)
 
     def final(self):
+        self._usable()
         out = ffi.new(f"uint8_t[{lib.LD_MD_MAX_DIGEST_SIZE}]")
         _check(self.hw.call(lib.ld_hw_md_final, self._ctx, out), "ld_hw_md_final")
         return bytes(ffi.buffer(out, self.digest_size))
@@ -910,7 +972,7 @@ class HwCtx:
         return self.copy().final()
 
 
-class HwSkeinCtx:
+class HwSkeinCtx(_HwStream):
     """ld_hw_skein512_init/update/update_bits/final/copy on a Skein peripheral (copy() and
     digest() need a shared device)."""
 
@@ -931,12 +993,10 @@ class HwSkeinCtx:
         self.digest_size = int(lib.ld_skein512_digest_size(self._ctx))
 
     def update(self, data):
-        data = _as_cdata(data)
-        _check(
-            self.hw.call(lib.ld_skein512_update, self._ctx, data, len(data)), "ld_skein512_update"
-        )
+        self._update(lib.ld_skein512_update, "ld_skein512_update", data)
 
     def update_bits(self, data, nbits):
+        self._usable()
         data, nbits = _skein_input(data, nbits)
         _check(
             self.hw.call(lib.ld_skein512_update_bits, self._ctx, data, nbits),
@@ -944,9 +1004,11 @@ class HwSkeinCtx:
         )
 
     def copy(self):
+        self._usable()
         return HwSkeinCtx(self.hw, path=self.path, _from=self._ctx)
 
     def final(self):
+        self._usable()
         out = ffi.new("uint8_t[]", max(1, self.digest_size))
         _check(self.hw.call(lib.ld_skein512_final, self._ctx, out), "ld_skein512_final")
         return bytes(ffi.buffer(out, self.digest_size))

@@ -140,7 +140,9 @@ class SoCBackend(Backend):
 
     def hash_many(self, spec, messages, digest_bits=None, key=b""):
         """DMA path: the peripheral's batch walker (HwDevice.hash_many), for Skein-512 when
-        the engine has the size's IV and there is no key; CSR path and the rest: one by one."""
+        the engine has the size's IV and there is no key; CSR path and the rest: one by one.
+        A message too large for a batch (the staging area) is streamed through a context of
+        its own; the digests come back in the order of `messages`."""
         if spec.family != self.spec.family:
             raise ValueError(f"the soc backend runs {self.spec}, not {spec.algorithm}")
         skein = spec.family == "skein512"
@@ -151,7 +153,17 @@ class SoCBackend(Backend):
         ):
             return super().hash_many(spec, messages, digest_bits, key)
         alg = f"skein512-{digest_bits}" if skein else spec.algorithm
-        return self.hw.hash_many(alg, messages, self.sim.bus.read_bytes)
+        msgs = [bytes(m) for m in messages]
+        small = [i for i, m in enumerate(msgs) if self.hw.batch_fits(alg, len(m))]
+        out = [None] * len(msgs)
+        batched = self.hw.hash_many(alg, [msgs[i] for i in small], self.sim.bus.read_bytes)
+        for i, d in zip(small, batched):
+            out[i] = d
+        large = [i for i in range(len(msgs)) if out[i] is None]
+        streamed = super().hash_many(spec, [msgs[i] for i in large], digest_bits, key)
+        for i, d in zip(large, streamed):
+            out[i] = d
+        return out
 
     def mac(self, spec, key, data):
         """The HMAC peripheral: `key` loaded into key slot 0 (33 engine cycles), the MAC of

@@ -9,6 +9,8 @@ import contextlib
 import socket
 import time
 
+from litedigest.signals import deferred
+
 
 class BridgeError(ConnectionError):
     """The UARTBone bridge failed (connection refused/closed, protocol error)."""
@@ -152,6 +154,10 @@ class UARTBoneClient:
     # Word access
     def read(self, addr, n=None):
         """One word (``n`` None) as an int, or ``n`` consecutive words as a list."""
+        with deferred():  # a transaction is never cut in two by a signal
+            return self._read_now(addr, n)
+
+    def _read_now(self, addr, n=None):
         count = 1 if n is None else n
         words = self._read_words(addr, count)
         self.stats["reads"] += 1
@@ -159,6 +165,10 @@ class UARTBoneClient:
 
     def write(self, addr, data):
         """Write one word (int) or consecutive words (list) at ``addr``."""
+        with deferred():  # a transaction is never cut in two by a signal
+            return self._write_now(addr, data)
+
+    def _write_now(self, addr, data):
         if isinstance(data, int):
             data = [data]
         out = bytearray()
@@ -192,6 +202,10 @@ class UARTBoneClient:
 
     # Byte access (little-endian memory)
     def write_bytes(self, addr, data):
+        with deferred():  # a transaction is never cut in two by a signal
+            return self._write_bytes_now(addr, data)
+
+    def _write_bytes_now(self, addr, data):
         data = bytes(data)
         if not data:
             return
@@ -224,6 +238,10 @@ class UARTBoneClient:
         self.stats["writes"] += 1
 
     def read_bytes(self, addr, n):
+        with deferred():  # a transaction is never cut in two by a signal
+            return self._read_bytes_now(addr, n)
+
+    def _read_bytes_now(self, addr, n):
         if n <= 0:
             return b""
         start = addr & ~3
