@@ -670,18 +670,34 @@ L04_UNITS = {
     "(effective clock period x number of rounds / k), sec. 7)",
 }
 
-L04_SHA1 = Table(
-    "lien2004_sha1",
-    LIEN_2004,
-    "Table 2",
+L04_CITE = (
     'Lien, Grembowski, Gaj, "A 1 Gbit/s partially unrolled architecture of hash functions SHA-1 '
-    "and SHA-512\", 2004, Table 2 (the 'Our' rows: basic and k = 5 unrolled SHA-1) on Virtex "
-    "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
-    L04_DEVICES,
-    L04_TOOL,
-    L04_UNITS,
-    _rows(
-        "design spec device freq_mhz multicycle throughput area bram cycles",
+    'and SHA-512", 2004'
+)
+
+
+def _l04_table(family, table, name, cells, notes):
+    """The Table of the paper's `table` (Table 2: SHA-1, Table 3: SHA-512; `name` as printed),
+    its rows the `cells` of the 'Our' rows as printed."""
+    return Table(
+        f"lien2004_{family}",
+        LIEN_2004,
+        table,
+        f"{L04_CITE}, {table} (the 'Our' rows: basic and k = 5 unrolled {name}) on Virtex "
+        "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
+        L04_DEVICES,
+        L04_TOOL,
+        L04_UNITS,
+        _rows("design spec device freq_mhz multicycle throughput area bram cycles", *cells),
+        notes,
+    )
+
+
+L04_SHA1 = _l04_table(
+    "sha1",
+    "Table 2",
+    "SHA-1",
+    (
         ("basic", "sha1:base", "V", 85, 1, 544, 480, 0, 80),
         ("unrolled (k=5)", "sha1:k5", "V", 64, 2, 1024, 1480, 0, 16),
         ("basic", "sha1:base", "V-E", 103, 1, 659, 484, 0, 80),
@@ -694,18 +710,11 @@ L04_SHA1 = Table(
     ),
 )
 
-L04_SHA512 = Table(
-    "lien2004_sha512",
-    LIEN_2004,
+L04_SHA512 = _l04_table(
+    "sha512",
     "Table 3",
-    'Lien, Grembowski, Gaj, "A 1 Gbit/s partially unrolled architecture of hash functions SHA-1 '
-    "and SHA-512\", 2004, Table 3 (the 'Our' rows: basic and k = 5 unrolled SHA-512) on Virtex "
-    "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
-    L04_DEVICES,
-    L04_TOOL,
-    L04_UNITS,
-    _rows(
-        "design spec device freq_mhz multicycle throughput area bram cycles",
+    "SHA-512",
+    (
         ("basic", "sha512:base", "V", 56, 1, 717, 2384, 4, 80),
         ("unrolled (k=5)", "sha512:k5", "V", 67, 5, 929, 3521, 4, 16),
         ("unrolled (k=5)", "sha512:k5", "V-E", 72, 5, 1034, 3517, 4, 16),
