@@ -28,6 +28,10 @@ def rows_of_words(words, row_words):
 
 
 class WideRAM(Module):
+    """`size` bytes in rows of `row_bits`; `init`: the first 32-bit words, the rest zero (the
+    memory's init covers its whole depth, so that the $readmemh file of the generated Verilog
+    always exists and covers the RAM: the firmware is written into it)."""
+
     def __init__(self, size, row_bits=512, init=None, name="main_ram"):
         row_bytes = row_bits // 8
         row_words = row_bits // 32
@@ -37,7 +41,9 @@ class WideRAM(Module):
             )
         self.size, self.row_bits, self.row_bytes = size, row_bits, row_bytes
         nrows = size // row_bytes
-        self.mem = Memory(row_bits, nrows, init=rows_of_words(init or [], row_words), name=name)
+        words = list(init or [])
+        words += [0] * (size // 4 - len(words))
+        self.mem = Memory(row_bits, nrows, init=rows_of_words(words, row_words), name=name)
         self.bus = bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         self.wide = wide = wishbone.Interface(
             data_width=row_bits, address_width=32, addressing="word"
@@ -83,3 +89,12 @@ class WideRAM(Module):
             If(wide.cyc & wide.stb & ~wide.ack & ~wide.err, wide.ack.eq(1)),
         ]
         self.specials += self.mem, pa, pb
+
+    def add_as_main_ram(self, soc, origin):
+        """Make this the LiteX `soc`'s main RAM: its 32-bit port a slave of the SoC's bus at
+        `origin` (the `wide` port is for the hash peripherals' DMA)."""
+        from litex.soc.integration.soc import SoCRegion
+
+        region = SoCRegion(origin=origin, size=self.size, mode="rwx")
+        soc.bus.add_slave("main_ram", self.bus, region)
+        soc.integrated_main_ram_size = self.size

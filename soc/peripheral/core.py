@@ -317,20 +317,7 @@ class HashPeripheral(CycleCounter):
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
-        self._add_batch(
-            engine,
-            ram_base,
-            ram_size,
-            row_bytes,
-            block_bytes,
-            dma_width,
-            slots,
-            reader,
-            digests,
-            req,
-            ctrl_checks,
-            has_tweak,
-        )
+        self._add_batch(ram_base, ram_size, ctrl_checks)
         if has_keys:
             self._add_keys(engine, slots, csr_block, block)
 
@@ -369,25 +356,16 @@ class HashPeripheral(CycleCounter):
         self.comb += pending.eq(Mux(job_q.start & ~job_q.csr, 1 << job_q.slot, 0))
         return job_q, seg_q, pending
 
-    def _add_batch(
-        self,
-        engine,
-        ram_base,
-        ram_size,
-        row_bytes,
-        block_bytes,
-        dma_width,
-        slots,
-        reader,
-        digests,
-        req,
-        ctrl_checks,
-        has_tweak,
-    ):
+    def _add_batch(self, ram_base, ram_size, ctrl_checks):
         """Hardware padding (`ctrl.pad`) and the batch walker (batch.py), which shares the bus
-        with the DMA reader and SlotControl's request port with ctrl. Skein: the walker's jobs
-        end with the output block, so a chaining value it writes is the digest."""
+        with the DMA reader and SlotControl's request port with ctrl (`ctrl_checks`: ctrl's range
+        checks); the stages are the peripheral's own (`slots`, `reader`, `digests`). Skein: the
+        walker's jobs end with the output block, so a chaining value it writes is the digest."""
+        engine, slots, reader, digests = self.engine, self.slots, self.reader, self.digests
         nslots = engine.slots
+        dma_width, row_bytes, has_tweak = self.dma_width, self.row_bytes, self.has_tweak
+        block_bytes = engine.block_bits // 8
+        req = slots.request
         f = self.ctrl.fields
         self.submodules.batch = walker = BatchWalker(
             nslots,

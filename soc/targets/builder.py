@@ -216,10 +216,21 @@ def prepare_dir(path):
     return path
 
 
-def run_vivado(
+def run_vivado(target, engines=None, output_dir=None, **options):
+    """Generate, write the Vivado TCL, run Vivado if present, the board's extra steps, lint and
+    synthesize (`options`: _run's). Returns the report dict (also written to
+    <output_dir>/report.json). Raises TargetError on bad input. Runs on one output directory
+    take turns."""
+    engines = target.engine_list(engines)
+    out = prepare_dir(output_dir or default_output_dir(target, engines))
+    with buildcache.locked(out):
+        return _run(target, engines, out, **options)
+
+
+def _run(
     target,
-    engines=None,
-    output_dir=None,
+    engines,
+    out,
     synth=True,
     lint=True,
     vivado=True,
@@ -229,31 +240,6 @@ def run_vivado(
     manifest_path=None,
     command=None,
     log=print,
-):
-    """Generate, write the Vivado TCL, run Vivado if present, the board's extra steps, lint and
-    synthesize. Returns the report dict (also written to <output_dir>/report.json). Raises
-    TargetError on bad input. Runs on one output directory take turns."""
-    engines = target.engine_list(engines)
-    out = prepare_dir(output_dir or default_output_dir(target, engines))
-    with buildcache.locked(out):
-        return _run(
-            target,
-            engines,
-            out,
-            synth,
-            lint,
-            vivado,
-            jobs,
-            niceness,
-            force,
-            manifest_path,
-            command,
-            log,
-        )
-
-
-def _run(
-    target, engines, out, synth, lint, vivado, jobs, niceness, force, manifest_path, command, log
 ):
     from litedigest.soc.flows import xc7 as flow_xc7
 

@@ -191,7 +191,6 @@ def make_soc(
     from litedigest.soc.peripheral import add_hash_subsystem
     from litex.gen import LiteXModule
     from litex.soc.cores.clock import ECP5PLL
-    from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
     from migen import ClockDomain, Signal
 
@@ -231,7 +230,6 @@ def make_soc(
 
     if main_ram_init is None:
         main_ram_init = [0x0000006F]  # "j ." until the firmware is written into the .init file
-    main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
 
     soc = ECP5SoC(
         platform,
@@ -249,12 +247,7 @@ def make_soc(
     soc.main_ram = WideRAM(
         main_ram_size, row_bits=dma_row_bits, init=main_ram_init, name="main_ram"
     )
-    soc.bus.add_slave(
-        "main_ram",
-        soc.main_ram.bus,
-        SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"),
-    )
-    soc.integrated_main_ram_size = main_ram_size
+    soc.main_ram.add_as_main_ram(soc, MAIN_RAM_BASE)
     soc.hash_engines = engines
     soc.engine_clocks = engine_clocks
     soc.hash_peripherals = add_hash_subsystem(

@@ -117,15 +117,12 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         **kwargs,
     ):
         from litedigest.soc.cores.wide_ram import WideRAM
-        from litex.soc.integration.soc import SoCRegion
 
         assert main_ram_size % (DMA_ROW_BITS // 8) == 0
         if main_ram_init is None:
             main_ram_init = PLACEHOLDER_PROGRAM
         if isinstance(main_ram_init, (bytes, bytearray)):
             main_ram_init = firmware_words(main_ram_init, main_ram_size)
-        # Full-depth init so that the $readmemh file always exists and always covers the RAM.
-        main_ram_init = list(main_ram_init) + [0] * (main_ram_size // 4 - len(main_ram_init))
 
         SimSoC.__init__(
             self,
@@ -142,12 +139,7 @@ class LiteDigestSimSoC(RegisteredCSRBridge, SimSoC):
         self.main_ram = WideRAM(
             main_ram_size, row_bits=DMA_ROW_BITS, init=main_ram_init, name="main_ram"
         )
-        self.bus.add_slave(
-            "main_ram",
-            self.main_ram.bus,
-            SoCRegion(origin=MAIN_RAM_BASE, size=main_ram_size, mode="rwx"),
-        )
-        self.integrated_main_ram_size = main_ram_size
+        self.main_ram.add_as_main_ram(self, MAIN_RAM_BASE)
 
         # Host bridge: UARTBone on a second sim serial pad.
         self.platform.add_extension(_bridge_serial_io)

@@ -800,30 +800,11 @@ class PeripheralModel:
         self.ram_base, self.ram_size = ram_base, ram_size
         self.regions = [(ram_base, ram_base + ram_size)] + list(regions)
         self.busy_polls, self.hang, self.bus_error = busy_polls, hang, bus_error
-        sizes = dict(
-            ctrl=1,
-            din=1,
-            cv=self.nw,
-            dma_base=1,
-            dma_length=1,
-            tail_base=1,
-            tail_length=1,
-            status=1,
-            slots_busy=self.sw,
-            slots_done=self.sw,
-            slots_ack=self.sw,
-            digest_sel=1,
-            digest=self.nw,
-            blocks=1,
-            cycles_latch=1,
-            cycles_value=2,
-            info=1,
-            finish_cycles=2,
-        )
-        names = list(native.DEV_FIELDS)
-        if self.skein:
-            sizes.update(tweak=4, final_bytes=1)
-            names += list(native.SKEIN_FIELDS)
+        names = list(native.DEV_FIELDS) + (list(native.SKEIN_FIELDS) if self.skein else [])
+        # the registers' 32-bit words: one but for these
+        sizes = dict.fromkeys(names, 1) | dict(cv=self.nw, digest=self.nw, tweak=4)
+        sizes |= dict.fromkeys(("slots_busy", "slots_done", "slots_ack"), self.sw)
+        sizes |= dict.fromkeys(("cycles_value", "finish_cycles"), 2)
         self.regs, self.size, addr = {}, sizes, 0x100
         for name in names:
             self.regs[name] = addr

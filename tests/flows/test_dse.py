@@ -750,15 +750,8 @@ def test_a_record_of_another_nextpnr_build(tmp_path, monkeypatch):
     dse.write(doc, str(tmp_path / "doc.json"))
     back = dse._from_document("sha1:base:p1", rec["stamp"], str(tmp_path / "doc.json"))
     assert back["pnr"]["1"]["nextpnr"] == native
-    again = dse.measure_one(
-        "sha1:base",
-        seeds=[1],
-        workdir=str(tmp_path / "v"),
-        xc7=False,
-        log=lambda m: None,
-        committed=str(tmp_path / "doc.json"),
-        cached_only=True,
-    )
+    elsewhere = dict(kw, workdir=str(tmp_path / "v"), committed=str(tmp_path / "doc.json"))
+    again = dse.measure_one("sha1:base", seeds=[1], cached_only=True, **elsewhere)
     assert again["ecp5"]["nextpnr_build"] == {"1": native}
     # measuring with yowasp's build: its own run, no build named
     own = dse.measure_one("sha1:base", seeds=[1], **kw)

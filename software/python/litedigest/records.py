@@ -83,19 +83,15 @@ def git_revision(root=None):
     """The checkout's commit (short), with "-dirty" when tracked files differ from it; None
     outside a git checkout."""
     root = root or buildcache.repo_root()
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", root, *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
     try:
-        rev = subprocess.run(
-            ["git", "-C", root, "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        rev = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.CalledProcessError):
         return None
     return rev + ("-dirty" if dirty else "")

@@ -196,11 +196,29 @@ M16_NOTES = (
 )
 
 
+def _cell(text):
+    """A grid's cell as printed: a number (int or float, as written), "-" (empty) None."""
+    if text == "-":
+        return None
+    return float(text) if "." in text else int(text)
+
+
+def _rows(fields, *cells):
+    """Row dicts from a table's rows as printed: `fields` (space-separated) names the cells of
+    each tuple of `cells`, in order."""
+    names = fields.split()
+    return tuple(dict(zip(names, row, strict=True)) for row in cells)
+
+
 def _m16_rows(family, arch, iterations, grid):
-    """Rows from the figure's grid as printed: (p, freq x4, slices x4, util % x4, Gbit/s x4),
-    device order V, V-E, V-II, V-4; None for an empty cell."""
+    """Rows from the figure's grid as printed, a line per p: p, then four columns each of the
+    frequency (MHz), the slices (x 10^3), the utilization (%) and the throughput (Gbit/s), in
+    the device order V, V-E, V-II, V-4; "-" for an empty cell."""
+    n = len(M16_DEVICE_ORDER)
     rows = []
-    for p, freq, area, util, tput in grid:
+    for line in grid.strip().splitlines():
+        p, *cells = (_cell(c) for c in line.split())
+        freq, area, util, tput = (cells[k * n : (k + 1) * n] for k in range(4))
         for i, dev in enumerate(M16_DEVICE_ORDER):
             if freq[i] is None:
                 continue
@@ -223,301 +241,99 @@ def _m16_rows(family, arch, iterations, grid):
     return tuple(rows)
 
 
-_ = None
-M16_SHA1_BASE = Table(
-    "michail2016_sha1_base",
-    MICHAIL_2016,
+M16_CITE = (
+    'Michail, Athanasiou, Kelefouras, Theodoridis, Stouraitis, Goutis, "Area-throughput '
+    "trade-offs for SHA-1 and SHA-256 hash functions' pipelined designs\", 2016"
+)
+
+
+def _m16_table(fig, what, family, arch, iterations, grid):
+    """The Table of one of Figs. 8-11 (`what`: the design and its p range), its rows from the
+    figure's `grid` (_m16_rows)."""
+    return Table(
+        f"michail2016_{family}_{arch}",
+        MICHAIL_2016,
+        fig,
+        f"{M16_CITE}, {fig} ({what}): frequency, slices, throughput on Virtex, Virtex-E, "
+        "Virtex-II and Virtex-4, Xilinx ISE 13.1 XST.",
+        M16_DEVICES,
+        M16_TOOL,
+        M16_UNITS,
+        _m16_rows(family, arch, iterations, grid),
+        M16_NOTES,
+    )
+
+
+M16_SHA1_BASE = _m16_table(
     "Fig. 8",
-    'Michail, Athanasiou, Kelefouras, Theodoridis, Stouraitis, Goutis, "Area-throughput '
-    "trade-offs for SHA-1 and SHA-256 hash functions' pipelined designs\", 2016, Fig. 8 (SHA-1 "
-    "base architecture, p = 1..80 pipeline stages): frequency, slices, throughput on Virtex, "
-    "Virtex-E, Virtex-II and Virtex-4, Xilinx ISE 13.1 XST.",
-    M16_DEVICES,
-    M16_TOOL,
-    M16_UNITS,
-    _m16_rows(
-        "sha1",
-        "base",
-        80,
-        (
-            # p   Freq (MHz) V, V-E, V-II, V-4   Slices (x10^3)   util %   Throughput (Gbps)
-            (
-                1,
-                (50.2, 58.1, 66.46, 124.3),
-                (0.8, 0.79, 0.75, 0.74),
-                (7, 2, 2, 2),
-                (0.32, 0.37, 0.43, 0.80),
-            ),
-            (
-                2,
-                (44.8, 55.2, 64.2, 109.5),
-                (1.18, 1.21, 1.12, 1.11),
-                (10, 4, 2, 2),
-                (0.57, 0.71, 0.82, 1.40),
-            ),
-            (
-                4,
-                (45.9, 57.0, 71.1, 120.7),
-                (2.07, 2.14, 2.00, 1.99),
-                (17, 7, 4, 4),
-                (1.18, 1.46, 1.82, 3.09),
-            ),
-            (
-                5,
-                (44.8, 55.2, 64.1, 109.5),
-                (2.68, 2.74, 2.59, 2.56),
-                (22, 8, 6, 5),
-                (1.43, 1.77, 2.05, 3.50),
-            ),
-            (
-                8,
-                (45.9, 57.3, 71.2, 120.9),
-                (3.92, 4.03, 3.82, 3.93),
-                (32, 12, 8, 8),
-                (2.35, 2.93, 3.65, 6.19),
-            ),
-            (
-                10,
-                (44.6, 55.2, 64.3, 109.6),
-                (4.95, 5.06, 4.8, 4.75),
-                (40, 16, 10, 10),
-                (2.85, 3.53, 4.12, 7.01),
-            ),
-            (
-                16,
-                (45.9, 57.0, 71.1, 120.3),
-                (7.94, 8.11, 7.69, 7.86),
-                (65, 25, 17, 16),
-                (4.70, 5.84, 7.28, 12.32),
-            ),
-            (
-                20,
-                (44.8, 52.8, 71.0, 110.8),
-                (9.57, 9.43, 9.86, 9.00),
-                (78, 29, 21, 18),
-                (5.73, 6.76, 9.09, 14.18),
-            ),
-            (
-                40,
-                (_, 51.1, 70.0, 110.3),
-                (_, 17.69, 18.65, 17.56),
-                (_, 55, 40, 36),
-                (_, 13.08, 17.92, 28.24),
-            ),
-            (80, (_, _, 71.8, 129.6), (_, _, 33.77, 31.70), (_, _, 72, 64), (_, _, 36.76, 66.36)),
-        ),
-    ),
-    M16_NOTES,
+    "SHA-1 base architecture, p = 1..80 pipeline stages",
+    "sha1",
+    "base",
+    80,
+    #  p  Freq (MHz) V, V-E, V-II, V-4  Slices (x10^3)       util %     Throughput (Gbps)
+    """
+     1   50.2 58.1 66.46 124.3    0.8  0.79  0.75  0.74    7  2  2  2   0.32  0.37  0.43  0.80
+     2   44.8 55.2  64.2 109.5   1.18  1.21  1.12  1.11   10  4  2  2   0.57  0.71  0.82  1.40
+     4   45.9 57.0  71.1 120.7   2.07  2.14  2.00  1.99   17  7  4  4   1.18  1.46  1.82  3.09
+     5   44.8 55.2  64.1 109.5   2.68  2.74  2.59  2.56   22  8  6  5   1.43  1.77  2.05  3.50
+     8   45.9 57.3  71.2 120.9   3.92  4.03  3.82  3.93   32 12  8  8   2.35  2.93  3.65  6.19
+    10   44.6 55.2  64.3 109.6   4.95  5.06   4.8  4.75   40 16 10 10   2.85  3.53  4.12  7.01
+    16   45.9 57.0  71.1 120.3   7.94  8.11  7.69  7.86   65 25 17 16   4.70  5.84  7.28 12.32
+    20   44.8 52.8  71.0 110.8   9.57  9.43  9.86  9.00   78 29 21 18   5.73  6.76  9.09 14.18
+    40      - 51.1  70.0 110.3      - 17.69 18.65 17.56    - 55 40 36      - 13.08 17.92 28.24
+    80      -    -  71.8 129.6      -     - 33.77 31.70    -  - 72 64      -     - 36.76 66.36
+    """,
 )
 
-M16_SHA256_BASE = Table(
-    "michail2016_sha256_base",
-    MICHAIL_2016,
+M16_SHA256_BASE = _m16_table(
     "Fig. 9",
-    'Michail, Athanasiou, Kelefouras, Theodoridis, Stouraitis, Goutis, "Area-throughput '
-    "trade-offs for SHA-1 and SHA-256 hash functions' pipelined designs\", 2016, Fig. 9 (SHA-256 "
-    "base architecture, p = 1..64): frequency, slices, throughput on Virtex, Virtex-E, Virtex-II "
-    "and Virtex-4, Xilinx ISE 13.1 XST.",
-    M16_DEVICES,
-    M16_TOOL,
-    M16_UNITS,
-    _m16_rows(
-        "sha256",
-        "base",
-        64,
-        (
-            (
-                1,
-                (51.1, 53.3, 63.8, 110.6),
-                (0.90, 0.86, 0.87, 0.92),
-                (7, 3, 3, 2),
-                (0.41, 0.43, 0.51, 0.88),
-            ),
-            (
-                2,
-                (46.9, 51.8, 62.4, 108.7),
-                (1.33, 1.36, 1.44, 1.58),
-                (11, 4, 4, 3),
-                (0.75, 0.83, 1.00, 1.74),
-            ),
-            (
-                4,
-                (46.9, 51.8, 62.4, 108.8),
-                (2.39, 2.40, 2.60, 2.97),
-                (19, 7, 8, 6),
-                (1.50, 1.66, 2.00, 3.48),
-            ),
-            (
-                8,
-                (45.4, 50.8, 62.1, 108.3),
-                (4.58, 4.79, 5.29, 6.29),
-                (37, 15, 16, 13),
-                (2.91, 3.25, 3.97, 6.93),
-            ),
-            (
-                16,
-                (44.5, 49.6, 61.9, 108.0),
-                (8.99, 9.09, 10.66, 12.12),
-                (73, 28, 32, 25),
-                (5.70, 6.35, 7.92, 13.82),
-            ),
-            (
-                32,
-                (_, 50.1, 62.0, 108.0),
-                (_, 17.81, 18.98, 23.52),
-                (_, 55, 56, 48),
-                (_, 12.83, 15.87, 27.65),
-            ),
-            (
-                64,
-                (_, 58.3, 76.3, 111.2),
-                (_, 29.99, 27.61, 31.42),
-                (_, 92, 82, 64),
-                (_, 29.85, 39.07, 56.93),
-            ),
-        ),
-    ),
-    M16_NOTES,
+    "SHA-256 base architecture, p = 1..64",
+    "sha256",
+    "base",
+    64,
+    """
+     1   51.1 53.3 63.8 110.6   0.90  0.86  0.87  0.92    7  3  3  2   0.41  0.43  0.51  0.88
+     2   46.9 51.8 62.4 108.7   1.33  1.36  1.44  1.58   11  4  4  3   0.75  0.83  1.00  1.74
+     4   46.9 51.8 62.4 108.8   2.39  2.40  2.60  2.97   19  7  8  6   1.50  1.66  2.00  3.48
+     8   45.4 50.8 62.1 108.3   4.58  4.79  5.29  6.29   37 15 16 13   2.91  3.25  3.97  6.93
+    16   44.5 49.6 61.9 108.0   8.99  9.09 10.66 12.12   73 28 32 25   5.70  6.35  7.92 13.82
+    32      - 50.1 62.0 108.0      - 17.81 18.98 23.52    - 55 56 48      - 12.83 15.87 27.65
+    64      - 58.3 76.3 111.2      - 29.99 27.61 31.42    - 92 82 64      - 29.85 39.07 56.93
+    """,
 )
 
-M16_SHA1_OPT = Table(
-    "michail2016_sha1_opt",
-    MICHAIL_2016,
+M16_SHA1_OPT = _m16_table(
     "Fig. 10",
-    'Michail, Athanasiou, Kelefouras, Theodoridis, Stouraitis, Goutis, "Area-throughput '
-    "trade-offs for SHA-1 and SHA-256 hash functions' pipelined designs\", 2016, Fig. 10 (SHA-1 "
-    "optimized architecture, two steps per clock, p = 1..40): frequency, slices, throughput on "
-    "Virtex, Virtex-E, Virtex-II and Virtex-4, Xilinx ISE 13.1 XST.",
-    M16_DEVICES,
-    M16_TOOL,
-    M16_UNITS,
-    _m16_rows(
-        "sha1",
-        "opt",
-        40,
-        (
-            (
-                1,
-                (65.1, 73.6, 86.4, 161.6),
-                (0.96, 0.99, 0.9, 0.89),
-                (8, 3, 2, 2),
-                (0.83, 0.94, 1.11, 2.07),
-            ),
-            (
-                2,
-                (58.3, 72.1, 83.5, 142.3),
-                (1.42, 1.45, 1.35, 1.33),
-                (12, 4, 3, 3),
-                (1.49, 1.85, 2.14, 3.64),
-            ),
-            (
-                4,
-                (59.5, 74.1, 92.4, 157.2),
-                (2.49, 2.56, 2.41, 2.39),
-                (20, 8, 5, 5),
-                (3.05, 3.79, 4.73, 8.05),
-            ),
-            (
-                5,
-                (58.3, 72.1, 83.5, 142.3),
-                (3.22, 3.28, 3.10, 3.07),
-                (26, 10, 7, 6),
-                (3.73, 4.61, 5.34, 9.11),
-            ),
-            (
-                8,
-                (59.5, 74.1, 92.4, 157.2),
-                (4.75, 4.84, 4.59, 4.56),
-                (39, 15, 10, 9),
-                (6.09, 7.59, 9.46, 16.10),
-            ),
-            (
-                10,
-                (58.3, 72.1, 83.5, 142.3),
-                (5.94, 6.07, 5.77, 5.74),
-                (48, 19, 12, 12),
-                (7.46, 9.23, 10.69, 18.21),
-            ),
-            (
-                20,
-                (56.9, 70.1, 92.3, 144.1),
-                (11.06, 11.31, 11.86, 10.83),
-                (90, 35, 25, 22),
-                (14.57, 17.95, 23.63, 36.89),
-            ),
-            (
-                40,
-                (_, 74.9, 95.5, 172.6),
-                (_, 20.17, 22.00, 20.19),
-                (_, 62, 47, 41),
-                (_, 38.35, 48.90, 88.37),
-            ),
-        ),
-    ),
-    M16_NOTES,
+    "SHA-1 optimized architecture, two steps per clock, p = 1..40",
+    "sha1",
+    "opt",
+    40,
+    """
+     1   65.1 73.6 86.4 161.6    0.96  0.99   0.9  0.89    8  3  2  2    0.83  0.94  1.11  2.07
+     2   58.3 72.1 83.5 142.3    1.42  1.45  1.35  1.33   12  4  3  3    1.49  1.85  2.14  3.64
+     4   59.5 74.1 92.4 157.2    2.49  2.56  2.41  2.39   20  8  5  5    3.05  3.79  4.73  8.05
+     5   58.3 72.1 83.5 142.3    3.22  3.28  3.10  3.07   26 10  7  6    3.73  4.61  5.34  9.11
+     8   59.5 74.1 92.4 157.2    4.75  4.84  4.59  4.56   39 15 10  9    6.09  7.59  9.46 16.10
+    10   58.3 72.1 83.5 142.3    5.94  6.07  5.77  5.74   48 19 12 12    7.46  9.23 10.69 18.21
+    20   56.9 70.1 92.3 144.1   11.06 11.31 11.86 10.83   90 35 25 22   14.57 17.95 23.63 36.89
+    40      - 74.9 95.5 172.6       - 20.17 22.00 20.19    - 62 47 41       - 38.35 48.90 88.37
+    """,
 )
 
-M16_SHA256_OPT = Table(
-    "michail2016_sha256_opt",
-    MICHAIL_2016,
+M16_SHA256_OPT = _m16_table(
     "Fig. 11",
-    'Michail, Athanasiou, Kelefouras, Theodoridis, Stouraitis, Goutis, "Area-throughput '
-    "trade-offs for SHA-1 and SHA-256 hash functions' pipelined designs\", 2016, Fig. 11 (SHA-256 "
-    "optimized architecture, two rounds per clock, p = 1..32): frequency, slices, throughput on "
-    "Virtex, Virtex-E, Virtex-II and Virtex-4, Xilinx ISE 13.1 XST.",
-    M16_DEVICES,
-    M16_TOOL,
-    M16_UNITS,
-    _m16_rows(
-        "sha256",
-        "opt",
-        32,
-        (
-            (
-                1,
-                (61.1, 63.2, 76.7, 132.2),
-                (1.18, 1.10, 1.16, 1.22),
-                (10, 3, 3, 2),
-                (0.98, 1.01, 1.23, 2.12),
-            ),
-            (
-                2,
-                (57.3, 62.0, 74.5, 130.1),
-                (1.72, 1.77, 1.94, 2.06),
-                (14, 5, 6, 4),
-                (1.83, 1.98, 2.38, 4.16),
-            ),
-            (
-                4,
-                (57.3, 62.0, 74.5, 130.1),
-                (3.10, 3.16, 3.50, 3.96),
-                (25, 10, 10, 8),
-                (3.67, 3.97, 4.77, 8.33),
-            ),
-            (
-                8,
-                (54.3, 61.0, 74.3, 130.0),
-                (5.77, 5.89, 6.62, 7.78),
-                (47, 18, 20, 16),
-                (6.95, 7.81, 9.51, 16.64),
-            ),
-            (
-                16,
-                (53.4, 58.5, 74.1, 129.7),
-                (11.90, 12.16, 13.78, 15.26),
-                (97, 37, 41, 31),
-                (13.67, 14.98, 18.97, 33.20),
-            ),
-            (
-                32,
-                (_, 63.2, 79.1, 135.3),
-                (_, 19.41, 20.96, 26.34),
-                (_, 60, 62, 54),
-                (_, 32.36, 40.50, 69.27),
-            ),
-        ),
-    ),
-    M16_NOTES,
+    "SHA-256 optimized architecture, two rounds per clock, p = 1..32",
+    "sha256",
+    "opt",
+    32,
+    """
+     1   61.1 63.2 76.7 132.2    1.18  1.10  1.16  1.22   10  3  3  2    0.98  1.01  1.23  2.12
+     2   57.3 62.0 74.5 130.1    1.72  1.77  1.94  2.06   14  5  6  4    1.83  1.98  2.38  4.16
+     4   57.3 62.0 74.5 130.1    3.10  3.16  3.50  3.96   25 10 10  8    3.67  3.97  4.77  8.33
+     8   54.3 61.0 74.3 130.0    5.77  5.89  6.62  7.78   47 18 20 16    6.95  7.81  9.51 16.64
+    16   53.4 58.5 74.1 129.7   11.90 12.16 13.78 15.26   97 37 41 31   13.67 14.98 18.97 33.20
+    32      - 63.2 79.1 135.3       - 19.41 20.96 26.34    - 60 62 54       - 32.36 40.50 69.27
+    """,
 )
 
 MICHAIL_2016_TABLES = (M16_SHA1_BASE, M16_SHA1_OPT, M16_SHA256_BASE, M16_SHA256_OPT)
@@ -756,27 +572,10 @@ M10_SHA256 = Table(
         "cycles": "clock cycles between digests of the 4-stage core: 32 mega-rounds over 4 stages "
         "('the message digest is now computed in only 32 clock cycles', sec. 2)",
     },
-    (
-        {
-            "design": "Proposed (Virtex)",
-            "spec": "sha256:opt:p4",
-            "device": "V",
-            "freq_mhz": 35.1,
-            "throughput": 2210,
-            "throughput_par": 2077,
-            "area": 1534,
-            "cycles": 8,
-        },
-        {
-            "design": "Proposed (Virtex-E)",
-            "spec": "sha256:opt:p4",
-            "device": "V-E",
-            "freq_mhz": 36.4,
-            "throughput": 2330,
-            "throughput_par": 2190,
-            "area": 1655,
-            "cycles": 8,
-        },
+    _rows(
+        "design spec device freq_mhz throughput throughput_par area cycles",
+        ("Proposed (Virtex)", "sha256:opt:p4", "V", 35.1, 2210, 2077, 1534, 8),
+        ("Proposed (Virtex-E)", "sha256:opt:p4", "V-E", 36.4, 2330, 2190, 1655, 8),
     ),
     (
         "Virtex row: 512 x 35.1 / 8 = 2246 Mbit/s, not the printed 2210 (the Virtex-E row is "
@@ -871,61 +670,38 @@ L04_UNITS = {
     "(effective clock period x number of rounds / k), sec. 7)",
 }
 
-L04_SHA1 = Table(
-    "lien2004_sha1",
-    LIEN_2004,
-    "Table 2",
+L04_CITE = (
     'Lien, Grembowski, Gaj, "A 1 Gbit/s partially unrolled architecture of hash functions SHA-1 '
-    "and SHA-512\", 2004, Table 2 (the 'Our' rows: basic and k = 5 unrolled SHA-1) on Virtex "
-    "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
-    L04_DEVICES,
-    L04_TOOL,
-    L04_UNITS,
+    'and SHA-512", 2004'
+)
+
+
+def _l04_table(family, table, name, cells, notes):
+    """The Table of the paper's `table` (Table 2: SHA-1, Table 3: SHA-512; `name` as printed),
+    its rows the `cells` of the 'Our' rows as printed."""
+    return Table(
+        f"lien2004_{family}",
+        LIEN_2004,
+        table,
+        f"{L04_CITE}, {table} (the 'Our' rows: basic and k = 5 unrolled {name}) on Virtex "
+        "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
+        L04_DEVICES,
+        L04_TOOL,
+        L04_UNITS,
+        _rows("design spec device freq_mhz multicycle throughput area bram cycles", *cells),
+        notes,
+    )
+
+
+L04_SHA1 = _l04_table(
+    "sha1",
+    "Table 2",
+    "SHA-1",
     (
-        {
-            "design": "basic",
-            "spec": "sha1:base",
-            "device": "V",
-            "freq_mhz": 85,
-            "multicycle": 1,
-            "throughput": 544,
-            "area": 480,
-            "bram": 0,
-            "cycles": 80,
-        },
-        {
-            "design": "unrolled (k=5)",
-            "spec": "sha1:k5",
-            "device": "V",
-            "freq_mhz": 64,
-            "multicycle": 2,
-            "throughput": 1024,
-            "area": 1480,
-            "bram": 0,
-            "cycles": 16,
-        },
-        {
-            "design": "basic",
-            "spec": "sha1:base",
-            "device": "V-E",
-            "freq_mhz": 103,
-            "multicycle": 1,
-            "throughput": 659,
-            "area": 484,
-            "bram": 0,
-            "cycles": 80,
-        },
-        {
-            "design": "unrolled (k=5)",
-            "spec": "sha1:k5",
-            "device": "V-E",
-            "freq_mhz": 72.5,
-            "multicycle": 2,
-            "throughput": 1160,
-            "area": 1484,
-            "bram": 0,
-            "cycles": 16,
-        },
+        ("basic", "sha1:base", "V", 85, 1, 544, 480, 0, 80),
+        ("unrolled (k=5)", "sha1:k5", "V", 64, 2, 1024, 1480, 0, 16),
+        ("basic", "sha1:base", "V-E", 103, 1, 659, 484, 0, 80),
+        ("unrolled (k=5)", "sha1:k5", "V-E", 72.5, 2, 1160, 1484, 0, 16),
     ),
     (
         "The abstract says SHA-1 went 'from 544 Mbit/s to 1.1 Gbit/s using "
@@ -934,50 +710,14 @@ L04_SHA1 = Table(
     ),
 )
 
-L04_SHA512 = Table(
-    "lien2004_sha512",
-    LIEN_2004,
+L04_SHA512 = _l04_table(
+    "sha512",
     "Table 3",
-    'Lien, Grembowski, Gaj, "A 1 Gbit/s partially unrolled architecture of hash functions SHA-1 '
-    "and SHA-512\", 2004, Table 3 (the 'Our' rows: basic and k = 5 unrolled SHA-512) on Virtex "
-    "XCV1000-6 and Virtex-E; Synopsys FPGA Compiler II, Xilinx ISE 4.2.",
-    L04_DEVICES,
-    L04_TOOL,
-    L04_UNITS,
+    "SHA-512",
     (
-        {
-            "design": "basic",
-            "spec": "sha512:base",
-            "device": "V",
-            "freq_mhz": 56,
-            "multicycle": 1,
-            "throughput": 717,
-            "area": 2384,
-            "bram": 4,
-            "cycles": 80,
-        },
-        {
-            "design": "unrolled (k=5)",
-            "spec": "sha512:k5",
-            "device": "V",
-            "freq_mhz": 67,
-            "multicycle": 5,
-            "throughput": 929,
-            "area": 3521,
-            "bram": 4,
-            "cycles": 16,
-        },
-        {
-            "design": "unrolled (k=5)",
-            "spec": "sha512:k5",
-            "device": "V-E",
-            "freq_mhz": 72,
-            "multicycle": 5,
-            "throughput": 1034,
-            "area": 3517,
-            "bram": 4,
-            "cycles": 16,
-        },
+        ("basic", "sha512:base", "V", 56, 1, 717, 2384, 4, 80),
+        ("unrolled (k=5)", "sha512:k5", "V", 67, 5, 929, 3521, 4, 16),
+        ("unrolled (k=5)", "sha512:k5", "V-E", 72, 5, 1034, 3517, 4, 16),
     ),
     (
         "The unrolled rows' throughputs do not follow from their clock frequencies: 1024 "
@@ -1098,29 +838,42 @@ def _a13_rows(grid):
     return tuple(rows)
 
 
-A13_UNROLL = Table(
-    "athanasiou2013_unroll",
-    ATHANASIOU_2013,
-    "Fig. 6(a)",
+A13_CITE = (
     'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
-    "Fig. 6(a): Skein-512 with 1, 4 and 8 rounds unrolled on Virtex-4, Virtex-5, "
-    "Virtex-6; Xilinx ISE 13.1.",
-    A13_DEVICES,
-    A13_TOOL,
-    A13_UNITS,
-    _a13_rows(
-        (
-            ("V-4", "1-round_unroll", 171.4, 3142, 1202.2),
-            ("V-4", "4-round_unroll", 113.2, 3756, 3049.1),
-            ("V-4", "8-round_unroll", 77.3, 4616, 3957.8),
-            ("V-5", "1-round_unroll", 212.9, 1226, 1493.4),
-            ("V-5", "4-round_unroll", 148.1, 1508, 3990.4),
-            ("V-5", "8-round_unroll", 99.4, 1841, 5089.3),
-            ("V-6", "1-round_unroll", 280.9, 1229, 1970.1),
-            ("V-6", "4-round_unroll", 181.2, 1494, 4882.9),
-            ("V-6", "8-round_unroll", 118.3, 1629, 6057.0),
-        )
+    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013'
+)
+
+
+def _a13_table(key, fig, what, grid, notes):
+    """The Table of one of Figs. 6-8 (`what`: the designs and devices), its rows from the
+    figure's `grid` (_a13_rows)."""
+    return Table(
+        key,
+        ATHANASIOU_2013,
+        fig,
+        f"{A13_CITE}, {fig}: {what}; Xilinx ISE 13.1.",
+        A13_DEVICES,
+        A13_TOOL,
+        A13_UNITS,
+        _a13_rows(grid),
+        notes,
+    )
+
+
+A13_UNROLL = _a13_table(
+    "athanasiou2013_unroll",
+    "Fig. 6(a)",
+    "Skein-512 with 1, 4 and 8 rounds unrolled on Virtex-4, Virtex-5, Virtex-6",
+    (
+        ("V-4", "1-round_unroll", 171.4, 3142, 1202.2),
+        ("V-4", "4-round_unroll", 113.2, 3756, 3049.1),
+        ("V-4", "8-round_unroll", 77.3, 4616, 3957.8),
+        ("V-5", "1-round_unroll", 212.9, 1226, 1493.4),
+        ("V-5", "4-round_unroll", 148.1, 1508, 3990.4),
+        ("V-5", "8-round_unroll", 99.4, 1841, 5089.3),
+        ("V-6", "1-round_unroll", 280.9, 1229, 1970.1),
+        ("V-6", "4-round_unroll", 181.2, 1494, 4882.9),
+        ("V-6", "8-round_unroll", 118.3, 1629, 6057.0),
     ),
     (
         "Fig. 10 prints the Virtex-4 4-round_unroll area "
@@ -1128,32 +881,24 @@ A13_UNROLL = Table(
     ),
 )
 
-A13_FUNCTIONAL = Table(
+A13_FUNCTIONAL = _a13_table(
     "athanasiou2013_functional",
-    ATHANASIOU_2013,
     "Fig. 7(a)",
-    'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
-    "Fig. 7(a): the 8-round datapath with none, 2, 4 and 8 functional pipeline stages on "
-    "Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
-    A13_DEVICES,
-    A13_TOOL,
-    A13_UNITS,
-    _a13_rows(
-        (
-            ("V-4", "8r_nFp", 77.3, 4616, 3957.8),
-            ("V-4", "8r_2Fp", 108.5, 6133, 5556.2),
-            ("V-4", "8r_4Fp", 124.2, 8465, 6359.0),
-            ("V-4", "8r_8Fp", 133.5, 11369, 6835.2),
-            ("V-5", "8r_nFp", 99.4, 1841, 5089.3),
-            ("V-5", "8r_2Fp", 162.3, 2675, 8309.8),
-            ("V-5", "8r_4Fp", 191.6, 4082, 9809.9),
-            ("V-5", "8r_8Fp", 199.3, 5506, 10204.2),
-            ("V-6", "8r_nFp", 118.3, 1629, 6057.0),
-            ("V-6", "8r_2Fp", 206.6, 2212, 10579.5),
-            ("V-6", "8r_4Fp", 247.0, 3219, 12647.9),
-            ("V-6", "8r_8Fp", 266.4, 4272, 13639.2),
-        )
+    "the 8-round datapath with none, 2, 4 and 8 functional pipeline stages on Virtex-4, Virtex-5, "
+    "Virtex-6",
+    (
+        ("V-4", "8r_nFp", 77.3, 4616, 3957.8),
+        ("V-4", "8r_2Fp", 108.5, 6133, 5556.2),
+        ("V-4", "8r_4Fp", 124.2, 8465, 6359.0),
+        ("V-4", "8r_8Fp", 133.5, 11369, 6835.2),
+        ("V-5", "8r_nFp", 99.4, 1841, 5089.3),
+        ("V-5", "8r_2Fp", 162.3, 2675, 8309.8),
+        ("V-5", "8r_4Fp", 191.6, 4082, 9809.9),
+        ("V-5", "8r_8Fp", 199.3, 5506, 10204.2),
+        ("V-6", "8r_nFp", 118.3, 1629, 6057.0),
+        ("V-6", "8r_2Fp", 206.6, 2212, 10579.5),
+        ("V-6", "8r_4Fp", 247.0, 3219, 12647.9),
+        ("V-6", "8r_8Fp", 266.4, 4272, 13639.2),
     ),
     (
         "The throughputs of 8r_4Fp and 8r_8Fp are 512 x f / 10, one block per 10 cycles, although "
@@ -1166,32 +911,24 @@ A13_FUNCTIONAL = Table(
     ),
 )
 
-A13_MIXED = Table(
+A13_MIXED = _a13_table(
     "athanasiou2013_mixed",
-    ATHANASIOU_2013,
     "Fig. 8(a)",
-    'Athanasiou, Tsingkas, Michail, Theodoridis, Goutis, "Throughput/area trade-offs of '
-    'loop-unrolling, functional, and structural pipeline for Skein hash function", 2013, '
-    "Fig. 8(a): three 8-round Threefish modules in a structural pipeline, with none, 2, "
-    "4 and 8 functional stages each, on Virtex-4, Virtex-5, Virtex-6; Xilinx ISE 13.1.",
-    A13_DEVICES,
-    A13_TOOL,
-    A13_UNITS,
-    _a13_rows(
-        (
-            ("V-4", "8r_nFp_3Sp", 71.3, 14563, 12166.8),
-            ("V-4", "8r_2Fp_3Sp", 106.8, 18064, 18227.2),
-            ("V-4", "8r_4Fp_3Sp", 122.6, 24839, 20923.7),
-            ("V-4", "8r_8Fp_3Sp", 130.2, 25301, 22220.8),
-            ("V-5", "8r_nFp_3Sp", 91.1, 6798, 15547.7),
-            ("V-5", "8r_2Fp_3Sp", 154.1, 8525, 26299.7),
-            ("V-5", "8r_4Fp_3Sp", 185.5, 11646, 31658.7),
-            ("V-5", "8r_8Fp_3Sp", 196.2, 16832, 33484.8),
-            ("V-6", "8r_nFp_3Sp", 110.0, 5229, 18764.8),
-            ("V-6", "8r_2Fp_3Sp", 189.6, 6789, 32358.4),
-            ("V-6", "8r_4Fp_3Sp", 228.9, None, 39065.6),
-            ("V-6", "8r_8Fp_3Sp", 237.1, 12043, 40465.1),
-        )
+    "three 8-round Threefish modules in a structural pipeline, with none, 2, 4 and 8 functional "
+    "stages each, on Virtex-4, Virtex-5, Virtex-6",
+    (
+        ("V-4", "8r_nFp_3Sp", 71.3, 14563, 12166.8),
+        ("V-4", "8r_2Fp_3Sp", 106.8, 18064, 18227.2),
+        ("V-4", "8r_4Fp_3Sp", 122.6, 24839, 20923.7),
+        ("V-4", "8r_8Fp_3Sp", 130.2, 25301, 22220.8),
+        ("V-5", "8r_nFp_3Sp", 91.1, 6798, 15547.7),
+        ("V-5", "8r_2Fp_3Sp", 154.1, 8525, 26299.7),
+        ("V-5", "8r_4Fp_3Sp", 185.5, 11646, 31658.7),
+        ("V-5", "8r_8Fp_3Sp", 196.2, 16832, 33484.8),
+        ("V-6", "8r_nFp_3Sp", 110.0, 5229, 18764.8),
+        ("V-6", "8r_2Fp_3Sp", 189.6, 6789, 32358.4),
+        ("V-6", "8r_4Fp_3Sp", 228.9, None, 39065.6),
+        ("V-6", "8r_8Fp_3Sp", 237.1, 12043, 40465.1),
     ),
     (
         "The Virtex-6 8r_4Fp_3Sp area cell is not legible in the copy used (the row reads "
