@@ -27,7 +27,6 @@ with neither is an error, as is a meaning of something the peripheral does not d
     python -m litedigest.tools.regmap --check   # exit 1 with a diff when a committed file differs
 """
 
-import argparse
 import os
 import sys
 from dataclasses import dataclass
@@ -915,12 +914,7 @@ def diffs(root=ROOT):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
-        prog="python -m litedigest.tools.regmap", description=__doc__.split("\n")[0]
-    )
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--write", action="store_true", help="regenerate the files in place")
-    g.add_argument("--check", action="store_true", help="exit 1 with a diff when a file differs")
+    ap, _ = generated.parser("litedigest.tools.regmap", __doc__)
     ap.add_argument("--root", default=ROOT, help="the repository (default: this one)")
     ap.add_argument("--out", help="--write: write under this directory instead of --root")
     a = ap.parse_args(argv)

@@ -13,6 +13,7 @@ documentation site do not show::
 Standard library only (the bottom layer: tools and host code both import it).
 """
 
+import argparse
 import difflib
 import os
 import re
@@ -91,3 +92,14 @@ def write_or_check(outputs, root, check, command, out_root=None):
         print(f"\n{len(stale)} generated file(s) out of date: run {command}", file=sys.stderr)
         return 1
     return 0
+
+
+def parser(module, doc, what="the generated files"):
+    """A generator's argument parser: `python -m module` with the first line of its `doc`, and
+    a required choice of --write or --check (the caller adds its other options to the returned
+    group); returns (parser, group)."""
+    ap = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n")[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true", help=f"regenerate {what} in place")
+    g.add_argument("--check", action="store_true", help="exit 1 with a diff when one is stale")
+    return ap, g

@@ -27,7 +27,6 @@ Michail et al. 2012) -- and the ratios are set side by side:
 engines.json document (default: the committed one).
 """
 
-import argparse
 import os
 import re
 import sys
@@ -857,17 +856,8 @@ def doc_path(root=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
-        prog="python -m litedigest.measure.design_space", description=__doc__.split("\n")[0]
-    )
-    g = ap.add_mutually_exclusive_group(required=True)
+    ap, g = generated.parser("litedigest.measure.design_space", __doc__, "the document's tables")
     g.add_argument("--markdown", action="store_true", help="print every comparison table")
-    g.add_argument("--write", action="store_true", help="regenerate the tables of the document")
-    g.add_argument(
-        "--check",
-        action="store_true",
-        help="exit 1 with a diff when the document's tables are out of date",
-    )
     ap.add_argument("--engines", help="the engines.json to read (default: bitstreams/engines.json)")
     ap.add_argument("--doc", help=f"the document (default: {DOC_RELPATH} of the checkout)")
     a = ap.parse_args(argv)

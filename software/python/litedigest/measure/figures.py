@@ -18,7 +18,6 @@ the data they show: `--check` finds a stale plot by its data, whatever matplotli
 Each record names the command that measures it again; ``--commands`` lists them.
 """
 
-import argparse
 import glob
 import os
 import re
@@ -103,22 +102,22 @@ def _one(rows, **match):
 
 
 # ------------------------------------------------------------------ the simulated SoC
-def soc_demo(src):
-    rows = src.rows("soc_demo")
-    engine = rows[0]["engine"]
+def _three_paths(rows, extra):
+    """A row per message size: bytes, the software, CSR and DMA cycles, then extra(csr, dma)."""
     body = []
     for n in sorted({r["bytes"] for r in rows}):
         sw, csr, dma = (_one(rows, bytes=n, path=p) for p in ("sw", "csr", "dma"))
         body.append(
-            [
-                _num(n),
-                _num(sw["cycles"]),
-                _num(csr["cycles"]),
-                _num(dma["cycles"]),
-                dma["bytes_per_cycle"],
-                f"{dma['speedup_vs_sw']}x",
-            ]
+            [_num(n), _num(sw["cycles"]), _num(csr["cycles"]), _num(dma["cycles"])]
+            + extra(csr, dma)
         )
+    return body
+
+
+def soc_demo(src):
+    rows = src.rows("soc_demo")
+    engine = rows[0]["engine"]
+    body = _three_paths(rows, lambda csr, dma: [dma["bytes_per_cycle"], f"{dma['speedup_vs_sw']}x"])
     return "\n".join(
         [
             _table(
@@ -165,24 +164,18 @@ def _bench_table(name, header, row, src, **match):
     return "\n".join([header, *(row(r) for r in rows), "", _source_line(name, src=src)])
 
 
+def _per_second_table(name, header, row, src):
+    """A bench table whose header states the clock its rates are at (the record's)."""
+    mhz = src.rows(name)[0]["clock_mhz"]
+    return _bench_table(name, header.format(mhz=mhz), row, src)
+
+
 def soc_batch(src):
-    rows = src.rows("soc_batch")
-    return _bench_table(
-        "soc_batch",
-        tables.MD_BATCH_HEADER.format(mhz=rows[0]["clock_mhz"]),
-        tables.markdown_batch,
-        src,
-    )
+    return _per_second_table("soc_batch", tables.MD_BATCH_HEADER, tables.markdown_batch, src)
 
 
 def soc_hmac(src):
-    rows = src.rows("soc_hmac")
-    return _bench_table(
-        "soc_hmac",
-        tables.MD_HMAC_HEADER.format(mhz=rows[0]["clock_mhz"]),
-        tables.markdown_hmac,
-        src,
-    )
+    return _per_second_table("soc_hmac", tables.MD_HMAC_HEADER, tables.markdown_hmac, src)
 
 
 def soc_irq(src):
@@ -222,19 +215,9 @@ def soc_skein(src):
 
 def soc_sweep(src):
     rows = src.rows("soc_sweep")
-    body = []
-    for n in sorted({r["bytes"] for r in rows}):
-        sw, csr, dma = (_one(rows, bytes=n, path=p) for p in ("sw", "csr", "dma"))
-        body.append(
-            [
-                _num(n),
-                _num(sw["cycles"]),
-                _num(csr["cycles"]),
-                _num(dma["cycles"]),
-                f"{csr['speedup_vs_sw']}x",
-                f"{dma['speedup_vs_sw']}x",
-            ]
-        )
+    body = _three_paths(
+        rows, lambda csr, dma: [f"{csr['speedup_vs_sw']}x", f"{dma['speedup_vs_sw']}x"]
+    )
     return "\n".join(
         [
             _table(
@@ -998,12 +981,7 @@ def commands(root=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
-        prog="python -m litedigest.measure.figures", description=__doc__.split("\n")[0]
-    )
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--write", action="store_true", help="regenerate every table in place")
-    g.add_argument("--check", action="store_true", help="exit 1 with a diff when one is stale")
+    ap, g = generated.parser("litedigest.measure.figures", __doc__, "every table and plot")
     g.add_argument("--plots", metavar="DIR", help="write the plots (SVG) into DIR")
     g.add_argument("--commands", action="store_true", help="the command behind each record")
     ap.add_argument("--root", default=buildcache.repo_root(), help="the checkout (default: this)")
