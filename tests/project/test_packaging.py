@@ -272,12 +272,13 @@ def test_base_install_pynq_backend_drives_the_simulated_board(venv, running_sim,
 
 def test_sdist_installs_offline_with_the_boards_build_tools(dist, tmp_path):
     """The board's route (docs/PACKAGING.md): a venv that already has what a PYNQ image has
-    (setuptools, wheel, cffi) installs the sdist with --no-index --no-build-isolation,
-    compiling the C library from the sdist's sources, and hashes."""
+    (setuptools, wheel, cffi, and tqdm, a dependency of pynq) installs the sdist with
+    --no-index --no-build-isolation, compiling the C library from the sdist's sources, and
+    hashes."""
     path = tmp_path / "board"
     _run([sys.executable, "-m", "venv", str(path)])
     py = str(path / "bin" / "python")
-    _pip_install(py, "setuptools>=68", "wheel", "cffi")
+    _pip_install(py, "setuptools>=68", "wheel", "cffi", "tqdm")
     _pip_install(py, "--no-index", "--no-build-isolation", dist[0])
     r = _run(
         [py, "-c", "import litedigest; print(litedigest.new('sha512', b'abc').hexdigest())"],

@@ -30,7 +30,7 @@ class FakeSim:
     def __exit__(self, *exc):
         return False
 
-    def read_console_until(self, pattern, timeout):
+    def read_console_until(self, pattern, timeout, tick=None):
         if FakeSim.fail:
             raise SimTimeout(f"no {pattern} within {timeout} s")
         return f"LDRESULT run={FakeSim.runs}\n\r{pattern}\n\r"
@@ -44,8 +44,8 @@ def soc(tmp_path, monkeypatch):
     fw = tmp_path / "app.bin"
     fw.write_bytes(b"firmware 1")
     build = types.SimpleNamespace(build_dir=str(tmp_path), vsim=str(vsim), build_seconds=0.0)
-    monkeypatch.setattr(build_mod, "build_soc", lambda engines: build)
-    monkeypatch.setattr(firmware_mod, "build_firmware", lambda b, app: str(fw))
+    monkeypatch.setattr(build_mod, "build_soc", lambda engines, **kw: build)
+    monkeypatch.setattr(firmware_mod, "build_firmware", lambda b, app, **kw: str(fw))
     monkeypatch.setattr(process_mod, "SimProcess", FakeSim)
     monkeypatch.delenv(socdemo.RUN_CACHE_ENV, raising=False)
     FakeSim.runs, FakeSim.fail = 0, False
