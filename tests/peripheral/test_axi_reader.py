@@ -21,10 +21,11 @@ from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.sim.axi_ddr import AXIDDR, AXIProtocolError
+from litedigest.soc.sim.peripheral_bench import RAM_BASE, RAM_SIZE, Bench, Ram
 from litex.soc.interconnect.axi import AXIInterface
 from migen import Module, Signal
 from migen.sim import run_simulation
-from test_peripheral_batch import RAM_BASE, RAM_SIZE, Bench, Ram, run_pad_jobs
+from test_peripheral_batch import run_pad_jobs
 
 
 class AXIBench(Bench):

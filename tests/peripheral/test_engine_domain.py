@@ -14,15 +14,9 @@ from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral import add_hash_subsystem
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
+from litedigest.soc.sim.peripheral_bench import RAM_BASE, Bench
 from test_axi_reader import _random_jobs, _run_jobs
-from test_peripheral_batch import (
-    HASHES,
-    RAM_BASE,
-    Bench,
-    run_pad_jobs,
-    usable_variants,
-    write_batch,
-)
+from test_peripheral_batch import HASHES, run_pad_jobs, usable_variants, write_batch
 
 
 @pytest.mark.parametrize(

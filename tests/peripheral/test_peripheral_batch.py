@@ -21,17 +21,13 @@ import random
 
 import pytest
 import skein
-from litedigest import spec as specmod
-from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.batch import DESC_BYTES, out_address_ok, out_align
-from litedigest.soc.peripheral.core import HashPeripheral
-from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
-from litex.soc.interconnect.csr import CSRStatus, CSRStorage
-from migen import ClockDomain, Module, Signal
-from migen.sim import passive, run_simulation
+from litedigest.soc.sim import peripheral_bench as bench
+from litedigest.soc.sim.peripheral_bench import RAM_BASE, RAM_SIZE, Bench, place
+from migen import Module, Signal
+from migen.sim import run_simulation
 from vectors import padding_lengths
 
-RAM_BASE, RAM_SIZE = 0x40000000, 0x8000
 HASHES = {
     "sha1": hashlib.sha1,
     "sha256": hashlib.sha256,
@@ -50,126 +46,6 @@ HASHES.update(
 )
 
 
-class Ram:
-    """Main RAM behind the peripheral's DMA bus: rows of `row_bytes`, a random 0..3-cycle wait
-    before each ack, writes by byte lane (`sel`)."""
-
-    def __init__(self, row_bytes, rng):
-        self.mem = bytearray(rng.randbytes(RAM_SIZE))
-        self.row_bytes, self.rng = row_bytes, rng
-        self.reads = self.writes = 0
-
-    def row(self, adr):
-        off = adr * self.row_bytes - RAM_BASE
-        assert 0 <= off < RAM_SIZE, hex(adr * self.row_bytes)
-        return off
-
-    @passive
-    def serve(self, bus):
-        while True:
-            yield bus.ack.eq(0)
-            yield
-            if (yield bus.cyc) and (yield bus.stb):
-                for _ in range(self.rng.randrange(4)):
-                    yield
-                off = self.row((yield bus.adr))
-                if (yield bus.we):
-                    sel, dat = (yield bus.sel), (yield bus.dat_w)
-                    for k in range(self.row_bytes):
-                        if sel >> k & 1:
-                            self.mem[off + k] = dat >> (8 * k) & 0xFF
-                    self.writes += 1
-                else:
-                    yield bus.dat_r.eq(
-                        int.from_bytes(self.mem[off : off + self.row_bytes], "little")
-                    )
-                    self.reads += 1
-                yield bus.ack.eq(1)
-                yield
-
-
-class Bench:
-    """`engine_period`: the engine in a clock domain of its own (EngineInClockDomain) with this
-    clock period (sys: 10)."""
-
-    def __init__(self, spec, dma_width, seed, engine_period=None):
-        self.spec = specmod.parse(spec)
-        self.engine = make_engine(self.spec)
-        self.clocks = {"sys": 10}
-        if engine_period is not None:
-            self.engine = EngineInClockDomain(self.engine, "engine")
-            self.clocks["engine"] = engine_period
-        self.p = HashPeripheral(self.engine, RAM_BASE, RAM_SIZE, dma_width=dma_width)
-        self.rng = random.Random(seed)
-        self.ram = Ram(dma_width // 8, self.rng)
-        self.events = 0  # `batch` events
-        self.done_events = 0  # `done` events
-        self.cycles = 0
-
-    # --- the CSR bank's side: a write sets storage, `re` pulses with it
-    def write(self, csr, value):
-        yield csr.storage.eq(value)
-        yield csr.re.eq(1)
-        yield
-        yield csr.re.eq(0)
-
-    def field(self, csr, name):
-        f = next(f for f in csr.fields.fields if f.name == name)
-        return ((yield csr.status) >> f.offset) & ((1 << f.size) - 1)
-
-    def ctrl(self, **kw):
-        fields = {f.name: f for f in self.p.ctrl.fields.fields}
-        v = 0
-        for k, x in kw.items():
-            v |= int(x) << fields[k].offset
-        yield from self.write(self.p.ctrl, v)
-
-    def wait(self, cond, limit=20000):
-        for _ in range(limit):
-            if (yield from cond()):
-                return
-            yield
-        raise AssertionError("timeout")
-
-    @passive
-    def count_events(self):
-        ev = self.p.ev.batch
-        while True:
-            if (yield ev.trigger):
-                self.events += 1
-            if (yield self.p.ev.done.trigger):
-                self.done_events += 1
-            assert (yield self.p.batch.busy) != (yield self.walker_idle), "walker busy != ~IDLE"
-            yield
-
-    def digest(self, slot, n):
-        yield from self.write(self.p.digest_sel, slot)
-        yield
-        v = yield self.p.digest.status
-        nbits = len(self.p.digest.status)
-        return v.to_bytes(nbits // 8, "big")[:n]
-
-    def memories(self):
-        """The processes that serve the peripheral's buses."""
-        return [self.ram.serve(self.p.bus)]
-
-    def run(self, gen):
-        # the walker's `busy` is a flip-flop of its own: it must say what its FSM's state says
-        # (count_events checks it every cycle)
-        self.walker_idle = self.p.batch.fsm.ongoing("IDLE")
-        # without a CSR bank the registers' own logic (their fields) is not part of the
-        # peripheral's fragment: add it, and drive storage/re as the bank would
-        top = Module()
-        top.submodules.p = self.p
-        for name in self.clocks:
-            if name != "sys":
-                setattr(top.clock_domains, f"cd_{name}", ClockDomain(name))
-        for csr in self.p.get_csrs():
-            if isinstance(csr, (CSRStorage, CSRStatus)):
-                top.comb += csr._fragment.comb
-        run_simulation(top, [gen(), *self.memories(), self.count_events()], clocks=self.clocks)
-
-
 def usable_variants(b):
     """The engine's variants that are a hash (not Skein's zero chaining value)."""
     return [(n, c) for n, c in b.engine.variants.items() if n in HASHES or not b.p.has_tweak]
@@ -177,10 +53,6 @@ def usable_variants(b):
 
 def alg_of(spec, variant_name):
     return variant_name if variant_name in HASHES else spec.family
-
-
-def place(ram, rng, addr, msg):
-    ram.mem[addr - RAM_BASE : addr - RAM_BASE + len(msg)] = msg
 
 
 # DMA rows a block: 1 (the masks formed as they load), 2 (a cycle ahead), 4 or more (their
@@ -219,7 +91,7 @@ def run_pad_jobs(b, addr_of):
             slot = i % b.engine.slots
             addr = addr_of(i)
             msg = b.rng.randbytes(n)
-            place(b.ram, b.rng, addr, msg)
+            place(b.ram, addr, msg)
             yield from b.write(b.p.dma_base, addr)
             yield from b.write(b.p.dma_length, n)
             yield from b.ctrl(dma_start=1, pad=1, first=1, last=1, variant=code, slot=slot, **out)
@@ -252,7 +124,7 @@ def test_pad_refusals():
     def gen():
         addr = RAM_BASE + 0x2000
         msg = b"abc"
-        place(b.ram, b.rng, addr, msg)
+        place(b.ram, addr, msg)
         for kw, length, base in [
             (dict(tail=1, first=1), 3, addr),
             (dict(first=0), 3, addr),
@@ -283,25 +155,9 @@ def test_pad_refusals():
 
 
 def write_batch(b, msgs, table, outs, variants):
-    """Descriptors for `msgs` at `table` (messages placed after it, row-aligned, outputs at
-    `outs`): returns the messages' (alg, out address) list."""
-    row = b.ram.row_bytes
-    align = max(row, 64)
-    addr = table + DESC_BYTES * len(msgs)
-    addr = -(-addr // align) * align
-    desc = bytearray()
-    info = []
-    A = out_align(b.engine.digest_bits)
-    for i, msg in enumerate(msgs):
-        name, code = variants[i]
-        place(b.ram, b.rng, addr, msg)
-        out = outs + i * A
-        desc += addr.to_bytes(4, "little") + len(msg).to_bytes(4, "little")
-        desc += out.to_bytes(4, "little") + code.to_bytes(4, "little")
-        info.append((name if name in HASHES else b.spec.family, out))
-        addr += -(-max(len(msg), 1) // align) * align
-    place(b.ram, b.rng, table, bytes(desc))
-    return info
+    """peripheral_bench.write_batch, the messages' algorithms named as HASHES names them."""
+    info = bench.write_batch(b, msgs, table, outs, variants)
+    return [(alg if alg in HASHES else b.spec.family, out) for alg, out in info]
 
 
 @pytest.mark.parametrize(

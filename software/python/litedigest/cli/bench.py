@@ -13,6 +13,7 @@ from litedigest.measure import socdemo, tables
 from litedigest.measure.bench import (
     batch_clock_mhz,
     bench_rtl,
+    bench_rtl_batch,
     bench_soc,
     bench_soc_batch,
     bench_soc_hmac,
@@ -61,7 +62,8 @@ def add_parser(subparsers):
     p.add_argument(
         "--batch",
         action="store_true",
-        help="soc: many small messages through the batch walker, one by one, in software",
+        help="soc: many small messages through the batch walker, one by one, in software; "
+        "rtl: the walker alone in Migen simulation, where a message's cycles go",
     )
     p.add_argument(
         "--irq",
@@ -208,6 +210,11 @@ def _run(args, runs, log):
             )
         records = bench_soc_irq(args.engine, log)
         header, row = tables.MD_IRQ_HEADER, tables.markdown_irq
+    elif args.batch and args.backend == "rtl":
+        engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
+        sizes = parse_sizes(args.sizes) if args.sizes else (64, 1024)
+        records = bench_rtl_batch(engines, sizes, log)
+        header, row = tables.MD_WALKER_HEADER, tables.markdown_walker
     elif args.batch:
         if args.backend != "soc" or args.sched or args.sizes:
             raise ValueError(

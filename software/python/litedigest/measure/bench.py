@@ -47,6 +47,11 @@ one per run; litedigest.cli.bench prints them.
                  in software (ld_hmac); cycles per MAC, MACs per second at BATCH_CLOCK_MHZ, the
                  key set-up's cycles; every MAC checked on the device and the pool's against
                  Python's hmac.
+  --backend rtl --batch: the peripheral's batch walker alone in Migen simulation (its DMA bus
+                 on a RAM model), messages of 64 B and 1 KiB on the SHA engines of the main and
+                 scheduler SoCs: the cycles a message takes against the engine's limit (its
+                 padded blocks x interval) and where they go (descriptor read, job issue,
+                 engine, block fetch, digest write), every digest checked against hashlib.
   --backend soc --sweep: hardware against software across message sizes (the sweep firmware,
                  litedigest.measure.sweep) on the main SoC: SHA-256 of 64 B .. 64 KiB in
                  software, over the CSR path and over the DMA path; one row per path and size.
@@ -338,6 +343,36 @@ def bench_soc(engine, log=None):
             "the firmware's bad-input checks failed: "
             + ", ".join(c["name"] for c in demo.checks if not c["ok"])
         )
+
+
+# the batch walker's profile (rtl --batch): the SHA engines of the sim target's main and
+# scheduler SoCs, and messages per engine per size (fewer long ones: their cycles are the engine's)
+WALKER_ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "sha256:opt:p4", "sha1:opt:p8")
+WALKER_MESSAGES = {64: 32, 1024: 8}
+
+
+def bench_rtl_batch(engines=None, sizes=(64, 1024), log=None):
+    """`bench --backend rtl --batch`: the peripheral's batch walker alone in Migen simulation
+    (litedigest.soc.sim.peripheral_bench.walker_profile: a 128-bit DMA bus on a RAM that acks
+    after a cycle): per engine and size, the cycles a message takes and where they go, every
+    digest checked against hashlib."""
+    from litedigest.soc.sim.peripheral_bench import walker_profile
+
+    log = log or _stderr
+    for sp in engines or WALKER_ENGINES:
+        if specmod.parse(sp).family not in ("sha1", "sha256", "sha512"):
+            raise ValueError(f"the walker's profile takes SHA engines, not {sp}")
+        for n in sizes:
+            log(f"bench rtl --batch: {sp}, {n} B messages (Migen simulation)")
+            r = walker_profile(sp, n, count=WALKER_MESSAGES.get(n, 8))
+            yield {
+                **r,
+                "backend": "rtl",
+                "path": "batch walker",
+                "bytes_per_cycle": round(n / r["cycles_per_message"], 4),
+                "engine_share": round(r["engine_limit"] / r["cycles_per_message"], 3),
+                "digest_ok": True,  # walker_profile checks every digest (AssertionError)
+            }
 
 
 def bench_soc_sweep(engines=None, log=None):

@@ -262,6 +262,10 @@ def rtl_hmac(src):
     return _rtl(src, "rtl_hmac", lambda e: True)
 
 
+def rtl_walker(src):
+    return _bench_table("rtl_walker", tables.MD_WALKER_HEADER, tables.markdown_walker, src)
+
+
 # ------------------------------------------------------------------ boards
 PYNQ_DMA_RECORDS = ("pynq_dma_sha256_opt_p4", "pynq_dma_sha256_opt")
 
@@ -891,6 +895,7 @@ BLOCKS = {
         rtl_sha,
         rtl_skein,
         rtl_hmac,
+        rtl_walker,
         pynq_dma,
         ecp5_images,
         install_sizes,

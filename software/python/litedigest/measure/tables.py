@@ -109,3 +109,23 @@ def profile_markdown(case):
         for name, ph in case["phases"].items()
     ]
     return "\n".join(rows)
+
+
+MD_WALKER_HEADER = (
+    "| engine | message | messages | cycles per message | engine's limit | share of the limit "
+    "| descriptor | issue | engine | fetch | digest | other |"
+    "\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def markdown_walker(rec):
+    """A row of the batch walker's profile (`bench --backend rtl --batch`): cycles a message."""
+    ph = rec["phases"]
+    return (
+        f"| `{rec['engine']}` | {rec['bytes']} B | {rec['messages']} "
+        f"| {rec['cycles_per_message']} | {rec['engine_limit']} | {rec['engine_share']} "
+        + " ".join(
+            f"| {ph[k]}" for k in ("descriptor", "issue", "engine", "fetch", "digest", "other")
+        )
+        + " |"
+    )
