@@ -18,6 +18,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -27,6 +28,27 @@ from litedigest.soc.sim.errors import SimError, SimTimeout
 from litedigest.soc.sim.firmware import write_main_ram_init
 
 BRIDGE_MODULE = "serial2tcp_nodelay"
+
+
+def _libc_prctl():
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl() if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent():
+    """(In the simulator's process, before it runs.) Linux sends it SIGKILL when the thread
+    that started it ends: a process killed outright (SIGKILL, a Jupyter kernel shut down
+    at once) runs no clean-up, and its simulator would otherwise go on at full CPU. Only for a
+    simulator started by the main thread, whose end is the process's."""
+    _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class SimProcess:
@@ -173,6 +195,7 @@ class SimProcess:
         if self.extra_env:
             env.update(self.extra_env)
         self.started_at = time.monotonic()
+        on_main = threading.current_thread() is threading.main_thread()
         self.proc = subprocess.Popen(
             [self.build.vsim],
             cwd=self.run_dir,
@@ -181,6 +204,7 @@ class SimProcess:
             stderr=subprocess.STDOUT,
             env=env,
             start_new_session=True,
+            preexec_fn=_die_with_parent if on_main and _PRCTL is not None else None,
         )
         self._reader = threading.Thread(target=self._read_loop, args=(self.proc,), daemon=True)
         self._reader.start()

@@ -168,6 +168,22 @@ def test_interrupting_a_jupyter_kernel_mid_hash():
         )
         assert ename is None
         assert out.startswith("True\nrefused: an update() of this hash object was interrupted"), out
+        ename, out = run("print(h._backend.sim.proc.pid)")
+        sim_pid = int(out)
     finally:
         kc.stop_channels()
+        # at once: the kernel is killed and its simulator with it (SimProcess: the simulator
+        # dies with the thread that started it)
         km.shutdown_kernel(now=True)
+    time.sleep(1.0)
+    assert not os.path.exists(f"/proc/{sim_pid}") or _zombie(sim_pid), (
+        "the simulator outlived its kernel"
+    )
+
+
+def _zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True
