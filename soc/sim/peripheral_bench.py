@@ -181,28 +181,6 @@ def write_batch(b, msgs, table, outs, variants):
     return info
 
 
-def run_batch(b, table, count, limit=200000):
-    """Start a batch of `count` descriptors at `table` and wait for its end; returns
-    {status, progress, cycles} (cycles: from the start pulse to done)."""
-    res = {}
-
-    def gen():
-        yield from b.write(b.p.batch_base, table)
-        yield from b.write(b.p.batch_count, count)
-        yield from b.ctrl(batch_start=1)
-        n = 0
-        while not (yield from b.field(b.p.batch_status, "done")):
-            n += 1
-            assert n < limit, "the batch did not end"
-            yield
-        res["cycles"] = n
-        res["status"] = yield b.p.batch_status.status
-        res["progress"] = yield b.p.batch_progress.status
-
-    b.run(gen)
-    return res
-
-
 def walker_profile(spec, nbytes=64, count=32, dma_width=128, ram_wait=1, seed=1):
     """A batch of `count` random messages of `nbytes` through the walker of `spec`'s
     peripheral (a `dma_width`-bit bus, the RAM acking after `ram_wait` cycles): every digest

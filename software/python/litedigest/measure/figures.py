@@ -108,6 +108,10 @@ def _one(rows, **match):
 
 
 # ------------------------------------------------------------------ the simulated SoC
+# the first columns of a table of one message size a row, on the three paths
+PATH_COLUMNS = ["bytes", "software (cycles)", "CSR (cycles)", "DMA (cycles)"]
+
+
 def _three_paths(rows, extra):
     """A row per message size: bytes, the software, CSR and DMA cycles, then extra(csr, dma)."""
     body = []
@@ -226,17 +230,7 @@ def soc_sweep(src):
     )
     return "\n".join(
         [
-            _table(
-                [
-                    "bytes",
-                    "software (cycles)",
-                    "CSR (cycles)",
-                    "DMA (cycles)",
-                    "CSR speedup",
-                    "DMA speedup",
-                ],
-                body,
-            ),
+            _table([*PATH_COLUMNS, "CSR speedup", "DMA speedup"], body),
             "",
             _source_line("soc_sweep", src=src),
         ]
@@ -618,16 +612,7 @@ def arty_sim_demo(src):
     checks = d["checks"]
     return "\n".join(
         [
-            _table(
-                [
-                    "bytes",
-                    "software (cycles)",
-                    "CSR (cycles)",
-                    "DMA (cycles)",
-                    "digests right",
-                ],
-                body,
-            ),
+            _table([*PATH_COLUMNS, "digests right"], body),
             "",
             f"Engine `{d['engine']}`; {sum(checks.values())} of {len(checks)} bad-input and "
             "state checks pass. Simulated-SoC cycles, not the board's. From "
@@ -907,6 +892,7 @@ BLOCKS = {
         install_sizes,
         c_library_sizes,
         records_index,
+        headline,
         ecp5_device,
         ecp5_runs,
         xc7_boards,
@@ -916,7 +902,6 @@ BLOCKS = {
         engine_clocks,
     )
 }
-BLOCKS["headline"] = lambda src: headline(src)
 # the documents whose blocks are figures (the register map's are tools/regmap.py's)
 DOCUMENT_GLOBS = ("README.md", "docs/*.md", "docs/*/*.md", "bitstreams/*.md", "bitstreams/*/*.md")
 
