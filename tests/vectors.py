@@ -5,7 +5,8 @@
     load_monte("SHA256Monte")   -> (seed_bytes, [md_bytes, ...])
 
 and what the hash tests feed besides: padding_lengths(block size) (the lengths at the padding
-boundaries), fed_in_random_steps (a message in random update splits).
+boundaries), fed_in_random_steps (a message in random update splits), copies_diverge (copies
+taken part-way through a message, each going its own way).
 
 `name` may carry the .rsp suffix or not. CAVP byte-oriented files list Len in bits; a Len = 0
 entry carries Msg = 00, which means the empty message.
@@ -103,6 +104,21 @@ def fed_in_random_steps(ctx, msg, rng, maxstep):
         ctx.update(msg[pos : pos + step])
         pos += step
     return ctx.final()
+
+
+def copies_diverge(ctx, ref, rng, rounds, finish):
+    """Feed `ctx` and the reference `ref` (hashlib/hmac) the same random chunks; after each, a
+    copy of each takes another random tail: the copies' `finish(copy)` must equal the
+    reference copy's digest while the originals go on unaffected."""
+    for _ in range(rounds):
+        chunk = rng.randbytes(rng.randint(0, 300))
+        ctx.update(chunk)
+        ref.update(chunk)
+        c, rc = ctx.copy(), ref.copy()
+        tail = rng.randbytes(rng.randint(0, 200))
+        c.update(tail)
+        rc.update(tail)
+        assert finish(c) == rc.digest()
 
 
 # --- Skein-512 golden known answers (tests/data/skein512_golden_kat.txt) -----------------------

@@ -76,28 +76,24 @@ def rerun_is_cached(target, build):
     keeps its time stamp), the log says so. Returns the rerun's report."""
     mtime = os.path.getmtime(build["verilog"])
     msgs = []
-    report = target.run(
-        None, build["output_dir"], synth=False, lint=False, vivado=False, log=msgs.append
-    )
+    report = run_target(target, None, build["output_dir"], log=msgs.append)
     assert os.path.getmtime(build["verilog"]) == mtime
     assert any("up to date" in m for m in msgs)
     return report
+
+
+def run_target(target, engines, out, **options):
+    """`target.run` generating only (no synthesis, lint or Vivado) unless `options` say, its
+    log silenced."""
+    quiet = dict(synth=False, lint=False, vivado=False, log=lambda *a: None)
+    return target.run(engines, str(out), **{**quiet, **options})
 
 
 def synth_small_config(target, tmp_path, **options):
     """sha256:base alone through Yosys synth_xilinx (no lint, no Vivado): an engine, its CSRs
     and two AXI bridges, the manifest's counts the report's. Returns the report and the
     manifest."""
-    report = target.run(
-        "sha256:base",
-        str(tmp_path),
-        synth=True,
-        lint=False,
-        vivado=False,
-        niceness=10,
-        log=lambda *a: None,
-        **options,
-    )
+    report = run_target(target, "sha256:base", tmp_path, synth=True, niceness=10, **options)
     c = report["synth_xc7"]["counts"]
     assert c["lut"] > 500 and c["ff"] > 500
     with open(report["manifest"]) as f:

@@ -208,9 +208,19 @@ class Register:
     description: str  # the CSR's own, when every instance has the same one
     mac: bool = False  # MAC peripherals only (HMAC)
 
-    def words(self):
-        """32-bit words (an int), or None when the width follows the engine."""
-        return -(-self.width // WORD_BITS) if isinstance(self.width, int) else None
+    def bits(self, state_bits=None, slots=None):
+        """The width in bits (`state_bits`/`slots`: an instance's, for the registers whose
+        width follows the engine)."""
+        if self.width in ("state", "slots"):
+            n = state_bits if self.width == "state" else slots
+            if n is None:
+                raise ValueError(f"the width of {self.name} is the engine's {self.width}: pass it")
+            return n
+        return self.width
+
+    def words(self, state_bits=None, slots=None):
+        """The number of 32-bit words (see bits)."""
+        return -(-self.bits(state_bits, slots) // WORD_BITS)
 
 
 @dataclass(frozen=True)
@@ -705,24 +715,6 @@ MAC_FIELDS = {_lit(mac_fields)}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = {_lit(errors)}
-
-
-def register_bits(name, state_bits=None, slots=None):
-    """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
-    registers whose width follows the engine)."""
-    access, width = {{**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **MAC_REGISTERS,
-                      **EVENT_REGISTERS}}[name]
-    if width == "state" or width == "slots":
-        n = state_bits if width == "state" else slots
-        if n is None:
-            raise ValueError(f"the width of {{name}} is the engine's {{width}}: pass it")
-        return n
-    return width
-
-
-def register_words(name, state_bits=None, slots=None):
-    """The number of 32-bit words of register `name` (see register_bits)."""
-    return -(-register_bits(name, state_bits, slots) // WORD_BITS)
 '''
 
 

@@ -77,12 +77,11 @@ def test_place_once_then_route_with_other_settings(tmp_path, capsys):
 
     workdir = str(tmp_path)
     v = os.path.join(workdir, "add.v")
-    with open(v, "w") as f:
-        f.write(
-            "module add(input clk, input [15:0] a, input [15:0] b, output reg [15:0] y);\n"
-            "reg [15:0] ra, rb; always @(posedge clk) begin ra <= a; rb <= b; y <= ra + rb; end\n"
-            "endmodule\n"
-        )
+    (tmp_path / "add.v").write_text(
+        "module add(input clk, input [15:0] a, input [15:0] b, output reg [15:0] y);\n"
+        "reg [15:0] ra, rb; always @(posedge clk) begin ra <= a; rb <= b; y <= ra + rb; end\n"
+        "endmodule\n"
+    )
     area = flow_ecp5.synth_ecp5([v], "add", os.path.join(workdir, "synth"))
     kw = dict(device="LFE5U-25F", package="CABGA256", out_of_context=True, freq_mhz=100)
     pl = route_placed.place(area["netlist"], os.path.join(workdir, "pnr"), **kw)

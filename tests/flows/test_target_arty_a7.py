@@ -31,9 +31,7 @@ def default_build(tmp_path_factory):
     and the demo firmware cross-built; not synthesized (picolibc for the MicroBlaze V is
     built once and cached under build/arty_a7/)."""
     out = tmp_path_factory.mktemp("arty_a7_default")
-    return arty_a7.run(
-        None, str(out), synth=False, lint=True, vivado=False, firmware=True, log=lambda *a: None
-    )
+    return vivado_checks.run_target(arty_a7, None, out, lint=True, firmware=True)
 
 
 @pytest.fixture(scope="module")
@@ -519,15 +517,7 @@ def test_synth_small_config_xc7a100t(tmp_path):
 def test_engine_sets_without_the_demo_peripheral(tmp_path):
     """An engine set without a SHA-256 engine builds; the demo firmware (it drives the sha256
     peripheral) and its stand-in run are reported as not built, with the reason."""
-    rep = arty_a7.run(
-        "sha1:base",
-        str(tmp_path),
-        synth=False,
-        lint=False,
-        vivado=False,
-        sim_demo=True,
-        log=lambda *a: None,
-    )
+    rep = vivado_checks.run_target(arty_a7, "sha1:base", tmp_path, sim_demo=True)
     assert rep["firmware"]["ok"] is None and "sha256" in rep["firmware"]["skipped"]
     assert rep["sim_demo"]["ok"] is None
     with open(rep["manifest"]) as f:

@@ -19,7 +19,7 @@ def default_build(tmp_path_factory):
     """The default engine set (MAIN_SOC of soc/targets/sim.py)
     generated and linted, not synthesized."""
     out = tmp_path_factory.mktemp("pynq_z2_default")
-    report = pynq_z2.run(None, str(out), synth=False, lint=True, vivado=False, log=lambda *a: None)
+    report = vivado_checks.run_target(pynq_z2, None, out, lint=True)
     return report
 
 
@@ -351,9 +351,7 @@ def test_axi_batch_walker():
 @pytest.mark.slow
 def test_synth_main_soc(tmp_path):
     """The full default engine set through synth_xilinx: fits the xc7z020 (takes many minutes)."""
-    rep = pynq_z2.run(
-        None, str(tmp_path), synth=True, lint=True, vivado=False, niceness=10, log=lambda *a: None
-    )
+    rep = vivado_checks.run_target(pynq_z2, None, tmp_path, synth=True, lint=True, niceness=10)
     assert rep["lint"].get("ok") in (True, None)
     assert rep["synth_xc7"]["fits"], rep["synth_xc7"]
 

@@ -125,21 +125,3 @@ MAC_FIELDS = {"ctrl": ("key_init", "key", "wipe")}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
-
-
-def register_bits(name, state_bits=None, slots=None):
-    """The width of register `name` in bits (`state_bits`/`slots`: the instance's, for the
-    registers whose width follows the engine)."""
-    access, width = {**REGISTERS, **SKEIN_REGISTERS, **SHA_REGISTERS, **MAC_REGISTERS,
-                      **EVENT_REGISTERS}[name]
-    if width == "state" or width == "slots":
-        n = state_bits if width == "state" else slots
-        if n is None:
-            raise ValueError(f"the width of {name} is the engine's {width}: pass it")
-        return n
-    return width
-
-
-def register_words(name, state_bits=None, slots=None):
-    """The number of 32-bit words of register `name` (see register_bits)."""
-    return -(-register_bits(name, state_bits, slots) // WORD_BITS)
