@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""NIST CAVP SHA test vectors from the installed `cryptography_vectors` package.
+"""NIST CAVP SHA test vectors (and the HMAC RFCs') from the installed `cryptography_vectors`.
 
     load_cavp("SHA256ShortMsg") -> [(msg_bytes, md_bytes), ...]   (also LongMsg, SHA224...)
     load_monte("SHA256Monte")   -> (seed_bytes, [md_bytes, ...])
@@ -119,6 +119,37 @@ def copies_diverge(ctx, ref, rng, rounds, finish):
         c.update(tail)
         rc.update(tail)
         assert finish(c) == rc.digest()
+
+
+# --- HMAC: RFC 2202 (SHA-1) and RFC 4231 (SHA-2) in cryptography-vectors ----------------------
+
+HMAC_VECTOR_FILES = {
+    "sha1": "rfc-2202-sha1.txt",
+    "sha224": "rfc-4231-sha224.txt",
+    "sha256": "rfc-4231-sha256.txt",
+    "sha384": "rfc-4231-sha384.txt",
+    "sha512": "rfc-4231-sha512.txt",
+}
+
+
+def load_hmac_vectors(alg):
+    """(key, msg, mac) of the RFC's cases in cryptography-vectors' HMAC/ file for alg."""
+    path = os.path.join(
+        os.path.dirname(cryptography_vectors.__file__), "HMAC", HMAC_VECTOR_FILES[alg]
+    )
+    cases, cur = [], {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if " = " not in line or line.startswith("#"):
+                continue
+            k, v = (s.strip() for s in line.split(" = ", 1))
+            if k in ("Key", "Msg", "MD"):
+                cur[k] = bytes.fromhex(v)
+            if k == "MD":
+                cases.append((cur["Key"], cur["Msg"], cur["MD"]))
+                cur = {}
+    return cases
 
 
 # --- Skein-512 golden known answers (tests/data/skein512_golden_kat.txt) -----------------------

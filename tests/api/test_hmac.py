@@ -7,42 +7,18 @@ import copy
 import functools
 import hashlib
 import hmac as std_hmac
-import os
 import random
 import types
 
 import litedigest
 import pytest
 from litedigest import hmac as ld_hmac
+from vectors import HMAC_VECTOR_FILES as VECTOR_FILES
+from vectors import load_hmac_vectors as load_vectors
 
 cryptography_vectors = pytest.importorskip("cryptography_vectors")
 
-VECTOR_FILES = {
-    "sha1": "rfc-2202-sha1.txt",
-    "sha224": "rfc-4231-sha224.txt",
-    "sha256": "rfc-4231-sha256.txt",
-    "sha384": "rfc-4231-sha384.txt",
-    "sha512": "rfc-4231-sha512.txt",
-}
 SHA_ALGS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
-
-
-def load_vectors(alg):
-    """(key, msg, mac) of the RFC's cases in cryptography-vectors' HMAC/ file for alg."""
-    path = os.path.join(os.path.dirname(cryptography_vectors.__file__), "HMAC", VECTOR_FILES[alg])
-    cases, cur = [], {}
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if " = " not in line or line.startswith("#"):
-                continue
-            k, v = (s.strip() for s in line.split(" = ", 1))
-            if k in ("Key", "Msg", "MD"):
-                cur[k] = bytes.fromhex(v)
-            if k == "MD":
-                cases.append((cur["Key"], cur["Msg"], cur["MD"]))
-                cur = {}
-    return cases
 
 
 @pytest.mark.parametrize("alg", sorted(VECTOR_FILES))
@@ -208,3 +184,37 @@ def test_digest_takes_a_bytes_like_key_as_the_standard_library():
         assert ld.digest(key, b"msg", "sha256") == std.digest(key, b"msg", "sha256")
     with pytest.raises(TypeError):
         ld.digest("key", b"msg", "sha256")
+
+
+@pytest.mark.parametrize("alg", SHA_ALGS)
+def test_hmac_many_against_python_hmac(alg):
+    """hmac_many: a key per message (a few keys shared, as security associations) or one key
+    for all, any bytes-like messages, in order, equal to Python's hmac one at a time."""
+    rng = random.Random("many" + alg)
+    sas = [rng.randbytes(rng.choice([0, 16, 32, 200])) for _ in range(3)]
+    msgs = [rng.randbytes(rng.choice([0, 1, 64, 576, 1500])) for _ in range(30)]
+    keys = [rng.choice(sas) for _ in msgs]
+    want = [std_hmac.new(k, m, alg).digest() for k, m in zip(keys, msgs)]
+    assert ld_hmac.hmac_many(keys, msgs, alg) == want
+    assert litedigest.hmac_many(keys, [bytearray(m) for m in msgs], alg) == want
+    assert ld_hmac.hmac_many(b"one", [memoryview(m) for m in msgs], alg) == [
+        std_hmac.new(b"one", m, alg).digest() for m in msgs
+    ]
+    # HMAC-SHA-256-128 (RFC 4868): the first 16 bytes
+    assert [m[:16] for m in ld_hmac.hmac_many(keys, msgs, alg)] == [w[:16] for w in want]
+
+
+def test_hmac_many_errors():
+    with pytest.raises(ValueError, match="2 keys for 1 messages"):
+        ld_hmac.hmac_many([b"a", b"b"], [b"m"], "sha256")
+    with pytest.raises(TypeError):
+        ld_hmac.hmac_many(["text key"], [b"m"], "sha256")
+    with pytest.raises(TypeError):
+        ld_hmac.hmac_many(b"k", ["text"], "sha256")
+    with pytest.raises(TypeError):
+        ld_hmac.hmac_many(b"k", [b"m"], None)
+    with pytest.raises(ValueError):
+        ld_hmac.hmac_many(b"k", [b"m"], "md5")
+    assert ld_hmac.hmac_many(b"k", [], "sha256") == []
+    with pytest.raises(TypeError):
+        ld_hmac.hmac_many(b"k", [], "")

@@ -208,7 +208,7 @@ def test_python_hmac_on_the_rtl_backend(spec):
     import hmac as std_hmac
 
     from litedigest import hmac as ld_hmac
-    from test_hmac import load_vectors
+    from vectors import load_hmac_vectors as load_vectors
 
     for key, msg, mac in load_vectors("sha256"):
         assert ld_hmac.new(key, msg, "sha256", backend="rtl", engine=spec).digest() == mac

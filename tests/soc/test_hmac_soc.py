@@ -15,7 +15,7 @@ from litedigest import hmac as ld_hmac
 from litedigest.backends import get_backend
 from litedigest.measure import socdemo
 from litedigest.soc.targets.sim import MAC_SOC, MAIN_SOC
-from test_hmac import load_vectors
+from vectors import load_hmac_vectors as load_vectors
 
 P4 = "hmac-sha256:opt:p4"
 
@@ -184,3 +184,45 @@ def test_cli_on_the_mac_engine(tmp_path):
     assert r.returncode == 0, r.stderr
     want = std_hmac.new(b"file key", f.read_bytes(), "sha256").hexdigest()
     assert r.stdout == f"HMAC-SHA2-256({f})= {want}\n"
+
+
+def _packets(rng, n, nkeys):
+    """n packets of random IMIX sizes (and a few edge sizes) under nkeys random keys."""
+    keys = [rng.randbytes(rng.choice([0, 20, 32, 64, 65, 131])) for _ in range(nkeys)]
+    sizes = [64, 576, 1500, 0, 1, 55, 56, 119, 4096]
+    msgs = [rng.randbytes(rng.choice(sizes)) for _ in range(n)]
+    return [keys[rng.randrange(nkeys)] for _ in range(n)], msgs
+
+
+@pytest.mark.parametrize("nkeys", [1, 3, 6])
+def test_hmac_many_through_the_walker(soc, nkeys):
+    """hmac_many with a key per message on the HMAC peripheral: every MAC Python's hmac, in
+    order, with fewer and more distinct keys than the four key slots (six: two rounds)."""
+    rng = random.Random(nkeys)
+    keys, msgs = _packets(rng, 40, nkeys)
+    got = ld_hmac.hmac_many(keys, msgs, "sha256", backend="soc", engine=P4)
+    assert got == [std_hmac.new(k, m, "sha256").digest() for k, m in zip(keys, msgs)]
+    # one key for all, and a message too large for one batch (streamed by a one-shot call)
+    big = rng.randbytes(soc.hw.dev.stage_size + 100)
+    got = ld_hmac.hmac_many(b"one key", [b"abc", big, b""], "SHA-256", backend="soc", engine=P4)
+    assert got == [std_hmac.new(b"one key", m, "sha256").digest() for m in (b"abc", big, b"")]
+
+
+def test_hmac_many_csr_path_and_bad_input(soc):
+    """The CSR path (one by one), the same MACs; bad input refused before anything runs."""
+    rng = random.Random("csr")
+    keys, msgs = _packets(rng, 8, 2)
+    old = soc.path
+    soc.path = "csr"
+    try:
+        got = ld_hmac.hmac_many(keys, msgs, "sha256", backend="soc", engine=P4)
+    finally:
+        soc.path = old
+    assert got == [std_hmac.new(k, m, "sha256").digest() for k, m in zip(keys, msgs)]
+    with pytest.raises(ValueError, match="keys for"):
+        ld_hmac.hmac_many([b"a", b"b"], [b"m"], "sha256", backend="soc", engine=P4)
+    with pytest.raises(TypeError):
+        ld_hmac.hmac_many(["text"], [b"m"], "sha256", backend="soc", engine=P4)
+    with pytest.raises(ValueError):  # the engine computes HMAC-SHA-256 only
+        ld_hmac.hmac_many(b"k", [b"m"], "sha1", backend="soc", engine=P4)
+    assert ld_hmac.hmac_many(b"k", [], "sha256", backend="soc", engine=P4) == []

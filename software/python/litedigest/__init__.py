@@ -15,6 +15,7 @@ string (litedigest.spec).
 from litedigest import spec
 from litedigest.api import file_digest, hash_many, new
 from litedigest.hashobj import SHA_ALGORITHMS, HashObject
+from litedigest.hmac import hmac_many
 
 # hashlib's named constructors: one per SHA-family algorithm of the catalogue (sha1, sha224,
 # sha256, sha384, sha512, sha512_224, sha512_256, made below), and skein512
@@ -23,6 +24,7 @@ __all__ = [
     "new",
     "file_digest",
     "hash_many",
+    "hmac_many",
     *SHA_ALGORITHMS,
     "skein512",
     "algorithms_available",

@@ -6,6 +6,7 @@
     h.hexdigest()
     hmac.digest(key, b"message", "sha512")
     hmac.compare_digest(a, b)
+    hmac.hmac_many(keys, messages, "sha256", backend="soc", engine="hmac-sha256:opt:p4")
 
 The MAC is built from two running hash objects of the chosen backend, exactly as RFC 2104 and
 CPython's pure-Python `hmac` do: the inner hash starts with the key xor ipad, the outer one with
@@ -21,7 +22,7 @@ from hmac import compare_digest  # constant time, the standard library's (OpenSS
 
 from litedigest import api, hashobj
 
-__all__ = ["HMAC", "new", "digest", "compare_digest", "digest_size"]
+__all__ = ["HMAC", "new", "digest", "hmac_many", "compare_digest", "digest_size"]
 
 IPAD, OPAD = 0x36, 0x5C
 
@@ -195,3 +196,40 @@ def digest(key, msg, digest, *, backend="sw", engine=None):
     mac = new(key, None, digest, backend=backend, engine=engine)
     mac.update(msg)
     return mac.digest()
+
+
+def hmac_many(keys, messages, digestmod, *, backend="sw", engine=None):
+    """The MACs (a list of bytes) of many messages, in order: what `[digest(k, m, digestmod,
+    backend=..., engine=...) for k, m in zip(keys, messages)]` gives, with one call. `keys` is
+    one key (bytes) for every message or a sequence of keys, one per message (IPsec: each
+    packet under its security association's key). With a MAC engine
+    (`engine="hmac-sha256:opt:p4"`) on the `soc` or `pynq` backend, the HMAC peripheral's
+    batch walker computes them: the distinct keys go into its key slots, as many at a time as
+    it has, and each key's messages are one batch. Otherwise each distinct key's inner and
+    outer hashes are started once and copied for each of its messages. HMAC-SHA-256-128
+    (RFC 4868, IPsec's ESP and AH) is the first 16 bytes of each HMAC-SHA-256."""
+    messages = [bytes(hashobj._as_bytes(m)) for m in messages]
+    if isinstance(keys, (bytes, bytearray)):
+        keys = [bytes(keys)] * len(messages)
+    else:
+        keys = list(keys)
+        for k in keys:
+            if not isinstance(k, (bytes, bytearray)):
+                raise TypeError(f"key: expected bytes or bytearray, but got {type(k).__name__!r}")
+        if len(keys) != len(messages):
+            raise ValueError(f"{len(keys)} keys for {len(messages)} messages: give one each")
+        keys = [bytes(k) for k in keys]
+    if _is_mac_engine(engine):
+        first = EngineHMAC(b"", None, digestmod, backend, engine)  # the arguments' checks
+        return first._backend.mac_many(first._spec, keys, messages)
+    _constructor(digestmod, backend, engine)  # its errors, with messages or without
+    started = {}
+    out = []
+    for k, m in zip(keys, messages):
+        h = started.get(k)
+        if h is None:
+            h = started[k] = HMAC(k, None, digestmod, backend=backend, engine=engine)
+        h = h.copy()
+        h.update(m)
+        out.append(h.digest())
+    return out

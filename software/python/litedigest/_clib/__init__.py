@@ -770,18 +770,42 @@ class HwDevice:
         staged in one dma_write per chunk that fits the staging area, one batch per chunk, the
         outputs read back with `read_bytes(addr, n)` in one call. Needs dma_write/stage and a
         peripheral with the walker; NativeError on a refused batch or a timeout."""
-        if not self.dev.batch_base:
-            raise ValueError("this peripheral has no batch walker")
-        if not self._binding.dma_write or not self.dev.stage_size:
-            raise ValueError("hash_many needs a staging area (dma_write, stage)")
         a = sched_alg(alg)
-        stride = int(lib.ld_hw_batch_stride(a))
+
+        def describe(d, msg_at, length, out_at):
+            return lib.ld_hw_batch_desc_set(d, self.dev, a, msg_at, length, out_at)
+
+        def run(table_at, n, done):
+            return lib.ld_hw_md_batch_run(self.dev, table_at, n, done)
+
         size = int(lib.ld_sched_digest_size(a))
-        align = self.info()["dma_align"]
-        base, room = int(self.dev.stage_base), int(self.dev.stage_size)
-        msgs = [bytes(m) for m in messages]  # (bytes already: no copy)
-        with self.owned():  # the staging area is the device's
-            return self._hash_many(a, msgs, read_bytes, stride, size, align, base, room)
+        return self._batches("hash_many", a, size, messages, read_bytes, describe, run)
+
+    def mac_many(self, key_slot, messages, read_bytes):
+        """The MACs of `messages` under key slot `key_slot` of a MAC peripheral by its batch
+        walker (ld_hw_mac_batch_desc_set, ld_hw_mac_batch_run), staged as hash_many stages
+        them. NativeError LD_ERR_STATE: the key slot holds no key."""
+        size = int(lib.ld_hw_mac_size(self.dev))
+        if size == 0:
+            raise ValueError("this peripheral is not a MAC peripheral")
+
+        def describe(d, msg_at, length, out_at):
+            return lib.ld_hw_mac_batch_desc_set(d, self.dev, msg_at, length, out_at)
+
+        def run(table_at, n, done):
+            return lib.ld_hw_mac_batch_run(self.dev, key_slot, table_at, n, done)
+
+        return self._batches(
+            "mac_many", self.mac_hash_alg, size, messages, read_bytes, describe, run
+        )
+
+    @property
+    def mac_hash_alg(self):
+        """The LD_ALG_* of the hash a MAC peripheral's cores run (its batch descriptors')."""
+        mac = spec.mac_of_family(self.family)
+        if mac is None:
+            raise ValueError("this peripheral is not a MAC peripheral")
+        return md_alg(mac.hash_family)
 
     def batch_fits(self, alg, nbytes):
         """Whether a message of `nbytes` fits one batch of hash_many (its descriptor, output
@@ -794,7 +818,22 @@ class HwDevice:
         need = ffi.sizeof("ld_hw_batch_desc") + int(lib.ld_hw_batch_stride(a)) + up(nbytes, align)
         return need + 2 * align <= int(self.dev.stage_size)
 
-    def _hash_many(self, a, msgs, read_bytes, stride, size, align, base, room):
+    def _batches(self, what, a, size, messages, read_bytes, describe, run):
+        """hash_many's and mac_many's staging: as many messages as fit the staging area a
+        batch, the C calls `describe(desc, msg_at, length, out_at)` filling a descriptor,
+        `run(table_at, n, done)` running the batch; `size` bytes of each output read back."""
+        if not self.dev.batch_base:
+            raise ValueError("this peripheral has no batch walker")
+        if not self._binding.dma_write or not self.dev.stage_size:
+            raise ValueError(f"{what} needs a staging area (dma_write, stage)")
+        stride = int(lib.ld_hw_batch_stride(a))
+        align = self.info()["dma_align"]
+        base, room = int(self.dev.stage_base), int(self.dev.stage_size)
+        msgs = [bytes(m) for m in messages]  # (bytes already: no copy)
+        with self.owned():  # the staging area is the device's
+            return self._staged(msgs, read_bytes, stride, size, align, base, room, describe, run)
+
+    def _staged(self, msgs, read_bytes, stride, size, align, base, room, describe, run):
         up = lambda n, k: -(-n // k) * k
         desc = ffi.sizeof("ld_hw_batch_desc")
         out, i = [], 0
@@ -820,16 +859,8 @@ class HwDevice:
             table = ffi.new(f"ld_hw_batch_desc[{n}]")
             for k, m in enumerate(chunk):
                 _check(
-                    self.call(
-                        lib.ld_hw_batch_desc_set,
-                        table + k,
-                        self.dev,
-                        a,
-                        addr,
-                        len(m),
-                        outs_at + k * stride,
-                    ),
-                    "ld_hw_batch_desc_set",
+                    self.call(describe, table + k, addr, len(m), outs_at + k * stride),
+                    "the batch descriptor",
                 )
                 image += m + bytes(up(len(m), align) - len(m))
                 addr += up(len(m), align)
@@ -837,10 +868,7 @@ class HwDevice:
             self._binding.dma_write(base, bytes(image))
             if self._binding.dma_sync:
                 self._binding.dma_sync()
-            done = ffi.new("size_t *")
-            _check(
-                self.call(lib.ld_hw_md_batch_run, self.dev, table_at, n, done), "ld_hw_md_batch_run"
-            )
+            _check(self.call(run, table_at, n, ffi.new("size_t *")), "the batch")
             raw = read_bytes(outs_at, stride * n)
             out += [bytes(raw[k * stride : k * stride + size]) for k in range(n)]
             i += n

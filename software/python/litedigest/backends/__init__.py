@@ -38,6 +38,11 @@ class Backend:
         engine, e.g. hmac-sha256:opt:p4)."""
         raise ValueError(f"the {self.name} backend has no MAC engine ({spec})")
 
+    def mac_many(self, spec, keys, messages):
+        """The MACs of messages[i] under keys[i] on the MAC engine `spec`: one mac() each (a
+        backend with a batch walker overrides this)."""
+        return [self.mac(spec, k, m) for k, m in zip(keys, messages)]
+
     def hash_many(self, spec, messages, digest_bits=None, key=b""):
         """The digests of `messages` (a list of bytes) for spec.algorithm (Skein-512: of
         `digest_bits` bits under MAC key `key`): one context each (a backend with a batch
@@ -103,3 +108,31 @@ def close_all():
             be.close()
         except Exception:
             pass
+
+
+def walker_macs(hw, keys, messages, read_bytes, path):
+    """mac_many on a MAC peripheral `hw` (litedigest._clib.HwDevice) with a batch walker: the
+    distinct keys in turn, as many at a time as it has key slots, each key's messages one
+    batch (HwDevice.mac_many, the outputs read back with `read_bytes`); a message too large
+    for the staging area by a one-shot call on `path`."""
+    out = [None] * len(messages)
+    by_key = {}
+    for i, k in enumerate(keys):
+        by_key.setdefault(k, []).append(i)
+    groups = list(by_key.items())
+    nslots = hw.mac_key_slots
+    alg = hw.mac_hash_alg
+    with hw.owned():  # no other process loads its keys in between
+        for first in range(0, len(groups), nslots):
+            round_ = groups[first : first + nslots]
+            for slot, (key, _) in enumerate(round_):
+                hw.mac_set_key(slot, key)
+            for slot, (_, idx) in enumerate(round_):
+                small = [i for i in idx if hw.batch_fits(alg, len(messages[i]))]
+                macs = hw.mac_many(slot, [messages[i] for i in small], read_bytes)
+                for i, mac in zip(small, macs):
+                    out[i] = mac
+                for i in idx:
+                    if out[i] is None:
+                        out[i] = hw.mac(slot, messages[i], path)
+    return out

@@ -21,7 +21,7 @@ the current device, so switching devices with ``use_device`` takes effect at onc
 import os
 
 from litedigest import spec as specmod
-from litedigest.backends import Backend
+from litedigest.backends import Backend, walker_macs
 from litedigest.board import device as board_device
 from litedigest.board.device import use_device  # noqa: F401  (this module's API)
 
@@ -95,6 +95,16 @@ class PynqBackend(Backend):
         with hw.owned():  # no other process loads its key in between
             hw.mac_set_key(0, key)
             return hw.mac(0, bytes(data), self.c_path)
+
+    def mac_many(self, spec, keys, messages):
+        """The overlay's HMAC peripheral: its batch walker (walker_macs) on the DMA path, the
+        MACs read back from the DMA buffer; one by one on the CSR path."""
+        if not spec.mac:
+            raise ValueError(f"{spec} is not a MAC engine")
+        hw = self._peripheral(spec)
+        if self.path != "dma" or not hw.dev.batch_base:
+            return super().mac_many(spec, keys, messages)
+        return walker_macs(hw, keys, messages, current_device().read_bytes, self.c_path)
 
     def skein_context(self, spec, digest_bits, key):
         if spec.family != "skein512":

@@ -18,7 +18,7 @@ import os
 
 from litedigest import _clib as native
 from litedigest import spec as specmod
-from litedigest.backends import Backend
+from litedigest.backends import Backend, walker_macs
 
 ATTACH_ENV = "LITEDIGEST_SOC_ATTACH"
 ATTACH_FILE = "attach.json"
@@ -173,6 +173,15 @@ class SoCBackend(Backend):
         with self.hw.owned():  # no other process loads its key in between
             self.hw.mac_set_key(0, key)
             return self.hw.mac(0, bytes(data), self.c_path)
+
+    def mac_many(self, spec, keys, messages):
+        """The HMAC peripheral's batch walker (walker_macs) on the DMA path; one by one on the
+        CSR path."""
+        if not self.spec.mac or spec.family != self.spec.family:
+            raise ValueError(f"the soc backend runs {self.spec}, not the MAC engine {spec}")
+        if self.path != "dma" or not self.hw.dev.batch_base:
+            return super().mac_many(spec, keys, messages)
+        return walker_macs(self.hw, keys, messages, self.sim.bus.read_bytes, self.c_path)
 
     def skein_context(self, spec, digest_bits, key):
         if self.spec.family != "skein512":

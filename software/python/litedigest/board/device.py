@@ -309,6 +309,21 @@ class LiteDigestDevice:
             self._bytes[lo:hi].flush()
             self.flushes += 1
 
+    def read_bytes(self, addr, n):
+        """`n` bytes at physical address `addr` of the DMA buffer, as the peripherals wrote
+        them (the range invalidated first: the CPU's cache may hold an older copy)."""
+        if self.buffer is None:
+            raise ValueError("the device is closed")
+        off = addr - self.buffer.physical_address
+        if off < 0 or off + n > self.buffer_bytes:
+            raise ValueError(
+                f"{n} bytes at 0x{addr:x} are outside the DMA buffer "
+                f"(0x{self.buffer.physical_address:x}, {self.buffer_bytes} bytes)"
+            )
+        view = self._bytes[off : off + n]
+        view.invalidate()
+        return view.tobytes()
+
     def write_bytes(self, addr, data):
         """Copy `data` into the DMA buffer at physical address `addr` and flush it."""
         self.dma_write(addr, bytes(data))

@@ -18,6 +18,7 @@ from litedigest.measure.bench import (
     bench_soc_batch,
     bench_soc_hmac,
     bench_soc_irq,
+    bench_soc_packets,
     bench_soc_sched,
     bench_soc_sweep,
 )
@@ -75,6 +76,12 @@ def add_parser(subparsers):
         action="store_true",
         help="soc: HMAC-SHA-256 MACs per second: the HMAC peripheral, a SHA-256 "
         "peripheral from stored key states, software",
+    )
+    p.add_argument(
+        "--packets",
+        action="store_true",
+        help="soc: packet authentication (HMAC-SHA-256-128 over an IMIX stream under four "
+        "keys): the HMAC peripheral's walker, a SHA-256 peripheral, software",
     )
     p.add_argument(
         "--sweep",
@@ -181,27 +188,41 @@ def run(args):
         return 1
 
 
+def _soc_alone(args, option, why=None):
+    """A firmware bench of its own: refuse the options of the others."""
+    if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
+        raise ValueError(f"{option} applies to --backend soc alone" + (f" ({why})" if why else ""))
+
+
+def _engine_list(args):
+    """--engine as a SoC's engine list (None: the bench's own SoC), each spec checked."""
+    if args.engine == socdemo.DEFAULT_ENGINE:
+        return None
+    engines = args.engine.split(",")
+    for sp in engines:
+        specmod.parse(sp)
+    return engines
+
+
 def _run(args, runs, log):
     if args.profile:
         if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
             raise ValueError("--profile applies to --backend soc alone")
         return print_profile(args.engine, args.json, log, args.record)
     if args.sweep:
-        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-            raise ValueError("--sweep applies to --backend soc alone")
-        engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
-        records = bench_soc_sweep(engines, log)
+        _soc_alone(args, "--sweep")
+        records = bench_soc_sweep(_engine_list(args), log)
         header, row = tables.MD_SWEEP_HEADER, tables.markdown_sweep
     elif args.hmac:
-        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-            raise ValueError(
-                "--hmac applies to --backend soc alone (the firmware measures 64 B MACs)"
-            )
-        engines = None if args.engine == socdemo.DEFAULT_ENGINE else args.engine.split(",")
-        for sp in engines or ():
-            specmod.parse(sp)
-        records = bench_soc_hmac(engines, log)
+        _soc_alone(args, "--hmac", "the firmware measures 64 B MACs")
+        records = bench_soc_hmac(_engine_list(args), log)
         header, row = tables.MD_HMAC_HEADER.format(mhz=batch_clock_mhz()), tables.markdown_hmac
+    elif args.packets:
+        _soc_alone(args, "--packets", "the firmware makes its IMIX stream")
+        engines = _engine_list(args)
+        records = bench_soc_packets(engines and [engines], log)
+        header = tables.MD_PACKETS_HEADER.format(mhz=batch_clock_mhz())
+        row = tables.markdown_packets
     elif args.irq:
         if args.backend != "soc" or args.sched or args.sizes or args.batch:
             raise ValueError(

@@ -47,6 +47,15 @@ one per run; litedigest.cli.bench prints them.
                  in software (ld_hmac); cycles per MAC, MACs per second at BATCH_CLOCK_MHZ, the
                  key set-up's cycles; every MAC checked on the device and the pool's against
                  Python's hmac.
+  --backend soc --packets: packet authentication, the papers' application
+                 (software/firmware/apps/packets) on the sim target's MAC_SOC and SCHED_SOC
+                 (sha256:opt:p4), or the --engine list: HMAC-SHA-256-128 (RFC 4868) over
+                 2,400 packets of the simple IMIX (64, 576 and 1,500 B, 7:4:1) and streams of
+                 each size under four keys, by the HMAC peripheral's batch walker
+                 (each receive burst of 32 or 240 packets gathered by key), on the sha256
+                 peripheral from stored key states and in software (the first 240); packets/s
+                 and Gbit/s at BATCH_CLOCK_MHZ, the share of the engine's limit (the inner
+                 hash's blocks x the interval), every MAC checked against Python's hmac.
   --backend rtl --batch: the peripheral's batch walker alone in Migen simulation (its DMA bus
                  on a RAM model), messages of 64 B and 1 KiB on the SHA engines of the main and
                  scheduler SoCs: the cycles a message takes against the engine's limit (its
@@ -518,6 +527,81 @@ def bench_soc_hmac(engines, log=None):
             + ", ".join(
                 [c["name"] for c in run.checks if not c["ok"]]
                 + [f"MAC #{d['index']}" for d in run.digest_mismatches()]
+            )
+        )
+
+
+def packet_engine_limit(engine, blocks, packets):
+    """The fewest cycles `engine` needs for `packets` HMACs of `blocks` inner-hash blocks in
+    all (the key's blocks stored): a MAC engine's inner core takes the message's blocks at its
+    interval while the outer core works in parallel; a hash engine takes the inner blocks and
+    each packet's outer block in turn."""
+    s = specmod.parse(engine)
+    if s.mac:
+        core = specmod.parse(f"{s.hash_family}:{s.arch}:p{s.stages}")
+        return float(blocks * core.interval)
+    return float((blocks + packets) * s.interval)
+
+
+PACKET_PATHS = {
+    ("hmac_sha256", "batch"): "batch walker, bursts of {burst}",
+    ("sha256", "one"): "stored key states, DMA",
+    ("sw", "sw"): "software (ld_hmac)",
+}
+
+
+def bench_soc_packets(engine_lists=None, log=None):
+    """`bench --backend soc --packets`: the packet-authentication firmware (apps/packets) on
+    each SoC of `engine_lists` (default the sim target's MAC_SOC, for the HMAC peripheral and
+    sha256:opt, and SCHED_SOC, for sha256:opt:p4); software's rows from the first SoC alone
+    (each SoC's own are its speedups' base)."""
+    sim = socdemo._standard()
+    for k, engines in enumerate(engine_lists or [list(sim.MAC_SOC), list(sim.SCHED_SOC)]):
+        for row in _packet_rows(engines, log):
+            if k == 0 or row["instance"] != "sw":
+                yield row
+
+
+def _packet_rows(engines, log):
+    mhz = batch_clock_mhz()
+    run = socdemo.run_packets(engines, log=log or _stderr)
+    bad = {(r["instance"], r["size"], r["burst"]) for r in run.mac_mismatches()}
+    sw = {r["size"]: r["cycles"] / r["bytes"] for r in run.records if r["instance"] == "sw"}
+    for r in run.records:
+        hw = r["instance"] != "sw"
+        limit = packet_engine_limit(r["engine"], r["blocks"], r["packets"]) if hw else None
+        yield {
+            "engine": r["engine"],
+            "instance": r["instance"],
+            "backend": "soc",
+            "path": PACKET_PATHS[(r["instance"], r["path"])].format(burst=r["burst"]),
+            "packet_bytes": r["size"] or "IMIX",
+            "burst": r["burst"],
+            "packets": r["packets"],
+            "bytes": r["bytes"],
+            "inner_blocks": r["blocks"],
+            "cycles": r["cycles"],
+            "cycles_per_packet": round(r["cycles"] / r["packets"], 1),
+            "packets_per_second": round(mhz * 1e6 * r["packets"] / r["cycles"]),
+            "gbit_per_second": round(8 * r["bytes"] * mhz * 1e6 / r["cycles"] / 1e9, 4),
+            "clock_mhz": mhz,
+            "engine_limit": limit,
+            "engine_share": round(limit / r["cycles"], 3) if hw else None,
+            # the walker runs alone (the batch calls), without the gathering and copying
+            "driver_cycles_per_packet": (
+                round(run.driver[(r["size"], r["burst"])] / r["packets"], 1)
+                if r["path"] == "batch"
+                else None
+            ),
+            "speedup_vs_sw": round(sw[r["size"]] / (r["cycles"] / r["bytes"]), 1),
+            "digest_ok": r["ok"] and (r["instance"], r["size"], r["burst"]) not in bad,
+        }
+    if not run.all_ok:
+        raise RuntimeError(
+            "the packet firmware's MACs or checks failed: "
+            + ", ".join(
+                [c["name"] for c in run.checks if not c["ok"]]
+                + [f"{i} {z or 'IMIX'} B burst {b}" for i, z, b in sorted(bad)]
             )
         )
 

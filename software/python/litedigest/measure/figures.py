@@ -188,6 +188,10 @@ def soc_hmac(src):
     return _per_second_table("soc_hmac", tables.MD_HMAC_HEADER, tables.markdown_hmac, src)
 
 
+def soc_packets(src):
+    return _per_second_table("soc_packets", tables.MD_PACKETS_HEADER, tables.markdown_packets, src)
+
+
 def soc_irq(src):
     return _bench_table("soc_irq", tables.MD_IRQ_HEADER, tables.markdown_irq, src)
 
@@ -879,6 +883,7 @@ BLOCKS = {
         soc_profile,
         soc_batch,
         soc_hmac,
+        soc_packets,
         soc_irq,
         soc_sched,
         soc_skein,

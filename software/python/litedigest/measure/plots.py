@@ -158,6 +158,35 @@ def batch_figure(rows):
     return fig
 
 
+def packets_figure(rows, ax=None):
+    """HMAC-SHA-256-128 throughput (Gbit/s at the record's clock) against the packet size:
+    per path (the HMAC peripheral's walker, a SHA-256 peripheral from stored key states,
+    software), the one-size streams as points joined by lines, the IMIX stream as a marker at
+    its mean size; on `ax` when given. Returns the figure."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4.5)) if ax is None else (ax.figure, ax)
+    rows = [r for r in rows if r["burst"] in (1, max(x["burst"] for x in rows))]
+    for k, (path, engine) in enumerate(dict.fromkeys((r["path"], r["engine"]) for r in rows)):
+        mine = [r for r in rows if (r["path"], r["engine"]) == (path, engine)]
+        sized = sorted(
+            (r["packet_bytes"], r["gbit_per_second"]) for r in mine if r["packet_bytes"] != "IMIX"
+        )
+        label = f"{path} (`{engine}`)"
+        ax.plot([n for n, _ in sized], [g for _, g in sized], "o-", color=f"C{k}", label=label)
+        for r in mine:
+            if r["packet_bytes"] == "IMIX":
+                ax.plot(r["bytes"] / r["packets"], r["gbit_per_second"], "*", color=f"C{k}", ms=12)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("packet (bytes); a star: the simple IMIX at its mean size")
+    ax.set_ylabel(f"Gbit/s at {rows[0]['clock_mhz']:g} MHz")
+    ax.set_title("HMAC-SHA-256-128 over a packet stream, four keys (simulated SoC)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 def _pipes(comparisons):
     return [c for c in comparisons if c.key.startswith("pipelines_")]
 
@@ -174,6 +203,7 @@ def plots(src):
         "design_space_skein": (_skein(comparisons), skein_figure),
         "speedup_sweep": (src.rows("soc_sweep"), speedup_figure),
         "batch_walker": (src.rows("soc_batch"), batch_figure),
+        "packets": (src.rows("soc_packets"), packets_figure),
     }
 
 

@@ -503,6 +503,105 @@ def run_hmac(engines=None, log=None, timeout=1800):
     return _pool_run(HmacRun, engines, "hmac", "LDHMAC", log, timeout)
 
 
+# apps/packets: the simple IMIX (7 x 64, 4 x 576, 1 x 1500 bytes a deck of 12), NBUF distinct
+# packets, STREAM packets in the IMIX stream (packet i is buffer packet i % NBUF), SIZED in a
+# one-size stream, NSA security associations with KEY_BYTES keys, MACs of MAC_BYTES
+# (HMAC-SHA-256-128, RFC 4868)
+PACKET_IMIX = (64,) * 7 + (576,) * 4 + (1500,)
+PACKET_NBUF, PACKET_STREAM, PACKET_SIZED = 240, 2400, 240
+PACKET_NSA, PACKET_KEY_BYTES, PACKET_MAC_BYTES, PACKET_ALIGN = 4, 32, 16, 64
+
+
+def _lcg(r):
+    return (r * 1664525 + 1013904223) & 0xFFFFFFFF
+
+
+def packet_stream(size=0):
+    """What apps/packets hashes, made the same way on the host: (keys, [(key index, packet)])
+    for its IMIX stream (size 0) or its stream of `size`-byte packets. The bytes: fill_pool's
+    LCG over the buffer; the IMIX packets at ALIGN-aligned offsets, each deck shuffled
+    (Fisher-Yates, j = (r >> 16) % (i + 1), the LCG from 2027); then each stream packet's
+    association ((r >> 16) % NSA); a one-size stream's packet i at the buffer's (i mod m)-th
+    ALIGN-rounded place; the keys: fill_pool's byte rule from 2028."""
+    up = lambda n: -(-n // PACKET_ALIGN) * PACKET_ALIGN
+    nbytes = PACKET_NBUF // len(PACKET_IMIX) * sum(up(n) for n in PACKET_IMIX)
+    data, r = bytearray(nbytes), 2026
+    for k in range(nbytes):
+        r = _lcg(r)
+        data[k] = (r >> 8) & 0xFF
+    r, imix, off = 2027, [], 0
+    for _ in range(PACKET_NBUF // len(PACKET_IMIX)):
+        deck = list(PACKET_IMIX)
+        for i in range(len(deck) - 1, 0, -1):
+            r = _lcg(r)
+            j = (r >> 16) % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        for n in deck:
+            imix.append(bytes(data[off : off + n]))
+            off += up(n)
+    sas = []
+    for _ in range(PACKET_STREAM):
+        r = _lcg(r)
+        sas.append((r >> 16) % PACKET_NSA)
+    r, raw = 2028, bytearray()
+    for _ in range(PACKET_NSA * PACKET_KEY_BYTES):
+        r = _lcg(r)
+        raw.append((r >> 8) & 0xFF)
+    keys = [bytes(raw[i : i + PACKET_KEY_BYTES]) for i in range(0, len(raw), PACKET_KEY_BYTES)]
+    if size == 0:
+        return keys, [(sas[i], imix[i % PACKET_NBUF]) for i in range(PACKET_STREAM)]
+    places = nbytes // up(size)
+    return keys, [
+        (sas[i], bytes(data[i % places * up(size) :][:size])) for i in range(PACKET_SIZED)
+    ]
+
+
+def packet_macs_digest(keys, stream):
+    """The "macs" field of an LDPACKETS line for `stream` (a prefix of packet_stream()'s): the
+    SHA-256 of its 16-byte HMAC-SHA-256-128 MACs in order, by Python's hmac."""
+    h = hashlib.sha256()
+    for sa, p in stream:
+        h.update(hmac.new(keys[sa], p, "sha256").digest()[:PACKET_MAC_BYTES])
+    return h.hexdigest()
+
+
+@dataclasses.dataclass
+class PacketsRun:
+    engines: list
+    records: list  # LDPACKETS: instance, engine, path, size, burst, packets, bytes, blocks, ...
+    driver: dict  # LDPACKETS_DRIVER: (size, burst) -> the cycles inside that run's batch calls
+    checks: list
+    console: str
+
+    def mac_mismatches(self):
+        """The records whose MACs (their SHA-256) are not Python's hmac of their stream."""
+        want = {}
+        for r in self.records:
+            key = (r["size"], r["packets"])
+            if key not in want:
+                keys, stream = packet_stream(r["size"])
+                want[key] = packet_macs_digest(keys, stream[: r["packets"]])
+        return [r for r in self.records if r["macs"] != want[(r["size"], r["packets"])]]
+
+    @property
+    def all_ok(self):
+        return _passed(self.records, self.checks) and not self.mac_mismatches()
+
+
+def run_packets(engines=None, log=None, timeout=1800):
+    """The packet-authentication firmware (software/firmware/apps/packets) on a SoC with
+    `engines` (default the sim target's MAC_SOC: hmac-sha256:opt:p4 and sha256:opt):
+    HMAC-SHA-256-128 under four keys over an IMIX stream and streams of 64, 576 and 1,500 B,
+    by the HMAC peripheral's batch walker (receive bursts of 32 and 240 packets), on the sha256
+    peripheral from stored key states and in software."""
+    engines = list(engines or _standard().MAC_SOC)
+    text, _ = run_app(engines, "packets", log=log, timeout=timeout)
+    driver = {(r["size"], r["burst"]): r["cycles"] for r in console_lines(text, "LDPACKETS_DRIVER")}
+    return PacketsRun(
+        engines, console_lines(text, "LDPACKETS"), driver, console_lines(text, "LDCHECK"), text
+    )
+
+
 IRQ_BATCH = 32  # apps/irq: the batch case, BATCH messages of 64 B
 
 

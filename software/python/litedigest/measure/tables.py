@@ -20,6 +20,25 @@ def markdown_hmac(rec):
     )
 
 
+MD_PACKETS_HEADER = (
+    "| packets | peripheral (engine) | path | packets | cycles per packet "
+    "| of them in the batch calls | packets/s at {mhz:g} MHz | Gbit/s "
+    "| share of the engine's limit | speedup over software |"
+    "\n|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def markdown_packets(rec):
+    share = "-" if rec["engine_share"] is None else rec["engine_share"]
+    driver = rec["driver_cycles_per_packet"]
+    return (
+        f"| {rec['packet_bytes']} | {rec['instance']} (`{rec['engine']}`) | {rec['path']} "
+        f"| {rec['packets']:,} | {rec['cycles_per_packet']:,} "
+        f"| {'-' if driver is None else f'{driver:,}'} | {rec['packets_per_second']:,} "
+        f"| {rec['gbit_per_second']} | {share} | {rec['speedup_vs_sw']} |"
+    )
+
+
 MD_IRQ_HEADER = (
     "| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
     "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"

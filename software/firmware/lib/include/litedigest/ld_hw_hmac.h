@@ -59,6 +59,15 @@ int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *dat
 int ld_hw_mac_batch(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
                     const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
                     size_t *done);
+/* For a host whose addresses are not the DMA's (the messages, the table and the outputs
+ * staged in the DMA range first): descriptor d for a message at bus address msg of len bytes
+ * whose MAC goes to bus address out (errors as ld_hw_batch_desc_set's), and the run of n
+ * descriptors at bus address table under key_slot, as ld_hw_md_batch_run (LD_ERR_STATE: the
+ * key slot holds no key). */
+int ld_hw_mac_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, uintptr_t msg, size_t len,
+                             uintptr_t out);
+int ld_hw_mac_batch_run(const ld_hw_dev *dev, unsigned key_slot, uintptr_t table, size_t n,
+                        size_t *done);
 
 /* --- 2. HMAC on a hash peripheral ------------------------------------------------------- */
 
