@@ -16,7 +16,7 @@ from litedigest.soc.sim.errors import SimError, SimTimeout
 APPS_DIR = os.path.join(buildcache.repo_root(), "software", "firmware", "apps")
 
 
-def build_firmware(sim_build, app_dir, timeout=900, jobs=None, extra_make_args=()):
+def build_firmware(sim_build, app_dir, timeout=900, jobs=None, extra_make_args=(), variant=None):
     """``make -C app_dir BUILD_DIR=<build dir>`` and return the path of the app's ``.bin``.
 
     ``sim_build``: a :class:`~litedigest.soc.sim.build.SimBuild`, or any LiteX build directory
@@ -24,11 +24,13 @@ def build_firmware(sim_build, app_dir, timeout=900, jobs=None, extra_make_args=(
     include/generated/variables.mak``). ``OUT=<build dir>/firmware/<app name>`` is also passed:
     apps that honour it keep their outputs out of the source tree. The newest ``.bin`` in OUT,
     else in app_dir, is returned. Firmware builds of one SoC build take turns (they share the
-    C library the first one builds there, ``firmware/libld/libld.a``)."""
+    C library the first one builds there, ``firmware/libld/libld.a``). ``variant``: a name for
+    ``extra_make_args``' build, which goes to ``OUT=<build dir>/firmware/<app>-<variant>``."""
     build_dir = getattr(sim_build, "build_dir", sim_build)
     app_dir = os.path.abspath(app_dir)
     name = os.path.basename(app_dir.rstrip("/"))
-    out = os.path.join(build_dir, "firmware", name)
+    # a variant (other make arguments) builds into a directory of its own
+    out = os.path.join(build_dir, "firmware", name + (f"-{variant}" if variant else ""))
     cmd = [
         "make",
         "-C",

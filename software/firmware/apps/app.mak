@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Shared recipe for LiteDigest firmware apps (the LiteX demo-app pattern), built out of tree.
 # An app's Makefile sets APP (its name) and optionally OBJECTS (default crt0.o main.o),
-# APP_CFLAGS, APP_LDFLAGS, LIBLD_CONFIG and STACK_IN_MAIN_RAM (below), then includes this file:
+# APP_CFLAGS, APP_LDFLAGS, LIBLD_CONFIG, STACK_IN_MAIN_RAM and HOT_GAP (below), then includes
+# this file:
 #   make -C software/firmware/apps/<app> BUILD_DIR=<LiteX build dir> [OUT=<output dir>]
 # Outputs (<app>.elf, <app>.bin, objects) go to $(OUT), default $(BUILD_DIR)/firmware/<app>.
 # Every app links the C library (software/firmware/lib), built once per LiteX build directory
@@ -27,6 +28,11 @@ LIBLD_OUT ?= $(BUILD_DIR)/firmware/libld
 # (linker.ld), for an app whose stack buffers feed the DMA, which reaches main RAM only
 ifeq ($(STACK_IN_MAIN_RAM),1)
 APP_LDFLAGS += -Wl,--defsym,LD_STACK_IN_MAIN_RAM=1
+endif
+# HOT_GAP = N: N bytes between the timed code's block and the rest (linker.ld LD_HOT_GAP), the
+# same app in another link layout (`litedigest bench --backend soc --sched --layouts`)
+ifneq ($(HOT_GAP),)
+APP_LDFLAGS += -Wl,--defsym,LD_HOT_GAP=$(HOT_GAP)
 endif
 LIBLD    := $(LIBLD_OUT)/libld.a
 OBJECTS  ?= crt0.o main.o

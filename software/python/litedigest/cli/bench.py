@@ -20,6 +20,7 @@ from litedigest.measure.bench import (
     bench_soc_irq,
     bench_soc_packets,
     bench_soc_sched,
+    bench_soc_sched_layouts,
     bench_soc_sweep,
 )
 
@@ -59,6 +60,12 @@ def add_parser(subparsers):
         "--sched",
         action="store_true",
         help="soc: run the message scheduler firmware and report engine utilization",
+    )
+    p.add_argument(
+        "--layouts",
+        action="store_true",
+        help="soc --sched: the scheduler firmware linked in five layouts (its timed code "
+        "against the rest in the caches); the DMA rows of each",
     )
     p.add_argument(
         "--batch",
@@ -205,6 +212,8 @@ def _engine_list(args):
 
 
 def _run(args, runs, log):
+    if args.layouts and not (args.backend == "soc" and args.sched):
+        raise ValueError("--layouts applies to --backend soc --sched alone")
     if args.profile:
         if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
             raise ValueError("--profile applies to --backend soc alone")
@@ -258,8 +267,12 @@ def _run(args, runs, log):
         )
         for sp in engines:
             specmod.parse(sp)
-        records = bench_soc_sched(list(engines), log)
-        header, row = tables.MD_SCHED_HEADER, tables.markdown_sched
+        if args.layouts:
+            records = bench_soc_sched_layouts(list(engines), log=log)
+            header, row = tables.MD_LAYOUT_HEADER, tables.markdown_layout
+        else:
+            records = bench_soc_sched(list(engines), log)
+            header, row = tables.MD_SCHED_HEADER, tables.markdown_sched
     elif args.backend == "soc":
         specmod.parse(args.engine)
         if args.sizes or args.markdown:

@@ -397,8 +397,47 @@ def bench_soc_sweep(engines=None, log=None):
         raise RuntimeError("the sweep firmware's digests or cases are wrong or missing")
 
 
-def bench_soc_sched(engines, log=None):
-    run = socdemo.run_sched(engines, log=log or _stderr)
+# apps/linker.ld LD_HOT_GAP of the layouts `bench --sched --layouts` measures: steps of 19
+# cache lines (608 bytes) across VexRiscv's 4 KiB direct-mapped caches, 0 the default layout
+SCHED_LAYOUT_GAPS = (0, 608, 1216, 1824, 2432)
+
+
+def bench_soc_sched_layouts(engines, gaps=SCHED_LAYOUT_GAPS, log=None):
+    """`bench --backend soc --sched --layouts`: the scheduler firmware linked in each layout of
+    `gaps` (the bytes between its timed code and the rest: the other code and all the data move
+    in the instruction and data caches); the DMA path's rows of each, with its `layout_gap`."""
+    for gap in gaps:
+        for row in bench_soc_sched(engines, log, hot_gap=gap):
+            if row["path"] == "dma":
+                yield {**row, "layout_gap": gap}
+
+
+def layout_spread(rows):
+    """Per engine and caches (warm, cold): the whole call's utilization in the default layout
+    and its least, median and most over the layouts of `rows` (bench_soc_sched_layouts')."""
+    out = {}
+    for r in rows:
+        out.setdefault((r["engine"], r["caches"]), []).append(r)
+    spread = []
+    for (engine, caches), rs in out.items():
+        u = sorted(r["end_to_end_utilization"] for r in rs)
+        default = next((r for r in rs if r["layout_gap"] == 0), None)
+        spread.append(
+            {
+                "engine": engine,
+                "caches": caches,
+                "layouts": len(rs),
+                "default": default and default["end_to_end_utilization"],
+                "least": u[0],
+                "median": u[len(u) // 2],
+                "most": u[-1],
+            }
+        )
+    return spread
+
+
+def bench_soc_sched(engines, log=None, hot_gap=0):
+    run = socdemo.run_sched(engines, log=log or _stderr, hot_gap=hot_gap)
     if not run.digests:
         raise RuntimeError("the scheduler firmware printed no digests")
     # the digests come back to the host to check: a record's digest_ok covers its own run

@@ -200,6 +200,25 @@ def soc_sched(src):
     return _bench_table("soc_sched", tables.MD_SCHED_HEADER, tables.markdown_sched, src)
 
 
+def soc_sched_layouts(src):
+    from litedigest.measure.bench import layout_spread
+
+    rows = src.rows("soc_sched_layouts")
+    spread = layout_spread(rows)
+    return "\n".join(
+        [
+            tables.MD_SPREAD_HEADER,
+            *(tables.markdown_spread(x) for x in spread),
+            "",
+            "Layouts (bytes between the timed code and the rest): "
+            + ", ".join(f"{g:,}" for g in sorted({r["layout_gap"] for r in rows}))
+            + ".",
+            "",
+            _source_line("soc_sched_layouts", src=src),
+        ]
+    )
+
+
 def soc_skein(src):
     rows = src.rows("soc_skein")
     names = {
@@ -886,6 +905,7 @@ BLOCKS = {
         soc_packets,
         soc_irq,
         soc_sched,
+        soc_sched_layouts,
         soc_skein,
         soc_sweep,
         rtl_sha,

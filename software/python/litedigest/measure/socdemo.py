@@ -137,12 +137,14 @@ def recorded_runs():
             outer.extend(runs)
 
 
-def run_app(engines, app, log=None, timeout=900, fresh=False):
+def run_app(engines, app, log=None, timeout=900, fresh=False, hot_gap=0):
     """Build the simulated SoC with `engines` (cached) and the firmware `app`
     (software/firmware/apps/<app>), run it until it prints LDDONE; return (console, build).
     The console of an earlier run of the same firmware on the same simulator is reused unless
     `fresh` or LITEDIGEST_RUN_CACHE=0 (see the module's docstring); concurrent callers of one
-    app on one SoC take turns, so the later ones reuse the first one's run."""
+    app on one SoC take turns, so the later ones reuse the first one's run. `hot_gap`: the app
+    linked with that many bytes between its timed code and the rest (apps/linker.ld), another
+    layout of the same code."""
     from litedigest import buildcache
     from litedigest.soc.sim.build import build_soc
     from litedigest.soc.sim.firmware import app_dir, build_firmware
@@ -153,14 +155,17 @@ def run_app(engines, app, log=None, timeout=900, fresh=False):
     b = build_soc(engines, log=log)
     log(f"building the {app} firmware...")
     keeping(log, f"the SoC build in {shown_path(b.build_dir)} is kept; the next run reuses it")
-    fw = build_firmware(b, app_dir(app))
-    runs = os.path.join(b.build_dir, RUN_CACHE_DIR, app)
+    variant = f"gap{hot_gap}" if hot_gap else None
+    make_args = (f"HOT_GAP={hot_gap}",) if hot_gap else ()
+    fw = build_firmware(b, app_dir(app), extra_make_args=make_args, variant=variant)
+    runs = os.path.join(b.build_dir, RUN_CACHE_DIR, app + (f"-{variant}" if variant else ""))
     reuse = not fresh and os.environ.get(RUN_CACHE_ENV, "1") != "0"
     with buildcache.locked(runs):
         record = os.path.join(runs, "console.json")
         stamp = _run_stamp(b, app, fw)
         if _runs is not None:
-            _runs.append({"app": app, "engines": [str(e) for e in engines], "stamp": stamp})
+            run = {"app": app, "engines": [str(e) for e in engines], "stamp": stamp}
+            _runs.append({**run, "hot_gap": hot_gap} if hot_gap else run)
         done = buildcache.cached(record, stamp) if reuse else None
         if done is not None:
             log(
@@ -305,12 +310,13 @@ class SchedRun:
         return rs[run] if rs else None
 
 
-def run_sched(engines=None, log=None, timeout=1800):
+def run_sched(engines=None, log=None, timeout=1800, hot_gap=0):
     """The scheduler firmware (software/firmware/apps/sched) on a SoC with `engines` (default the
     sim target's SCHED_SOC): per peripheral, p messages of 16 KiB through the C scheduler on the
-    DMA and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages."""
+    DMA and CSR paths (utilization = blocks x interval / cycles), mixed batches, bad messages;
+    `hot_gap` as run_app's (another link layout)."""
     engines = list(engines or _standard().SCHED_SOC)
-    text, _ = run_app(engines, "sched", log=log, timeout=timeout)
+    text, _ = run_app(engines, "sched", log=log, timeout=timeout, hot_gap=hot_gap)
     records = console_lines(text, "LDSCHED")
     for r in records:
         r["utilization"] = r["busy"] / r["run_cycles"] if r.get("run_cycles") else 0.0

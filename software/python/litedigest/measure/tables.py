@@ -39,6 +39,32 @@ def markdown_packets(rec):
     )
 
 
+MD_LAYOUT_HEADER = (
+    "| engine | caches | layout gap (bytes) | whole call (cycles) | whole call: utilization |"
+    "\n|---|---|---|---|---|"
+)
+
+
+def markdown_layout(rec):
+    return (
+        f"| `{rec['engine']}` | {rec['caches']} | {rec['layout_gap']:,} | {rec['cycles']:,} "
+        f"| {rec['end_to_end_utilization']} |"
+    )
+
+
+MD_SPREAD_HEADER = (
+    "| engine | caches | layouts | whole call: default layout | least | median | most |"
+    "\n|---|---|---|---|---|---|---|"
+)
+
+
+def markdown_spread(s):
+    return (
+        f"| `{s['engine']}` | {s['caches']} | {s['layouts']} | {s['default']} | {s['least']} "
+        f"| {s['median']} | {s['most']} |"
+    )
+
+
 MD_IRQ_HEADER = (
     "| case | wait | cycles (call) | latency: finish to return | added by the interrupt "
     "| finish to handler | in the handler | interrupts | waits | other work (iterations) |"
