@@ -105,3 +105,13 @@ def test_record_names_are_checked():
 def test_missing_record_names_the_fix(tmp_path):
     with pytest.raises(FileNotFoundError, match="run the command"):
         records.load("soc_demo", str(tmp_path))
+
+
+def test_oneshot_bound_counts_the_reads_that_cannot_overlap():
+    """The one-shot bound (docs/measurements/soc.md): the profile's reads outside the engine's
+    wait (the information register, the status, the eight digest words of SHA-256) at the
+    measured cycles a read, plus the engine's two blocks of a 64-byte message."""
+    b = figures.oneshot_bound(figures.Sources(ROOT))
+    assert b["reads"] == 10 and b["blocks"] == 2 and b["engine_cycles"] == 66
+    assert b["bound"] == round(10 * b["read_cycles"] + 66)
+    assert b["bound"] < b["measured"]
