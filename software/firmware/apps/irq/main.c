@@ -9,7 +9,9 @@
  *   wfi:  dev.wait = wait_wfi: the CPU sleeps (wfi) until the interrupt (a CPU that takes
  *         wfi as a no-op spins through the driver's status reads instead: see waits=).
  * The interrupt handler (attached with LiteX's irq_attach) acknowledges the peripheral's
- * events with ld_hw_irq_ack and stamps the counter at its first entry per call.
+ * events with ld_hw_irq_ack and stamps the counter at its first entry per call. The handler
+ * and the waits are in the hot block (LD_APP_HOT) beside the driver's timed code, so taking
+ * the interrupt does not evict it; the library is built with LD_CONFIG_HAL_INLINE (Makefile).
  * Output, per mode and case:
  *   LDIRQ mode=<m> case=<dma-N|batch-Nx64> cycles=<the call alone: the counter's own cost,
  *         LDTIMER, subtracted as in the demo> latency=<cycles from the
@@ -50,7 +52,7 @@ static volatile uint32_t t_isr_end; /* ... and at its end */
 static volatile uint32_t stamped;
 static uint32_t waits, work;
 
-static void sha256_isr(void)
+LD_APP_HOT static void sha256_isr(void)
 {
     if (!stamped) { /* two register accesses: the stamp costs the handler little */
         csr_write_simple(1, CSR_SHA256_CYCLES_LATCH_ADDR);
@@ -70,7 +72,7 @@ static void sha256_isr(void)
 
 /* other work until the interrupt: the count stays in a register (a store per iteration would
  * be a bus write through the write-through data cache, competing with the DMA) */
-static int wait_work(void *arg)
+LD_APP_HOT static int wait_work(void *arg)
 {
     uint32_t n = 0;
     (void)arg;
@@ -85,7 +87,7 @@ static int wait_work(void *arg)
 /* sleep until the interrupt: interrupts off while testing the flag, so that one arriving
  * between the test and wfi still ends the wfi (a pending interrupt wakes it even when masked),
  * then on again to take it */
-static int wait_wfi(void *arg)
+LD_APP_HOT static int wait_wfi(void *arg)
 {
     (void)arg;
     waits++;
