@@ -71,6 +71,10 @@ $(LIBLD): $(LIBLD_OBJECTS)
 	$(AR) crs $@ $^
 
 $(OBJECTS:%=$(OUT)/%): CFLAGS += $(APP_CFLAGS)
+# the app's options (LIBLD_CONFIG, HOT_GAP, APP_CFLAGS/APP_LDFLAGS) live in its Makefile and
+# this file: an edit there rebuilds and relinks the app (with LIBLD_CONFIG dropped, its image
+# must link the shared library again, whose objects are older than the image)
+$(OBJECTS:%=$(OUT)/%) $(OUT)/$(APP).elf: $(APP_DIR)/Makefile $(APPS_DIR)/app.mak
 $(LIBLD_OBJECTS): CFLAGS += -O2 $(LIBLD_CFLAGS)
 
 -include $(OBJECTS:%.o=$(OUT)/%.d) $(LIBLD_OBJECTS:%.o=%.d)
