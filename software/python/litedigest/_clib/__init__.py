@@ -773,10 +773,15 @@ class HwDevice:
         a = sched_alg(alg)
 
         def describe(d, msg_at, length, out_at):
-            return lib.ld_hw_batch_desc_set(d, self.dev, a, msg_at, length, out_at)
+            _check(
+                self.call(lib.ld_hw_batch_desc_set, d, self.dev, a, msg_at, length, out_at),
+                "ld_hw_batch_desc_set",
+            )
 
         def run(table_at, n, done):
-            return lib.ld_hw_md_batch_run(self.dev, table_at, n, done)
+            _check(
+                self.call(lib.ld_hw_md_batch_run, self.dev, table_at, n, done), "ld_hw_md_batch_run"
+            )
 
         size = int(lib.ld_sched_digest_size(a))
         return self._batches("hash_many", a, size, messages, read_bytes, describe, run)
@@ -790,10 +795,16 @@ class HwDevice:
             raise ValueError("this peripheral is not a MAC peripheral")
 
         def describe(d, msg_at, length, out_at):
-            return lib.ld_hw_mac_batch_desc_set(d, self.dev, msg_at, length, out_at)
+            _check(
+                self.call(lib.ld_hw_mac_batch_desc_set, d, self.dev, msg_at, length, out_at),
+                "ld_hw_mac_batch_desc_set",
+            )
 
         def run(table_at, n, done):
-            return lib.ld_hw_mac_batch_run(self.dev, key_slot, table_at, n, done)
+            _check(
+                self.call(lib.ld_hw_mac_batch_run, self.dev, key_slot, table_at, n, done),
+                "ld_hw_mac_batch_run",
+            )
 
         return self._batches(
             "mac_many", self.mac_hash_alg, size, messages, read_bytes, describe, run
@@ -820,8 +831,9 @@ class HwDevice:
 
     def _batches(self, what, a, size, messages, read_bytes, describe, run):
         """hash_many's and mac_many's staging: as many messages as fit the staging area a
-        batch, the C calls `describe(desc, msg_at, length, out_at)` filling a descriptor,
-        `run(table_at, n, done)` running the batch; `size` bytes of each output read back."""
+        batch, `describe(desc, msg_at, length, out_at)` filling a descriptor and `run(table_at,
+        n, done)` running the batch (each a checked driver call); `size` bytes of each output
+        read back."""
         if not self.dev.batch_base:
             raise ValueError("this peripheral has no batch walker")
         if not self._binding.dma_write or not self.dev.stage_size:
@@ -858,17 +870,14 @@ class HwDevice:
             image = bytearray(addr - base)
             table = ffi.new(f"ld_hw_batch_desc[{n}]")
             for k, m in enumerate(chunk):
-                _check(
-                    self.call(describe, table + k, addr, len(m), outs_at + k * stride),
-                    "the batch descriptor",
-                )
+                describe(table + k, addr, len(m), outs_at + k * stride)
                 image += m + bytes(up(len(m), align) - len(m))
                 addr += up(len(m), align)
             image[0 : desc * n] = ffi.buffer(table)[:]
             self._binding.dma_write(base, bytes(image))
             if self._binding.dma_sync:
                 self._binding.dma_sync()
-            _check(self.call(run, table_at, n, ffi.new("size_t *")), "the batch")
+            run(table_at, n, ffi.new("size_t *"))
             raw = read_bytes(outs_at, stride * n)
             out += [bytes(raw[k * stride : k * stride + size]) for k in range(n)]
             i += n

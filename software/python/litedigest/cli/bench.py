@@ -215,8 +215,7 @@ def _run(args, runs, log):
     if args.layouts and not (args.backend == "soc" and args.sched):
         raise ValueError("--layouts applies to --backend soc --sched alone")
     if args.profile:
-        if args.backend != "soc" or args.sched or args.sizes or args.batch or args.irq:
-            raise ValueError("--profile applies to --backend soc alone")
+        _soc_alone(args, "--profile")
         return print_profile(args.engine, args.json, log, args.record)
     if args.sweep:
         _soc_alone(args, "--sweep")

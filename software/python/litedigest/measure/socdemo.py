@@ -14,6 +14,7 @@ tests that run the same firmware on the same SoC run it once. `LITEDIGEST_RUN_CA
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import hmac
 import os
@@ -401,17 +402,26 @@ BATCH_POOL = 32  # apps/batch: POOL distinct messages of up to MAX_BYTES
 BATCH_MAX_BYTES = 1024
 
 
+def _lcg(r):
+    """The apps' LCG (ld_app.h): the state after r."""
+    return (r * 1664525 + 1013904223) & 0xFFFFFFFF
+
+
+def pool_bytes(n, seed=2026):
+    """ld_app.h's fill_pool: byte k is bits 15:8 of the (k + 1)-th state of the LCG from
+    `seed`."""
+    out, r = bytearray(n), seed
+    for k in range(n):
+        r = _lcg(r)
+        out[k] = (r >> 8) & 0xFF
+    return bytes(out)
+
+
 def batch_pool():
     """The batch firmware's message pool (apps/batch main()): byte k of message i is bits 15:8
     of the (1024 i + k + 1)-th state of the LCG r = r * 1664525 + 1013904223 (seed 2026)."""
-    out, r = [], 2026
-    for _ in range(BATCH_POOL):
-        msg = bytearray(BATCH_MAX_BYTES)
-        for k in range(BATCH_MAX_BYTES):
-            r = (r * 1664525 + 1013904223) & 0xFFFFFFFF
-            msg[k] = (r >> 8) & 0xFF
-        out.append(bytes(msg))
-    return out
+    pool = pool_bytes(BATCH_POOL * BATCH_MAX_BYTES)
+    return [pool[i : i + BATCH_MAX_BYTES] for i in range(0, len(pool), BATCH_MAX_BYTES)]
 
 
 @dataclasses.dataclass
@@ -518,23 +528,18 @@ PACKET_NBUF, PACKET_STREAM, PACKET_SIZED = 240, 2400, 240
 PACKET_NSA, PACKET_KEY_BYTES, PACKET_MAC_BYTES, PACKET_ALIGN = 4, 32, 16, 64
 
 
-def _lcg(r):
-    return (r * 1664525 + 1013904223) & 0xFFFFFFFF
-
-
+@functools.cache
 def packet_stream(size=0):
-    """What apps/packets hashes, made the same way on the host: (keys, [(key index, packet)])
-    for its IMIX stream (size 0) or its stream of `size`-byte packets. The bytes: fill_pool's
-    LCG over the buffer; the IMIX packets at ALIGN-aligned offsets, each deck shuffled
-    (Fisher-Yates, j = (r >> 16) % (i + 1), the LCG from 2027); then each stream packet's
-    association ((r >> 16) % NSA); a one-size stream's packet i at the buffer's (i mod m)-th
-    ALIGN-rounded place; the keys: fill_pool's byte rule from 2028."""
+    """What apps/packets hashes, made the same way on the host (once per size: a tuple kept):
+    (keys, ((key index, packet), ...)) for its IMIX stream (size 0) or its stream of
+    `size`-byte packets. The bytes: fill_pool's LCG over the buffer (pool_bytes); the IMIX
+    packets at ALIGN-aligned offsets, each deck shuffled (Fisher-Yates, j = (r >> 16) %
+    (i + 1), the LCG from 2027); then each stream packet's association ((r >> 16) % NSA); a
+    one-size stream's packet i at the buffer's (i mod m)-th ALIGN-rounded place; the keys:
+    fill_pool's byte rule from 2028."""
     up = lambda n: -(-n // PACKET_ALIGN) * PACKET_ALIGN
     nbytes = PACKET_NBUF // len(PACKET_IMIX) * sum(up(n) for n in PACKET_IMIX)
-    data, r = bytearray(nbytes), 2026
-    for k in range(nbytes):
-        r = _lcg(r)
-        data[k] = (r >> 8) & 0xFF
+    data = pool_bytes(nbytes)
     r, imix, off = 2027, [], 0
     for _ in range(PACKET_NBUF // len(PACKET_IMIX)):
         deck = list(PACKET_IMIX)
@@ -549,17 +554,12 @@ def packet_stream(size=0):
     for _ in range(PACKET_STREAM):
         r = _lcg(r)
         sas.append((r >> 16) % PACKET_NSA)
-    r, raw = 2028, bytearray()
-    for _ in range(PACKET_NSA * PACKET_KEY_BYTES):
-        r = _lcg(r)
-        raw.append((r >> 8) & 0xFF)
-    keys = [bytes(raw[i : i + PACKET_KEY_BYTES]) for i in range(0, len(raw), PACKET_KEY_BYTES)]
+    raw = pool_bytes(PACKET_NSA * PACKET_KEY_BYTES, seed=2028)
+    keys = tuple(raw[i : i + PACKET_KEY_BYTES] for i in range(0, len(raw), PACKET_KEY_BYTES))
     if size == 0:
-        return keys, [(sas[i], imix[i % PACKET_NBUF]) for i in range(PACKET_STREAM)]
+        return keys, tuple((sas[i], imix[i % PACKET_NBUF]) for i in range(PACKET_STREAM))
     places = nbytes // up(size)
-    return keys, [
-        (sas[i], bytes(data[i % places * up(size) :][:size])) for i in range(PACKET_SIZED)
-    ]
+    return keys, tuple((sas[i], data[i % places * up(size) :][:size]) for i in range(PACKET_SIZED))
 
 
 def packet_macs_digest(keys, stream):
