@@ -145,20 +145,20 @@ def progress(log_text):
 
 
 def route(
-    placed,
-    workdir,
-    settings=None,
-    tag="route",
-    device="LFE5U-85F",
-    package="CABGA381",
-    speed=6,
-    seed=1,
-    lpf=None,
-    freq_mhz=None,
-    out_of_context=False,
-    textcfg=True,
-    timeout=None,
-):
+    placed: str,
+    workdir: str,
+    settings: dict | None = None,
+    tag: str = "route",
+    device: str = "LFE5U-85F",
+    package: str = "CABGA381",
+    speed: int = 6,
+    seed: int = 1,
+    lpf: str | None = None,
+    freq_mhz: float | None = None,
+    out_of_context: bool = False,
+    textcfg: bool = True,
+    timeout: float | None = None,
+) -> dict:
     """Route the placed netlist `placed` with `settings` changed (with_settings). Returns
     dict(routed, fmax={clock: MHz}, utilization={bel type: {used, available}}, seconds, log,
     report, textcfg, settings, progress); a route stopped at `timeout` seconds is routed=False

@@ -63,16 +63,16 @@ class AXIBurstReader(Module):
 
     def __init__(
         self,
-        nslots,
-        block_bits,
-        word_bits,
-        dma_width,
-        depth=None,
-        per_slot=None,
-        with_tweak=False,
-        zero_pad=False,
-        pad_offset=0,
-        boundary=AXI_4K,
+        nslots: int,
+        block_bits: int,
+        word_bits: int,
+        dma_width: int,
+        depth: int | None = None,
+        per_slot: int | None = None,
+        with_tweak: bool = False,
+        zero_pad: bool = False,
+        pad_offset: int = 0,
+        boundary: int = AXI_4K,
     ):
         _, rpb, rb = row_geometry(block_bits, dma_width)
         depth = depth or default_depth(block_bits)

@@ -104,15 +104,15 @@ def _load_build(build_dir, hash_engine, built=False, seconds=0.0):
 
 
 def build_sim(
-    build_dir,
-    hash_engine=None,
-    firmware=None,
-    main_ram_size=DEFAULT_MAIN_RAM_SIZE,
-    rebuild=False,
-    timeout=3600,
-    verbose=False,
+    build_dir: str,
+    hash_engine: str | list | tuple | None = None,
+    firmware: str | bytes | None = None,
+    main_ram_size: int = DEFAULT_MAIN_RAM_SIZE,
+    rebuild: bool = False,
+    timeout: float = 3600,
+    verbose: bool = False,
     log=None,
-):
+) -> "SimBuild":
     """Build (or reuse) the simulated SoC in ``build_dir``; return a :class:`SimBuild`.
 
     Builds gateware + Verilator model (``gateware/obj_dir/Vsim``), csr.json/csr.csv, the LiteX

@@ -65,14 +65,14 @@ class SimProcess:
     def __init__(
         self,
         sim_build,
-        firmware=None,
-        port=None,
-        start_timeout=30.0,
-        bus_timeout=10.0,
-        keep_run_dir=False,
-        run_dir=None,
-        connect=True,
-        extra_env=None,
+        firmware: str | bytes | None = None,
+        port: int | None = None,
+        start_timeout: float = 30.0,
+        bus_timeout: float = 10.0,
+        keep_run_dir: bool = False,
+        run_dir: str | None = None,
+        connect: bool = True,
+        extra_env: dict | None = None,
     ):
         self.build = sim_build
         self.firmware = firmware

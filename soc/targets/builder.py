@@ -229,18 +229,18 @@ def run_vivado(target, engines=None, output_dir=None, **options):
 
 def _run(
     target,
-    engines,
-    out,
-    synth=True,
-    lint=True,
-    vivado=True,
-    jobs=2,
-    niceness=10,
-    force=False,
-    manifest_path=None,
-    command=None,
+    engines: list,
+    out: str,
+    synth: bool = True,
+    lint: bool = True,
+    vivado: bool = True,
+    jobs: int = 2,
+    niceness: int = 10,
+    force: bool = False,
+    manifest_path: str | None = None,
+    command: str | None = None,
     log=print,
-):
+) -> dict:
     from litedigest.soc.flows import xc7 as flow_xc7
 
     name = target.name

@@ -774,18 +774,18 @@ class PeripheralModel:
 
     def __init__(
         self,
-        family="sha256",
-        slots=1,
-        align=64,
-        ram_base=0,
-        ram_size=0,
-        busy_polls=2,
-        hang=False,
-        latency=None,
-        stages=None,
-        arch=0,
+        family: str = "sha256",
+        slots: int = 1,
+        align: int = 64,
+        ram_base: int = 0,
+        ram_size: int = 0,
+        busy_polls: int = 2,
+        hang: bool = False,
+        latency: int | None = None,
+        stages: int | None = None,
+        arch: int = 0,
         bus_error=None,
-        regions=(),
+        regions: tuple = (),
     ):
         self.family, self.nslots, self.align = family, slots, align
         self.skein = family == "skein512"

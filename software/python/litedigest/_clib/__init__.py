@@ -627,18 +627,18 @@ class HwDevice:
 
     def __init__(
         self,
-        regs,
+        regs: dict,
         read32=None,
         write32=None,
-        family="sha256",
-        ram_base=0,
-        ram_size=0,
-        timeout_polls=0,
+        family: str | int = "sha256",
+        ram_base: int = 0,
+        ram_size: int = 0,
+        timeout_polls: int = 0,
         dma_write=None,
-        stage=None,
+        stage: tuple[int, int] | None = None,
         dma_sync=None,
-        shared=False,
-        mmio_base=None,
+        shared: bool = False,
+        mmio_base: int | None = None,
         lock=None,
     ):
         if mmio_base is None and (read32 is None or write32 is None):

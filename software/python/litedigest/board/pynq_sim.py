@@ -359,12 +359,12 @@ class PynqSim:
         self,
         sim,
         regmap,
-        own_sim=False,
+        own_sim: bool = False,
         ram=None,
-        buffer_bytes=None,
-        timeout=10.0,
-        name=DEFAULT_IP_NAME,
-        lock_path=None,
+        buffer_bytes: int | None = None,
+        timeout: float = 10.0,
+        name: str = DEFAULT_IP_NAME,
+        lock_path: str | None = None,
     ):
         self.sim, self.own_sim = sim, own_sim
         self.driver = None
