@@ -1876,3 +1876,240 @@ def test_hw_schedule_skein_bad_messages(ram):
     )
     res = bare.schedule([b"x" * 3], ["skein512-256"], native.PATH_CSR)
     assert res.results == [lib.LD_ERR_ARG]
+
+
+# ------------------------------------------------------------------ batches: ld_hw_md_batch
+
+_B = {
+    r["name"].strip("`"): 1 << int(r["bit"])
+    for r in _md_table(open(REGISTERS_MD).read(), "`batch_status` fields:")
+}
+BATCH_START = 1 << _C["batch_start"][0]
+
+
+class WalkerModel(PeripheralModel):
+    """PeripheralModel with the batch walker (soc/REGISTERS.md, "Batches"): at each poll of
+    batch_status it walks `steps(poll)` more descriptors of the table in host memory, checks
+    each as the hardware does and writes hashlib's digest of the message (the chaining value's
+    first digest-size bytes) to its output address. Recorded: `batches`, the (base, count)
+    of every batch started, `walked`, the descriptors taken in order, and `ahead`, for each
+    batch, the descriptors after its table already written when it was first polled."""
+
+    def __init__(self, family="sha256", steps=lambda poll: 1, **kw):
+        super().__init__(family, **kw)
+        addr = max(self.regs.values()) + 4 * max(self.size.values())
+        for name, words in (
+            ("batch_base", 1),
+            ("batch_count", 1),
+            ("batch_status", 1),
+            ("batch_progress", 1),
+            ("batch_start_cycles", 2),
+        ):
+            self.regs[name], self.size[name] = addr, words
+            addr += 4 * words
+        self.store |= dict(batch_base=0, batch_count=0)
+        self.steps, self.batch = steps, None
+        self.bstatus = self.progress = 0
+        self.batches, self.walked, self.ahead = [], [], []
+        self.out_bytes = 64 if family == "sha512" else 32
+
+    def _desc_ok(self, addr, length, out, flags):
+        msg_ok = length <= 0xFFFFFF80 and (length == 0 or self._in_ram(addr, length))
+        out_ok = out % self.out_bytes == 0 and any(
+            lo <= out and out + self.out_bytes <= hi for lo, hi in self.regions
+        )
+        return msg_ok and out_ok and flags < len(FAMILY_ALGS[self.family])
+
+    def _walk(self, n):
+        b = self.batch
+        while n > 0 and b["next"] < b["count"]:
+            n -= 1
+            at = self._host(b["base"]) + 16 * b["next"]
+            addr, length, out, flags = struct.unpack(
+                "<4I", bytes(ffi.buffer(ffi.cast("uint8_t *", at), 16))
+            )
+            addr, out = self._host(addr), self._host(out)
+            self.walked.append((addr, length, out, flags))
+            if not self._desc_ok(addr, length, out, flags):
+                self.bstatus |= _B["err_desc"]
+                break
+            if self.bus_error and length and self.bus_error(addr):
+                self.bstatus |= _B["err_bus"]
+                break
+            msg = bytes(ffi.buffer(ffi.cast("uint8_t *", addr), length)) if length else b""
+            digest = hashlib.new(FAMILY_ALGS[self.family][flags], msg).digest()
+            ffi.memmove(ffi.cast("uint8_t *", out), digest, len(digest))
+            b["next"] += 1
+            self.progress += 1
+        if b["next"] == b["count"] or self.bstatus & (_B["err_desc"] | _B["err_bus"]):
+            self.bstatus = (self.bstatus & ~_B["busy"]) | _B["done"]
+            self.batch = None
+
+    def write32(self, addr, v):
+        name, _ = self._reg(addr)
+        if name == "ctrl" and v & BATCH_START:
+            self.cycles += 1
+            if self.batch is not None or self.running or self.sdone:
+                self.bstatus |= _B["err_state"] | _B["done"]
+                return
+            self.batch = dict(
+                base=self.store["batch_base"], count=self.store["batch_count"], next=0, polls=0
+            )
+            self.batches.append((self._host(self.batch["base"]), self.batch["count"]))
+            self.bstatus, self.progress = _B["busy"], 0
+            return
+        if name == "ctrl" and v & ACK and self.batch is None:
+            self.bstatus = 0
+        super().write32(addr, v)
+
+    def read32(self, addr):
+        name, _ = self._reg(addr)
+        if name == "batch_status":
+            self.cycles += 1
+            if self.batch is not None and self.batch["polls"] == 0:
+                b, k = self.batch, 0
+                end = self._host(b["base"]) + 16 * b["count"]
+                while (
+                    end + 16 * k + 16 <= self.ram_base + self.ram_size
+                    and struct.unpack(
+                        "<I", bytes(ffi.buffer(ffi.cast("uint8_t *", end + 16 * k + 8), 4))
+                    )[0]
+                ):
+                    k += 1  # (a written descriptor's output address is never 0)
+                self.ahead.append(k)
+            if self.batch is not None and not self.hang:
+                self.batch["polls"] += 1
+                self._walk(self.steps(self.batch["polls"]))
+            return self.bstatus
+        if name == "batch_progress":
+            self.cycles += 1
+            return self.progress
+        return super().read32(addr)
+
+
+def make_walker(ram, family="sha256", **kw):
+    buf, base = ram
+    model = WalkerModel(family, ram_base=base, ram_size=len(buf), **kw)
+    hw = native.HwDevice(
+        model.regs, model.read32, model.write32, family, ram_base=base, ram_size=len(buf)
+    )
+    return model, hw
+
+
+def run_md_batch(hw, arena, alg, msgs, lengths=None, table=None, outs=None):
+    """ld_hw_md_batch over `msgs` (cdata in the model's RAM; `lengths`: theirs by default):
+    (rc, done, digests as bytes, table)."""
+    n, stride = len(msgs), lib.ld_hw_batch_stride(native.md_alg(alg))
+    lengths = lengths if lengths is not None else [ffi.sizeof(m) for m in msgs]
+    table = table if table is not None else arena.alloc("ld_hw_batch_desc", max(n, 1), align=16)
+    outs = outs if outs is not None else arena.alloc("uint8_t", max(n, 1) * stride, align=64)
+    ptrs = ffi.new("void *[]", [ffi.cast("void *", m) for m in msgs] or [ffi.NULL])
+    lens = ffi.new("size_t[]", lengths or [0])
+    done = ffi.new("size_t *", 12345)
+    rc = hw.call(lib.ld_hw_md_batch, hw.dev, native.md_alg(alg), table, ptrs, lens, n, outs, done)
+    size = hashlib.new(alg).digest_size
+    digests = [bytes(ffi.buffer(outs + i * stride, size)) for i in range(n)]
+    return rc, done[0], digests, table
+
+
+def _batch_runs(n):
+    """The runs ld_hw_md_batch hands the walker: 8, 16, 32, 64, then 128 each."""
+    runs, size = [], 8
+    while n > 0:
+        runs.append(min(size, n))
+        n -= runs[-1]
+        size = min(2 * size, 128)
+    return runs
+
+
+@pytest.mark.parametrize("n", [0, 1, 8, 9, 24, 25, 300])
+@pytest.mark.parametrize("alg", ["sha256", "sha1", "sha512", "sha224"])
+def test_md_batch_in_overlapping_runs(ram, alg, n):
+    buf, _ = ram
+    rng = random.Random(n * 31 + len(alg))
+    stalls = random.Random(n)  # the walker's progress at each poll: 0 to 4 descriptors
+    model, hw = make_walker(ram, FAMILY_OF[alg], steps=lambda poll: stalls.randint(0, 4))
+    arena = native.DmaArena(buf)
+    bodies = [
+        rng.randbytes(rng.choice([0, 1, 55, 56, 64, 111, 112, 128, rng.randrange(700)]))
+        for _ in range(n)
+    ]
+    msgs = [arena.put(b) if b else arena.alloc("uint8_t", 0) for b in bodies]
+    rc, done, digests, table = run_md_batch(hw, arena, alg, msgs, [len(b) for b in bodies])
+    assert (rc, done) == (lib.LD_OK, n)
+    assert digests == [hashlib.new(alg, b).digest() for b in bodies]
+    base = native.address(table)
+    starts = [base + 16 * sum(_batch_runs(n)[:k]) for k in range(len(_batch_runs(n)))]
+    assert model.batches == list(zip(starts, _batch_runs(n)))
+    # the CPU filled each next run before it first polled the one walking
+    assert model.ahead[:-1] == _batch_runs(n)[1:]
+    assert model.violations == [] and model.bstatus == 0 and model.batch is None
+
+
+def test_md_batch_refused_message_ends_it_at_its_index(ram):
+    """A message the descriptor cannot hold: the ones before it are hashed and written, *done
+    is its index, the walker never sees it, and the error says which check failed."""
+    buf, base = ram
+    rng = random.Random(5)
+    for k, bad, rc_bad in (
+        (0, base + 1, lib.LD_ERR_RANGE),  # not aligned
+        (7, base + 3, lib.LD_ERR_RANGE),
+        (8, base - 4096, lib.LD_ERR_RANGE),  # outside the DMA's RAM
+        (30, base + len(buf) - 32, lib.LD_ERR_RANGE),  # runs past its end
+        (41, None, lib.LD_ERR_ARG),  # too long
+    ):
+        model, hw = make_walker(ram, "sha256", steps=lambda poll: rng.randint(0, 3))
+        arena = native.DmaArena(buf, 4096)
+        bodies = [rng.randbytes(rng.randrange(200)) for _ in range(60)]
+        msgs = [arena.put(b + b"\0") for b in bodies]  # (never empty: a real address)
+        bodies = [b + b"\0" for b in bodies]
+        n, stride = len(msgs), 32
+        table = arena.alloc("ld_hw_batch_desc", n, align=16)
+        outs = arena.alloc("uint8_t", n * stride, align=64)
+        ptrs = ffi.new("void *[]", [ffi.cast("void *", m) for m in msgs])
+        lens = ffi.new("size_t[]", [len(b) for b in bodies])
+        if bad is None:
+            lens[k] = 0xFFFFFF81
+        else:
+            ptrs[k] = ffi.cast("void *", bad)
+        done = ffi.new("size_t *")
+        alg = native.md_alg("sha256")
+        rc = hw.call(lib.ld_hw_md_batch, hw.dev, alg, table, ptrs, lens, n, outs, done)
+        assert (rc, done[0]) == (rc_bad, k)
+        assert len(model.walked) == k and model.bstatus == 0 and model.batch is None
+        for i in range(k):
+            assert bytes(ffi.buffer(outs + i * stride, 32)) == hashlib.sha256(bodies[i]).digest()
+
+
+def test_md_batch_range_of_table_and_outputs(ram):
+    """The table and the output area are checked before anything starts."""
+    buf, base = ram
+    model, hw = make_walker(ram)
+    arena = native.DmaArena(buf)
+    msgs = [arena.put(bytes(64)) for _ in range(3)]
+    table = arena.alloc("ld_hw_batch_desc", 3, align=16)
+    outs = arena.alloc("uint8_t", 96, align=64)
+    skewed = ffi.cast("ld_hw_batch_desc *", ffi.cast("uint8_t *", table) + 4)
+    assert run_md_batch(hw, arena, "sha256", msgs, table=skewed)[:2] == (lib.LD_ERR_ARG, 0)
+    outside = ffi.new("uint8_t[]", 128)
+    assert run_md_batch(hw, arena, "sha256", msgs, outs=outside)[:2] == (lib.LD_ERR_RANGE, 0)
+    unaligned = ffi.cast("uint8_t *", outs) + 8
+    assert run_md_batch(hw, arena, "sha256", msgs, outs=unaligned)[:2] == (lib.LD_ERR_RANGE, 0)
+    assert model.batches == [] and model.violations == []
+
+
+def test_md_batch_bus_error_and_timeout(ram):
+    buf, base = ram
+    arena = native.DmaArena(buf)
+    bodies = [bytes([i]) * 64 for i in range(40)]
+    msgs = [arena.put(b) for b in bodies]
+    bad = native.address(msgs[20])
+    model, hw = make_walker(ram, bus_error=lambda a: a == bad, steps=lambda poll: 2)
+    rc, done, digests, _ = run_md_batch(hw, arena, "sha256", msgs)
+    assert (rc, done) == (lib.LD_ERR_HW, 20)  # runs 8 and 16: the second stops at message 20
+    assert digests[:20] == [hashlib.sha256(b).digest() for b in bodies[:20]]
+    assert model.bstatus == 0  # acknowledged
+    model, hw = make_walker(ram, hang=True)
+    hw.dev.timeout_polls = 50
+    rc, done, _, _ = run_md_batch(hw, arena, "sha256", msgs)
+    assert (rc, done) == (lib.LD_ERR_TIMEOUT, 0) and model.batch is not None

@@ -59,9 +59,24 @@ def test_the_batch_beats_one_by_one_and_software(records):
                 by[(engine, size, p)]["cycles_per_message"] for p in ("batch", "one_by_one", "sw")
             )
             assert batch < one < sw, (engine, size, batch, one, sw)
-    # measured 36x (64 B) and 90x (1 KiB) on sha256:opt: the walker keeps the engine fed
-    assert by[("sha256:opt", 64, "batch")]["speedup_vs_sw"] >= 25
-    assert by[("sha256:opt", 1024, "batch")]["speedup_vs_sw"] >= 70
+    # floors well under the measured speedups (docs/measurements/soc.md)
+    assert by[("sha256:opt", 64, "batch")]["speedup_vs_sw"] >= 100
+    assert by[("sha256:opt", 1024, "batch")]["speedup_vs_sw"] >= 100
+
+
+def test_filling_the_descriptors_overlaps_the_walk(records):
+    """ld_hw_md_batch fills the next run of descriptors while the walker walks the last one:
+    where the walker is the slower, the whole call costs little more than the walker alone on
+    a table filled beforehand (ld_hw_md_batch_run), not the filling on top of it."""
+    by = {(r["engine"], r["bytes"], r["path"]): r for r in records}
+    for engine in ("sha256:opt", "sha1:opt", "sha512:k5"):
+        for size in (64, 1024):
+            batch, alone = (
+                by[(engine, size, p)]["cycles_per_message"] for p in ("batch", "walker_alone")
+            )
+            assert alone <= batch, (engine, size)
+            if engine != "sha512:k5" or size == 1024:  # (64 B on sha512:k5: the filling bounds)
+                assert batch <= 1.15 * alone, (engine, size, batch, alone)
 
 
 def test_bad_option_combinations_are_refused(capsys):

@@ -162,9 +162,8 @@ def test_whole_call_over_link_layouts(layout_rows, sched_run):
     """The scheduler firmware linked in five layouts (apps/linker.ld LD_HOT_GAP): every digest
     right in each; the default layout is the standard image (the same cycles as the standard
     run); the layouts really move the figures; and the least whole call over them, the figure
-    that does not depend on the link, stays above a floor. Measured least, warm: 0.836
-    (sha256:opt:p4), 0.832 (sha1:opt:p8), 0.745 (Skein's ring), below issue 62's 0.85 for all
-    three (docs/measurements/scheduler.md, "Over link layouts")."""
+    that does not depend on the link, stays above a floor, below issue 62's 0.85 for all three
+    engines (the least of each: docs/measurements/scheduler.md, "Over link layouts")."""
     from litedigest.measure import bench
 
     assert {r["layout_gap"] for r in layout_rows} == set(bench.SCHED_LAYOUT_GAPS)

@@ -72,9 +72,10 @@ static inline void hal_dma_sync(void)
  * MAX_BYTES, fill_pool), a table of BATCH descriptors, `outs` for the digests the peripheral
  * writes (out_bytes each), the messages and their lengths (LD_APP_BATCH_OVER_POOL), and `ref`,
  * the pool's digests on this CPU (ref_bytes each). The includer defines POOL, MAX_BYTES and
- * BATCH. */
+ * BATCH. The pool is aligned to the largest block (SHA-512's 128 bytes), so that every
+ * engine's one-shot call takes its messages on the fast path wherever the linker puts it. */
 #define LD_APP_BATCH_BUFFERS(outs, out_bytes, ref_bytes)                                           \
-    static uint8_t pool[POOL][MAX_BYTES] LD_DMA_ALIGNED;                                           \
+    static uint8_t pool[POOL][MAX_BYTES] __attribute__((aligned(128)));                            \
     static ld_hw_batch_desc table[BATCH] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));         \
     static uint8_t outs[BATCH * (out_bytes)] LD_DMA_ALIGNED;                                       \
     static const void *ptrs[BATCH];                                                                \

@@ -37,7 +37,7 @@ static int make_k0(int alg, const void *key, size_t keylen, uint8_t *k0)
 
 static int mac_dev(const ld_hw_dev *dev, int *alg, unsigned *key_slots)
 {
-    return dev_usable(dev) && dev->keys_valid && ld_mac_family(dev->family, alg, key_slots);
+    return ld_mac_dev_ok(dev, alg, key_slots);
 }
 
 size_t ld_hw_mac_size(const ld_hw_dev *dev)
@@ -207,44 +207,6 @@ int LD_UNLOCKED(ld_hw_mac)(const ld_hw_dev *dev, unsigned key_slot, int path, co
     }
 #endif
     return mac_general(dev, key_slot, path, data, len, mac);
-}
-
-int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
-                                 const void *const *msgs, const size_t *lens, size_t n,
-                                 uint8_t *macs, size_t *done)
-{
-    ld_hw_info info;
-    ld_md_facts f;
-    unsigned slots;
-    size_t i, stride;
-    int alg, r;
-
-    if (done)
-        *done = 0;
-    if (table == NULL || macs == NULL || (n && (msgs == NULL || lens == NULL)) ||
-        !mac_dev(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base || n > 0xffffffffu ||
-        !ld_md_lookup(alg, &f))
-        return LD_ERR_ARG;
-    if (!((LD_RD32(dev, dev->keys_valid) >> key_slot) & 1u))
-        return LD_ERR_STATE;
-    if (ld_hw_get_info(dev, &info) != LD_OK)
-        return LD_ERR_HW;
-    f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
-    f.variant = 0;
-    stride = ld_batch_stride(LD_FAMILY_SHA256);
-    for (i = 0; i < n; i++) {
-        r = ld_batch_desc_fill(&table[i], dev, &f, info.dma_align, (uintptr_t)msgs[i], lens[i],
-                               (uintptr_t)(macs + i * stride));
-        if (r != LD_OK)
-            return r;
-    }
-    if (n && !ld_hw_dma_ok(dev, (uintptr_t)table, n * sizeof *table, LD_HW_BATCH_DESC_ALIGN))
-        return LD_ERR_ARG;
-    if (dev->dma_sync)
-        dev->dma_sync();
-    ld_batch_load(dev, (uintptr_t)table, n);
-    LD_WR32(dev, dev->ctrl, LD_CTRL_BATCH_START | LD_CTRL_KEY_VAL(key_slot));
-    return ld_batch_wait(dev, done, 1);
 }
 
 /* --- 2. HMAC on a hash peripheral --------------------------------------------------------- */

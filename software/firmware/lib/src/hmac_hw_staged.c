@@ -13,8 +13,7 @@ LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 /* A MAC peripheral with a batch walker: its hash algorithm and key slots */
 static int mac_walker(const ld_hw_dev *dev, int *alg, unsigned *key_slots)
 {
-    return dev != NULL && LD_HAL_OK(dev) && dev->keys_valid && dev->batch_base &&
-           ld_mac_family(dev->family, alg, key_slots);
+    return ld_mac_dev_ok(dev, alg, key_slots) && dev->batch_base;
 }
 
 int ld_hw_mac_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, uintptr_t msg, size_t len,

@@ -71,6 +71,12 @@ static inline int ld_dma_range_ok(const ld_hw_dev *dev, uintptr_t addr, size_t l
 #define LD_HAL_OK(dev)        ((dev) != NULL && (dev)->read32 != NULL && (dev)->write32 != NULL)
 #endif
 
+/* A usable MAC peripheral (key slots and a MAC family): its hash algorithm and key slots */
+static inline int ld_mac_dev_ok(const ld_hw_dev *dev, int *alg, unsigned *key_slots)
+{
+    return LD_HAL_OK(dev) && dev->keys_valid && ld_mac_family(dev->family, alg, key_slots);
+}
+
 /* The cycle counter in two halves (ld_hw_cycles is both): latch it just before an event and
  * read the latched value after it, so that the reads do not sit between the stamp and the
  * event (the scheduler's run start: the batch start, the release of the first wave). */
@@ -210,6 +216,18 @@ int ld_hw_alg_facts(int alg, ld_md_facts *f);
  * range). */
 int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, const ld_md_facts *f,
                        uint32_t align, uintptr_t msg, size_t len, uintptr_t out);
+
+/* A batch's message as a descriptor may hold it: LD_ERR_ARG (too long), LD_ERR_RANGE (msg
+ * not aligned to align, or its bytes not in the DMA's range), else LD_OK */
+static inline int ld_batch_msg_check(const ld_hw_dev *dev, uint32_t align, uintptr_t msg,
+                                     size_t len)
+{
+    if (len > 0xffffff80u)
+        return LD_ERR_ARG;
+    if ((len && !ld_dma_range_ok(dev, msg, len, align)) || (msg & (align - 1u)))
+        return LD_ERR_RANGE;
+    return LD_OK;
+}
 
 /* A 32-bit value as the peripheral reads it from RAM: little-endian, whatever the CPU's order */
 static inline uint32_t ld_le32(uint32_t v)

@@ -584,15 +584,17 @@ int ld_batch_desc_fill(ld_hw_batch_desc *d, const ld_hw_dev *dev, const ld_md_fa
                        uint32_t align, uintptr_t msg, size_t len, uintptr_t out)
 {
     size_t stride;
+    int r;
 
-    if (d == NULL || f->family != dev->family || len > 0xffffff80u)
+    if (d == NULL || f->family != dev->family)
         return LD_ERR_ARG;
     stride = ld_batch_stride(f->family);
-    if ((len && !ld_hw_dma_ok(dev, msg, len, align)) || (msg & (align - 1u)) ||
-        !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
-        return LD_ERR_RANGE;
-    ld_batch_desc_write(d, len ? msg : dev->ram_base, len, out, f->variant);
-    return LD_OK;
+    r = ld_batch_msg_check(dev, align, msg, len);
+    if (r == LD_OK && !ld_hw_dma_ok(dev, out, stride, (uint32_t)stride))
+        r = LD_ERR_RANGE;
+    if (r == LD_OK)
+        ld_batch_desc_write(d, len ? msg : dev->ram_base, len, out, f->variant);
+    return r;
 }
 
 int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uintptr_t msg,
@@ -647,34 +649,6 @@ int ld_batch_wait(const ld_hw_dev *dev, size_t *done, int inval)
     if (inval && dev->dma_inval)
         dev->dma_inval();
     return st & LD_BATCH_STATUS_ERRORS ? LD_ERR_HW : LD_OK;
-}
-
-int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table,
-                                const void *const *msgs, const size_t *lens, size_t n,
-                                uint8_t *digests, size_t *done)
-{
-    size_t i, stride;
-    ld_hw_info info;
-    ld_md_facts f;
-    int r;
-
-    if (done)
-        *done = 0;
-    if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) || !dev_ok(dev) ||
-        !dev->batch_base || !ld_hw_alg_facts(alg, &f))
-        return LD_ERR_ARG;
-    if (ld_hw_get_info(dev, &info) != LD_OK)
-        return LD_ERR_HW;
-    stride = ld_batch_stride(f.family);
-    for (i = 0; i < n; i++) { /* (the alg's facts looked up once) */
-        r = ld_batch_desc_fill(&table[i], dev, &f, info.dma_align, (uintptr_t)msgs[i], lens[i],
-                               (uintptr_t)(digests + i * stride));
-        if (r != LD_OK)
-            return r;
-    }
-    if (dev->dma_sync)
-        dev->dma_sync();
-    return LD_UNLOCKED(ld_hw_md_batch_run)(dev, (uintptr_t)table, n, done);
 }
 
 /* ld_hw_md through a context (every path, any alignment): its own function, so that the

@@ -501,8 +501,14 @@ def bench_soc_batch(engine_lists, log=None):
                     d["instance"] == r["instance"] and d["bytes"] == r["bytes"] for d in run.digests
                 )
             )
-            per = {k: r[f"{k}_cycles"] / r[f"{k}_msgs"] for k in ("batch", "one", "sw")}
-            for path, key in (("batch", "batch"), ("one_by_one", "one"), ("sw", "sw")):
+            keys = (
+                ("batch", "batch"),
+                ("walker_alone", "walk"),
+                ("one_by_one", "one"),
+                ("sw", "sw"),
+            )
+            per = {k: r[f"{k}_cycles"] / r[f"{k}_msgs"] for _, k in keys}
+            for path, key in keys:
                 yield {
                     "engine": str(specmod.parse(r["engine"])),
                     "backend": "soc",

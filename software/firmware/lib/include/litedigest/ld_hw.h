@@ -289,8 +289,12 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
  * until it ends); LD_ERR_ARG. Calls dma_inval before returning LD_OK. */
 int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done);
 /* The whole batch when the CPU's addresses are the DMA's (firmware): fills table[0..n-1]
- * for msgs[i]/lens[i] (each aligned like a DMA segment) and digests + i * stride, calls
- * dma_sync, runs it. Errors as above, with *done the digests written. */
+ * for msgs[i]/lens[i] (each aligned like a DMA segment) and digests + i * stride and runs it,
+ * in runs of 8, 16, 32, 64 and then 128 descriptors, the walker running one while the CPU
+ * fills the next (dma_sync before each start, dma_inval once at the end). Errors as above,
+ * with *done the digests written; a message refused (LD_ERR_ARG: too long, LD_ERR_RANGE: not
+ * aligned or outside the DMA's range) ends the batch after the ones before it, and *done is
+ * its index. An empty batch (n = 0) does nothing. */
 int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
                    const size_t *lens, size_t n, uint8_t *digests, size_t *done);
 

@@ -55,7 +55,10 @@ int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *dat
               uint8_t *mac);
 /* n messages through the batch walker (when the CPU's addresses are the DMA's: firmware):
  * table[0..n-1] filled for msgs[i]/lens[i] (each aligned like a DMA segment), MAC i written to
- * macs + 32 * i (32-byte aligned, in the DMA range). *done (if not NULL): MACs written. */
+ * macs + 32 * i (32-byte aligned, in the DMA range), the walker running each run of
+ * descriptors while the next is filled, as ld_hw_md_batch. *done (if not NULL): MACs written;
+ * on a message refused (LD_ERR_ARG, LD_ERR_RANGE), those before it are written and *done is its
+ * index. */
 int ld_hw_mac_batch(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
                     const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
                     size_t *done);

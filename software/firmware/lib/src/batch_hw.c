@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* LiteDigest C library: whole batches from firmware, whose addresses are the DMA's
+ * (ld_hw_md_batch, ld_hw_mac_batch): the CPU fills the descriptor table and the walker walks it,
+ * the two overlapped. A file of its own, so that an app that runs no such batch links none of
+ * it, and one that does has the batch's code in its hot block. */
+#include "ld_hw_internal.h"
+#include "litedigest/ld_md.h"
+#include "litedigest/ld_hw.h"
+#include "litedigest/ld_hw_hmac.h"
+
+LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
+
+/* The walker takes the table in runs, the first of LD_BATCH_RUN_FIRST descriptors and each
+ * next one twice as long, up to LD_BATCH_RUN_MOST: the CPU fills run k + 1 while the walker
+ * walks run k, so that filling the descriptors (four bus writes each through the
+ * write-through D-cache) and walking them overlap instead of adding up. A run's start and wait
+ * cost a few register accesses, hence runs that grow rather than one start per descriptor. */
+#define LD_BATCH_RUN_FIRST 8u
+#define LD_BATCH_RUN_MOST  128u
+
+/* ld_hw_md_batch's and ld_hw_mac_batch's body: n messages (msgs[i], lens[i]; checked here),
+ * their descriptors in table (n entries) and their chaining values to outs + i * stride, the
+ * walker started with ctrl = start, in runs that it walks while the CPU fills the next. On
+ * LD_OK every message is written; on a refused message (LD_ERR_ARG, LD_ERR_RANGE) the
+ * messages before it are walked and written and *done is its index; on LD_ERR_HW and
+ * LD_ERR_TIMEOUT *done counts the chaining values written, as ld_batch_wait's. dma_inval is
+ * called once, at the end, when a run was started. */
+LD_HOT(batch_stream)
+static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t align, uint32_t start,
+                        ld_hw_batch_desc *table, const void *const *msgs, const size_t *lens,
+                        size_t n, uint8_t *outs, size_t *done)
+{
+    size_t stride = ld_batch_stride(f->family), filled = 0, started = 0, walked = 0, got;
+    size_t run = LD_BATCH_RUN_FIRST, end;
+    int fill_r = LD_OK, r = LD_OK;
+
+    if (done)
+        *done = 0;
+    if (f->family != dev->family || n > 0xffffffffu)
+        return LD_ERR_ARG;
+    if (n && (n > dev->ram_size / stride ||
+              !ld_dma_range_ok(dev, (uintptr_t)outs, n * stride, (uint32_t)stride)))
+        return LD_ERR_RANGE;
+    if (n && !ld_dma_range_ok(dev, (uintptr_t)table, n * sizeof *table, LD_HW_BATCH_DESC_ALIGN))
+        return LD_ERR_ARG;
+    for (;;) {
+        end = filled + (run < n - filled ? run : n - filled);
+        for (; fill_r == LD_OK && filled < end; filled++) {
+            uintptr_t msg = (uintptr_t)msgs[filled];
+            size_t len = lens[filled];
+
+            fill_r = ld_batch_msg_check(dev, align, msg, len);
+            if (fill_r != LD_OK)
+                break;
+            ld_batch_desc_write(&table[filled], len ? msg : dev->ram_base, len,
+                                (uintptr_t)(outs + filled * stride), f->variant);
+        }
+        if (started > walked) {
+            r = ld_batch_wait(dev, &got, 0);
+            walked += got;
+            if (done)
+                *done = walked;
+            if (r == LD_ERR_TIMEOUT)
+                return r; /* the run still walks: nothing is acknowledged */
+            if (r != LD_OK)
+                break;
+        }
+        if (filled == started)
+            break; /* all walked, or a descriptor refused before the run */
+        if (dev->dma_sync)
+            dev->dma_sync();
+        ld_batch_load(dev, (uintptr_t)&table[started], filled - started);
+        LD_WR32(dev, dev->ctrl, start);
+        started = filled;
+        run = run < LD_BATCH_RUN_MOST / 2 ? 2 * run : LD_BATCH_RUN_MOST;
+    }
+    if (started && dev->dma_inval)
+        dev->dma_inval();
+    return r != LD_OK ? r : fill_r;
+}
+
+int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table,
+                                const void *const *msgs, const size_t *lens, size_t n,
+                                uint8_t *digests, size_t *done)
+{
+    ld_hw_info info;
+    ld_md_facts f;
+
+    if (done)
+        *done = 0;
+    if (table == NULL || digests == NULL || (n && (msgs == NULL || lens == NULL)) ||
+        !LD_HAL_OK(dev) || !dev->batch_base || !ld_hw_alg_facts(alg, &f))
+        return LD_ERR_ARG;
+    if (ld_hw_get_info(dev, &info) != LD_OK)
+        return LD_ERR_HW;
+    return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START, table, msgs, lens, n, digests,
+                        done);
+}
+
+int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
+                                 const void *const *msgs, const size_t *lens, size_t n,
+                                 uint8_t *macs, size_t *done)
+{
+    ld_hw_info info;
+    ld_md_facts f;
+    unsigned slots;
+    int alg;
+
+    if (done)
+        *done = 0;
+    if (table == NULL || macs == NULL || (n && (msgs == NULL || lens == NULL)) ||
+        !ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
+        n > 0xffffffffu || !ld_md_lookup(alg, &f))
+        return LD_ERR_ARG;
+    if (!((LD_RD32(dev, dev->keys_valid) >> key_slot) & 1u))
+        return LD_ERR_STATE;
+    if (ld_hw_get_info(dev, &info) != LD_OK)
+        return LD_ERR_HW;
+    f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
+    f.variant = 0;
+    return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START | LD_CTRL_KEY_VAL(key_slot),
+                        table, msgs, lens, n, macs, done);
+}
