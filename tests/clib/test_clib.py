@@ -2113,3 +2113,42 @@ def test_md_batch_bus_error_and_timeout(ram):
     hw.dev.timeout_polls = 50
     rc, done, _, _ = run_md_batch(hw, arena, "sha256", msgs)
     assert (rc, done) == (lib.LD_ERR_TIMEOUT, 0) and model.batch is not None
+
+
+def test_md_batch_lengths_runs_a_ring(ram):
+    """A descriptor ring: the table set once for buffers of `cap` bytes, then run again and
+    again with new lengths (only the length words written): every digest hashlib's of the
+    buffer's first lens[i] bytes; a length over the capacity ends it at its index."""
+    buf, _ = ram
+    rng = random.Random(11)
+    cap, n = 256, 70
+    model, hw = make_walker(ram, "sha256", steps=lambda poll: rng.randint(0, 5))
+    arena = native.DmaArena(buf)
+    bodies = [rng.randbytes(cap) for _ in range(n)]
+    msgs = [arena.put(b) for b in bodies]
+    rc, done, _, table = run_md_batch(hw, arena, "sha256", msgs)  # sets the ring (length cap)
+    assert (rc, done) == (lib.LD_OK, n)
+    stride = 32
+    out_at = [
+        struct.unpack("<I", bytes(ffi.buffer(ffi.cast("uint8_t *", table) + 16 * i + 8, 4)))[0]
+        for i in range(n)
+    ]
+    for rnd in range(3):
+        lengths = [rng.choice([0, 1, 55, 56, 64, 200, cap]) for _ in range(n)]
+        bad = 33 if rnd == 2 else None
+        if bad is not None:
+            lengths[bad] = cap + 1
+        lens = ffi.new("size_t[]", lengths)
+        done = ffi.new("size_t *")
+        model.batches.clear()
+        rc = hw.call(lib.ld_hw_md_batch_lengths, hw.dev, table, lens, n, cap, done)
+        upto = n if bad is None else bad
+        assert (rc, done[0]) == ((lib.LD_OK, n) if bad is None else (lib.LD_ERR_RANGE, bad))
+        for i in range(upto):
+            got = bytes(ffi.buffer(ffi.cast("uint8_t *", model._host(out_at[i])), stride))
+            assert got == hashlib.sha256(bodies[i][: lengths[i]]).digest(), (rnd, i)
+        assert sum(c for _, c in model.batches) == upto
+    bad_args = ffi.new("size_t[]", [1])
+    assert hw.call(lib.ld_hw_md_batch_lengths, hw.dev, table, bad_args, 1, 0xFFFFFF81, done) == (
+        lib.LD_ERR_ARG
+    )

@@ -74,7 +74,8 @@ def test_filling_the_descriptors_overlaps_the_walk(records):
             batch, alone = (
                 by[(engine, size, p)]["cycles_per_message"] for p in ("batch", "walker_alone")
             )
-            assert alone <= batch, (engine, size)
+            ring = by[(engine, size, "ring")]["cycles_per_message"]
+            assert alone <= ring <= batch, (engine, size, alone, ring, batch)
             if engine != "sha512:k5" or size == 1024:  # (64 B on sha512:k5: the filling bounds)
                 assert batch <= 1.15 * alone, (engine, size, batch, alone)
 

@@ -3,6 +3,8 @@
  * message sizes of 64 B and 1 KiB, BATCH messages hashed
  *   - by the batch walker: one ld_hw_md_batch call (descriptors in RAM, one start, the
  *     chaining values written back by the peripheral), timed with the peripheral's counter;
+ *   - as a descriptor ring: the same table, only its lengths written (ld_hw_md_batch_lengths,
+ *     the buffers being the pool's MAX_BYTES);
  *   - by the walker alone: the table that call filled, run again with ld_hw_md_batch_run
  *     (what a message costs the peripheral when the descriptors are ready);
  *   - one by one with ld_hw_md on the DMA path (ONE_BY_ONE messages);
@@ -61,7 +63,7 @@ static const periph periphs[] = {
 static void run(const periph *pp, size_t bytes)
 {
     size_t i, done = 0, stride = ld_hw_batch_stride(pp->alg), dsize = ld_md_digest_size(pp->alg);
-    uint64_t t0, t1, t_batch, t_walk, t_one, t_sw;
+    uint64_t t0, t1, t_batch, t_ring, t_walk, t_one, t_sw;
     uint8_t d[LD_MD_MAX_DIGEST_SIZE];
     int r, bad = 0;
 
@@ -78,6 +80,18 @@ static void run(const periph *pp, size_t bytes)
         if (memcmp(outs + i * stride, ref[i % POOL], dsize) != 0)
             bad++;
     printf("LDCHECK name=%s_batch_%u ok=%d\n", pp->name, (unsigned)bytes,
+           r == LD_OK && done == BATCH && !bad);
+
+    memset(outs, 0, sizeof outs);
+    flush_cpu_dcache();
+    t0 = now(&pp->dev);
+    r = ld_hw_md_batch_lengths(&pp->dev, table, lens, BATCH, MAX_BYTES, &done);
+    t1 = now(&pp->dev);
+    t_ring = t1 - t0;
+    for (i = 0, bad = 0; i < BATCH; i++)
+        if (memcmp(outs + i * stride, ref[i % POOL], dsize) != 0)
+            bad++;
+    printf("LDCHECK name=%s_ring_%u ok=%d\n", pp->name, (unsigned)bytes,
            r == LD_OK && done == BATCH && !bad);
 
     memset(outs, 0, sizeof outs);
@@ -109,6 +123,7 @@ static void run(const periph *pp, size_t bytes)
     printf("LDBATCH instance=%s engine=%s bytes=%u batch_msgs=%u batch_cycles=", pp->name,
            pp->engine, (unsigned)bytes, (unsigned)BATCH);
     put_u64(t_batch);
+    LD_APP_PUT_RUN("ring", BATCH, t_ring);
     LD_APP_PUT_RUN("walk", BATCH, t_walk);
     LD_APP_PUT_RUN("one", ONE_BY_ONE, t_one);
     LD_APP_PUT_RUN("sw", SW, t_sw);

@@ -18,8 +18,30 @@ LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 #define LD_BATCH_RUN_FIRST 8u
 #define LD_BATCH_RUN_MOST  128u
 
-/* ld_hw_md_batch's and ld_hw_mac_batch's body: n messages (msgs[i], lens[i]; checked here),
- * their descriptors in table (n entries) and their chaining values to outs + i * stride, the
+/* A ring's descriptors from .. to - 1: their length words only (lens[i] <= cap); returns where
+ * it stopped, to or the index of a length over cap (*r LD_ERR_RANGE). A function of its own, so
+ * that the batch's fill loop below keeps the CPU's registers to itself (a spill would be a
+ * store, and every store a bus write through the write-through D-cache). */
+LD_HOT(batch_fill_lengths)
+__attribute__((noinline)) static size_t fill_lengths(ld_hw_batch_desc *table, const size_t *lens,
+                                                     size_t from, size_t to, size_t cap, int *r)
+{
+    size_t i;
+
+    for (i = from; i < to; i++) {
+        if (lens[i] > cap) {
+            *r = LD_ERR_RANGE;
+            break;
+        }
+        table[i].words[1] = ld_le32((uint32_t)lens[i]);
+    }
+    return i;
+}
+
+/* ld_hw_md_batch's, ld_hw_mac_batch's and ld_hw_md_batch_lengths's body: n messages (msgs[i],
+ * lens[i]; checked here), their descriptors in table (n entries) and their chaining values to
+ * outs + i * stride; or, with msgs NULL, a table already set, of which only the lengths are
+ * written (lens[i] <= cap); the
  * walker started with ctrl = start, in runs that it walks while the CPU fills the next. On
  * LD_OK every message is written; on a refused message (LD_ERR_ARG, LD_ERR_RANGE) the
  * messages before it are walked and written and *done is its index; on LD_ERR_HW and
@@ -28,7 +50,7 @@ LD_LOCKED_HW_HMAC(LD_DECLARE_UNLOCKED)
 LD_HOT(batch_stream)
 static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t align, uint32_t start,
                         ld_hw_batch_desc *table, const void *const *msgs, const size_t *lens,
-                        size_t n, uint8_t *outs, size_t *done)
+                        size_t n, uint8_t *outs, size_t cap, size_t *done)
 {
     size_t stride = ld_batch_stride(f->family), filled = 0, started = 0, walked = 0, got;
     size_t run = LD_BATCH_RUN_FIRST, end;
@@ -38,14 +60,17 @@ static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ali
         *done = 0;
     if (f->family != dev->family || n > 0xffffffffu)
         return LD_ERR_ARG;
-    if (n && (n > dev->ram_size / stride ||
-              !ld_dma_range_ok(dev, (uintptr_t)outs, n * stride, (uint32_t)stride)))
+    if (n && msgs != NULL &&
+        (n > dev->ram_size / stride ||
+         !ld_dma_range_ok(dev, (uintptr_t)outs, n * stride, (uint32_t)stride)))
         return LD_ERR_RANGE;
     if (n && !ld_dma_range_ok(dev, (uintptr_t)table, n * sizeof *table, LD_HW_BATCH_DESC_ALIGN))
         return LD_ERR_ARG;
     for (;;) {
         end = filled + (run < n - filled ? run : n - filled);
-        for (; fill_r == LD_OK && filled < end; filled++) {
+        if (msgs == NULL && fill_r == LD_OK && filled < end)
+            filled = fill_lengths(table, lens, filled, end, cap, &fill_r);
+        for (; msgs != NULL && fill_r == LD_OK && filled < end; filled++) {
             uintptr_t msg = (uintptr_t)msgs[filled];
             size_t len = lens[filled];
 
@@ -94,7 +119,22 @@ int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc 
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
     return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START, table, msgs, lens, n, digests,
-                        done);
+                        0, done);
+}
+
+int LD_UNLOCKED(ld_hw_md_batch_lengths)(const ld_hw_dev *dev, ld_hw_batch_desc *table,
+                                        const size_t *lens, size_t n, size_t cap, size_t *done)
+{
+    ld_md_facts f;
+
+    if (done)
+        *done = 0;
+    if (table == NULL || (n && lens == NULL) || !LD_HAL_OK(dev) || !dev->batch_base ||
+        cap > 0xffffff80u)
+        return LD_ERR_ARG;
+    f.family = (uint8_t)dev->family; /* (the table is set: its variants and outputs stay) */
+    f.variant = 0;
+    return batch_stream(dev, &f, 0, LD_CTRL_BATCH_START, table, NULL, lens, n, NULL, cap, done);
 }
 
 int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
@@ -119,5 +159,5 @@ int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_
     f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
     f.variant = 0;
     return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START | LD_CTRL_KEY_VAL(key_slot),
-                        table, msgs, lens, n, macs, done);
+                        table, msgs, lens, n, macs, 0, done);
 }

@@ -38,7 +38,11 @@
     X(ld_hw_md_batch,                                                                              \
       (const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,            \
        const size_t *lens, size_t n, uint8_t *digests, size_t *done),                              \
-      (dev, alg, table, msgs, lens, n, digests, done), LOCKED, dev)
+      (dev, alg, table, msgs, lens, n, digests, done), LOCKED, dev)                                \
+    X(ld_hw_md_batch_lengths,                                                                      \
+      (const ld_hw_dev *dev, ld_hw_batch_desc *table, const size_t *lens, size_t n, size_t cap,    \
+       size_t *done),                                                                              \
+      (dev, table, lens, n, cap, done), LOCKED, dev)
 
 /* ld_sched.h */
 #define LD_LOCKED_SCHED(X)                                                                         \

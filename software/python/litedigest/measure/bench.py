@@ -503,6 +503,7 @@ def bench_soc_batch(engine_lists, log=None):
             )
             keys = (
                 ("batch", "batch"),
+                ("ring", "ring"),
                 ("walker_alone", "walk"),
                 ("one_by_one", "one"),
                 ("sw", "sw"),

@@ -427,7 +427,7 @@ def batch_pool():
 @dataclasses.dataclass
 class BatchRun:
     engines: list
-    records: list  # LDBATCH: instance, engine, bytes, batch/walk/one/sw _msgs and _cycles
+    records: list  # LDBATCH: instance, engine, bytes, batch/ring/walk/one/sw _msgs and _cycles
     checks: list  # LDCHECK: the firmware compared every batch and one-by-one digest
     digests: list  # LDDIGEST: instance, alg, bytes, index, digest (the software digests)
     console: str
@@ -467,8 +467,8 @@ def _pool_run(run_class, engines, app, record_tag, log, timeout):
 def run_batch(engines=None, log=None, timeout=1800):
     """The batch firmware (software/firmware/apps/batch) on a SoC with `engines` (default the
     sim target's MAIN_SOC): per SHA peripheral, 1,000 messages of 64 B and of 1 KiB through the
-    batch walker (one ld_hw_md_batch call; then its table again, ld_hw_md_batch_run), one by one
-    (ld_hw_md, DMA) and in software."""
+    batch walker (one ld_hw_md_batch call; then its table again as a ring, ld_hw_md_batch_lengths,
+    and as it is, ld_hw_md_batch_run), one by one (ld_hw_md, DMA) and in software."""
     engines = list(engines or _standard().MAIN_SOC)
     return _pool_run(BatchRun, engines, "batch", "LDBATCH", log, timeout)
 

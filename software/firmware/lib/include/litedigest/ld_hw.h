@@ -297,6 +297,13 @@ int ld_hw_md_batch_run(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *
  * its index. An empty batch (n = 0) does nothing. */
 int ld_hw_md_batch(const ld_hw_dev *dev, int alg, ld_hw_batch_desc *table, const void *const *msgs,
                    const size_t *lens, size_t n, uint8_t *digests, size_t *done);
+/* A descriptor ring (firmware): a table whose buffers and outputs stay from call to call,
+ * each descriptor set once (ld_hw_batch_desc_set, or a first ld_hw_md_batch) for a buffer of
+ * cap bytes with a length of at least 1; each call then writes only the n length words (lens[i]
+ * <= cap, else LD_ERR_RANGE with *done its index, the ones before it hashed) and runs the table
+ * as ld_hw_md_batch does: one store a message instead of four. */
+int ld_hw_md_batch_lengths(const ld_hw_dev *dev, ld_hw_batch_desc *table, const size_t *lens,
+                           size_t n, size_t cap, size_t *done);
 
 /* --- interrupts ----------------------------------------------------------------------------
  * The peripheral raises its interrupt when a job ends (event `done`, any slot, errors too) and
