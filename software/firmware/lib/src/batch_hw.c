@@ -41,12 +41,11 @@ __attribute__((noinline)) static size_t fill_lengths(ld_hw_batch_desc *table, co
 /* ld_hw_md_batch's, ld_hw_mac_batch's and ld_hw_md_batch_lengths's body: n messages (msgs[i],
  * lens[i]; checked here), their descriptors in table (n entries) and their chaining values to
  * outs + i * stride; or, with msgs NULL, a table already set, of which only the lengths are
- * written (lens[i] <= cap); the
- * walker started with ctrl = start, in runs that it walks while the CPU fills the next. On
- * LD_OK every message is written; on a refused message (LD_ERR_ARG, LD_ERR_RANGE) the
- * messages before it are walked and written and *done is its index; on LD_ERR_HW and
- * LD_ERR_TIMEOUT *done counts the chaining values written, as ld_batch_wait's. dma_inval is
- * called once, at the end, when a run was started. */
+ * written (lens[i] <= cap). The walker is started with ctrl = start, in runs that it walks
+ * while the CPU fills the next. On LD_OK every message is written; on a refused message
+ * (LD_ERR_ARG, LD_ERR_RANGE) the messages before it are walked and written and *done is its
+ * index; on LD_ERR_HW and LD_ERR_TIMEOUT *done counts the chaining values written, as
+ * ld_batch_wait's. dma_inval is called once, at the end, when a run was started. */
 LD_HOT(batch_stream)
 static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t align, uint32_t start,
                         ld_hw_batch_desc *table, const void *const *msgs, const size_t *lens,
