@@ -35,26 +35,21 @@ static int make_k0(int alg, const void *key, size_t keylen, uint8_t *k0)
 
 /* --- 1. the HMAC peripheral --------------------------------------------------------------- */
 
-static int mac_dev(const ld_hw_dev *dev, int *alg, unsigned *key_slots)
-{
-    return ld_mac_dev_ok(dev, alg, key_slots);
-}
-
 size_t ld_hw_mac_size(const ld_hw_dev *dev)
 {
     int alg;
-    return mac_dev(dev, &alg, NULL) ? ld_md_digest_size(alg) : 0;
+    return ld_mac_dev_ok(dev, &alg, NULL) ? ld_md_digest_size(alg) : 0;
 }
 
 unsigned ld_hw_mac_key_slots(const ld_hw_dev *dev)
 {
     unsigned k;
-    return mac_dev(dev, NULL, &k) ? k : 0;
+    return ld_mac_dev_ok(dev, NULL, &k) ? k : 0;
 }
 
 uint32_t ld_hw_mac_keys(const ld_hw_dev *dev)
 {
-    return mac_dev(dev, NULL, NULL) ? LD_RD32(dev, dev->keys_valid) : 0;
+    return ld_mac_dev_ok(dev, NULL, NULL) ? LD_RD32(dev, dev->keys_valid) : 0;
 }
 
 int LD_UNLOCKED(ld_hw_mac_set_key)(const ld_hw_dev *dev, unsigned key_slot, const void *key,
@@ -64,7 +59,7 @@ int LD_UNLOCKED(ld_hw_mac_set_key)(const ld_hw_dev *dev, unsigned key_slot, cons
     unsigned slots;
     int alg, r;
 
-    if (!mac_dev(dev, &alg, &slots) || key_slot >= slots)
+    if (!ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots)
         return LD_ERR_ARG;
     r = make_k0(alg, key, keylen, k0);
     if (r == LD_OK) {
@@ -84,7 +79,7 @@ int LD_UNLOCKED(ld_hw_mac_wipe)(const ld_hw_dev *dev)
 {
     uint32_t st;
 
-    if (!mac_dev(dev, NULL, NULL))
+    if (!ld_mac_dev_ok(dev, NULL, NULL))
         return LD_ERR_ARG;
     LD_WR32(dev, dev->ctrl, LD_CTRL_ACK);
     LD_WR32(dev, dev->ctrl, LD_CTRL_WIPE);
@@ -101,7 +96,7 @@ int LD_UNLOCKED(ld_hw_mac_init)(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, unsigne
     unsigned slots;
     int alg, r;
 
-    if (ctx == NULL || !mac_dev(dev, &alg, &slots) || key_slot >= slots)
+    if (ctx == NULL || !ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots)
         return LD_ERR_ARG;
     if (!((LD_RD32(dev, dev->keys_valid) >> key_slot) & 1u))
         return LD_ERR_STATE;
@@ -123,7 +118,7 @@ static int mac_general(const ld_hw_dev *dev, unsigned key_slot, int path, const 
     unsigned slots;
     int alg, r;
 
-    if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || mac == NULL ||
+    if (!ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots || mac == NULL ||
         (data == NULL && len > 0) || (path != LD_PATH_CSR && path != LD_PATH_DMA))
         return LD_ERR_ARG;
     if (path == LD_PATH_DMA && dev->batch_base && len <= 0xffffff80u &&
@@ -171,7 +166,7 @@ static inline __attribute__((always_inline)) int mac_oneshot_body(const ld_hw_de
     unsigned slots;
     int alg;
 
-    if (!mac_dev(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
+    if (!ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
         !ld_md_lookup(alg, &f) || !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
         return mac_general(dev, key_slot, LD_PATH_DMA, p, len, mac); /* a tail call */
     if (!((ONESHOT_RD(dev->keys_valid) >> key_slot) & 1u))
