@@ -11,13 +11,19 @@ The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit 
             `out_align` (the chaining value's size rounded up to a power of two)
     word 3  bits 3:0 the variant (IV choice, as ctrl.variant); the other bits are 0
 
-The walker reads a descriptor whenever a slot is free, starts the message on that slot as a
-`pad` job (the DMA reader pads it, so one job is the whole message; on Skein with the output
-block, `out_block`, and the tweaks made by the tweak stage), and when a slot's job
-ends writes its chaining value to the descriptor's output address and frees the slot; a
-pipelined engine so holds one message per slot. When every message is written, `status.done`
-is set in `batch_status`, `finish_cycles` stamped and the `batch` event raised: one interrupt
-for the batch.
+The walker starts each message on a free slot as a `pad` job (the DMA reader pads it, so one
+job is the whole message; on Skein with the output block, `out_block`, and the tweaks made by
+the tweak stage); a pipelined engine so holds one message per slot. It works ahead of the
+slots so that a slot restarts a few cycles after its job ends:
+- it reads the next descriptor (and checks it) while the slots are busy, so a freed slot's next
+  message is issued without a bus read;
+- when a slot's job ends it takes the chaining value into a register and frees the slot at
+  once; the value is written to the descriptor's output address while the next message runs.
+Both of these use the bus only when the DMA reader would not start a fetch (`reader_wants`),
+unless the slots wait for them. Descriptors are so read before earlier messages' outputs are
+written: an output address must not lie in the table. When every message is written,
+`status.done` is set in `batch_status`, `finish_cycles` stamped and the `batch` event raised:
+one interrupt for the batch.
 
 While a batch runs it owns the slots (a ctrl job start is refused with err_state). A
 descriptor the job checks refuse (length, address: REGISTERS.md) or a bad output address stops
@@ -57,7 +63,8 @@ class BatchWalker(Module):
     """Ports:
     - `bus` (Wishbone master, `dma_width` data bits, row addresses): descriptor reads, output
       writes; `grant` (in): the bus is the walker's this cycle (the reader is between fetches);
-      `want` (out): the walker needs the bus (the reader starts no fetch);
+      `want` (out): the walker needs the bus (the reader starts no fetch); `reader_wants` (in):
+      the reader would start a fetch now (the walker's reads ahead and writes behind wait);
     - `start` (in, pulse), `base`, `count` (in): ctrl.batch_start and its registers;
     - `idle` (in): no slot has a job and none is done but unacknowledged;
     - `request` (request_layout, out), `request_valid` (out): a job start for SlotControl;
@@ -91,6 +98,7 @@ class BatchWalker(Module):
         )
         self.grant = Signal()
         self.want = Signal()
+        self.reader_wants = Signal()
         self.start = Signal()
         self.base = Signal(32)
         self.count = Signal(32)
@@ -129,10 +137,21 @@ class BatchWalker(Module):
         # four-engine ECP5 SoC's long sys path through the admission checks
         running = Signal()
         desc = Signal(8 * DESC_BYTES)
+        have = Signal()  # `desc` holds descriptor `idx`, read and checked, not yet issued
         d_addr, d_len, d_out, d_flags = (desc[32 * i : 32 * i + 32] for i in range(4))
         out_of = Array(Signal(32, name=f"out{s}") for s in range(nslots))
-        wb = Signal(nslots)  # slots finished, their chaining value not written
+        wb = Signal(nslots)  # slots finished, their chaining value not taken
         mine = Signal(nslots)  # slots running a job of the batch
+        # One slot: the walker works ahead of it (the module's docstring). Several slots (a
+        # pipeline): it takes a finished slot's value straight to memory and reads a descriptor
+        # only for a free slot. Issuing a pipeline's next message sooner does not make it
+        # sooner: its first block waits in the reader's one-block buffer for a free place in
+        # the ring and there holds up the other slots' next blocks (measured: 64-byte batches
+        # on sha256:opt:p4 and sha1:opt:p8 took more cycles a message).
+        ahead = nslots == 1
+        # the chaining value written behind (one slot): taken from the finished slot, which is
+        # then free, and written to `out_q` while the next message runs
+        cv_q, out_q, pend = Signal(digest_bits), Signal(32), Signal()
 
         # a free slot (lowest) and a finished one (lowest)
         free = Signal(nslots)
@@ -148,8 +167,9 @@ class BatchWalker(Module):
         beat = Signal(max=max(desc_rows, out_rows) + 1)
         cv_mem = Signal(8 * A)  # the chaining value in memory order, zero-extended
         cv_valid = Signal(A)  # its bytes that are written
-        self.comb += [cv_mem.eq(engine_block(self.cv, word_bits)), cv_valid.eq((1 << cv_bytes) - 1)]
-        out_addr = out_of[wb_slot]
+        cv_out = cv_q if ahead else self.cv
+        self.comb += [cv_mem.eq(engine_block(cv_out, word_bits)), cv_valid.eq((1 << cv_bytes) - 1)]
+        out_addr = out_q if ahead else out_of[wb_slot]
         if row_bytes >= A:
             lanes = row_bytes // A
             lane = out_addr[ab:rb] if lanes > 1 else 0
@@ -168,7 +188,7 @@ class BatchWalker(Module):
             out_adr = out_addr[rb:] + beat
         # a row holds several descriptors: the last row read is kept, and a descriptor in it is
         # taken without a bus read (`drow_ok`: it holds the row at `drow_adr`; cleared at a
-        # batch's start and by the walker's own writes, which might overwrite the table)
+        # batch's start and by the walker's own writes)
         drow, drow_adr, drow_ok = Signal(8 * row_bytes), Signal(32 - rb), Signal()
         if row_bytes >= DESC_BYTES:
             dlanes = row_bytes // DESC_BYTES
@@ -231,6 +251,7 @@ class BatchWalker(Module):
                     NextValue(ptr, self.base),
                     NextValue(self.progress, 0),
                     NextValue(stop, self.count == 0),
+                    NextValue(have, 0),
                     NextValue(drow_ok, 0),
                     NextValue(self.err_desc, 0),
                     NextValue(self.err_bus, 0),
@@ -240,36 +261,50 @@ class BatchWalker(Module):
                 ),
             ),
         )
-        fsm.act(
-            "PICK",
-            If(
-                wb != 0,
-                self.want.eq(1),
-                If(self.grant, NextValue(beat, 0), NextState("WRITE")),
+        # What the walker does next, most urgent first. One slot: take the finished slot's
+        # chaining value (frees the slot), issue the descriptor it holds, write the value it
+        # holds (at once if the slot has finished again, else when the reader would not
+        # fetch), read the next descriptor (at once if the slot is free, else likewise), end
+        # the batch. Several slots: write a finished slot's value (then free it), issue to a
+        # free slot the descriptor kept in the last row read or read it, end the batch.
+        free_any = free != 0
+        write = [self.want.eq(1), If(self.grant, NextValue(beat, 0), NextState("WRITE"))]
+        read = [self.want.eq(1), If(self.grant, NextValue(beat, 0), NextState("READ"))]
+        if ahead:
+            pick = (
+                If(
+                    (wb != 0) & ~pend,
+                    NextValue(cv_q, self.cv),
+                    NextValue(out_q, out_of[wb_slot]),
+                    NextValue(pend, 1),
+                    self.ack_slots.eq(1 << wb_slot),
+                )
+                .Elif(have & ~stop & free_any, NextState("ISSUE"))
+                .Elif(pend & ((wb != 0) | ~self.reader_wants), *write)
             )
-            .Elif(
-                ~stop & (idx == self.count),
-                NextValue(stop, 1),
-            )
-            .Elif(
-                ~stop & (free != 0) & kept,
-                load(desc_kept),
-                NextState("ISSUE"),
-            )
-            .Elif(
-                ~stop & (free != 0),
-                self.want.eq(1),
-                If(self.grant, NextValue(beat, 0), NextState("READ")),
-            )
-            .Elif(
-                stop & (mine == 0),
-                NextValue(self.done, 1),
-                self.stamp.eq(1),
-                self.event.eq(1),
-                NextValue(running, 0),
-                NextState("IDLE"),
-            ),
+        else:
+            pick = If(wb != 0, *write)
+        pick.Elif(~stop & ~have & (idx == self.count), NextValue(stop, 1))
+        pick.Elif(
+            ~stop & ~have & kept & free_any,
+            load(desc_kept),
+            NextValue(have, 1),
+            NextState("ISSUE"),
         )
+        if ahead:
+            pick.Elif(~stop & ~have & kept, load(desc_kept), NextValue(have, 1))
+            pick.Elif(~stop & ~have & (free_any | ~self.reader_wants), *read)
+        else:
+            pick.Elif(~stop & ~have & free_any, *read)
+        pick.Elif(
+            stop & (mine == 0) & ~pend,
+            NextValue(self.done, 1),
+            self.stamp.eq(1),
+            self.event.eq(1),
+            NextValue(running, 0),
+            NextState("IDLE"),
+        )
+        fsm.act("PICK", pick)
         fsm.act(
             "READ",
             bus.cyc.eq(1),
@@ -284,7 +319,14 @@ class BatchWalker(Module):
                 NextValue(drow_adr, ptr[rb:]),
                 NextValue(drow_ok, 1),
                 NextValue(beat, beat + 1),
-                If(beat == desc_rows - 1, NextState("ISSUE")),
+                If(
+                    beat == desc_rows - 1,
+                    NextValue(have, 1),
+                    # (one slot: its value first, if it has finished meanwhile)
+                    If(free_any & (wb == 0) if ahead else 1, NextState("ISSUE")).Else(
+                        NextState("PICK")
+                    ),
+                ),
             ),
             If(bus.err, NextValue(self.err_bus, 1), NextValue(stop, 1), NextState("PICK")),
         )
@@ -299,6 +341,7 @@ class BatchWalker(Module):
                 ~desc_ok,
                 NextValue(self.err_desc, 1),
                 NextValue(stop, 1),
+                NextValue(have, 0),
                 NextState("PICK"),
             ).Elif(
                 ~self.csr_write,  # a ctrl write this cycle is SlotControl's request
@@ -310,6 +353,7 @@ class BatchWalker(Module):
         )
         fsm.act(
             "ISSUED",
+            NextValue(have, 0),
             If(
                 refused_q,
                 NextValue(self.err_desc, 1),
@@ -334,7 +378,7 @@ class BatchWalker(Module):
                 NextValue(beat, beat + 1),
                 If(
                     beat == out_rows - 1,
-                    self.ack_slots.eq(1 << wb_slot),
+                    NextValue(pend, 0) if ahead else self.ack_slots.eq(1 << wb_slot),
                     NextValue(self.progress, self.progress + 1),
                     NextState("PICK"),
                 ),
@@ -343,7 +387,7 @@ class BatchWalker(Module):
                 bus.err,
                 NextValue(self.err_bus, 1),
                 NextValue(stop, 1),
-                self.ack_slots.eq(1 << wb_slot),
+                NextValue(pend, 0) if ahead else self.ack_slots.eq(1 << wb_slot),
                 NextState("PICK"),
             ),
         )

@@ -433,7 +433,7 @@ class HashPeripheral(CycleCounter):
         if self.axi_reads:
             # the reader has its own port: the walker's bus is the peripheral's, always granted
             self.bus = walker.bus
-            self.comb += walker.grant.eq(1)
+            self.comb += [walker.grant.eq(1), walker.reader_wants.eq(0)]
             return
         self.bus = bus = wishbone.Interface(
             data_width=dma_width, address_width=32, addressing="word"
@@ -442,6 +442,7 @@ class HashPeripheral(CycleCounter):
         own = walker.owns_bus
         self.comb += [
             walker.grant.eq(~reader.filling),
+            walker.reader_wants.eq(reader.wants),
             # the bus: the walker's transfer, else the reader's
             bus.adr.eq(Mux(own, wr.adr, rd.adr)),
             bus.dat_w.eq(wr.dat_w),

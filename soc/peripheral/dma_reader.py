@@ -320,6 +320,9 @@ class DMAReader(Module):
         self.comb += rr_comb
         self.sync += rr_sync
         self.comb += choose.eq(~filling & (~source.valid | source.ready) & any_req & ~self.pause)
+        # (out) a fetch would start now but for `pause`: the batch walker leaves the bus to it
+        self.wants = Signal()
+        self.comb += self.wants.eq(~filling & (~source.valid | source.ready) & any_req)
         # an owed output block, once the slot's rows are read: made at once, no bus read
         synth = Signal()
         self.comb += synth.eq(jobs.output_due(pick))

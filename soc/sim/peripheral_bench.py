@@ -4,14 +4,16 @@ Wishbone slave, the CSRs driven as LiteX's CSR bank drives them. The peripheral 
 (tests/peripheral) and the batch walker's profile (`walker_profile`, `litedigest bench
 --backend rtl --batch`) run on it.
 
-The profile says where a batch message's cycles go: per cycle it samples the walker's state
-and whether the engine has a block in flight, and sums the cycles of each phase:
+The profile says where a batch message's cycles go: per cycle it samples whether the engine
+has a block in flight and the walker's state, and sums the cycles of each phase. A cycle the
+engine works is the engine's, whatever the walker does in it; the other phases are the cycles
+the engine waits for:
 
+- ``engine``: the engine has a block in flight;
 - ``descriptor``: reading a descriptor row (READ);
 - ``issue``: requesting the job and taking SlotControl's answer (ISSUE, ISSUED);
-- ``engine``: the engine has a block in flight (and the walker waits);
-- ``fetch``: a job of the batch runs but the engine has no block: the DMA reader fetches;
 - ``digest``: writing a chaining value (WRITE);
+- ``fetch``: a job of the batch runs but the engine has no block: the DMA reader fetches;
 - ``other``: the rest (the walker deciding, the start and the end of the batch).
 """
 
@@ -204,14 +206,14 @@ def walker_profile(spec, nbytes=64, count=32, dma_width=128, ram_wait=1, seed=1)
             if (yield eng.source.valid) and (yield eng.source.ready):
                 in_flight -= 1
             if running["on"]:
-                if (yield states["READ"]):
+                if in_flight > 0:
+                    tally["engine"] += 1
+                elif (yield states["READ"]):
                     tally["descriptor"] += 1
                 elif (yield states["ISSUE"]) or (yield states["ISSUED"]):
                     tally["issue"] += 1
                 elif (yield states["WRITE"]):
                     tally["digest"] += 1
-                elif in_flight > 0:
-                    tally["engine"] += 1
                 elif (yield walker.busy) and (yield b.p.slots_busy.status):
                     tally["fetch"] += 1
                 else:

@@ -23,3 +23,22 @@ def test_other_families_are_refused():
 
     with pytest.raises(ValueError, match="SHA engines"):
         next(bench_rtl_batch(["skein512:r8"]))
+
+
+def test_one_slot_walker_works_ahead():
+    """On a one-slot engine the walker reads the next descriptor and writes the last chaining
+    value while the message runs: the engine waits for neither. What is left between two
+    messages is the job's start and its first block's fetch (the simulated SoC's RAM: 512-bit
+    rows, an ack a cycle after the request)."""
+    r = walker_profile("sha256:opt", 64, count=12, dma_width=512, ram_wait=0)
+    assert r["phases"]["descriptor"] + r["phases"]["digest"] < 0.5
+    assert r["cycles_per_message"] <= r["engine_limit"] + 11
+
+
+def test_pipeline_walker_keeps_its_ring_full():
+    """A p-slot pipeline restarts a slot one ring rotation after its message ends at the
+    soonest (the slot is free only then, and its next first block waits for a free place in
+    the ring): a two-block message costs at most three places of its slot's ring, so on
+    sha256:opt:p4 (32 cycles a rotation) at most 24 cycles a message."""
+    r = walker_profile("sha256:opt:p4", 64, count=16, dma_width=512, ram_wait=0)
+    assert r["cycles_per_message"] <= 3 * 32 / 4

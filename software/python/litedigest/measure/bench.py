@@ -362,10 +362,11 @@ WALKER_MESSAGES = {64: 32, 1024: 8}
 
 def bench_rtl_batch(engines=None, sizes=(64, 1024), log=None):
     """`bench --backend rtl --batch`: the peripheral's batch walker alone in Migen simulation
-    (litedigest.soc.sim.peripheral_bench.walker_profile: a 128-bit DMA bus on a RAM that acks
-    after a cycle): per engine and size, the cycles a message takes and where they go, every
-    digest checked against hashlib."""
+    (litedigest.soc.sim.peripheral_bench.walker_profile) on the simulated SoC's main RAM (its
+    wide port's rows, an ack the cycle after the request): per engine and size, the cycles a
+    message takes and where they go, every digest checked against hashlib."""
     from litedigest.soc.sim.peripheral_bench import walker_profile
+    from litedigest.soc.targets.sim import DMA_ROW_BITS
 
     log = log or _stderr
     for sp in engines or WALKER_ENGINES:
@@ -373,7 +374,9 @@ def bench_rtl_batch(engines=None, sizes=(64, 1024), log=None):
             raise ValueError(f"the walker's profile takes SHA engines, not {sp}")
         for n in sizes:
             log(f"bench rtl --batch: {sp}, {n} B messages (Migen simulation)")
-            r = walker_profile(sp, n, count=WALKER_MESSAGES.get(n, 8))
+            r = walker_profile(
+                sp, n, count=WALKER_MESSAGES.get(n, 8), dma_width=DMA_ROW_BITS, ram_wait=0
+            )
             yield {
                 **r,
                 "backend": "rtl",

@@ -283,7 +283,8 @@ size_t ld_hw_batch_stride(int alg);
 int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uintptr_t msg,
                          size_t len, uintptr_t out);
 /* Run n descriptors at bus address table (16-byte aligned, DMA-readable, already visible to
- * the DMA): starts the walker, waits for its end (bounded by timeout_polls), acks. *done (if
+ * the DMA; no output address inside the table: the walker reads descriptors ahead of the
+ * outputs it writes): starts the walker, waits for its end (bounded by timeout_polls), acks. *done (if
  * not NULL): the chaining values written. LD_OK; LD_ERR_HW (a descriptor refused, bus error,
  * the peripheral busy); LD_ERR_TIMEOUT (the batch still runs: the peripheral stays owned by it
  * until it ends); LD_ERR_ARG. Calls dma_inval before returning LD_OK. */
