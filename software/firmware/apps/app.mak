@@ -80,7 +80,7 @@ $(LIBLD_OBJECTS): CFLAGS += -O2 $(LIBLD_CFLAGS)
 -include $(OBJECTS:%.o=$(OUT)/%.d) $(LIBLD_OBJECTS:%.o=%.d)
 
 vpath %.c $(APP_DIR)
-vpath %.S $(CPU_DIRECTORY)
+vpath %.S $(APP_DIR) $(CPU_DIRECTORY)
 
 $(OUT)/%.o: %.c | $(OUT)
 	$(compile)

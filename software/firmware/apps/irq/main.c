@@ -8,11 +8,15 @@
  *   work: dev.wait = wait_work: between two status reads the driver calls it, and it does the
  *         firmware's "other work" (here: counting) until the interrupt handler has run;
  *   wfi:  dev.wait = wait_wfi: the CPU sleeps (wfi) until the interrupt (a CPU that takes
- *         wfi as a no-op spins through the driver's status reads instead: see waits=).
+ *         wfi as a no-op spins through the driver's status reads instead: see waits=);
+ *   lean: as work, the interrupt taken by the app's own trap vector (lean_trap.S) instead of
+ *         LiteX's trap_entry and isr().
  * The interrupt handler (attached with LiteX's irq_attach) acknowledges the peripheral's
- * events with ld_hw_irq_ack and stamps the counter at its first entry per call. The handler
- * and the waits are in the hot block (LD_APP_HOT) beside the driver's timed code, so taking
- * the interrupt does not evict it; the library is built with LD_CONFIG_HAL_INLINE (Makefile).
+ * events with ld_hw_irq_ack and stamps the counter at its first entry per call and at its
+ * end; lean_trap does the same in two registers, without the end stamp (handler=0). The
+ * handlers and the waits are in the hot block (LD_APP_HOT) beside the driver's timed code, so
+ * taking the interrupt does not evict it; the library is built with LD_CONFIG_HAL_INLINE
+ * (Makefile).
  * Output, per mode and case:
  *   LDIRQ mode=<m> case=<dma-N|batch-Nx64> cycles=<the call alone: the counter's own cost,
  *         LDTIMER, subtracted as in the demo> latency=<cycles from the
@@ -46,12 +50,19 @@ static uint8_t outs[BATCH * 32] LD_DMA_ALIGNED;
 
 static ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 
-static volatile uint32_t fired;     /* set by the handler, cleared by the waits */
-static volatile uint32_t irqs;      /* interrupts taken */
+/* (fired and irqs are lean_trap's too) */
+volatile uint32_t fired;            /* set by the handler, cleared by the waits */
+volatile uint32_t irqs;             /* interrupts taken */
 static volatile uint32_t t_isr;     /* the counter's low word at the handler's first entry */
 static volatile uint32_t t_isr_end; /* ... and at its end */
 static volatile uint32_t stamped;
 static uint32_t waits, work;
+/* lean_trap.S's words: its interrupt's bit in the CPU's pending register, the addresses of
+ * the counter's latch, the counter's low word and the pending events; its entry stamp */
+void lean_trap(void);
+uint32_t lean_irq_mask, lean_latch, lean_value_lo, lean_ev_pending;
+volatile uint32_t lean_t_entry;
+static int lean; /* the lean mode runs: the stamps are lean_trap's */
 
 LD_APP_HOT static void sha256_isr(void)
 {
@@ -127,6 +138,7 @@ static timing run_case(uint32_t len, int batch, uint8_t *digest)
                                    (uintptr_t)(outs + 32 * i));
     fired = 0;
     stamped = 0;
+    lean_t_entry = 0;
     t0 = now(&dev);
     if (batch && t.r == LD_OK)
         t.r = ld_hw_md_batch_run(&dev, (uintptr_t)table, (size_t)batch, NULL);
@@ -135,6 +147,10 @@ static timing run_case(uint32_t len, int batch, uint8_t *digest)
     t1 = now(&dev);
     t.cycles = call_cycles(t1 - t0, timer);
     t.latency = t1 - finish_stamp();
+    if (lean) {
+        stamped = lean_t_entry ? 1 : 0;
+        t_isr = lean_t_entry;
+    }
     t.isr = stamped ? (uint32_t)(t_isr - (uint32_t)finish_stamp()) : 0;
     t.handler = stamped == 2 ? (uint32_t)(t_isr_end - t_isr) : 0;
     if (batch)
@@ -222,6 +238,14 @@ int main(void)
     measure_all("work");
     dev.wait = wait_wfi;
     measure_all("wfi");
+    lean_irq_mask = 1u << SHA256_INTERRUPT;
+    lean_latch = CSR_SHA256_CYCLES_LATCH_ADDR;
+    lean_value_lo = CSR_SHA256_CYCLES_VALUE_ADDR + 4;
+    lean_ev_pending = CSR_SHA256_EV_PENDING_ADDR;
+    lean = 1;
+    __asm__ volatile("csrw mtvec, %0" ::"r"(lean_trap));
+    dev.wait = wait_work;
+    measure_all("lean");
     printf("LDDONE\n");
     while (1) {
     }
