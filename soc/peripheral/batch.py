@@ -13,17 +13,19 @@ The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit 
 
 The walker starts each message on a free slot as a `pad` job (the DMA reader pads it, so one
 job is the whole message; on Skein with the output block, `out_block`, and the tweaks made by
-the tweak stage); a pipelined engine so holds one message per slot. It works ahead of the
-slots so that a slot restarts a few cycles after its job ends:
-- it reads the next descriptor (and checks it) while the slots are busy, so a freed slot's next
-  message is issued without a bus read;
-- when a slot's job ends it takes the chaining value into a register and frees the slot at
-  once; the value is written to the descriptor's output address while the next message runs.
+the tweak stage); a pipelined engine so holds one message per slot. On a one-slot engine the
+walker works ahead of the slot, so that it restarts a few cycles after its job ends:
+- it reads the next descriptor (and checks it) while the slot is busy, so the freed slot's
+  next message is issued without a bus read;
+- when the job ends it takes the chaining value into a register and frees the slot at once;
+  the value is written to the descriptor's output address while the next message runs (if
+  that write fails, no later value is written or counted).
 Both of these use the bus only when the DMA reader would not start a fetch (`reader_wants`),
-unless the slots wait for them. Descriptors are so read before earlier messages' outputs are
-written: an output address must not lie in the table. When every message is written,
-`status.done` is set in `batch_status`, `finish_cycles` stamped and the `batch` event raised:
-one interrupt for the batch.
+unless the slot waits for them. Descriptors are so read before earlier messages' outputs are
+written: an output address must not lie in the table. On a pipeline the walker writes a
+finished slot's value, then frees the slot, and reads a descriptor for a free slot. When every
+message is written, `status.done` is set in `batch_status`, `finish_cycles` stamped and the
+`batch` event raised: one interrupt for the batch.
 
 While a batch runs it owns the slots (a ctrl job start is refused with err_state). A
 descriptor the job checks refuse (length, address: REGISTERS.md) or a bad output address stops
@@ -140,7 +142,7 @@ class BatchWalker(Module):
         have = Signal()  # `desc` holds descriptor `idx`, read and checked, not yet issued
         d_addr, d_len, d_out, d_flags = (desc[32 * i : 32 * i + 32] for i in range(4))
         out_of = Array(Signal(32, name=f"out{s}") for s in range(nslots))
-        wb = Signal(nslots)  # slots finished, their chaining value not taken
+        wb = Signal(nslots)  # slots finished, their chaining value not taken (written)
         mine = Signal(nslots)  # slots running a job of the batch
         # One slot: the walker works ahead of it (the module's docstring). Several slots (a
         # pipeline): it takes a finished slot's value straight to memory and reads a descriptor
@@ -152,6 +154,10 @@ class BatchWalker(Module):
         # the chaining value written behind (one slot): taken from the finished slot, which is
         # then free, and written to `out_q` while the next message runs
         cv_q, out_q, pend = Signal(digest_bits), Signal(32), Signal()
+        # an output write failed: the values taken after it are dropped, not written, so that
+        # the outputs written stay the table's first `progress` (the next message was started
+        # before the write)
+        wlost = Signal()
 
         # a free slot (lowest) and a finished one (lowest)
         free = Signal(nslots)
@@ -188,7 +194,8 @@ class BatchWalker(Module):
             out_adr = out_addr[rb:] + beat
         # a row holds several descriptors: the last row read is kept, and a descriptor in it is
         # taken without a bus read (`drow_ok`: it holds the row at `drow_adr`; cleared at a
-        # batch's start and by the walker's own writes)
+        # batch's start and by the walker's own writes, so that a table an output overwrote,
+        # against the rule, is read as it now is rather than as it was)
         drow, drow_adr, drow_ok = Signal(8 * row_bytes), Signal(32 - rb), Signal()
         if row_bytes >= DESC_BYTES:
             dlanes = row_bytes // DESC_BYTES
@@ -256,6 +263,7 @@ class BatchWalker(Module):
                     NextValue(self.err_desc, 0),
                     NextValue(self.err_bus, 0),
                     NextValue(self.err_state, 0),
+                    NextValue(wlost, 0),
                     NextValue(running, 1),
                     NextState("PICK"),
                 ),
@@ -276,7 +284,7 @@ class BatchWalker(Module):
                     (wb != 0) & ~pend,
                     NextValue(cv_q, self.cv),
                     NextValue(out_q, out_of[wb_slot]),
-                    NextValue(pend, 1),
+                    NextValue(pend, ~wlost),
                     self.ack_slots.eq(1 << wb_slot),
                 )
                 .Elif(have & ~stop & free_any, NextState("ISSUE"))
@@ -387,7 +395,11 @@ class BatchWalker(Module):
                 bus.err,
                 NextValue(self.err_bus, 1),
                 NextValue(stop, 1),
-                NextValue(pend, 0) if ahead else self.ack_slots.eq(1 << wb_slot),
+                *(
+                    [NextValue(pend, 0), NextValue(wlost, 1)]
+                    if ahead
+                    else [self.ack_slots.eq(1 << wb_slot)]
+                ),
                 NextState("PICK"),
             ),
         )

@@ -34,12 +34,15 @@ PHASES = ("descriptor", "issue", "engine", "fetch", "digest", "other")
 
 class Ram:
     """Main RAM behind the peripheral's DMA bus: rows of `row_bytes`, writes by byte lane
-    (`sel`). Before each ack it waits a random 0..3 cycles (`rng`), or `wait` cycles."""
+    (`sel`). Before each ack it waits a random 0..3 cycles (`rng`), or `wait` cycles. An
+    access to a row whose bus address is in `failing` ends with `err` instead (nothing
+    written, nothing read)."""
 
     def __init__(self, row_bytes, rng, wait=None):
         self.mem = bytearray(rng.randbytes(RAM_SIZE))
         self.row_bytes, self.rng, self.wait = row_bytes, rng, wait
         self.reads = self.writes = 0
+        self.failing = set()
 
     def row(self, adr):
         off = adr * self.row_bytes - RAM_BASE
@@ -50,11 +53,16 @@ class Ram:
     def serve(self, bus):
         while True:
             yield bus.ack.eq(0)
+            yield bus.err.eq(0)
             yield
             if (yield bus.cyc) and (yield bus.stb):
                 for _ in range(self.rng.randrange(4) if self.wait is None else self.wait):
                     yield
                 off = self.row((yield bus.adr))
+                if off // self.row_bytes * self.row_bytes + RAM_BASE in self.failing:
+                    yield bus.err.eq(1)
+                    yield
+                    continue
                 if (yield bus.we):
                     sel, dat = (yield bus.sel), (yield bus.dat_w)
                     for k in range(self.row_bytes):
@@ -108,6 +116,13 @@ class Bench:
         for k, x in kw.items():
             v |= int(x) << fields[k].offset
         yield from self.write(self.p.ctrl, v)
+
+    def batch(self, table, count, limit=60000):
+        """Start a batch of `count` descriptors at `table` and wait for `batch_status.done`."""
+        yield from self.write(self.p.batch_base, table)
+        yield from self.write(self.p.batch_count, count)
+        yield from self.ctrl(batch_start=1)
+        yield from self.wait(lambda: (yield from self.field(self.p.batch_status, "done")), limit)
 
     def wait(self, cond, limit=20000):
         for _ in range(limit):

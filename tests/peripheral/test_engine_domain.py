@@ -67,10 +67,7 @@ def test_batch_on_a_slow_engine(spec):
     res = {}
 
     def gen():
-        yield from b.write(b.p.batch_base, table)
-        yield from b.write(b.p.batch_count, len(msgs))
-        yield from b.ctrl(batch_start=1)
-        yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
+        yield from b.batch(table, len(msgs))
         res["status"] = yield b.p.batch_status.status
 
     b.run(gen)

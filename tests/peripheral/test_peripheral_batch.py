@@ -164,6 +164,8 @@ def write_batch(b, msgs, table, outs, variants):
     "spec,width,count",
     [
         ("sha256:base", 512, 6),
+        ("sha256:base", 512, 1),
+        ("sha1:base", 64, 0),
         ("sha256:base:p2", 512, 9),
         ("sha1:base", 64, 5),
         ("sha512:base", 32, 3),
@@ -187,10 +189,7 @@ def test_batch(spec, width, count):
     res = {}
 
     def gen():
-        yield from b.write(b.p.batch_base, table)
-        yield from b.write(b.p.batch_count, count)
-        yield from b.ctrl(batch_start=1)
-        yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
+        yield from b.batch(table, count)
         res["status"] = yield b.p.batch_status.status
         res["progress"] = yield b.p.batch_progress.status
         for _ in range(5):
@@ -230,10 +229,7 @@ def test_batch_rereads_a_rewritten_table():
 
     def run_batch(msgs):
         write_batch(b, msgs, table, outs, [("sha256", 0)] * len(msgs))
-        yield from b.write(b.p.batch_base, table)
-        yield from b.write(b.p.batch_count, len(msgs))
-        yield from b.ctrl(batch_start=1)
-        yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
+        yield from b.batch(table, len(msgs))
         got.append(
             [
                 bytes(b.ram.mem[outs - RAM_BASE + 32 * i : outs - RAM_BASE + 32 * i + 32])
@@ -385,3 +381,41 @@ def test_slots_ack_clears_done_on_every_peripheral(spec):
 
     b.run(gen)
     assert res == {"after_one": ((1 << n) - 1) & ~1, "after_all": 0}
+
+
+@pytest.mark.parametrize("spec,width", [("sha256:base", 512), ("sha1:base", 64)])
+@pytest.mark.parametrize("fail", ["output", "descriptor"])
+def test_one_slot_batch_bus_error_keeps_the_first_outputs(spec, width, fail):
+    """A one-slot walker starts the next message before it writes the last one's chaining
+    value and reads descriptors ahead: after a bus error on an output write or a descriptor
+    read the batch still ends with `err_bus`, and the outputs written are exactly the table's
+    first `batch_progress` entries (those of later messages are dropped, not written)."""
+    b = Bench(spec, width, seed=21)
+    A = out_align(b.engine.digest_bits)
+    name = b.spec.algorithm
+    msgs = [b.rng.randbytes(b.rng.randrange(1, 140)) for _ in range(6)]
+    table, outs = RAM_BASE + 0x100, RAM_BASE + 0x6000
+    info = write_batch(b, msgs, table, outs, [(name, b.engine.variants.get(name, 0))] * 6)
+    # the failing access: message 2's output row, or the row of descriptor 4 (with 512-bit
+    # rows the first of its row, with 64-bit rows its first half)
+    n = 2 if fail == "output" else 4
+    row = b.ram.row_bytes
+    addr = info[n][1] if fail == "output" else table + n * DESC_BYTES
+    b.ram.failing.add(addr // row * row)
+    before = bytes(b.ram.mem)
+    res = {}
+
+    def gen():
+        yield from b.batch(table, len(msgs))
+        res["err_bus"] = yield from b.field(b.p.batch_status, "err_bus")
+        res["progress"] = yield b.p.batch_progress.status
+
+    b.run(gen)
+    assert res["err_bus"] == 1 and res["progress"] == n, res
+    mem = b.ram.mem
+    for i, (msg, (_, out)) in enumerate(zip(msgs, info)):
+        o = out - RAM_BASE
+        if i < n:
+            assert bytes(mem[o : o + 16]) == hashlib.new(name, msg).digest()[:16], i
+        else:
+            assert bytes(mem[o : o + A]) == before[o : o + A], i  # not written
