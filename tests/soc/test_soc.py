@@ -50,6 +50,11 @@ def test_demo_digests_and_checks(demo_opt):
         "good_hash_after_errors_dma",
         "dma_misaligned_err_addr",
         "wrong_family_arg",
+        "oneshot_walker_unaligned_out",
+        "oneshot_walker_aligned_out",
+        "oneshot_registers_no_area",
+        "oneshot_registers_misaligned_area",
+        "oneshot_walker_sha224",
     } <= names
     assert all(c["ok"] for c in demo_opt.checks), [c for c in demo_opt.checks if not c["ok"]]
 
@@ -59,13 +64,14 @@ def test_demo_performance_targets(demo_opt):
     dma = demo_opt.record("dma", 16384)["cycles"]
     csr = demo_opt.record("csr", 16384)["cycles"]
     assert sw / 16384 <= 75, "software SHA-256 must stay a fair baseline (<= 75 cycles/byte)"
-    # the one-shot DMA fast path (docs/measurements/soc.md), the call alone (the counter's own
-    # cost subtracted): 16 KiB 8,892 cycles, 1.843 B/cycle, 121x; 64 B 480 cycles (with the
-    # registered CSR bridge). These are the end-to-end issue's targets (cycle counts are
-    # exact: a regression shows here)
-    assert 16384 / dma >= 1.8, f"DMA path {16384 / dma:.3f} bytes/cycle"
+    # the one-shot DMA fast path (docs/measurements/soc.md: a batch of one descriptor, the
+    # chaining value written to RAM by the peripheral), the call alone (the counter's own cost
+    # subtracted). Cycle counts are exact: a regression shows here. The bounds leave room for
+    # the layout of unrelated code (direct-mapped caches), which moves the call by tens of
+    # cycles; the register-read one-shot this replaced took 480 cycles for 64 B.
+    assert 16384 / dma >= 1.85, f"DMA path {16384 / dma:.3f} bytes/cycle"
     assert sw / dma >= 115, f"DMA speedup {sw / dma:.1f}x"
-    assert demo_opt.record("dma", 64)["cycles"] <= 500
+    assert demo_opt.record("dma", 64)["cycles"] <= 430
     assert dma < csr < sw
 
 

@@ -106,6 +106,43 @@ static void measure(void)
     printf("\n");
 }
 
+/* The one-shot DMA call's ways (ld_hw.h oneshot_area): through the walker (the chaining value
+ * in the device's area) into an aligned and an unaligned buffer, a SHA-224 digest (28 of its 32
+ * bytes), and through the digest registers for a device without a usable area (none, or one
+ * not aligned to the DMA's row); the same digests every way. */
+static void oneshot_ways(void)
+{
+    static uint32_t out_words[9];
+    static ld_hw_dev no_area, bad_area;
+    uint8_t ref[32], *odd = (uint8_t *)out_words + 1;
+    int r;
+
+    ld_sha256(LD_SHA256, msgbuf, 128, ref);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, odd);
+    check("oneshot_walker_unaligned_out", r == LD_OK && memcmp(ref, odd, 32) == 0);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
+    /* the walker wrote it to the device's area */
+    check("oneshot_walker_aligned_out", r == LD_OK && memcmp(ref, out_words, 32) == 0 &&
+                                            memcmp(ref, dev.oneshot_area->cv, 32) == 0);
+    memset(dev.oneshot_area->cv, 0x5a, 32); /* the register way leaves the area alone */
+    no_area = dev;
+    no_area.oneshot_area = NULL;
+    memset(out_words, 0, sizeof out_words);
+    r = ld_hw_md(&no_area, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
+    check("oneshot_registers_no_area", r == LD_OK && memcmp(ref, out_words, 32) == 0);
+    bad_area = dev;
+    bad_area.oneshot_area = (struct ld_hw_oneshot_area *)((uintptr_t)dev.oneshot_area + 4);
+    memset(out_words, 0, sizeof out_words);
+    r = ld_hw_md(&bad_area, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
+    check("oneshot_registers_misaligned_area",
+          r == LD_OK && memcmp(ref, out_words, 32) == 0 && dev.oneshot_area->cv[31] == 0x5a);
+    ld_sha256(LD_SHA224, msgbuf, 64, ref);
+    memset(out_words, 0xa5, sizeof out_words);
+    r = ld_hw_md(&dev, LD_ALG_SHA224, LD_PATH_DMA, msgbuf, 64, (uint8_t *)out_words);
+    check("oneshot_walker_sha224",
+          r == LD_OK && memcmp(ref, out_words, 28) == 0 && out_words[7] == 0xa5a5a5a5u);
+}
+
 static void bad_inputs(void)
 {
     uint8_t ref[32], out[32];
@@ -157,6 +194,7 @@ static void bad_inputs(void)
     ld_sha256(LD_SHA224, "abc", 3, ref);
     r = ld_hw_md(&dev, LD_ALG_SHA224, LD_PATH_CSR, "abc", 3, out);
     check("sha224_abc", r == LD_OK && memcmp(ref, out, 28) == 0);
+    oneshot_ways();
 }
 
 int main(void)

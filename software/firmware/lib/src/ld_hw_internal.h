@@ -295,14 +295,53 @@ static inline uint32_t ld_bswap32(uint32_t w)
             LD_WR32(dev, (a), (v));                                                                \
     } while (0)
 
+/* A one-shot call's wait for `mask` in register `reg` (busy_reg & mask: the work still runs):
+ * LD_OK (*value, if not NULL: the register's last value), LD_ERR_TIMEOUT, LD_ERR_HW (the work
+ * vanished: a reset). */
+static inline __attribute__((always_inline)) int ld_oneshot_wait(const ld_hw_dev *dev,
+                                                                 uintptr_t reg, uintptr_t busy_reg,
+                                                                 uint32_t mask, const int mmio,
+                                                                 uint32_t *value)
+{
+    uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
+    uint32_t polls, v;
+
+#if LD_CONFIG_LOST_JOBS
+    /* the same loop as a bare bounded wait for the first LD_HW_FIRST_POLLS polls (no more
+     * work or live registers: this is the 64-byte call's cost); a longer job's wait goes on
+     * in ld_hw_poll_rest, which also sees a job that vanished (a reset) */
+    limit = limit < LD_HW_FIRST_POLLS ? limit : LD_HW_FIRST_POLLS;
+#endif
+    for (polls = 0; !((v = ONESHOT_RD(reg)) & mask);)
+        if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
+            polls = limit;
+            break;
+        }
+#if LD_CONFIG_LOST_JOBS
+    if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
+        int lost;
+        v = ld_hw_poll_rest(dev, reg, mask, busy_reg, mask, &lost);
+        if (lost)
+            return LD_ERR_HW;
+        polls = v ? 0 : limit;
+    }
+#else
+    (void)busy_reg;
+#endif
+    if (value)
+        *value = v;
+    return polls >= limit ? LD_ERR_TIMEOUT : LD_OK;
+}
+
 static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev *dev,
                                                                 const ld_md_facts *f, uint32_t ctrl,
                                                                 const uint8_t *p, size_t len,
                                                                 uint8_t *out, const int mmio)
 {
     uintptr_t off;
-    uint32_t w, limit, polls, st;
+    uint32_t w, st;
     size_t k;
+    int r;
 
     /* slot 0's word of the slots_* registers (their width follows the slot count) */
     w = LD_INFO_SLOTS(ONESHOT_RD(dev->info));
@@ -319,39 +358,14 @@ static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev 
     ONESHOT_WR(dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_PAD |
                               LD_CTRL_VARIANT_VAL(f->variant) | ctrl);
     LD_PROF(LD_PROF_STARTED);
-    limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
-#if LD_CONFIG_LOST_JOBS
-    /* the same loop as a bare bounded wait for the first LD_HW_FIRST_POLLS polls (no more
-     * work or live registers: this is the 64-byte call's cost); a longer job's wait goes on
-     * in ld_hw_poll_rest, which also sees a job that vanished (a reset) */
-    limit = limit < LD_HW_FIRST_POLLS ? limit : LD_HW_FIRST_POLLS;
-#endif
-    for (polls = 0; !(ONESHOT_RD(dev->slots_done + off) & 1u);)
-        if (++polls >= limit || (!mmio && dev->wait && dev->wait(dev->wait_arg) != 0)) {
-            polls = limit;
-            break;
-        }
-#if LD_CONFIG_LOST_JOBS
-    if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
-        int lost;
-        polls = ld_hw_poll_rest(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, &lost)
-                    ? 0
-                    : limit;
-        if (lost)
-            limit = 0;
-    }
-#endif
+    r = ld_oneshot_wait(dev, dev->slots_done + off, dev->slots_busy + off, 1u, mmio, NULL);
     LD_PROF(LD_PROF_DONE);
     st = ONESHOT_RD(dev->status);
     ONESHOT_WR(dev->slots_ack + off, 1u);
     ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
     LD_PROF(LD_PROF_ACKED);
-#if LD_CONFIG_LOST_JOBS
-    if (limit == 0)
-        return LD_ERR_HW; /* lost */
-#endif
-    if (polls >= limit)
-        return LD_ERR_TIMEOUT;
+    if (r != LD_OK)
+        return r;
     if (st & LD_STATUS_ERRORS)
         return LD_ERR_HW;
     ONESHOT_WR(dev->digest_sel, 0);
@@ -369,6 +383,38 @@ static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev 
     LD_PROF(LD_PROF_DIGEST);
     return LD_OK;
 }
+
+/* The device's one-shot calls go through the batch walker (ld_hw.h, oneshot_area) */
+#define LD_ONESHOT_WALK_OK(dev)                                                                    \
+    ((dev)->oneshot_area && ((dev)->dma_inval_range || !(dev)->dma_inval) &&                       \
+     ((uintptr_t)(dev)->oneshot_area & 63u) == 0 &&                                                \
+     ld_dma_range_ok((dev), (uintptr_t)(dev)->oneshot_area, sizeof(struct ld_hw_oneshot_area), 1))
+
+/* ld_oneshot_job's SHA call as a batch of one descriptor (LD_ONESHOT_WALK_OK): the peripheral
+ * writes the chaining value to the device's area, from which the digest is copied, rather
+ * than the CPU reading it a register word at a time (one bus round trip each). Two halves: the
+ * start, inline in a caller that calls nothing (no stack frame to save: on a write-through
+ * cache each saved register is a bus write), and ld_oneshot_walk_end (md_hw.c), whose frame
+ * is set up while the walker runs. */
+static inline __attribute__((always_inline)) void ld_oneshot_walk_start(const ld_hw_dev *dev,
+                                                                        const ld_md_facts *f,
+                                                                        const uint8_t *p,
+                                                                        size_t len, const int mmio)
+{
+    struct ld_hw_oneshot_area *a = dev->oneshot_area;
+
+    ld_batch_desc_write(&a->desc, len ? (uintptr_t)p : dev->ram_base, len, (uintptr_t)a->cv,
+                        f->variant);
+    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
+    if (!mmio && dev->dma_sync)
+        dev->dma_sync();
+    ONESHOT_WR(dev->batch_base, (uint32_t)(uintptr_t)&a->desc);
+    ONESHOT_WR(dev->batch_count, 1u);
+    ONESHOT_WR(dev->ctrl, LD_CTRL_BATCH_START);
+    LD_PROF(LD_PROF_STARTED);
+}
+/* The rest: the wait, the ack, the digest_size bytes of the chaining value to out. */
+int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio);
 #endif
 
 #endif

@@ -290,6 +290,15 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value)
     *(volatile uint32_t *)addr = value;
 }
 
+LD_HOT(hal_dcache_evict)
+void ld_hal_dcache_evict(uintptr_t addr, size_t len)
+{
+    uintptr_t a = addr & ~(uintptr_t)(LD_HW_DCACHE_LINE - 1);
+
+    for (; a < addr + len; a += LD_HW_DCACHE_LINE)
+        (void)*(volatile const uint32_t *)(a ^ LD_HW_DCACHE_SIZE);
+}
+
 static void load_cv(const ld_hw_dev *dev, const uint32_t *words, size_t n)
 {
     size_t i;
@@ -525,7 +534,44 @@ static inline __attribute__((always_inline)) int oneshot_body(const ld_hw_dev *d
         !LD_ONESHOT_MSG_OK(dev, p, len, (size_t)1 << f.block_shift))
         return md_general(dev, alg, LD_PATH_DMA, p, len, out); /* a tail call */
     LD_PROF(LD_PROF_PADDED);
+    if (LD_ONESHOT_WALK_OK(dev)) {
+        ld_oneshot_walk_start(dev, &f, p, len, mmio);
+        return ld_oneshot_walk_end(dev, f.digest_size, out, mmio); /* a tail call */
+    }
     return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);
+}
+
+LD_HOT(oneshot_walk_end)
+int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio)
+{
+    const uint8_t *cv = dev->oneshot_area->cv;
+    uint32_t st = 0;
+    size_t k;
+    int r;
+
+    /* while the walker runs (the CPU reads none of cv until it has ended) */
+    if (dev->dma_inval_range)
+        dev->dma_inval_range((uintptr_t)cv, digest_size);
+    r = mmio ? ld_oneshot_wait(dev, dev->batch_status, dev->batch_status, LD_BATCH_STATUS_DONE, 1,
+                               &st)
+             : ld_oneshot_wait(dev, dev->batch_status, dev->batch_status, LD_BATCH_STATUS_DONE, 0,
+                               &st);
+    LD_PROF(LD_PROF_DONE);
+    if (r == LD_ERR_TIMEOUT)
+        return r; /* the batch still runs: nothing is acknowledged */
+    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
+    LD_PROF(LD_PROF_ACKED);
+    if (r != LD_OK || (st & LD_BATCH_STATUS_ERRORS))
+        return LD_ERR_HW;
+    if (((uintptr_t)out & 3u) == 0) {
+        for (k = 0; k < digest_size / 4u; k++)
+            ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)cv)[k];
+    } else {
+        for (k = 0; k < digest_size; k++)
+            out[k] = cv[k];
+    }
+    LD_PROF(LD_PROF_DIGEST);
+    return LD_OK;
 }
 
 __attribute__((noinline))

@@ -61,6 +61,17 @@ typedef struct ld_hw_dev {
      * SoC's wide port, an AXI HP port) fewer turns see the end of a job sooner. */
     uint32_t poll_delay;
     uintptr_t keys_valid; /* MAC peripherals only (0 elsewhere): the key slots' register */
+    /* A one-shot DMA call (ld_hw_md on the DMA path) through the batch walker: the peripheral
+     * writes the chaining value to area->cv, and the CPU reads it from RAM instead of a
+     * register word at a time. Taken when the peripheral has the walker, the area is in the
+     * DMA's range, and dma_inval_range is set (or dma_inval is NULL: a coherent CPU); else the
+     * one-shot reads the digest registers. The area is the device's own (one per ld_hw_dev,
+     * living as long as it): the peripheral may still write it after a timeout. NULL: none. */
+    struct ld_hw_oneshot_area *oneshot_area;
+    /* Drop the CPU's cached copies of [addr, addr + len), which the DMA is about to write (or
+     * wrote); the driver reads none of those bytes between the call and the DMA's end. May be
+     * NULL (then dma_inval stands for it, the whole cache). */
+    void (*dma_inval_range)(uintptr_t addr, size_t len);
 #if LD_CONFIG_HOST
     /* A host whose memory the DMA cannot read (ld_config.h): when dma_write is set, the DMA
      * path copies each job's blocks with dma_write(bus address, source, bytes) into
@@ -127,6 +138,20 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #ifndef LD_HW_DCACHE_LINE
 #define LD_HW_DCACHE_LINE 32
 #endif
+/* Its dma_inval_range: on LiteX's VexRiscv "standard" (a 4 KiB direct-mapped write-through
+ * data cache whose build has no line-invalidate instruction) ld_hal_dcache_evict below; NULL
+ * elsewhere, so that the one-shot call reads the digest registers (define it before including
+ * this header for another CPU; include generated/soc.h first). */
+#ifndef LD_HW_LITEX_DMA_INVAL_RANGE
+#if defined(CONFIG_CPU_TYPE_VEXRISCV) && defined(CONFIG_CPU_VARIANT_STANDARD)
+#define LD_HW_LITEX_DMA_INVAL_RANGE ld_hal_dcache_evict
+#else
+#define LD_HW_LITEX_DMA_INVAL_RANGE NULL
+#endif
+#endif
+/* Its oneshot_area: a zeroed area of its own (a compound literal: static storage when the
+ * device is defined at file scope, as it should be). */
+#define LD_HW_LITEX_ONESHOT_AREA (&(struct ld_hw_oneshot_area){{0}, {{0}}})
 #define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC)                                                \
     {                                                                                              \
         LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME)            \
@@ -168,7 +193,8 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL, .timeout_polls = 2000000,                \
     .poll_delay = LD_HW_LITEX_POLL_DELAY, .ev_pending = CSR_##NAME##_EV_PENDING_ADDR,              \
     .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR, .ram_base = MAIN_RAM_BASE,                           \
-    .ram_size = MAIN_RAM_SIZE, .family = FAMILY
+    .ram_size = MAIN_RAM_SIZE, .family = FAMILY, .oneshot_area = LD_HW_LITEX_ONESHOT_AREA,         \
+    .dma_inval_range = LD_HW_LITEX_DMA_INVAL_RANGE
 
 /* The engine facts in the info register. */
 typedef struct {
@@ -272,6 +298,24 @@ typedef struct {
     uint32_t words[4];
 } ld_hw_batch_desc;
 #define LD_HW_BATCH_DESC_ALIGN 16
+
+/* A device's one-shot area (ld_hw_dev.oneshot_area): where the peripheral writes a one-shot
+ * call's chaining value (SHA-512 and Skein-512's 64 bytes at most), and the call's descriptor,
+ * in a cache line of its own. */
+struct ld_hw_oneshot_area {
+    uint8_t cv[64] LD_DMA_ALIGNED;
+    ld_hw_batch_desc desc;
+};
+
+/* dma_inval_range for a direct-mapped, write-through data cache of LD_HW_DCACHE_SIZE bytes in
+ * lines of LD_HW_DCACHE_LINE (LiteX's VexRiscv "standard": 4096 and 32): each line of
+ * [addr, addr + len) is evicted by a load from the address LD_HW_DCACHE_SIZE away, which takes
+ * its place in the cache (that address must be RAM too: the range in a RAM aligned to twice the
+ * cache size, as LiteX's main RAM). */
+#ifndef LD_HW_DCACHE_SIZE
+#define LD_HW_DCACHE_SIZE 4096
+#endif
+void ld_hal_dcache_evict(uintptr_t addr, size_t len);
 
 /* Output alignment and spacing of alg's chaining value (32 for SHA-1/SHA-256, 64 for SHA-512
  * and Skein-512), 0 for an algorithm the batch walker does not take. */
