@@ -8,8 +8,17 @@
  * counter at its entry, acknowledges the pending events (LiteX EventManager: write 1 to
  * clear) and, when one was `done` or `batch`, counts the interrupt and sets `fired` for the
  * waits. The addresses and the interrupt's mask are words main.c
- * sets (lean_*), so this file needs no generated header. */
+ * sets (its struct trap_words, read at the offsets below), so this file needs no generated
+ * header. */
 #include <csr-defs.h>
+
+/* main.c's struct trap_words */
+#define TW_IRQ_MASK   0
+#define TW_LATCH      4
+#define TW_VALUE_LO   8
+#define TW_EV_PENDING 12
+#define TW_IRQS       16
+#define TW_FIRED      20
 
     .section .text.hot.app, "ax", @progbits
     .global lean_trap
@@ -20,25 +29,25 @@ lean_trap:
     csrr t0, mcause /* an exception (mcause's top bit clear) is trap_entry's */
     bgez t0, 2f
     csrr t0, CSR_IRQ_PENDING
-    lw t1, lean_irq_mask
+    lw t1, trap_words + TW_IRQ_MASK
     and t0, t0, t1
     beqz t0, 2f
-    lw t0, lean_latch /* the entry stamp: latch the counter, read its low word */
+    lw t0, trap_words + TW_LATCH /* the entry stamp: latch the counter, read its low word */
     li t1, 1
     sw t1, 0(t0)
-    lw t0, lean_value_lo
+    lw t0, trap_words + TW_VALUE_LO
     lw t1, 0(t0)
     sw t1, lean_t_entry, t0
-    lw t0, lean_ev_pending /* acknowledge what is pending */
+    lw t0, trap_words + TW_EV_PENDING /* acknowledge what is pending */
     lw t1, 0(t0)
     sw t1, 0(t0)
     andi t1, t1, 3 /* LD_EV_DONE | LD_EV_BATCH */
     beqz t1, 1f
-    lw t1, irqs
+    lw t1, trap_words + TW_IRQS
     addi t1, t1, 1
-    sw t1, irqs, t0
+    sw t1, trap_words + TW_IRQS, t0
     li t1, 1
-    sw t1, fired, t0
+    sw t1, trap_words + TW_FIRED, t0
 1:
     lw t0, -4(sp)
     lw t1, -8(sp)

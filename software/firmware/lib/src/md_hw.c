@@ -658,6 +658,9 @@ int ld_hw_batch_desc_set(ld_hw_batch_desc *d, const ld_hw_dev *dev, int alg, uin
     return ld_batch_desc_fill(d, dev, &f, info.dma_align, msg, len, out);
 }
 
+/* (in the hot block: a caller times it, and its code elsewhere would evict the timed code's
+ * lines in the direct-mapped instruction cache, e.g. the irq app's trap vector) */
+LD_HOT(batch_run)
 int LD_UNLOCKED(ld_hw_md_batch_run)(const ld_hw_dev *dev, uintptr_t table, size_t n, size_t *done)
 {
     if (done)

@@ -245,7 +245,10 @@ int ld_hw_md_init(ld_hw_md_ctx *ctx, const ld_hw_dev *dev, int alg, int path);
 int ld_hw_md_update(ld_hw_md_ctx *ctx, const void *data, size_t len);
 /* final: pads, runs the last job, writes ld_md_digest_size(alg) bytes; LD_ERR_STATE when repeated. */
 int ld_hw_md_final(ld_hw_md_ctx *ctx, uint8_t *out);
-/* one-shot */
+/* one-shot: the statuses of update and final. On the DMA path, a message in the DMA's range
+ * and aligned to the block is one job the peripheral pads: through the batch walker into the
+ * device's oneshot_area when it has a usable one (the digest copied from RAM), else with the
+ * digest read from its registers; anything else goes through a context as above. */
 int ld_hw_md(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len, uint8_t *out);
 #if LD_CONFIG_HOST
 /* copy (hashlib's copy()): only on an LD_HW_SHARED device, where the chaining value is in the
