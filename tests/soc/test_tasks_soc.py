@@ -2,16 +2,20 @@
 """Two firmware tasks on one peripheral (docs/RELIABILITY.md, "Several users"): the tasks
 firmware (software/firmware/apps/tasks, the C library built with LD_CONFIG_LOCK=1) on the
 simulated main SoC. Task A's streaming contexts hold the peripheral's lock from init to
-final; task B's one-shot, batch, scheduler, key load, MAC and Skein calls in the middle are
-refused (LD_ERR_TIMEOUT from the try-lock, nothing touched) and right afterwards; every digest
-equals the firmware's software one; a failing context gives the lock back; and without the
-hooks the same interleaving gives task A a wrong digest (the hazard is real)."""
+final; one-shot calls longer than the driver's bare wait loop (the library also built with
+LD_CONFIG_LOST_JOBS=1) hash right through the walker and the registers; task B's one-shot,
+batch, scheduler, key load, MAC and Skein calls in the middle are refused (LD_ERR_TIMEOUT
+from the try-lock, nothing touched) and right afterwards; every digest equals the firmware's
+software one; a failing context gives the lock back; and without the hooks the same
+interleaving gives task A a wrong digest (the hazard is real)."""
 
 import pytest
 from litedigest.measure import socdemo
 from litedigest.soc.targets.sim import MAIN_SOC
 
 EXPECTED = {
+    "oneshot_long_wait_walker",
+    "oneshot_long_wait_registers",
     "stream_holds_lock",
     "oneshot_refused_during_stream",
     "csr_oneshot_refused_during_stream",

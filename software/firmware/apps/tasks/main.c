@@ -84,6 +84,7 @@ static int lock_clean(const task_lock *l)
 }
 
 /* --- SHA-256 peripheral ----------------------------------------------------------------- */
+static uint32_t long_msg[128 * 1024 / 4] LD_DMA_ALIGNED;
 static ld_hw_dev sha_dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
 static ld_hw_dev sha_dev_bare = LD_APP_DEV(SHA256, LD_FAMILY_SHA256); /* no hooks */
 static task_lock sha_lock;
@@ -98,6 +99,26 @@ static void sha_cases(void)
 
     ld_md(LD_ALG_SHA256, msg_a, BYTES, ref_a);
     ld_md(LD_ALG_SHA256, msg_b, BYTES, ref_b);
+
+    /* one-shot calls whose wait outlasts the bare loop's LD_HW_FIRST_POLLS polls (128 KiB:
+     * about 67,000 cycles of the engine, some 5,000 polls), so that the rest of the wait, which
+     * looks for work that vanished, runs: through the walker (batch_status) and, on a device
+     * without a one-shot area, through the register job (slots_done) */
+    current = TASK_A;
+    {
+        static ld_hw_dev no_area;
+        uint8_t ref[32];
+
+        memset(long_msg, 0x3c, sizeof long_msg);
+        ld_md(LD_ALG_SHA256, long_msg, sizeof long_msg, ref);
+        r = ld_hw_md(&sha_dev, LD_ALG_SHA256, LD_PATH_DMA, long_msg, sizeof long_msg, d);
+        check("oneshot_long_wait_walker", r == LD_OK && memcmp(d, ref, 32) == 0);
+        no_area = sha_dev;
+        no_area.oneshot_area = NULL;
+        r = ld_hw_md(&no_area, LD_ALG_SHA256, LD_PATH_DMA, long_msg, sizeof long_msg, d);
+        check("oneshot_long_wait_registers",
+              r == LD_OK && memcmp(d, ref, 32) == 0 && lock_clean(&sha_lock));
+    }
 
     /* a stream of task A, a one-shot of task B in the middle of it */
     current = TASK_A;

@@ -295,13 +295,12 @@ static inline uint32_t ld_bswap32(uint32_t w)
             LD_WR32(dev, (a), (v));                                                                \
     } while (0)
 
-/* A one-shot call's wait for `mask` in register `reg` (busy_reg & mask: the work still runs):
- * LD_OK (*value, if not NULL: the register's last value), LD_ERR_TIMEOUT, LD_ERR_HW (the work
- * vanished: a reset). */
-static inline __attribute__((always_inline)) int ld_oneshot_wait(const ld_hw_dev *dev,
-                                                                 uintptr_t reg, uintptr_t busy_reg,
-                                                                 uint32_t mask, const int mmio,
-                                                                 uint32_t *value)
+/* A one-shot call's wait for `mask` in register `reg` (busy_reg & busy_mask: the work still
+ * runs): LD_OK (*value, if not NULL: the register's last value), LD_ERR_TIMEOUT, LD_ERR_HW (the
+ * work vanished: a reset). */
+static inline __attribute__((always_inline)) int
+ld_oneshot_wait(const ld_hw_dev *dev, uintptr_t reg, uint32_t mask, uintptr_t busy_reg,
+                uint32_t busy_mask, const int mmio, uint32_t *value)
 {
     uint32_t limit = dev->timeout_polls ? dev->timeout_polls : LD_HW_DEFAULT_TIMEOUT_POLLS;
     uint32_t polls, v;
@@ -320,13 +319,14 @@ static inline __attribute__((always_inline)) int ld_oneshot_wait(const ld_hw_dev
 #if LD_CONFIG_LOST_JOBS
     if (polls >= limit && (dev->timeout_polls == 0 || dev->timeout_polls > limit)) {
         int lost;
-        v = ld_hw_poll_rest(dev, reg, mask, busy_reg, mask, &lost);
+        v = ld_hw_poll_rest(dev, reg, mask, busy_reg, busy_mask, &lost);
         if (lost)
             return LD_ERR_HW;
         polls = v ? 0 : limit;
     }
 #else
     (void)busy_reg;
+    (void)busy_mask;
 #endif
     if (value)
         *value = v;
@@ -358,7 +358,7 @@ static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev 
     ONESHOT_WR(dev->ctrl, LD_CTRL_DMA_START | LD_CTRL_FIRST | LD_CTRL_LAST | LD_CTRL_PAD |
                               LD_CTRL_VARIANT_VAL(f->variant) | ctrl);
     LD_PROF(LD_PROF_STARTED);
-    r = ld_oneshot_wait(dev, dev->slots_done + off, dev->slots_busy + off, 1u, mmio, NULL);
+    r = ld_oneshot_wait(dev, dev->slots_done + off, 1u, dev->slots_busy + off, 1u, mmio, NULL);
     LD_PROF(LD_PROF_DONE);
     st = ONESHOT_RD(dev->status);
     ONESHOT_WR(dev->slots_ack + off, 1u);

@@ -552,10 +552,11 @@ int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, 
     /* while the walker runs (the CPU reads none of cv until it has ended) */
     if (dev->dma_inval_range)
         dev->dma_inval_range((uintptr_t)cv, digest_size);
-    r = mmio ? ld_oneshot_wait(dev, dev->batch_status, dev->batch_status, LD_BATCH_STATUS_DONE, 1,
-                               &st)
-             : ld_oneshot_wait(dev, dev->batch_status, dev->batch_status, LD_BATCH_STATUS_DONE, 0,
-                               &st);
+    /* (two instances: each a bare loop, as the register job's) */
+    r = mmio ? ld_oneshot_wait(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
+                               LD_BATCH_STATUS_BUSY, 1, &st)
+             : ld_oneshot_wait(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
+                               LD_BATCH_STATUS_BUSY, 0, &st);
     LD_PROF(LD_PROF_DONE);
     if (r == LD_ERR_TIMEOUT)
         return r; /* the batch still runs: nothing is acknowledged */
