@@ -55,6 +55,9 @@ def test_demo_digests_and_checks(demo_opt):
         "oneshot_registers_no_area",
         "oneshot_registers_misaligned_area",
         "oneshot_walker_sha224",
+        "oneshot_walker_after_unacked_job",
+        "oneshot_refused_while_batch_runs",
+        "oneshot_after_that_batch",
     } <= names
     assert all(c["ok"] for c in demo_opt.checks), [c for c in demo_opt.checks if not c["ok"]]
 

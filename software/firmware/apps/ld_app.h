@@ -33,9 +33,11 @@ static inline void hal_dma_sync(void)
 #define hal_dma_sync NULL
 #endif
 
-/* The device of LiteX instance NAME (csr.h) with the apps' HAL above */
+/* The device of LiteX instance NAME (csr.h) with the apps' HAL above and a one-shot area of
+ * its own (a compound literal: of static storage, so a device defined at file scope) */
 #define LD_APP_DEV(NAME, FAMILY)                                                                   \
-    LD_HW_DEV_LITEX(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)
+    LD_HW_DEV_LITEX_AREA(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync,                      \
+                         (&(struct ld_hw_oneshot_area){{0}, {{0}}}))
 #define LD_APP_DEV_SKEIN(NAME) LD_HW_DEV_LITEX_SKEIN(NAME, hal_read32, hal_write32, hal_dma_sync)
 #define LD_APP_DEV_MAC(NAME, FAMILY)                                                               \
     LD_HW_DEV_LITEX_MAC(NAME, FAMILY, hal_read32, hal_write32, hal_dma_sync)

@@ -135,7 +135,48 @@ static void oneshot_ways(void)
     memset(out_words, 0, sizeof out_words);
     r = ld_hw_md(&bad_area, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
     check("oneshot_registers_misaligned_area",
-          r == LD_OK && memcmp(ref, out_words, 32) == 0 && dev.oneshot_area->cv[31] == 0x5a);
+          r == LD_OK && memcmp(ref, out_words, 32) == 0 &&
+              ((const uint8_t *)dev.oneshot_area->cv)[31] == 0x5a);
+    /* a job left done and unacknowledged (a low-level start nobody finished): the walker
+     * starts only when no slot's done bit waits, and the one-shot acknowledges them first */
+    {
+        uint32_t st = 0, polls = 0;
+
+        r = ld_hw_start_dma(&dev, (uintptr_t)msgbuf, 64, 0, 0, LD_CTRL_FIRST, &st);
+        while (r == LD_OK && !(dev.read32(dev.slots_done) & 1u) && ++polls < 100000)
+            ;
+        memset(out_words, 0, sizeof out_words);
+        r = r == LD_OK
+                ? ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words)
+                : r;
+        check("oneshot_walker_after_unacked_job", r == LD_OK && memcmp(ref, out_words, 32) == 0);
+    }
+    /* a batch still running (as after a call that timed out): the walker refuses the start
+     * (err_state), and the call says so at once rather than after its whole poll bound */
+    {
+        static ld_hw_batch_desc table[8] __attribute__((aligned(LD_HW_BATCH_DESC_ALIGN)));
+        static uint8_t outs[8 * 32] LD_DMA_ALIGNED;
+        uint64_t t0, t1;
+        uint32_t polls = 0;
+        int i, rt = LD_OK;
+
+        for (i = 0; i < 8 && rt == LD_OK; i++)
+            rt = ld_hw_batch_desc_set(&table[i], &dev, LD_ALG_SHA256, (uintptr_t)msgbuf, 1024,
+                                      (uintptr_t)(outs + 32 * i));
+        dev.write32(dev.ctrl, LD_CTRL_ACK);
+        dev.write32(dev.batch_base, (uint32_t)(uintptr_t)table);
+        dev.write32(dev.batch_count, 8);
+        dev.write32(dev.ctrl, LD_CTRL_BATCH_START);
+        t0 = now(&dev);
+        r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
+        t1 = now(&dev);
+        check("oneshot_refused_while_batch_runs", rt == LD_OK && r == LD_ERR_HW && t1 - t0 < 2000);
+        while (!(dev.read32(dev.batch_status) & LD_BATCH_STATUS_DONE) && ++polls < 100000)
+            ;
+        dev.write32(dev.ctrl, LD_CTRL_ACK);
+        r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
+        check("oneshot_after_that_batch", r == LD_OK && memcmp(ref, out_words, 32) == 0);
+    }
     ld_sha256(LD_SHA224, msgbuf, 64, ref);
     memset(out_words, 0xa5, sizeof out_words);
     r = ld_hw_md(&dev, LD_ALG_SHA224, LD_PATH_DMA, msgbuf, 64, (uint8_t *)out_words);

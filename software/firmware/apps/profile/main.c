@@ -38,8 +38,9 @@ static void count_write32(uintptr_t a, uint32_t v)
 }
 
 static const ld_hw_dev dev = LD_APP_DEV(SHA256, LD_FAMILY_SHA256);
-static const ld_hw_dev counting =
-    LD_HW_DEV_LITEX(SHA256, LD_FAMILY_SHA256, count_read32, count_write32, hal_dma_sync);
+static struct ld_hw_oneshot_area counting_area; /* the same path as dev's */
+static const ld_hw_dev counting = LD_HW_DEV_LITEX_AREA(SHA256, LD_FAMILY_SHA256, count_read32,
+                                                       count_write32, hal_dma_sync, &counting_area);
 
 enum { MARK_CALL = LD_PROF_POINTS, MARK_RETURN };
 static const char *const names[] = {"setup", "padded", "started", "done",

@@ -396,15 +396,23 @@ static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev 
  * start, inline in a caller that calls nothing (no stack frame to save: on a write-through
  * cache each saved register is a bus write), and ld_oneshot_walk_end (md_hw.c), whose frame
  * is set up while the walker runs. */
-static inline __attribute__((always_inline)) void ld_oneshot_walk_start(const ld_hw_dev *dev,
-                                                                        const ld_md_facts *f,
-                                                                        const uint8_t *p,
-                                                                        size_t len, const int mmio)
+static inline __attribute__((always_inline)) int ld_oneshot_walk_start(const ld_hw_dev *dev,
+                                                                       const ld_md_facts *f,
+                                                                       const uint8_t *p, size_t len,
+                                                                       const int mmio)
 {
     struct ld_hw_oneshot_area *a = dev->oneshot_area;
+    uint32_t w = LD_INFO_SLOTS(ONESHOT_RD(dev->info)), k;
 
+    if (w == 0)
+        return LD_ERR_HW; /* not a hash peripheral */
     ld_batch_desc_write(&a->desc, len ? (uintptr_t)p : dev->ram_base, len, (uintptr_t)a->cv,
                         f->variant);
+    /* clean start: the walker starts only when no slot's done bit waits for its ack (a job
+     * left by a call that timed out, or by the low-level calls); LiteX acts on a multi-word
+     * register when its last word (slots 0-31) is written */
+    for (k = 0; k < (w + 31u) / 32u; k++)
+        ONESHOT_WR(dev->slots_ack + 4u * k, 0xffffffffu);
     ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
     if (!mmio && dev->dma_sync)
         dev->dma_sync();
@@ -412,8 +420,10 @@ static inline __attribute__((always_inline)) void ld_oneshot_walk_start(const ld
     ONESHOT_WR(dev->batch_count, 1u);
     ONESHOT_WR(dev->ctrl, LD_CTRL_BATCH_START);
     LD_PROF(LD_PROF_STARTED);
+    return LD_OK;
 }
-/* The rest: the wait, the ack, the digest_size bytes of the chaining value to out. */
+/* The rest: the wait (for the end, or a start the walker refused: err_state), the ack, the
+ * digest_size bytes of the chaining value to out. */
 int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio);
 #endif
 

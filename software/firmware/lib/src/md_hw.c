@@ -535,16 +535,20 @@ static inline __attribute__((always_inline)) int oneshot_body(const ld_hw_dev *d
         return md_general(dev, alg, LD_PATH_DMA, p, len, out); /* a tail call */
     LD_PROF(LD_PROF_PADDED);
     if (LD_ONESHOT_WALK_OK(dev)) {
-        ld_oneshot_walk_start(dev, &f, p, len, mmio);
+        if (ld_oneshot_walk_start(dev, &f, p, len, mmio) != LD_OK)
+            return LD_ERR_HW;
         return ld_oneshot_walk_end(dev, f.digest_size, out, mmio); /* a tail call */
     }
     return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);
 }
 
+/* the batch ended, or its start was refused (another batch runs: err_state, not done) */
+#define WALK_ENDED (LD_BATCH_STATUS_DONE | LD_BATCH_STATUS_ERR_STATE)
+
 LD_HOT(oneshot_walk_end)
 int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio)
 {
-    const uint8_t *cv = dev->oneshot_area->cv;
+    const uint32_t *cv = dev->oneshot_area->cv;
     uint32_t st = 0;
     size_t k;
     int r;
@@ -553,9 +557,9 @@ int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, 
     if (dev->dma_inval_range)
         dev->dma_inval_range((uintptr_t)cv, digest_size);
     /* (two instances: each a bare loop, as the register job's) */
-    r = mmio ? ld_oneshot_wait(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
+    r = mmio ? ld_oneshot_wait(dev, dev->batch_status, WALK_ENDED, dev->batch_status,
                                LD_BATCH_STATUS_BUSY, 1, &st)
-             : ld_oneshot_wait(dev, dev->batch_status, LD_BATCH_STATUS_DONE, dev->batch_status,
+             : ld_oneshot_wait(dev, dev->batch_status, WALK_ENDED, dev->batch_status,
                                LD_BATCH_STATUS_BUSY, 0, &st);
     LD_PROF(LD_PROF_DONE);
     if (r == LD_ERR_TIMEOUT)
@@ -564,12 +568,18 @@ int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, 
     LD_PROF(LD_PROF_ACKED);
     if (r != LD_OK || (st & LD_BATCH_STATUS_ERRORS))
         return LD_ERR_HW;
+#if defined(__GNUC__)
+    /* the chaining value read after the status that says it is written (a CPU whose DMA is
+     * coherent has no inval call in between) */
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
     if (((uintptr_t)out & 3u) == 0) {
+        /* (word copies: each store is a bus write through a write-through cache) */
         for (k = 0; k < digest_size / 4u; k++)
-            ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)cv)[k];
+            ((uint32_t *)(void *)out)[k] = cv[k];
     } else {
         for (k = 0; k < digest_size; k++)
-            out[k] = cv[k];
+            out[k] = ((const uint8_t *)cv)[k];
     }
     LD_PROF(LD_PROF_DIGEST);
     return LD_OK;

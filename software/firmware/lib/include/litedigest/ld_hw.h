@@ -66,7 +66,7 @@ typedef struct ld_hw_dev {
      * register word at a time. Taken when the peripheral has the walker, the area is in the
      * DMA's range, and dma_inval_range is set (or dma_inval is NULL: a coherent CPU); else the
      * one-shot reads the digest registers. The area is the device's own (one per ld_hw_dev,
-     * living as long as it): the peripheral may still write it after a timeout. NULL: none. */
+     * of static storage): the peripheral may still write it after a timeout. NULL: none. */
     struct ld_hw_oneshot_area *oneshot_area;
     /* Drop the CPU's cached copies of [addr, addr + len), which the DMA is about to write (or
      * wrote); the driver reads none of those bytes between the call and the DMA's end. May be
@@ -149,12 +149,20 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
 #define LD_HW_LITEX_DMA_INVAL_RANGE NULL
 #endif
 #endif
-/* Its oneshot_area: a zeroed area of its own (a compound literal: static storage when the
- * device is defined at file scope, as it should be). */
-#define LD_HW_LITEX_ONESHOT_AREA (&(struct ld_hw_oneshot_area){{0}, {{0}}})
 #define LD_HW_DEV_LITEX(NAME, FAMILY, RD, WR, SYNC)                                                \
     {                                                                                              \
         LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME)            \
+    }
+/* The same with a one-shot area (ld_hw_dev.oneshot_area: one-shot SHA calls through the batch
+ * walker): AREA the address of a struct ld_hw_oneshot_area of the device's own, of static
+ * storage (the peripheral may write it after a call has timed out), e.g.
+ *   static struct ld_hw_oneshot_area sha256_area;
+ *   static const ld_hw_dev sha256 = LD_HW_DEV_LITEX_AREA(SHA256, LD_FAMILY_SHA256, rd, wr,
+ *                                                        sync, &sha256_area); */
+#define LD_HW_DEV_LITEX_AREA(NAME, FAMILY, RD, WR, SYNC, AREA)                                     \
+    {                                                                                              \
+        LD_HW_DEV_LITEX_FIELDS(NAME, FAMILY, RD, WR, SYNC), LD_HW_DEV_LITEX_BATCH(NAME),           \
+            .oneshot_area = (AREA)                                                                 \
     }
 /* The batch registers of an instance whose csr.h has them (every peripheral since the batch
  * walker; a csr.h without them: define LD_HW_NO_BATCH before including this header). */
@@ -193,8 +201,7 @@ void ld_hal_mmio_write32(uintptr_t addr, uint32_t value);
     .dma_sync = SYNC, .dma_inval = LD_HW_LITEX_DMA_INVAL, .timeout_polls = 2000000,                \
     .poll_delay = LD_HW_LITEX_POLL_DELAY, .ev_pending = CSR_##NAME##_EV_PENDING_ADDR,              \
     .ev_enable = CSR_##NAME##_EV_ENABLE_ADDR, .ram_base = MAIN_RAM_BASE,                           \
-    .ram_size = MAIN_RAM_SIZE, .family = FAMILY, .oneshot_area = LD_HW_LITEX_ONESHOT_AREA,         \
-    .dma_inval_range = LD_HW_LITEX_DMA_INVAL_RANGE
+    .ram_size = MAIN_RAM_SIZE, .family = FAMILY, .dma_inval_range = LD_HW_LITEX_DMA_INVAL_RANGE
 
 /* The engine facts in the info register. */
 typedef struct {
@@ -304,9 +311,9 @@ typedef struct {
 
 /* A device's one-shot area (ld_hw_dev.oneshot_area): where the peripheral writes a one-shot
  * call's chaining value (SHA-512 and Skein-512's 64 bytes at most), and the call's descriptor,
- * in a cache line of its own. */
+ * in a cache line of its own (lines of 64 bytes at most). No message may cover it. */
 struct ld_hw_oneshot_area {
-    uint8_t cv[64] LD_DMA_ALIGNED;
+    uint32_t cv[16] LD_DMA_ALIGNED; /* the chaining value's bytes, in the digest's order */
     ld_hw_batch_desc desc;
 };
 
@@ -318,7 +325,7 @@ struct ld_hw_oneshot_area {
 #ifndef LD_HW_DCACHE_SIZE
 #define LD_HW_DCACHE_SIZE 4096
 #endif
-void ld_hal_dcache_evict(uintptr_t addr, size_t len);
+void ld_hal_dcache_evict(uintptr_t addr, size_t len); /* len at most LD_HW_DCACHE_SIZE */
 
 /* Output alignment and spacing of alg's chaining value (32 for SHA-1/SHA-256, 64 for SHA-512
  * and Skein-512), 0 for an algorithm the batch walker does not take. */
