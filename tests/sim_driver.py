@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The simulated SoC for the tests that need more than its fixtures: a C driver of their own
-(impatient_device), the JSON records of a bench firmware run (soc_bench_records)."""
+(impatient_device), the JSON records of a bench firmware run (soc_bench_records), a command
+that the tests interrupt (sigint_default)."""
 
 import contextlib
 import io
 import json
+import signal
 
 from litedigest import _clib as native
 from litedigest import cli
@@ -33,3 +35,10 @@ def soc_bench_records(*options):
         rc = cli.main(["bench", "--backend", "soc", "--json", *options])
     assert rc == 0
     return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def sigint_default():
+    """Popen's preexec_fn for a command a test stops with SIGINT: the signal's default
+    disposition back in the child (a background job's shell runs everything with SIGINT
+    ignored, the child inherits that, and Python then installs no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from sim_driver import sigint_default
 
 LITEDIGEST = [sys.executable, "-m", "litedigest.cli"]
 
@@ -63,6 +64,7 @@ def _signalled_while_running(args, tmp_path, sig, settle):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=dict(os.environ, TMPDIR=str(tmp_path)),
+        preexec_fn=sigint_default,
     )
     try:
         deadline = time.monotonic() + 900  # a first run builds the SoC

@@ -23,6 +23,7 @@ from litedigest.measure import socdemo
 from litedigest.soc.sim import build as simbuild
 from litedigest.soc.sim import firmware as simfirmware
 from litedigest.soc.sim import process as simprocess
+from sim_driver import sigint_default
 
 FAKE_TARGET = textwrap.dedent(
     """\
@@ -238,10 +239,6 @@ def _interrupt_script(tmp_path):
     )
 
 
-def _sigint_default():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_says_what_is_kept_and_exits_130(tmp_path):
     env = dict(os.environ, LITEDIGEST_BUILD=str(tmp_path / "build"), FAKE_STEP="0.2", FAKE_HANG="1")
     p = subprocess.Popen(
@@ -250,7 +247,7 @@ def test_ctrl_c_says_what_is_kept_and_exits_130(tmp_path):
         stderr=subprocess.PIPE,
         env=env,
         cwd=str(tmp_path),
-        preexec_fn=_sigint_default,  # (a background job's shell may have it ignored)
+        preexec_fn=sigint_default,
     )
     try:
         seen = b""
