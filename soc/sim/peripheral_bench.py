@@ -59,7 +59,7 @@ class Ram:
                 for _ in range(self.rng.randrange(4) if self.wait is None else self.wait):
                     yield
                 off = self.row((yield bus.adr))
-                if off // self.row_bytes * self.row_bytes + RAM_BASE in self.failing:
+                if off + RAM_BASE in self.failing:  # (off: a row's, RAM_BASE row-aligned)
                     yield bus.err.eq(1)
                     yield
                     continue

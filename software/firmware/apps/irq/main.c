@@ -63,8 +63,6 @@ struct trap_words {
     volatile uint32_t fired; /* set by the handlers, cleared by the waits */
 } __attribute__((aligned(32)));
 struct trap_words trap_words;
-#define fired (trap_words.fired)
-#define irqs  (trap_words.irqs)
 static volatile uint32_t t_isr;     /* the counter's low word at the handler's first entry */
 static volatile uint32_t t_isr_end; /* ... and at its end */
 static volatile uint32_t stamped;
@@ -82,8 +80,8 @@ LD_APP_HOT static void sha256_isr(void)
         stamped = 1;
     }
     if (ld_hw_irq_ack(&dev)) {
-        irqs++;
-        fired = 1;
+        trap_words.irqs++;
+        trap_words.fired = 1;
     }
     if (stamped == 1) {
         csr_write_simple(1, CSR_SHA256_CYCLES_LATCH_ADDR);
@@ -99,9 +97,9 @@ LD_APP_HOT static int wait_work(void *arg)
     uint32_t n = 0;
     (void)arg;
     waits++;
-    while (!fired && n < WAIT_SPINS)
+    while (!trap_words.fired && n < WAIT_SPINS)
         n++;
-    fired = 0;
+    trap_words.fired = 0;
     work += n;
     return 0;
 }
@@ -114,10 +112,10 @@ LD_APP_HOT static int wait_wfi(void *arg)
     (void)arg;
     waits++;
     irq_setie(0);
-    if (!fired)
+    if (!trap_words.fired)
         __asm__ volatile("wfi");
     irq_setie(1);
-    fired = 0;
+    trap_words.fired = 0;
     return 0;
 }
 
@@ -156,7 +154,7 @@ static timing run_case(uint32_t len, int batch, int filled, uint8_t *digest)
     uint64_t t0, t1;
 
     t.r = filled;
-    fired = 0;
+    trap_words.fired = 0;
     stamped = 0;
     lean_t_entry = 0;
     t0 = now(&dev);
@@ -211,7 +209,7 @@ static void measure(const char *mode, uint32_t len, int batch)
     flush_cpu_dcache();
     run_case(len, batch, filled, digest); /* warm again after the flush */
     waits = work = 0;
-    irqs0 = irqs;
+    irqs0 = trap_words.irqs;
     t = run_case(len, batch, filled, digest); /* timed */
     printf("LDIRQ mode=%s case=", mode);
     if (batch)
@@ -227,7 +225,8 @@ static void measure(const char *mode, uint32_t len, int batch)
     printf(" handler=");
     put_u64(t.handler);
     printf(" waits=%u work=%u irqs=%u ok=%d r=%d digest=", (unsigned)waits, (unsigned)work,
-           (unsigned)(irqs - irqs0), t.r == LD_OK && digests_right(len, batch, digest), t.r);
+           (unsigned)(trap_words.irqs - irqs0), t.r == LD_OK && digests_right(len, batch, digest),
+           t.r);
     put_hex(digest, 32);
     printf("\n");
 }
