@@ -24,6 +24,7 @@ from litedigest.ip.engines import make_engine
 from litedigest.soc.peripheral.batch import DESC_BYTES, out_align
 from litedigest.soc.peripheral.core import HashPeripheral
 from litedigest.soc.peripheral.engine_domain import EngineInClockDomain
+from litedigest.soc.sim import migen_compiled, migen_widths
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 from migen import ClockDomain, Module
 from migen.sim import passive, run_simulation
@@ -168,6 +169,10 @@ class Bench:
             if isinstance(csr, (CSRStorage, CSRStatus)):
                 top.comb += csr._fragment.comb
         procs = [gen(), *self.memories(), self.count_events(), *self.watchers]
+        # Migen's simulator with widths computed once and statements compiled (cycle for cycle
+        # the same: tests/engines/test_migen_compiled.py)
+        migen_widths.install()
+        migen_compiled.install()
         run_simulation(top, procs, clocks=self.clocks)
 
 
@@ -198,13 +203,31 @@ def write_batch(b, msgs, table, outs, variants):
     return info
 
 
+def set_mac_key(b, slot, key):
+    """Key slot `slot` of a MAC peripheral gets `key` (at most a block: K0 is it zero-padded,
+    RFC 2104), as ld_hw_mac_set_key sets it: K0's words through din, a `start` with
+    `key_init`, the wait for `keys_valid`, then `ack`."""
+    block = b.spec.block_size
+    assert len(key) <= block, "a longer key is hashed first (the C driver's work)"
+    k0 = key.ljust(block, b"\0")
+    for i in range(0, block, 4):
+        yield from b.write(b.p.din, int.from_bytes(k0[i : i + 4], "big"))
+    yield from b.ctrl(start=1, first=1, last=1, key_init=1, key=slot)
+    yield from b.wait(lambda: (yield b.p.keys_valid.status) >> slot & 1, 1000)
+    yield from b.ctrl(ack=1)
+    yield from b.write(b.p.slots_ack, (1 << b.engine.slots) - 1)
+
+
 def walker_profile(spec, nbytes=64, count=32, dma_width=128, ram_wait=1, seed=1):
     """A batch of `count` random messages of `nbytes` through the walker of `spec`'s
     peripheral (a `dma_width`-bit bus, the RAM acking after `ram_wait` cycles): every digest
-    checked against hashlib; returns {engine, bytes, messages, cycles, cycles_per_message,
-    engine_limit (blocks x interval per message over the slots), phases: {phase: cycles per
-    message}}."""
+    checked against hashlib (a MAC engine's: Python's hmac, under a key set in key slot 0
+    before the batch, outside its cycles); returns {engine, bytes, messages, cycles,
+    cycles_per_message, engine_limit (the padded message's blocks x the interval of the
+    engine, or of a MAC engine's inner core, whose outer core works in parallel), phases:
+    {phase: cycles per message}}."""
     import hashlib
+    import hmac
 
     b = Bench(spec, dma_width, seed, ram_wait=ram_wait)
     walker, eng = b.p.batch, b.engine
@@ -236,18 +259,22 @@ def walker_profile(spec, nbytes=64, count=32, dma_width=128, ram_wait=1, seed=1)
             yield
 
     b.watchers = [sample()]
+    mac = b.spec.mac
+    key = b.rng.randbytes(32) if mac else None
     msgs = [b.rng.randbytes(nbytes) for _ in range(count)]
     table, outs = RAM_BASE + 0x100, RAM_BASE + 0x6000
-    name = b.spec.algorithm
-    code = b.engine.variants[name] if name in b.engine.variants else 0
+    name = b.spec.algorithm if not mac else b.spec.hash_family
+    code = b.engine.variants.get(b.spec.algorithm, 0)
     info = write_batch(b, msgs, table, outs, [(name, code)] * count)
     res = {}
 
     def gen():
+        if mac:
+            yield from set_mac_key(b, 0, key)
         yield from b.write(b.p.batch_base, table)
         yield from b.write(b.p.batch_count, count)
         running["on"] = True
-        yield from b.ctrl(batch_start=1)
+        yield from b.ctrl(batch_start=1, **({"key": 0} if mac else {}))
         n = 1
         while not (yield from b.field(b.p.batch_status, "done")):
             n += 1
@@ -262,9 +289,11 @@ def walker_profile(spec, nbytes=64, count=32, dma_width=128, ram_wait=1, seed=1)
     size = len(hashlib.new(name).digest())
     for msg, (_, out) in zip(msgs, info):
         o = out - RAM_BASE
-        assert bytes(b.ram.mem[o : o + size]) == hashlib.new(name, msg).digest(), (spec, len(msg))
+        want = hmac.new(key, msg, name).digest() if mac else hashlib.new(name, msg).digest()
+        assert bytes(b.ram.mem[o : o + size]) == want, (spec, len(msg))
     block = b.spec.block_size
-    blocks = -(-(nbytes + 1 + 2 * (block // 8)) // block)  # the padded message's blocks
+    blocks = -(-(nbytes + 1 + block // 8) // block)  # the padded message's blocks
+    # (a MAC engine: the inner hash's, its key block stored; the outer core in parallel)
     interval = float(eng.interval)
     return {
         "engine": str(spec),

@@ -356,8 +356,16 @@ def bench_soc(engine, log=None):
 
 
 # the batch walker's profile (rtl --batch): the SHA engines of the sim target's main and
-# scheduler SoCs, and messages per engine per size (fewer long ones: their cycles are the engine's)
-WALKER_ENGINES = ("sha256:opt", "sha1:opt", "sha512:k5", "sha256:opt:p4", "sha1:opt:p8")
+# scheduler SoCs and the MAC SoC's HMAC engine, and messages per engine per size (fewer long
+# ones: their cycles are the engine's)
+WALKER_ENGINES = (
+    "sha256:opt",
+    "sha1:opt",
+    "sha512:k5",
+    "sha256:opt:p4",
+    "sha1:opt:p8",
+    "hmac-sha256:opt:p4",
+)
 WALKER_MESSAGES = {64: 32, 1024: 8}
 
 
@@ -365,14 +373,15 @@ def bench_rtl_batch(engines=None, sizes=(64, 1024), log=None):
     """`bench --backend rtl --batch`: the peripheral's batch walker alone in Migen simulation
     (litedigest.soc.sim.peripheral_bench.walker_profile) on the simulated SoC's main RAM (its
     wide port's rows, an ack the cycle after the request): per engine and size, the cycles a
-    message takes and where they go, every digest checked against hashlib."""
+    message takes and where they go, every digest checked against hashlib (a MAC's against
+    Python's hmac)."""
     from litedigest.soc.sim.peripheral_bench import walker_profile
     from litedigest.soc.targets.sim import DMA_ROW_BITS
 
     log = log or _stderr
     for sp in engines or WALKER_ENGINES:
-        if specmod.parse(sp).family not in ("sha1", "sha256", "sha512"):
-            raise ValueError(f"the walker's profile takes SHA engines, not {sp}")
+        if specmod.parse(sp).hash_family not in ("sha1", "sha256", "sha512"):
+            raise ValueError(f"the walker's profile takes SHA and HMAC engines, not {sp}")
         for n in sizes:
             log(f"bench rtl --batch: {sp}, {n} B messages (Migen simulation)")
             r = walker_profile(
@@ -546,6 +555,7 @@ def bench_soc_hmac(engines, log=None):
     paths = {
         "hmac_sha256": (
             ("batch", "batch walker"),
+            ("walk", "walker alone"),
             ("one", "one by one, DMA"),
             ("csr", "one by one, CSR"),
         ),
