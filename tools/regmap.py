@@ -35,6 +35,8 @@ from litedigest import generated
 from litedigest import spec as specmod
 from litedigest.ip.engines import make_engine
 from litedigest.soc import peripheral as periphmod
+from litedigest.soc.peripheral.batch import KEY_SHIFT
+from litedigest.soc.peripheral.layouts import VARIANT_BITS
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -608,6 +610,19 @@ def header(rm):
             out.append(_define(P + "ERRORS", "(" + " | ".join(errs) + ")"))
     out += ["", "/* the EventManager's ev_status/ev_pending/ev_enable bits */"]
     out += [_define(f"LD_EV_{n.upper()}", f"(1u << {b})") for n, b in rm.events]
+    out += [
+        "",
+        "/* a batch descriptor's word 3 (soc/peripheral/batch.py): the variant and, on a MAC",
+        " * peripheral, the message's own key slot */",
+        _define("LD_DESC_VARIANT_MASK", f"0x{(1 << VARIANT_BITS) - 1:x}u"),
+        _define("LD_DESC_KEY_BIT", str(KEY_SHIFT), "MAC peripherals only"),
+        _define("LD_DESC_KEY_MASK", "(0x7u << LD_DESC_KEY_BIT)"),
+        _define("LD_DESC_OWN_KEY", f"(1u << {KEY_SHIFT + 3})", "MAC peripherals only"),
+        _define(
+            "LD_DESC_KEY_VAL(k)",
+            "(LD_DESC_OWN_KEY | (((uint32_t)(k) << LD_DESC_KEY_BIT) & LD_DESC_KEY_MASK))",
+        ),
+    ]
     out += ["", "/* info.arch: the engine's round architecture (litedigest.spec.ARCH_CODES) */"]
     for arch, code in sorted(specmod.ARCH_CODES.items(), key=lambda kv: kv[1]):
         fams = ", ".join(f for f, a in specmod.ARCHITECTURES.items() if arch in a)
@@ -715,6 +730,11 @@ MAC_FIELDS = {_lit(mac_fields)}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = {_lit(errors)}
+
+# a batch descriptor's word 3 on a MAC peripheral: the message's own key slot k is
+# DESC_OWN_KEY | k << DESC_KEY_SHIFT (soc/peripheral/batch.py)
+DESC_KEY_SHIFT = {KEY_SHIFT}
+DESC_OWN_KEY = 0x{1 << (KEY_SHIFT + 3):x}
 '''
 
 

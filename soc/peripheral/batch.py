@@ -9,7 +9,9 @@ The CPU writes `batch_count` descriptors of 16 bytes (four little-endian 32-bit 
     word 2  output address: the message's final chaining value is written there, in the
             digest's byte order (the digest is its first digest-size bytes), aligned to
             `out_align` (the chaining value's size rounded up to a power of two)
-    word 3  bits 3:0 the variant (IV choice, as ctrl.variant); the other bits are 0
+    word 3  bits 3:0 the variant (IV choice, as ctrl.variant); on a MAC peripheral bit 7
+            `own_key`: the message's key slot is bits 6:4 (else the key slot of the ctrl
+            write that started the batch); the other bits are 0
 
 The walker starts each message on a free slot as a `pad` job (the DMA reader pads it, so one
 job is the whole message; on Skein with the output block, `out_block`, and the tweaks made by
@@ -46,6 +48,7 @@ from .layouts import VARIANT_BITS, engine_block, request_layout
 from .slots import CHECK_LAYOUT, in_ram, range_checks
 
 DESC_BYTES = 16
+KEY_SHIFT = 4  # descriptor word 3 on a MAC peripheral: bits 6:4 the key slot, bit 7 own_key
 
 
 def out_align(digest_bits):
@@ -90,6 +93,7 @@ class BatchWalker(Module):
         row_bytes,
         block_bytes,
         out_block=False,
+        has_keys=False,
     ):
         rb = log2_int(row_bytes)
         A = out_align(digest_bits)
@@ -125,6 +129,10 @@ class BatchWalker(Module):
         self.progress = Signal(32)
         self.started = Signal()  # (out) a batch starts (its start was accepted)
         self.clear = Signal()
+        # (MAC peripherals, out) the descriptor being issued names its key slot (`own_key`,
+        # word 3 bit 7) and which (`key`, bits 6:4)
+        self.own_key = Signal()
+        self.key = Signal(3)
         self.csr_write = Signal()  # (in) ctrl is written this cycle
         self.reader_error = Signal()  # (in) the DMA reader saw a bus error
         self.owns_bus = Signal()  # (out) the bus mux: the walker's transfer
@@ -213,9 +221,14 @@ class BatchWalker(Module):
         # critical path, 21.6 ns, with the walker's reaction to a refusal).
         desc_ok = Signal()
 
+        # word 3's bits a descriptor may set: the variant's, and on a MAC peripheral the key
+        # slot's (bits 6:4) and own_key (bit 7); a key slot out of range or without states is
+        # refused by the job's admission (SlotControl's extra checks), like a ctrl job's
+        flag_bits = KEY_SHIFT + 4 if has_keys else VARIANT_BITS
+
         def checks(d):
             out, flags = d[64:96], d[96:128]
-            return out_address_ok(out, A, ram_base, ram_size) & (flags[VARIANT_BITS:] == 0)
+            return out_address_ok(out, A, ram_base, ram_size) & (flags[flag_bits:] == 0)
 
         def load(d):
             """Take descriptor `d`: the walker's checks and SlotControl's range checks of it."""
@@ -238,6 +251,11 @@ class BatchWalker(Module):
             req.variant.eq(d_flags[:VARIANT_BITS]),
             self.locked.eq(running),
         ]
+        if has_keys:
+            self.comb += [
+                self.own_key.eq(d_flags[KEY_SHIFT + 3]),
+                self.key.eq(d_flags[KEY_SHIFT : KEY_SHIFT + 3]),
+            ]
 
         self.submodules.fsm = fsm = FSM(reset_state="IDLE")
         self.comb += self.started.eq(fsm.ongoing("IDLE") & self.start & self.idle)

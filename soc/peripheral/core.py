@@ -317,7 +317,7 @@ class HashPeripheral(CycleCounter):
                 reader.tweak.connect(tweaks.port),
                 sink.tweak.eq(blk.tweak),
             ]
-        self._add_batch(ram_base, ram_size, ctrl_checks)
+        self._add_batch(ram_base, ram_size, ctrl_checks, has_keys)
         if has_keys:
             self._add_keys(engine, slots, csr_block, block)
 
@@ -356,7 +356,7 @@ class HashPeripheral(CycleCounter):
         self.comb += pending.eq(Mux(job_q.start & ~job_q.csr, 1 << job_q.slot, 0))
         return job_q, seg_q, pending
 
-    def _add_batch(self, ram_base, ram_size, ctrl_checks):
+    def _add_batch(self, ram_base, ram_size, ctrl_checks, has_keys=False):
         """Hardware padding (`ctrl.pad`) and the batch walker (batch.py), which shares the bus
         with the DMA reader and SlotControl's request port with ctrl (`ctrl_checks`: ctrl's range
         checks); the stages are the peripheral's own (`slots`, `reader`, `digests`). Skein: the
@@ -377,6 +377,7 @@ class HashPeripheral(CycleCounter):
             row_bytes,
             block_bytes,
             out_block=has_tweak,
+            has_keys=has_keys,
         )
         wreq = walker.request
         strobes = ("start", "dma_start")
@@ -475,11 +476,14 @@ class HashPeripheral(CycleCounter):
         req, job = slots.request, slots.job
         slot_key = Array(Signal(kb, name=f"slot_key{s}") for s in range(nslots))
         slot_key_init = Array(Signal(name=f"slot_key_init{s}") for s in range(nslots))
-        key = Signal(kb)
+        key = Signal(len(f.key))
         key_bad, in_use, idle = Signal(), Signal(), Signal()
+        walker = self.batch
         self.comb += [
-            key.eq(f.key),
-            key_bad.eq(f.key >= engine.key_slots),
+            # the job's key slot: a batch descriptor's own (own_key), else ctrl's (a batch's
+            # jobs: the key of the ctrl write that started it)
+            key.eq(Mux(walker.locked & walker.own_key, walker.key, f.key)),
+            key_bad.eq(key >= engine.key_slots),
             in_use.eq(Cat(*[slots.active[s] & (slot_key[s] == key) for s in range(nslots)]) != 0),
             slots.extra_bad.eq(
                 key_bad | Mux(f.key_init, ~req.start | in_use, ~(engine.keys_valid >> key)[0])

@@ -419,3 +419,66 @@ def test_one_slot_batch_bus_error_keeps_the_first_outputs(spec, width, fail):
             assert bytes(mem[o : o + 16]) == hashlib.new(name, msg).digest()[:16], i
         else:
             assert bytes(mem[o : o + A]) == before[o : o + A], i  # not written
+
+
+def own_key(k):
+    """Descriptor word 3 on a MAC peripheral: own_key (bit 7) and key slot k (bits 6:4)."""
+    return 0x80 | k << 4
+
+
+@pytest.mark.parametrize("spec,width", [("hmac-sha256:opt", 512), ("hmac-sha256:opt:p4", 64)])
+def test_mac_batch_keys_per_descriptor(spec, width):
+    """A MAC batch whose descriptors name their key slots (own_key), mixed with descriptors that
+    take the batch's key (the ctrl write's, slot 2 here): every MAC is Python's hmac under its
+    own key. Then a descriptor naming a key slot without states (3) and one out of range (bits
+    6:4 = 5) each end their batch with err_desc after the messages before them; a descriptor
+    with bits set past own_key is refused the same way."""
+    import hmac as pyhmac
+
+    b = Bench(spec, width, seed=11)
+    keys = [b.rng.randbytes(n) for n in (32, 20, 64)]  # key slots 0, 1, 2
+    count = 12
+    msgs = [
+        b.rng.randbytes(b.rng.choice([0, 1, 55, 64, b.rng.randrange(300)])) for _ in range(count)
+    ]
+    which = [b.rng.choice([0, 1, 2, None]) for _ in msgs]  # None: the batch's key (slot 2)
+    codes = [("sha256", 0 if k is None else own_key(k)) for k in which]
+    table, outs = RAM_BASE + 0x100, RAM_BASE + 0x6000
+    info = write_batch(b, msgs, table, outs, codes)
+    bad_tables = {}
+    for name, code in (("no_states", own_key(3)), ("out_of_range", own_key(5)), ("bits", 0x100)):
+        t = RAM_BASE + 0x1000 + 0x400 * len(bad_tables)
+        o = RAM_BASE + 0x7000 + 0x100 * len(bad_tables)
+        bad_tables[name] = (t, o)
+        write_batch(b, [b"first", b"second"], t, o, [("sha256", own_key(0)), ("sha256", code)])
+    res = {}
+
+    def gen():
+        for k, key in enumerate(keys):
+            yield from bench.set_mac_key(b, k, key)
+        yield from b.write(b.p.batch_base, table)
+        yield from b.write(b.p.batch_count, count)
+        yield from b.ctrl(batch_start=1, key=2)
+        yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
+        res["status"] = yield b.p.batch_status.status
+        res["progress"] = yield b.p.batch_progress.status
+        yield from b.ctrl(ack=1)
+        for name, (t, _) in bad_tables.items():
+            yield from b.write(b.p.batch_base, t)
+            yield from b.write(b.p.batch_count, 2)
+            yield from b.ctrl(batch_start=1, key=0)
+            yield from b.wait(lambda: (yield from b.field(b.p.batch_status, "done")), limit=60000)
+            res[name] = ((yield b.p.batch_status.status), (yield b.p.batch_progress.status))
+            yield from b.ctrl(ack=1)
+
+    b.run(gen)
+    assert res["status"] == 0b10 and res["progress"] == count, res
+    mem = b.ram.mem
+    for msg, k, (_, out) in zip(msgs, which, info):
+        o = out - RAM_BASE
+        want = pyhmac.new(keys[2 if k is None else k], msg, "sha256").digest()
+        assert bytes(mem[o : o + 32]) == want, (k, len(msg))
+    for name, (_, o) in bad_tables.items():
+        assert res[name] == (0b110, 1), (name, res[name])  # done + err_desc, the first written
+        o -= RAM_BASE
+        assert bytes(mem[o : o + 32]) == pyhmac.new(keys[0], b"first", "sha256").digest()

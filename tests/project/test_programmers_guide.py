@@ -19,7 +19,7 @@ LIB = os.path.join(ROOT, "software", "firmware", "lib")
 CATALOG = os.path.join(ROOT, regmap.CATALOG_HEADER)
 REGS_H = os.path.join(ROOT, regmap.HEADER)
 # the macros ld_hw_regs.h generates (tools/regmap.py header()): fields, events, arch, sizes
-REGISTER_MACRO = re.compile(r"LD_(?:CTRL|STATUS|INFO|BATCH_STATUS|EV|ARCH|REG)_")
+REGISTER_MACRO = re.compile(r"LD_(?:CTRL|STATUS|INFO|BATCH_STATUS|EV|ARCH|REG|DESC)_")
 # the guide's register accessors (its "Register access" section): RD(CTRL), WRW(CV, i, v), ...
 ACCESSOR = re.compile(r"\b(?:RD|WR|RDW|WRW)\(\s*([A-Z][A-Z0-9_]*)")
 # a number with a unit of speed or time: those figures belong to docs/MEASUREMENTS.md

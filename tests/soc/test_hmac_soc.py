@@ -36,6 +36,8 @@ def test_firmware_macs_and_checks(mac_run):
     assert {
         "mac_batch",
         "mac_batch_run",
+        "mac_batch_keys",
+        "mac_batch_keys_refused",
         "mac_one_by_one",
         "mac_csr",
         "mac_long_key",
@@ -200,13 +202,20 @@ def _packets(rng, n, nkeys):
 
 
 @pytest.mark.parametrize("nkeys", [1, 3, 6])
-def test_hmac_many_through_the_walker(soc, nkeys):
+def test_hmac_many_through_the_walker(soc, nkeys, monkeypatch):
     """hmac_many with a key per message on the HMAC peripheral: every MAC Python's hmac, in
-    order, with fewer and more distinct keys than the four key slots (six: two rounds)."""
+    order, with fewer and more distinct keys than the four key slots (six: two rounds), each
+    round's messages one staged batch whose descriptors name their key slots."""
     rng = random.Random(nkeys)
     keys, msgs = _packets(rng, 40, nkeys)
+    calls = []
+    staged = soc.hw.mac_many
+    monkeypatch.setattr(soc.hw, "mac_many", lambda *a: calls.append(a[0]) or staged(*a))
     got = ld_hmac.hmac_many(keys, msgs, "sha256", backend="soc", engine=P4)
     assert got == [std_hmac.new(k, m, "sha256").digest() for k, m in zip(keys, msgs)]
+    assert len(calls) == -(-nkeys // 4)  # a call a round of key slots
+    assert all(set(c) <= set(range(4)) for c in calls) and sum(map(len, calls)) <= len(msgs)
+    monkeypatch.undo()
     # one key for all, and a message too large for one batch (streamed by a one-shot call)
     big = rng.randbytes(soc.hw.dev.stage_size + 100)
     got = ld_hmac.hmac_many(b"one key", [b"abc", big, b""], "SHA-256", backend="soc", engine=P4)
@@ -231,3 +240,9 @@ def test_hmac_many_csr_path_and_bad_input(soc):
     with pytest.raises(ValueError):  # the engine computes HMAC-SHA-256 only
         ld_hmac.hmac_many(b"k", [b"m"], "sha1", backend="soc", engine=P4)
     assert ld_hmac.hmac_many(b"k", [], "sha256", backend="soc", engine=P4) == []
+    # the staged batch's own key slots: one each, in range
+    read = soc.sim.bus.read_bytes
+    with pytest.raises(ValueError, match="key slots for"):
+        soc.hw.mac_many([0, 1], [b"m"], read)
+    with pytest.raises(ValueError, match="out of range"):
+        soc.hw.mac_many([4], [b"m"], read)

@@ -205,7 +205,8 @@ def hmac_many(keys, messages, digestmod, *, backend="sw", engine=None):
     packet under its security association's key). With a MAC engine
     (`engine="hmac-sha256:opt:p4"`) on the `soc` or `pynq` backend, the HMAC peripheral's
     batch walker computes them: the distinct keys go into its key slots, as many at a time as
-    it has, and each key's messages are one batch. Otherwise each distinct key's inner and
+    it has, and their messages are one batch in their order, each naming its key slot.
+    Otherwise each distinct key's inner and
     outer hashes are started once and copied for each of its messages. HMAC-SHA-256-128
     (RFC 4868, IPsec's ESP and AH) is the first 16 bytes of each HMAC-SHA-256."""
     messages = [bytes(hashobj._as_bytes(m)) for m in messages]

@@ -125,3 +125,8 @@ MAC_FIELDS = {"ctrl": ("key_init", "key", "wipe")}
 
 # the status fields that report a rejected or failed job
 ERROR_FIELDS = ("err_len", "err_addr", "err_state", "err_bus")
+
+# a batch descriptor's word 3 on a MAC peripheral: the message's own key slot k is
+# DESC_OWN_KEY | k << DESC_KEY_SHIFT (soc/peripheral/batch.py)
+DESC_KEY_SHIFT = 4
+DESC_OWN_KEY = 0x80

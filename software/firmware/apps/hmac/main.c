@@ -114,6 +114,46 @@ static void run_mac_peripheral(void)
     printf("\n");
 }
 
+/* One batch under key slots 0, 1 and 2 (key, k1, k2), each message naming its own: every MAC
+ * against ld_hmac's. Then key slot 3 (no key) refuses its message at its index, the ones
+ * before it written; no key slots for a non-empty batch is LD_ERR_ARG, an empty one LD_OK. */
+static void mac_batch_keys_check(const uint8_t *k1, size_t k1len, const uint8_t *k2, size_t k2len)
+{
+    static const uint8_t slot_of[8] = {0, 1, 2, 1, 0, 2, 2, 3};
+    static const uint16_t len_of[8] = {0, 1, 55, 64, 100, 200, 1000, 64};
+    const uint8_t *const kp[3] = {key, k1, k2};
+    const size_t kl[3] = {sizeof key, k1len, k2len};
+    uint8_t want[32];
+    size_t i, done = 99;
+    int r, ok = 1;
+
+    for (i = 0; i < 8; i++) {
+        ptrs[i] = pool[i];
+        lens[i] = len_of[i];
+    }
+    memset(macs, 0, 8 * 32);
+    flush_cpu_dcache();
+    r = ld_hw_mac_batch_keys(&mac_dev, slot_of, table, ptrs, lens, 7, macs, &done);
+    for (i = 0; i < 7; i++) {
+        ld_hmac(LD_ALG_SHA256, kp[slot_of[i]], kl[slot_of[i]], pool[i], len_of[i], want);
+        ok &= memcmp(macs + 32 * i, want, 32) == 0;
+    }
+    check("mac_batch_keys", r == LD_OK && done == 7 && ok);
+    memset(macs, 0, 8 * 32);
+    flush_cpu_dcache();
+    r = ld_hw_mac_batch_keys(&mac_dev, slot_of, table, ptrs, lens, 8, macs, &done);
+    ok = r == LD_ERR_STATE && done == 7;
+    for (i = 0; i < 7; i++) {
+        ld_hmac(LD_ALG_SHA256, kp[slot_of[i]], kl[slot_of[i]], pool[i], len_of[i], want);
+        ok &= memcmp(macs + 32 * i, want, 32) == 0;
+    }
+    check("mac_batch_keys_refused",
+          ok &&
+              ld_hw_mac_batch_keys(&mac_dev, NULL, table, ptrs, lens, 1, macs, &done) ==
+                  LD_ERR_ARG &&
+              ld_hw_mac_batch_keys(&mac_dev, NULL, table, ptrs, lens, 0, macs, &done) == LD_OK);
+}
+
 /* the key-slot protocol and bad input */
 static void mac_checks(void)
 {
@@ -146,6 +186,7 @@ static void mac_checks(void)
     r = ld_hw_mac(&mac_dev, 2, LD_PATH_CSR, pool[7], 0, d);
     ld_hmac(LD_ALG_SHA256, key2, 4, pool[7], 0, want);
     check("mac_key_slots", i && r == LD_OK && memcmp(d, want, 32) == 0);
+    mac_batch_keys_check(long_key, sizeof long_key, key2, 4);
     /* DMA: a message off the block alignment (the general path) and the empty message
      * without a buffer (the one-shot job) */
     r = ld_hw_mac(&mac_dev, 0, LD_PATH_DMA, pool[1] + 4, 100, d);

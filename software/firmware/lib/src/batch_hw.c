@@ -38,18 +38,50 @@ __attribute__((noinline)) static size_t fill_lengths(ld_hw_batch_desc *table, co
     return i;
 }
 
-/* ld_hw_md_batch's, ld_hw_mac_batch's and ld_hw_md_batch_lengths's body: n messages (msgs[i],
- * lens[i]; checked here), their descriptors in table (n entries) and their chaining values to
- * outs + i * stride; or, with msgs NULL, a table already set, of which only the lengths are
- * written (lens[i] <= cap). The walker is started with ctrl = start, in runs that it walks
- * while the CPU fills the next. On LD_OK every message is written; on a refused message
- * (LD_ERR_ARG, LD_ERR_RANGE) the messages before it are walked and written and *done is its
- * index; on LD_ERR_HW and LD_ERR_TIMEOUT *done counts the chaining values written, as
- * ld_batch_wait's. dma_inval is called once, at the end, when a run was started. */
+/* The descriptors from .. to - 1 of messages under their own key slots (keys[i], each a bit of
+ * key_ok), as batch_stream's fill loop writes the others; returns where it stopped, to or the
+ * index of a message refused (*r its error). A function of its own for the fill loop's
+ * registers, as fill_lengths. */
+LD_HOT(batch_fill_keyed)
+__attribute__((noinline)) static size_t
+fill_keyed(const ld_hw_dev *dev, uint32_t align, unsigned variant, ld_hw_batch_desc *table,
+           const void *const *msgs, const size_t *lens, const uint8_t *keys, uint32_t key_ok,
+           uint8_t *outs, size_t stride, size_t from, size_t to, int *r)
+{
+    size_t i;
+    int e = LD_OK; /* (*r written once: a store is a bus write) */
+
+    for (i = from; i < to; i++) {
+        uintptr_t msg = (uintptr_t)msgs[i];
+        size_t len = lens[i];
+        unsigned k = keys[i];
+
+        e = k < 32u && ((key_ok >> k) & 1u) ? ld_batch_msg_check(dev, align, msg, len)
+                                            : LD_ERR_STATE;
+        if (e != LD_OK)
+            break;
+        ld_batch_desc_write(&table[i], len ? msg : dev->ram_base, len,
+                            (uintptr_t)(outs + i * stride), variant | LD_DESC_KEY_VAL(k));
+    }
+    *r = e;
+    return i;
+}
+
+/* ld_hw_md_batch's, ld_hw_mac_batch's, ld_hw_mac_batch_keys's and ld_hw_md_batch_lengths's
+ * body: n messages (msgs[i], lens[i]; checked here), their descriptors in table (n entries)
+ * and their chaining values to outs + i * stride; with keys, message i under key slot keys[i]
+ * (a bit of key_ok, else LD_ERR_STATE); or, with msgs NULL, a table already set, of which
+ * only the lengths are written (lens[i] <= cap). The walker is started with ctrl = start, in
+ * runs that it walks while the CPU fills the next. On LD_OK every message is written; on a
+ * refused message (LD_ERR_ARG, LD_ERR_RANGE, LD_ERR_STATE) the messages before it are walked
+ * and written and *done is its index; on LD_ERR_HW and LD_ERR_TIMEOUT *done counts the
+ * chaining values written, as ld_batch_wait's. dma_inval is called once, at the end, when a
+ * run was started. */
 LD_HOT(batch_stream)
 static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t align, uint32_t start,
                         ld_hw_batch_desc *table, const void *const *msgs, const size_t *lens,
-                        size_t n, uint8_t *outs, size_t cap, size_t *done)
+                        const uint8_t *keys, uint32_t key_ok, size_t n, uint8_t *outs, size_t cap,
+                        size_t *done)
 {
     size_t stride = ld_batch_stride(f->family), filled = 0, started = 0, walked = 0, got;
     size_t run = LD_BATCH_RUN_FIRST, end;
@@ -69,7 +101,10 @@ static int batch_stream(const ld_hw_dev *dev, const ld_md_facts *f, uint32_t ali
         end = filled + (run < n - filled ? run : n - filled);
         if (msgs == NULL && fill_r == LD_OK && filled < end)
             filled = fill_lengths(table, lens, filled, end, cap, &fill_r);
-        for (; msgs != NULL && fill_r == LD_OK && filled < end; filled++) {
+        if (keys != NULL && fill_r == LD_OK && filled < end)
+            filled = fill_keyed(dev, align, f->variant, table, msgs, lens, keys, key_ok, outs,
+                                stride, filled, end, &fill_r);
+        for (; msgs != NULL && keys == NULL && fill_r == LD_OK && filled < end; filled++) {
             uintptr_t msg = (uintptr_t)msgs[filled];
             size_t len = lens[filled];
 
@@ -117,8 +152,8 @@ int LD_UNLOCKED(ld_hw_md_batch)(const ld_hw_dev *dev, int alg, ld_hw_batch_desc 
         return LD_ERR_ARG;
     if (ld_hw_get_info(dev, &info) != LD_OK)
         return LD_ERR_HW;
-    return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START, table, msgs, lens, n, digests,
-                        0, done);
+    return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START, table, msgs, lens, NULL, 0, n,
+                        digests, 0, done);
 }
 
 int LD_UNLOCKED(ld_hw_md_batch_lengths)(const ld_hw_dev *dev, ld_hw_batch_desc *table,
@@ -133,30 +168,57 @@ int LD_UNLOCKED(ld_hw_md_batch_lengths)(const ld_hw_dev *dev, ld_hw_batch_desc *
         return LD_ERR_ARG;
     f.family = (uint8_t)dev->family; /* (the table is set: its variants and outputs stay) */
     f.variant = 0;
-    return batch_stream(dev, &f, 0, LD_CTRL_BATCH_START, table, NULL, lens, n, NULL, cap, done);
+    return batch_stream(dev, &f, 0, LD_CTRL_BATCH_START, table, NULL, lens, NULL, 0, n, NULL, cap,
+                        done);
+}
+
+/* ld_hw_mac_batch's and ld_hw_mac_batch_keys's checks and set-up: the batch under key_slot
+ * (keys NULL) or under each message's own key slot */
+static int mac_batch(const ld_hw_dev *dev, unsigned key_slot, const uint8_t *keys,
+                     ld_hw_batch_desc *table, const void *const *msgs, const size_t *lens, size_t n,
+                     uint8_t *macs, size_t *done)
+{
+    ld_hw_info info;
+    ld_md_facts f;
+    unsigned slots;
+    uint32_t valid;
+    int alg;
+
+    if (done)
+        *done = 0;
+    if (table == NULL || macs == NULL || (n && (msgs == NULL || lens == NULL)) ||
+        !ld_mac_dev_ok(dev, &alg, &slots) || (keys == NULL && key_slot >= slots) ||
+        !dev->batch_base || n > 0xffffffffu || !ld_md_lookup(alg, &f))
+        return LD_ERR_ARG;
+    valid = LD_RD32(dev, dev->keys_valid) & (slots < 32u ? (1u << slots) - 1u : 0xffffffffu);
+    if (keys == NULL && !((valid >> key_slot) & 1u))
+        return LD_ERR_STATE;
+    if (ld_hw_get_info(dev, &info) != LD_OK)
+        return LD_ERR_HW;
+    f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
+    f.variant = 0;
+    return batch_stream(dev, &f, info.dma_align,
+                        LD_CTRL_BATCH_START | (keys ? 0u : LD_CTRL_KEY_VAL(key_slot)), table, msgs,
+                        lens, keys, valid, n, macs, 0, done);
 }
 
 int LD_UNLOCKED(ld_hw_mac_batch)(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
                                  const void *const *msgs, const size_t *lens, size_t n,
                                  uint8_t *macs, size_t *done)
 {
-    ld_hw_info info;
-    ld_md_facts f;
-    unsigned slots;
-    int alg;
+    return mac_batch(dev, key_slot, NULL, table, msgs, lens, n, macs, done);
+}
 
-    if (done)
-        *done = 0;
-    if (table == NULL || macs == NULL || (n && (msgs == NULL || lens == NULL)) ||
-        !ld_mac_dev_ok(dev, &alg, &slots) || key_slot >= slots || !dev->batch_base ||
-        n > 0xffffffffu || !ld_md_lookup(alg, &f))
+int LD_UNLOCKED(ld_hw_mac_batch_keys)(const ld_hw_dev *dev, const uint8_t *key_slots,
+                                      ld_hw_batch_desc *table, const void *const *msgs,
+                                      const size_t *lens, size_t n, uint8_t *macs, size_t *done)
+{
+    static const uint8_t none[1]; /* (an empty batch may give none: nothing reads them) */
+
+    if (key_slots == NULL && n) {
+        if (done)
+            *done = 0;
         return LD_ERR_ARG;
-    if (!((LD_RD32(dev, dev->keys_valid) >> key_slot) & 1u))
-        return LD_ERR_STATE;
-    if (ld_hw_get_info(dev, &info) != LD_OK)
-        return LD_ERR_HW;
-    f.family = (uint8_t)dev->family; /* the descriptors are this peripheral's */
-    f.variant = 0;
-    return batch_stream(dev, &f, info.dma_align, LD_CTRL_BATCH_START | LD_CTRL_KEY_VAL(key_slot),
-                        table, msgs, lens, n, macs, 0, done);
+    }
+    return mac_batch(dev, 0, key_slots ? key_slots : none, table, msgs, lens, n, macs, done);
 }

@@ -71,6 +71,10 @@
       (const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table, const void *const *msgs,  \
        const size_t *lens, size_t n, uint8_t *macs, size_t *done),                                 \
       (dev, key_slot, table, msgs, lens, n, macs, done), LOCKED, dev)                              \
+    X(ld_hw_mac_batch_keys,                                                                        \
+      (const ld_hw_dev *dev, const uint8_t *key_slots, ld_hw_batch_desc *table,                    \
+       const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs, size_t *done),        \
+      (dev, key_slots, table, msgs, lens, n, macs, done), LOCKED, dev)                             \
     X(ld_hw_mac_batch_run,                                                                         \
       (const ld_hw_dev *dev, unsigned key_slot, uintptr_t table, size_t n, size_t *done),          \
       (dev, key_slot, table, n, done), LOCKED, dev)                                                \

@@ -772,7 +772,7 @@ class HwDevice:
         peripheral with the walker; NativeError on a refused batch or a timeout."""
         a = sched_alg(alg)
 
-        def describe(d, msg_at, length, out_at):
+        def describe(d, msg_at, length, out_at, _index):
             _check(
                 self.call(lib.ld_hw_batch_desc_set, d, self.dev, a, msg_at, length, out_at),
                 "ld_hw_batch_desc_set",
@@ -789,20 +789,38 @@ class HwDevice:
     def mac_many(self, key_slot, messages, read_bytes):
         """The MACs of `messages` under key slot `key_slot` of a MAC peripheral by its batch
         walker (ld_hw_mac_batch_desc_set, ld_hw_mac_batch_run), staged as hash_many stages
-        them. NativeError LD_ERR_STATE: the key slot holds no key."""
+        them. `key_slot` may be a sequence, a key slot per message: each descriptor then names
+        its own (REGISTERS.md, word 3's own_key), so messages under several keys share a
+        batch. NativeError LD_ERR_STATE: the key slot holds no key (LD_ERR_HW: a message's
+        own key slot holds none; the batch stops at it)."""
         size = int(lib.ld_hw_mac_size(self.dev))
         if size == 0:
             raise ValueError("this peripheral is not a MAC peripheral")
+        own = None if isinstance(key_slot, int) else [int(k) for k in key_slot]
+        if own is not None:
+            slots = int(lib.ld_hw_mac_key_slots(self.dev))
+            if len(own) != len(messages):
+                raise ValueError(f"{len(own)} key slots for {len(messages)} messages")
+            bad = [k for k in own if not 0 <= k < slots]
+            if bad:
+                raise ValueError(f"key slot {bad[0]} out of range (0..{slots - 1})")
+            batch_key = own[0] if own else 0  # (a valid slot for the run's ctrl write)
 
-        def describe(d, msg_at, length, out_at):
+        def describe(d, msg_at, length, out_at, index):
             _check(
                 self.call(lib.ld_hw_mac_batch_desc_set, d, self.dev, msg_at, length, out_at),
                 "ld_hw_mac_batch_desc_set",
             )
+            if own is not None:  # word 3 (little-endian, as the peripheral reads it)
+                w = ffi.buffer(d)
+                flags = int.from_bytes(w[12:16], "little")
+                flags |= hw_regs.DESC_OWN_KEY | own[index] << hw_regs.DESC_KEY_SHIFT
+                w[12:16] = flags.to_bytes(4, "little")
 
         def run(table_at, n, done):
+            k = key_slot if own is None else batch_key
             _check(
-                self.call(lib.ld_hw_mac_batch_run, self.dev, key_slot, table_at, n, done),
+                self.call(lib.ld_hw_mac_batch_run, self.dev, k, table_at, n, done),
                 "ld_hw_mac_batch_run",
             )
 
@@ -831,7 +849,8 @@ class HwDevice:
 
     def _batches(self, what, a, size, messages, read_bytes, describe, run):
         """hash_many's and mac_many's staging: as many messages as fit the staging area a
-        batch, `describe(desc, msg_at, length, out_at)` filling a descriptor and `run(table_at,
+        batch, `describe(desc, msg_at, length, out_at, index)` filling message `index`'s
+        descriptor and `run(table_at,
         n, done)` running the batch (each a checked driver call); `size` bytes of each output
         read back."""
         if not self.dev.batch_base:
@@ -870,7 +889,7 @@ class HwDevice:
             image = bytearray(addr - base)
             table = ffi.new(f"ld_hw_batch_desc[{n}]")
             for k, m in enumerate(chunk):
-                describe(table + k, addr, len(m), outs_at + k * stride)
+                describe(table + k, addr, len(m), outs_at + k * stride, i + k)
                 image += m + bytes(up(len(m), align) - len(m))
                 addr += up(len(m), align)
             image[0 : desc * n] = ffi.buffer(table)[:]

@@ -112,9 +112,10 @@ def close_all():
 
 def walker_macs(hw, keys, messages, read_bytes, path):
     """mac_many on a MAC peripheral `hw` (litedigest._clib.HwDevice) with a batch walker: the
-    distinct keys in turn, as many at a time as it has key slots, each key's messages one
-    batch (HwDevice.mac_many, the outputs read back with `read_bytes`); a message too large
-    for the staging area by a one-shot call on `path`."""
+    distinct keys in rounds of as many as it has key slots, each round's messages one batch
+    in their order, each descriptor naming its message's key slot (HwDevice.mac_many, the
+    outputs read back with `read_bytes`); a message too large for the staging area by a
+    one-shot call on `path`."""
     out = [None] * len(messages)
     by_key = {}
     for i, k in enumerate(keys):
@@ -124,15 +125,18 @@ def walker_macs(hw, keys, messages, read_bytes, path):
     alg = hw.mac_hash_alg
     with hw.owned():  # no other process loads its keys in between
         for first in range(0, len(groups), nslots):
-            round_ = groups[first : first + nslots]
-            for slot, (key, _) in enumerate(round_):
+            slot_of = {}
+            for slot, (key, idx) in enumerate(groups[first : first + nslots]):
                 hw.mac_set_key(slot, key)
-            for slot, (_, idx) in enumerate(round_):
-                small = [i for i in idx if hw.batch_fits(alg, len(messages[i]))]
-                macs = hw.mac_many(slot, [messages[i] for i in small], read_bytes)
-                for i, mac in zip(small, macs):
-                    out[i] = mac
-                for i in idx:
-                    if out[i] is None:
-                        out[i] = hw.mac(slot, messages[i], path)
+                slot_of.update(dict.fromkeys(idx, slot))
+            order = sorted(slot_of)  # the round's messages in their order
+            small = [i for i in order if hw.batch_fits(alg, len(messages[i]))]
+            macs = hw.mac_many(
+                [slot_of[i] for i in small], [messages[i] for i in small], read_bytes
+            )
+            for i, mac in zip(small, macs):
+                out[i] = mac
+            for i in order:
+                if out[i] is None:
+                    out[i] = hw.mac(slot_of[i], messages[i], path)
     return out

@@ -62,6 +62,14 @@ int ld_hw_mac(const ld_hw_dev *dev, unsigned key_slot, int path, const void *dat
 int ld_hw_mac_batch(const ld_hw_dev *dev, unsigned key_slot, ld_hw_batch_desc *table,
                     const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
                     size_t *done);
+/* The same with a key slot per message: message i under key_slots[i] (each holding a key),
+ * all in one batch (each descriptor names its key slot: an IPsec gateway's packets, each
+ * under its security association's key, in their order). A key slot out of range or without
+ * states refuses its message as a bad one does (LD_ERR_STATE; those before it written, *done
+ * its index). */
+int ld_hw_mac_batch_keys(const ld_hw_dev *dev, const uint8_t *key_slots, ld_hw_batch_desc *table,
+                         const void *const *msgs, const size_t *lens, size_t n, uint8_t *macs,
+                         size_t *done);
 /* For a host whose addresses are not the DMA's (the messages, the table and the outputs
  * staged in the DMA range first): descriptor d for a message at bus address msg of len bytes
  * whose MAC goes to bus address out (errors as ld_hw_batch_desc_set's), and the run of n

@@ -66,6 +66,14 @@
 #define LD_EV_DONE                 (1u << 0)
 #define LD_EV_BATCH                (1u << 1)
 
+/* a batch descriptor's word 3 (soc/peripheral/batch.py): the variant and, on a MAC
+ * peripheral, the message's own key slot */
+#define LD_DESC_VARIANT_MASK       0xfu
+#define LD_DESC_KEY_BIT            4  /* MAC peripherals only */
+#define LD_DESC_KEY_MASK           (0x7u << LD_DESC_KEY_BIT)
+#define LD_DESC_OWN_KEY            (1u << 7)  /* MAC peripherals only */
+#define LD_DESC_KEY_VAL(k)         (LD_DESC_OWN_KEY | (((uint32_t)(k) << LD_DESC_KEY_BIT) & LD_DESC_KEY_MASK))
+
 /* info.arch: the engine's round architecture (litedigest.spec.ARCH_CODES) */
 #define LD_ARCH_BASE               0  /* sha1, sha256, sha512 */
 #define LD_ARCH_OPT                1  /* sha1, sha256 */
