@@ -56,7 +56,8 @@ LD_APP_HOT
 static void measure(void)
 {
     uint64_t timer = timer_cost(&dev);
-    uint8_t ref[32], out[32];
+    /* (out aligned to the digest: the one-shot call's peripheral writes it there) */
+    uint8_t ref[32], out[32] __attribute__((aligned(32)));
     const uint8_t *msg = (const uint8_t *)msgbuf;
     int s, p;
 
@@ -106,25 +107,36 @@ static void measure(void)
     printf("\n");
 }
 
-/* The one-shot DMA call's ways (ld_hw.h oneshot_area): through the walker (the chaining value
- * in the device's area) into an aligned and an unaligned buffer, a SHA-224 digest (28 of its 32
+/* The one-shot DMA call's ways (ld_hw.h oneshot_area): through the walker, the chaining value
+ * written straight into a buffer aligned to the digest (LD_ONESHOT_DIRECT) or into the device's
+ * area and copied (a buffer aligned to a word, or to nothing; a SHA-224 digest, 28 of its 32
  * bytes), and through the digest registers for a device without a usable area (none, or one
  * not aligned to the DMA's row); the same digests every way. */
 static void oneshot_ways(void)
 {
-    static uint32_t out_words[9];
+    static uint32_t out_words[17] __attribute__((aligned(32)));
     static ld_hw_dev no_area, bad_area;
-    uint8_t ref[32], *odd = (uint8_t *)out_words + 1;
+    uint8_t ref[32], *odd = (uint8_t *)out_words + 1, *word = (uint8_t *)(out_words + 1);
     int r;
 
     ld_sha256(LD_SHA256, msgbuf, 128, ref);
     r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, odd);
-    check("oneshot_walker_unaligned_out", r == LD_OK && memcmp(ref, odd, 32) == 0);
+    check("oneshot_walker_unaligned_out",
+          r == LD_OK && memcmp(ref, odd, 32) == 0 && memcmp(ref, dev.oneshot_area->cv, 32) == 0);
+    memset(dev.oneshot_area->cv, 0x5a, 32);
+    memset(out_words, 0, sizeof out_words);
+    r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, word);
+    /* a word-aligned buffer: through the device's area */
+    check("oneshot_walker_word_aligned_out",
+          r == LD_OK && memcmp(ref, word, 32) == 0 && memcmp(ref, dev.oneshot_area->cv, 32) == 0);
+    memset(dev.oneshot_area->cv, 0x5a, 32);
+    memset(out_words, 0, sizeof out_words);
     r = ld_hw_md(&dev, LD_ALG_SHA256, LD_PATH_DMA, msgbuf, 128, (uint8_t *)out_words);
-    /* the walker wrote it to the device's area */
-    check("oneshot_walker_aligned_out", r == LD_OK && memcmp(ref, out_words, 32) == 0 &&
-                                            memcmp(ref, dev.oneshot_area->cv, 32) == 0);
-    memset(dev.oneshot_area->cv, 0x5a, 32); /* the register way leaves the area alone */
+    /* aligned to the digest: written there by the peripheral, the area untouched */
+    check("oneshot_walker_direct_out", r == LD_OK && memcmp(ref, out_words, 32) == 0 &&
+                                           out_words[8] == 0 &&
+                                           ((const uint8_t *)dev.oneshot_area->cv)[0] == 0x5a);
+    /* the register way leaves the area alone */
     no_area = dev;
     no_area.oneshot_area = NULL;
     memset(out_words, 0, sizeof out_words);

@@ -196,7 +196,7 @@ static int digests_right(uint32_t len, int batch, const uint8_t *digest)
 
 static void measure(const char *mode, uint32_t len, int batch)
 {
-    uint8_t digest[32];
+    uint8_t digest[32] __attribute__((aligned(32))); /* (the peripheral writes it there) */
     timing t;
     uint32_t irqs0;
 

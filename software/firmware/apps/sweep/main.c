@@ -39,7 +39,7 @@ static const char *const paths[NPATHS] = LD_APP_PATH_NAMES;
 int main(void)
 {
     uint8_t *m = (uint8_t *)msgbuf;
-    uint8_t ref[32], out[32];
+    uint8_t ref[32], out[32] __attribute__((aligned(32))); /* (the peripheral writes out) */
     uint32_t info;
     int s, p;
 

@@ -390,30 +390,43 @@ static inline __attribute__((always_inline)) int ld_oneshot_job(const ld_hw_dev 
      ((uintptr_t)(dev)->oneshot_area & 63u) == 0 &&                                                \
      ld_dma_range_ok((dev), (uintptr_t)(dev)->oneshot_area, sizeof(struct ld_hw_oneshot_area), 1))
 
+/* The one-shot walk writes the chaining value straight into the caller's `out` (no copy)
+ * when it is the digest whole (SHA-256, SHA-512; not the truncated ones, nor SHA-1's 20
+ * bytes), fills whole data-cache lines of its own (nothing the CPU touches while the walker
+ * runs shares them, so none is cached again before the write) and lies aligned to its size in
+ * the DMA's range; else into the device's one-shot area, whence the digest is copied. */
+#define LD_ONESHOT_DIRECT(dev, f, out)                                                             \
+    ((f)->digest_size == 1u << ((f)->block_shift - 1u) &&                                          \
+     (f)->digest_size % LD_HW_DCACHE_LINE == 0 &&                                                  \
+     ((uintptr_t)(out) & ((f)->digest_size - 1u)) == 0 &&                                          \
+     ld_dma_range_ok((dev), (uintptr_t)(out), (f)->digest_size, 1))
+
 /* ld_oneshot_job's SHA call as a batch of one descriptor (LD_ONESHOT_WALK_OK): the peripheral
- * writes the chaining value to the device's area, from which the digest is copied, rather
- * than the CPU reading it a register word at a time (one bus round trip each). Two halves: the
- * start, inline in a caller that calls nothing (no stack frame to save: on a write-through
- * cache each saved register is a bus write), and ld_oneshot_walk_end (md_hw.c), whose frame
- * is set up while the walker runs. */
-static inline __attribute__((always_inline)) int ld_oneshot_walk_start(const ld_hw_dev *dev,
-                                                                       const ld_md_facts *f,
-                                                                       const uint8_t *p, size_t len,
-                                                                       const int mmio)
+ * writes the chaining value to `cv_to` (the caller's buffer or the device's area: see
+ * LD_ONESHOT_DIRECT), rather than the CPU reading it a register word at a time (one bus round
+ * trip each). Two halves: the start, inline in a caller that calls nothing (no stack frame to
+ * save: on a write-through cache each saved register is a bus write), and ld_oneshot_walk_end
+ * (md_hw.c), whose frame is set up while the walker runs. */
+static inline __attribute__((always_inline)) int
+ld_oneshot_walk_start(const ld_hw_dev *dev, const ld_md_facts *f, const uint8_t *p, size_t len,
+                      uintptr_t cv_to, const int mmio)
 {
     struct ld_hw_oneshot_area *a = dev->oneshot_area;
-    uint32_t w = LD_INFO_SLOTS(ONESHOT_RD(dev->info)), k;
+    uint32_t w = a->ack_words, k;
 
-    if (w == 0)
-        return LD_ERR_HW; /* not a hash peripheral */
-    ld_batch_desc_write(&a->desc, len ? (uintptr_t)p : dev->ram_base, len, (uintptr_t)a->cv,
-                        f->variant);
+    if (w == 0) { /* the first call: a register read, kept */
+        uint32_t slots = LD_INFO_SLOTS(ONESHOT_RD(dev->info));
+        if (slots == 0)
+            return LD_ERR_HW; /* not a hash peripheral */
+        a->ack_words = w = (slots + 31u) / 32u;
+    }
+    ld_batch_desc_write(&a->desc, len ? (uintptr_t)p : dev->ram_base, len, cv_to, f->variant);
     /* clean start: the walker starts only when no slot's done bit waits for its ack (a job
      * left by a call that timed out, or by the low-level calls); LiteX acts on a multi-word
-     * register when its last word (slots 0-31) is written */
-    for (k = 0; k < (w + 31u) / 32u; k++)
+     * register when its last word (slots 0-31) is written. (No ctrl.ack: the start clears
+     * batch_status's done and errors itself, and status's are the register jobs'.) */
+    for (k = 0; k < w; k++)
         ONESHOT_WR(dev->slots_ack + 4u * k, 0xffffffffu);
-    ONESHOT_WR(dev->ctrl, LD_CTRL_ACK);
     if (!mmio && dev->dma_sync)
         dev->dma_sync();
     ONESHOT_WR(dev->batch_base, (uint32_t)(uintptr_t)&a->desc);
@@ -422,9 +435,10 @@ static inline __attribute__((always_inline)) int ld_oneshot_walk_start(const ld_
     LD_PROF(LD_PROF_STARTED);
     return LD_OK;
 }
-/* The rest: the wait (for the end, or a start the walker refused: err_state), the ack, the
- * digest_size bytes of the chaining value to out. */
-int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio);
+/* The rest: the wait (for the end, or a start the walker refused: err_state), the ack, and
+ * (direct 0) the digest_size bytes of the chaining value copied from the area to out. */
+int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int direct,
+                        int mmio);
 #endif
 
 #endif

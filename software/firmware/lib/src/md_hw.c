@@ -518,9 +518,10 @@ int LD_UNLOCKED(ld_hw_md_final)(ld_hw_md_ctx *ctx, uint8_t *out)
  * registers on the stack (every store is a bus write through VexRiscv's write-through data
  * cache) and stays a small block of code for the 4 KiB direct-mapped instruction cache; an
  * indirect call per register access, the general path's context on the stack and the calls to
- * the table lookup cost more than the engine on a 64-byte message. (Also measured slower: a
- * batch of one descriptor, the digest written to RAM by the peripheral, whose reading back
- * needs the whole data cache invalidated.) */
+ * the table lookup cost more than the engine on a 64-byte message. With a one-shot area
+ * (LD_ONESHOT_WALK_OK) the job is a batch of one descriptor whose chaining value the
+ * peripheral writes to RAM (ld_oneshot_walk_start), its cache lines evicted one by one
+ * (dma_inval_range), not the whole data cache. */
 static int md_general(const ld_hw_dev *dev, int alg, int path, const void *data, size_t len,
                       uint8_t *out);
 
@@ -535,9 +536,12 @@ static inline __attribute__((always_inline)) int oneshot_body(const ld_hw_dev *d
         return md_general(dev, alg, LD_PATH_DMA, p, len, out); /* a tail call */
     LD_PROF(LD_PROF_PADDED);
     if (LD_ONESHOT_WALK_OK(dev)) {
-        if (ld_oneshot_walk_start(dev, &f, p, len, mmio) != LD_OK)
+        int direct = LD_ONESHOT_DIRECT(dev, &f, out);
+        if (ld_oneshot_walk_start(dev, &f, p, len,
+                                  direct ? (uintptr_t)out : (uintptr_t)dev->oneshot_area->cv,
+                                  mmio) != LD_OK)
             return LD_ERR_HW;
-        return ld_oneshot_walk_end(dev, f.digest_size, out, mmio); /* a tail call */
+        return ld_oneshot_walk_end(dev, f.digest_size, out, direct, mmio); /* a tail call */
     }
     return ld_oneshot_job(dev, &f, 0, p, len, out, mmio);
 }
@@ -546,16 +550,17 @@ static inline __attribute__((always_inline)) int oneshot_body(const ld_hw_dev *d
 #define WALK_ENDED (LD_BATCH_STATUS_DONE | LD_BATCH_STATUS_ERR_STATE)
 
 LD_HOT(oneshot_walk_end)
-int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int mmio)
+int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, int direct,
+                        int mmio)
 {
     const uint32_t *cv = dev->oneshot_area->cv;
     uint32_t st = 0;
     size_t k;
     int r;
 
-    /* while the walker runs (the CPU reads none of cv until it has ended) */
+    /* while the walker runs (the CPU reads none of the chaining value until it has ended) */
     if (dev->dma_inval_range)
-        dev->dma_inval_range((uintptr_t)cv, digest_size);
+        dev->dma_inval_range(direct ? (uintptr_t)out : (uintptr_t)cv, digest_size);
     /* (two instances: each a bare loop, as the register job's) */
     r = mmio ? ld_oneshot_wait(dev, dev->batch_status, WALK_ENDED, dev->batch_status,
                                LD_BATCH_STATUS_BUSY, 1, &st)
@@ -573,6 +578,10 @@ int ld_oneshot_walk_end(const ld_hw_dev *dev, size_t digest_size, uint8_t *out, 
      * coherent has no inval call in between) */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
+    if (direct) {
+        LD_PROF(LD_PROF_DIGEST);
+        return LD_OK; /* the peripheral wrote the digest to out */
+    }
     if (((uintptr_t)out & 3u) == 0) {
         /* (word copies: each store is a bus write through a write-through cache) */
         for (k = 0; k < digest_size / 4u; k++)

@@ -63,7 +63,10 @@ typedef struct ld_hw_dev {
     uintptr_t keys_valid; /* MAC peripherals only (0 elsewhere): the key slots' register */
     /* A one-shot DMA call (ld_hw_md on the DMA path) through the batch walker: the peripheral
      * writes the chaining value to area->cv, and the CPU reads it from RAM instead of a
-     * register word at a time. Taken when the peripheral has the walker, the area is in the
+     * register word at a time; or, for a SHA-256 or SHA-512 digest whose buffer is aligned to
+     * its size (32, 64 bytes) and in the DMA's range, straight into that buffer (no copy: the
+     * caller's buffer must not share a cache line with data touched meanwhile, which the
+     * alignment ensures on a CPU with lines of LD_HW_DCACHE_LINE). Taken when the peripheral has the walker, the area is in the
      * DMA's range, and dma_inval_range is set (or dma_inval is NULL: a coherent CPU); else the
      * one-shot reads the digest registers. The area is the device's own (one per ld_hw_dev,
      * of static storage): the peripheral may still write it after a timeout. NULL: none. */
@@ -315,6 +318,9 @@ typedef struct {
 struct ld_hw_oneshot_area {
     uint32_t cv[16] LD_DMA_ALIGNED; /* the chaining value's bytes, in the digest's order */
     ld_hw_batch_desc desc;
+    /* the driver's: the peripheral's slots_ack words, read from `info` at the first call (0
+     * before it: hence static storage), so that later calls read no register to start */
+    uint32_t ack_words;
 };
 
 /* dma_inval_range for a direct-mapped, write-through data cache of LD_HW_DCACHE_SIZE bytes in
