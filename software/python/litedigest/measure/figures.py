@@ -183,13 +183,14 @@ def oneshot_bound(src):
     """What a 64-byte one-shot DMA call costs at least with the peripheral's protocol (a batch
     of one descriptor, the chaining value written to RAM by the peripheral): soc_profile's
     dma-64 phases that follow one another and cannot overlap (the descriptor and the register
-    writes that start the walker, the walker's run for the message, the acknowledge, the
-    digest's copy from RAM: a cache miss and the stores to the caller's buffer), leaving out
-    the driver's own code (its checks, its return)."""
+    writes that start the walker, the walker's run for the message, the acknowledge, what is
+    left of the digest: nothing when the peripheral wrote it into the caller's aligned buffer,
+    else its copy from the one-shot area), leaving out the driver's own code (its checks, its
+    return)."""
     prof = _one(src.rows("soc_profile"), case="dma-64")
     demo = _one(src.rows("soc_demo"), path="dma", bytes=64)
     engine = specmod.parse(demo["engine"])
-    blocks = -(-(64 + 1 + 2 * (engine.block_size // 8)) // engine.block_size)
+    blocks = -(-(64 + 1 + engine.block_size // 8) // engine.block_size)  # the padded message's
     job = {k: p["cycles"] for k, p in prof["phases"].items() if k not in _DRIVER_PHASES}
     return {
         "phases": job,
