@@ -281,7 +281,7 @@ def measure_one(
     placer instead of placing again."""
     check_placer(placer)
     s, name = _norm(spec)
-    workdir = workdir or os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
+    workdir = workdir or workdir_of(name)
     with buildcache.locked(workdir, wait=not cached_only) as held:
         # being measured by another process (with other sources, maybe: a trial): what the
         # cache or the committed document holds for the current sources, left as it is
@@ -303,23 +303,30 @@ def measure_one(
         )
 
 
-def _measure_one(
-    s,
-    name,
-    seeds,
-    workdir,
-    xc7,
-    log,
-    force,
-    cached_only=False,
-    committed=True,
-    route_timeout=None,
-    placer=DEFAULT_PLACER,
-    save=True,
-    keep=None,
-):
+def sources(name):
+    """The Verilog `name`'s record is measured from: the bare engine's and the register
+    shell's (their text is in the record's stamp)."""
     from litedigest.ip.engines import engine_verilog, make_engine
     from migen.fhdl import verilog as mverilog
+
+    _, engine_text = engine_verilog(name)
+    m, ios = shell(make_engine(name))
+    return engine_text, str(mverilog.convert(m, ios=ios, name="ld_shell"))
+
+
+def workdir_of(name):
+    """The cache directory of a (normalized) spec: build/dse/<spec>/."""
+    return os.path.join(buildcache.build_root(), "dse", name.replace(":", "-"))
+
+
+def _begin(s, name, seeds, workdir, xc7, log, force, cached_only, committed, save):
+    """A spec's measurement as far as the cache takes it: SimpleNamespace(rec, store, tools,
+    engine_text, shell_text), rec the cache entry (or the committed record standing for it,
+    or a new one) with the engine's attributes; None for a cached-only read that the cache
+    cannot answer."""
+    from types import SimpleNamespace
+
+    from litedigest.ip.engines import make_engine
 
     cache = os.path.join(workdir, "result.json")
     if not save and not cached_only:
@@ -330,9 +337,7 @@ def _measure_one(
             _save(cache, rec)
 
     tools = flow_ecp5.tool_versions()
-    _, engine_text = engine_verilog(name)
-    m, ios = shell(make_engine(name))
-    shell_text = str(mverilog.convert(m, ios=ios, name="ld_shell"))
+    engine_text, shell_text = sources(name)
     # a measurement runs with the build in use; a cached-only read also takes the other build's
     stamps = [
         _stamp(name, t, (engine_text, shell_text))
@@ -376,144 +381,52 @@ def _measure_one(
         in_flight=int(eng.blocks_in_flight),
         block_bits=int(eng.block_bits),
     )
-    t0 = time.monotonic()
-    # area of the bare engine
-    if "ecp5_area" not in rec:
-        v = os.path.join(workdir, "engine.v")
-        with open(v, "w") as f:
-            f.write(engine_text)
-        log(f"dse {name}: synth_ecp5 (bare engine) ...")
-        area = flow_ecp5.synth_ecp5([v], "ld_engine", os.path.join(workdir, "area_ecp5"))
-        area.pop("netlist")
-        rec["ecp5_area"] = area
-        store(rec)
-    if xc7 and rec.get("xc7") is None:
-        v = os.path.join(workdir, "engine.v")
-        if not os.path.exists(v):
-            with open(v, "w") as f:
-                f.write(engine_text)
-        log(f"dse {name}: synth_xilinx (bare engine) ...")
-        rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
-        if rec["xc7"] is not None:
-            rec["xc7"] = {
-                k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))
-            }
-        store(rec)
-    # routed fmax of the shell, per seed
-    runs = rec.setdefault("pnr", {})
-    # a spec that does not fit has no seeds to run (nextpnr could not place it: running it again,
-    # ten minutes for sha1:base:p80, would give the same error)
-    todo = (
-        []
-        if "does_not_fit" in rec
-        else [
-            sd
-            for sd in seeds
-            if str(sd) not in runs
-            or (
-                not cached_only
-                and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer)
-            )
-        ]
+    return SimpleNamespace(
+        rec=rec, store=store, tools=tools, engine_text=engine_text, shell_text=shell_text
     )
+
+
+def _measure_one(
+    s,
+    name,
+    seeds,
+    workdir,
+    xc7,
+    log,
+    force,
+    cached_only=False,
+    committed=True,
+    route_timeout=None,
+    placer=DEFAULT_PLACER,
+    save=True,
+    keep=None,
+):
+    job = _begin(s, name, seeds, workdir, xc7, log, force, cached_only, committed, save)
+    if job is None:
+        return None
+    rec, store, tools = job.rec, job.store, job.tools
+    engine_text, shell_text = job.engine_text, job.shell_text
+    t0 = time.monotonic()
+    runs = rec.setdefault("pnr", {})
+    todo = _seeds_to_run(rec, seeds, cached_only, route_timeout, placer)
     if todo:
         check_placer_build(placer, tools.get("nextpnr"))
-    if todo:
-        sw = os.path.join(workdir, "shell")
-        net = os.path.join(sw, "netlist.json")
-        if not os.path.exists(net) or "lut4" not in rec.get("shell_synth", {}):
-            os.makedirs(sw, exist_ok=True)
-            v = os.path.join(sw, "shell.v")
-            with open(v, "w") as f:
-                f.write(shell_text)
-            log(f"dse {name}: synth_ecp5 (register shell) ...")
-            sh = flow_ecp5.synth_ecp5([v], "ld_shell", sw)
-            rec["shell_synth"] = {
-                k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")
-            }
-        cap = flow_ecp5.DEVICES[DEVICE]["luts"]
-        need = rec["shell_synth"]["lut4"] + 2 * rec["shell_synth"]["ccu2c"]
-        if need > cap:
-            # synthesis area only: the shell's LUT4s (with carry) exceed the device's
-            log(
-                f"dse {name}: {need} LUT4 (with carry) do not "
-                f"fit the {DEVICE} ({cap}): no place and route"
-            )
-            rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
-            todo = []
-        # each run names the nextpnr build that made it, when it is not the yowasp one
-        build = {"nextpnr": tools["nextpnr"]} if _native_build(tools.get("nextpnr")) else {}
-        for sd in todo:
-            log(
-                f"dse {name}: nextpnr-ecp5 seed {sd} ..."
-                + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
-                + (f" (stopped if not routed after {route_timeout} s)" if route_timeout else "")
-            )
-            t_run = time.monotonic()
-            kept = {}
-            try:
-                if keep:
-                    r, kept = _place_then_route(
-                        name, rec["stamp"], net, sw, sd, placer, route_timeout, keep, log
-                    )
-                else:
-                    r = flow_ecp5.nextpnr_ecp5(
-                        net,
-                        sw,
-                        device=DEVICE,
-                        package=PACKAGE,
-                        speed=SPEED,
-                        seed=sd,
-                        freq_mhz=DSE_FREQ_MHZ,
-                        timeout=route_timeout,
-                        extra=() if placer == DEFAULT_PLACER else placer_args(placer),
-                    )
-            except subprocess.TimeoutExpired as stop:
-                runs[str(sd)] = _unrouted(
-                    getattr(stop, "log", None) or os.path.join(sw, f"nextpnr_seed{sd}.log"),
-                    route_timeout,
-                    getattr(stop, "seconds", None) or time.monotonic() - t_run,
-                )
-                if runs[str(sd)]["estimate_mhz"] is None and getattr(stop, "estimate", None):
-                    runs[str(sd)]["estimate_mhz"] = stop.estimate
-                runs[str(sd)].update(getattr(stop, "kept", {}))
-                if placer != DEFAULT_PLACER:
-                    runs[str(sd)]["placer"] = placer
-                runs[str(sd)].update(build)
-                log(
-                    f"dse {name}: seed {sd} not routed in {route_timeout} s "
-                    f"({runs[str(sd)]['arcs_left']} of {runs[str(sd)]['arcs']} arcs left)"
-                )
-                progress.advance(log, f"{name} seed {sd}: not routed in {route_timeout} s")
-                store(rec)
-                continue
-            except flow_ecp5.FlowError as err:
-                if NO_PLACEMENT not in str(err):
-                    raise
-                # the LUT4s fit but the flip-flops do not pack (sha1:base:p80: 91 % of the FFs)
-                ff = rec["shell_synth"].get("ff")
-                log(f"dse {name}: nextpnr found no legal placement ({ff} FF): does not fit")
-                rec["does_not_fit"] = {
-                    "device": DEVICE,
-                    "lut4_with_carry": need,
-                    "ff": ff,
-                    "available": cap,
-                    "reason": "nextpnr: " + NO_PLACEMENT,
-                }
-                store(rec)
-                break
-            clk = _clock(r["fmax"])
-            progress.advance(log, f"{name} seed {sd}: {r['fmax'][clk]:.1f} MHz")
-            runs[str(sd)] = dict(
-                fmax_mhz=r["fmax"][clk],
-                clock=clk,
-                seconds=r["seconds"],
-                slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
-                **({} if placer == DEFAULT_PLACER else {"placer": placer}),
-                **build,
-                **kept,
-            )
+    synthesize(rec, name, workdir, engine_text, shell_text, xc7, bool(todo), store, log)
+    if todo and not _fits(rec, name, log):
+        todo = []
+    # each run names the nextpnr build that made it, when it is not the yowasp one
+    build = {"nextpnr": tools["nextpnr"]} if _native_build(tools.get("nextpnr")) else {}
+    sw = os.path.join(workdir, "shell")
+    for sd in todo:
+        kind, run = route_seed(
+            name, rec["stamp"], sw, sd, placer, route_timeout, keep, rec["shell_synth"], log
+        )
+        if kind == "does_not_fit":
+            rec["does_not_fit"] = run
             store(rec)
+            break
+        runs[str(sd)] = dict(run, **build)
+        store(rec)
     rec["seconds_this_run"] = round(time.monotonic() - t0, 1)
     store(rec)
     return _record(rec, seeds)
@@ -689,6 +602,146 @@ def _restore_placement(name, stamp, seed, placer, placed_dir, where, log):
     os.replace(tmp, os.path.join(placed_dir, "placed.json"))
     buildcache.write(os.path.join(placed_dir, "placement.json"), meta)
     return meta
+
+
+def _seeds_to_run(rec, seeds, cached_only, route_timeout, placer):
+    """The seeds of `seeds` the cached `rec` lacks, or holds from another placer or from a
+    shorter time limit (none for a spec that does not fit: nextpnr could not place it, and
+    running it again, ten minutes for sha1:base:p80, would give the same error)."""
+    if "does_not_fit" in rec:
+        return []
+    runs = rec.get("pnr", {})
+    return [
+        sd
+        for sd in seeds
+        if str(sd) not in runs
+        or (
+            not cached_only
+            and (_retry(runs[str(sd)], route_timeout) or _placer(runs[str(sd)]) != placer)
+        )
+    ]
+
+
+def synthesize(rec, name, workdir, engine_text, shell_text, xc7, shell, store, log):
+    """What `rec` lacks of the synthesis: the bare engine's area (synth_ecp5 and, with `xc7`,
+    synth_xilinx) and, with `shell`, the register shell's (its netlist in workdir/shell/, for
+    the seeds' place and route); `store(rec)` after each."""
+    if "ecp5_area" not in rec:
+        v = os.path.join(workdir, "engine.v")
+        with open(v, "w") as f:
+            f.write(engine_text)
+        log(f"dse {name}: synth_ecp5 (bare engine) ...")
+        area = flow_ecp5.synth_ecp5([v], "ld_engine", os.path.join(workdir, "area_ecp5"))
+        area.pop("netlist")
+        rec["ecp5_area"] = area
+        store(rec)
+    if xc7 and rec.get("xc7") is None:
+        v = os.path.join(workdir, "engine.v")
+        if not os.path.exists(v):
+            with open(v, "w") as f:
+                f.write(engine_text)
+        log(f"dse {name}: synth_xilinx (bare engine) ...")
+        rec["xc7"] = _xc7(v, "ld_engine", os.path.join(workdir, "area_xc7"))
+        if rec["xc7"] is not None:
+            rec["xc7"] = {
+                k: v for k, v in rec["xc7"].items() if isinstance(v, (int, float, str, type(None)))
+            }
+        store(rec)
+    sw = os.path.join(workdir, "shell")
+    net = os.path.join(sw, "netlist.json")
+    if shell and (not os.path.exists(net) or "lut4" not in rec.get("shell_synth", {})):
+        os.makedirs(sw, exist_ok=True)
+        v = os.path.join(sw, "shell.v")
+        with open(v, "w") as f:
+            f.write(shell_text)
+        log(f"dse {name}: synth_ecp5 (register shell) ...")
+        sh = flow_ecp5.synth_ecp5([v], "ld_shell", sw)
+        rec["shell_synth"] = {k: sh[k] for k in ("lut4", "ff", "ccu2c", "ebr", "dsp", "seconds")}
+        store(rec)
+
+
+def _fits(rec, name, log):
+    """Whether the register shell's LUT4s (with carry) fit the device; if not, rec gets its
+    `does_not_fit` (synthesis area only: no place and route)."""
+    cap = flow_ecp5.DEVICES[DEVICE]["luts"]
+    need = rec["shell_synth"]["lut4"] + 2 * rec["shell_synth"]["ccu2c"]
+    if need <= cap:
+        return True
+    log(f"dse {name}: {need} LUT4 (with carry) do not fit the {DEVICE} ({cap}): no place and route")
+    rec["does_not_fit"] = {"device": DEVICE, "lut4_with_carry": need, "available": cap}
+    return False
+
+
+def route_seed(name, stamp, sw, sd, placer, route_timeout, keep, shell_synth, log):
+    """One seed's place and route of the register shell synthesized in `sw` (its
+    netlist.json): ("run", the seed's run entry), or ("does_not_fit", why) when nextpnr finds
+    no legal placement. A run stopped at `route_timeout` is a run entry too (not routed, with
+    nextpnr's placement estimate: _unrouted). Runs in the process that calls it: the
+    sequential `measure` and a Dask worker (soc/flows/cluster.py) alike."""
+    net = os.path.join(sw, "netlist.json")
+    log(
+        f"dse {name}: nextpnr-ecp5 seed {sd} ..."
+        + (f" (placer {placer})" if placer != DEFAULT_PLACER else "")
+        + (f" (stopped if not routed after {route_timeout} s)" if route_timeout else "")
+    )
+    t_run = time.monotonic()
+    kept = {}
+    placed = {} if placer == DEFAULT_PLACER else {"placer": placer}
+    try:
+        if keep:
+            r, kept = _place_then_route(name, stamp, net, sw, sd, placer, route_timeout, keep, log)
+        else:
+            r = flow_ecp5.nextpnr_ecp5(
+                net,
+                sw,
+                device=DEVICE,
+                package=PACKAGE,
+                speed=SPEED,
+                seed=sd,
+                freq_mhz=DSE_FREQ_MHZ,
+                timeout=route_timeout,
+                extra=() if placer == DEFAULT_PLACER else placer_args(placer),
+            )
+    except subprocess.TimeoutExpired as stop:
+        run = _unrouted(
+            getattr(stop, "log", None) or os.path.join(sw, f"nextpnr_seed{sd}.log"),
+            route_timeout,
+            getattr(stop, "seconds", None) or time.monotonic() - t_run,
+        )
+        if run["estimate_mhz"] is None and getattr(stop, "estimate", None):
+            run["estimate_mhz"] = stop.estimate
+        run.update(getattr(stop, "kept", {}))
+        run.update(placed)
+        log(
+            f"dse {name}: seed {sd} not routed in {route_timeout} s "
+            f"({run['arcs_left']} of {run['arcs']} arcs left)"
+        )
+        progress.advance(log, f"{name} seed {sd}: not routed in {route_timeout} s")
+        return "run", run
+    except flow_ecp5.FlowError as err:
+        if NO_PLACEMENT not in str(err):
+            raise
+        # the LUT4s fit but the flip-flops do not pack (sha1:base:p80: 91 % of the FFs)
+        ff = shell_synth.get("ff")
+        log(f"dse {name}: nextpnr found no legal placement ({ff} FF): does not fit")
+        need = shell_synth["lut4"] + 2 * shell_synth["ccu2c"]
+        return "does_not_fit", {
+            "device": DEVICE,
+            "lut4_with_carry": need,
+            "ff": ff,
+            "available": flow_ecp5.DEVICES[DEVICE]["luts"],
+            "reason": "nextpnr: " + NO_PLACEMENT,
+        }
+    clk = _clock(r["fmax"])
+    progress.advance(log, f"{name} seed {sd}: {r['fmax'][clk]:.1f} MHz")
+    return "run", dict(
+        fmax_mhz=r["fmax"][clk],
+        clock=clk,
+        seconds=r["seconds"],
+        slices=r["utilization"].get("TRELLIS_COMB", {}).get("used"),
+        **placed,
+        **kept,
+    )
 
 
 def _place_then_route(name, stamp, net, sw, seed, placer, timeout, where, log):
@@ -922,20 +975,9 @@ def seeds_for(spec, seeds, pipeline_seeds=None):
     return list(pipeline_seeds)
 
 
-def measure(
-    specs=DEFAULT_SPECS,
-    seeds=DEFAULT_SEEDS,
-    xc7=True,
-    log=print,
-    force=False,
-    pipeline_seeds=None,
-    cached_only=False,
-    route_timeout=None,
-    placer=DEFAULT_PLACER,
-    keep_placement=False,
-):
-    """Records of the specs (engines.json's `engines`), measured or from the cache (with
-    `cached_only`, only the specs the cache holds completely)."""
+def plan(specs, seeds, pipeline_seeds=None, log=print):
+    """The run of `specs`: (the normalized specs, once each; the seeds of each; the progress
+    task counting the seeds, its interruption note set)."""
     seeds = [int(x) for x in seeds]
     if not seeds or (pipeline_seeds is not None and not list(pipeline_seeds)):
         raise ValueError("at least one seed")
@@ -951,6 +993,25 @@ def measure(
         f"every seed run so far is kept in {progress.shown_path(buildcache.build_root())}"
         "/dse/<spec>/result.json; the next run resumes with the seeds left",
     )
+    return names, per_spec, work
+
+
+def measure(
+    specs=DEFAULT_SPECS,
+    seeds=DEFAULT_SEEDS,
+    xc7=True,
+    log=print,
+    force=False,
+    pipeline_seeds=None,
+    cached_only=False,
+    route_timeout=None,
+    placer=DEFAULT_PLACER,
+    keep_placement=False,
+):
+    """Records of the specs (engines.json's `engines`), measured or from the cache (with
+    `cached_only`, only the specs the cache holds completely), one run after the other in this
+    process (soc/flows/cluster.py runs them as Dask tasks, to the same records)."""
+    names, per_spec, work = plan(specs, seeds, pipeline_seeds, log)
     recs = []
     for n, sds in zip(names, per_spec):
         base = work.done

@@ -522,32 +522,23 @@ def _run_build(
         f"{synth['ff']} FF, {synth['ebr']} EBR, {synth['dsp']} DSP"
     )
 
-    runs = []
+    done = {}
     for seed in seeds:
-        cache = os.path.join(build_dir, f"pnr_seed{seed}.json")
-        old = buildcache.load(cache)
+        old = buildcache.load(os.path.join(build_dir, f"pnr_seed{seed}.json"))
         if (
             old
             and os.path.exists(os.path.join(gw, f"{top}_seed{seed}.config"))
             and _same_pnr(old, args)
         ):
-            runs.append(old)
-            continue
-        runs.append(
-            pnr_seed(
-                build_dir,
-                gw,
-                top,
-                seed,
-                device,
-                b,
-                args.router,
-                args.placer,
-                args.sys_clk_freq,
-                engine_clocks,
-                step,
-            )
-        )
+            done[seed] = old
+    todo = [sd for sd in seeds if sd not in done]
+    pnr = (build_dir, gw, top, device, b, args.router, args.placer, args.sys_clk_freq)
+    if (getattr(args, "jobs", 1) or 1) > 1 and len(todo) > 1:
+        done.update(_seeds_on_cluster(pnr, todo, args.jobs, engine_clocks, step))
+    for seed in todo:
+        if seed not in done:
+            done[seed] = pnr_seed(*pnr[:3], seed, *pnr[3:], engine_clocks, step)
+    runs = [done[sd] for sd in seeds]
     times["nextpnr"] = [r["seconds"] for r in runs]
 
     # the bitstream: the seed whose worst clock is the least below (or most above) its target
@@ -623,6 +614,52 @@ def _run_build(
         build_dir=build_dir,
     )
     return info
+
+
+def _seeds_on_cluster(pnr, seeds, jobs, engine_clocks, step):
+    """{seed: its run} of `seeds` placed and routed at once, each pnr_seed a task of a local
+    Dask cluster of `jobs` workers (soc/flows/cluster.py; the build directory is this
+    machine's). pnr_seed caches each seed's run as it ends, so an interrupted build keeps
+    the seeds done. A seed whose task fails twice is reported and left out: the caller runs
+    it again, in this process, where its error stops the build."""
+    from distributed import as_completed
+    from litedigest.soc.flows import cluster
+
+    n = min(jobs, len(seeds))
+    client = cluster.client_for(n)
+    out = {}
+    try:
+        step(f"ecp5: seeds {', '.join(map(str, seeds))} on {n} Dask workers")
+        which = {}
+        for sd in seeds:
+            f = client.submit(
+                pnr_seed,
+                *pnr[:3],
+                sd,
+                *pnr[3:],
+                engine_clocks,
+                cluster._quiet,
+                pure=False,
+                retries=cluster.RETRIES,
+            )
+            which[f.key] = (sd, f)
+        for f in as_completed([f for _, f in which.values()]):
+            sd = which[f.key][0]
+            try:
+                run = f.result()
+            except Exception as err:  # (after its retry)
+                step(f"ecp5: seed {sd} failed twice on the cluster: {type(err).__name__}: {err}")
+                continue
+            out[sd] = run
+            step(
+                f"ecp5: seed {sd}: sys clock {run['sys_fmax_mhz']} MHz routed, "
+                f"{run['seconds']} s"
+                + "".join(f"; {d} {v} MHz routed" for d, v in run["domain_fmax_mhz"].items())
+            )
+    finally:
+        client.close()
+        client.cluster.close()
+    return out
 
 
 def pnr_seed(
@@ -860,6 +897,14 @@ def add_arguments(p):
         "static@U:NAME=F: besides, the cells named *NAME* at F times their "
         "area, so they alone spread (e.g. static@0.7:soc_skein512engine=1.4), "
         "both on the patched nextpnr of scripts/native_nextpnr.sh)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="place and route up to N seeds at once, as tasks of a local Dask cluster of N "
+        "workers (the [cluster] extra; default 1: one after the other)",
     )
     p.add_argument("--rebuild", action="store_true", help="ignore the stamp")
     return p

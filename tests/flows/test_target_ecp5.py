@@ -197,3 +197,50 @@ def test_engine_clocks(tmp_path, capsys):
         == "litedigest build ecp5 --hash-engine sha512:k5 --engine-clock sha512:k5=25"
     )
     assert not ecp5._is_default(a, ecp5.engine_list("sha256:opt"), "LFE5U-85F")
+
+
+_PNR_CALLS = []
+
+
+def _stand_in_pnr_seed(
+    build_dir, gw, top, seed, device, b, router, placer, sys_mhz, clocks=None, step=print
+):
+    """pnr_seed's stand-in (module level: Dask pickles the functions it runs): seed 3 fails."""
+    _PNR_CALLS.append(seed)
+    if seed == 3:
+        raise RuntimeError("nextpnr crashed")
+    return dict(seed=seed, sys_fmax_mhz=50.0 + seed, domain_fmax_mhz={"eng25": 25.5}, seconds=1.0)
+
+
+def test_seeds_on_a_dask_cluster(monkeypatch):
+    """`build ecp5 --jobs N`: the seeds' place and route as tasks of a Dask cluster (threads
+    here, so that the stand-in pnr_seed reaches them); a seed that fails twice is reported and
+    left to the caller; the --jobs option does not enter the manifest's recipe."""
+    import argparse
+
+    from distributed import Client, LocalCluster
+    from litedigest.soc.flows import cluster
+
+    calls = _PNR_CALLS
+    calls.clear()
+    monkeypatch.setattr(ecp5, "pnr_seed", _stand_in_pnr_seed)
+    monkeypatch.setattr(
+        cluster,
+        "client_for",
+        lambda jobs=None, scheduler=None: Client(
+            LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=False, dashboard_address=None
+            )
+        ),
+    )
+    lines = []
+    pnr = ("b", "gw", "top", "LFE5U-85F", {}, "router1", "heap", 50.0)
+    out = ecp5._seeds_on_cluster(pnr, [1, 2, 3], 2, None, lines.append)
+    assert {sd: r["sys_fmax_mhz"] for sd, r in out.items()} == {1: 51.0, 2: 52.0}
+    assert calls.count(3) == 2  # tried again once
+    assert any("seed 3 failed twice" in line for line in lines)
+    assert any("seed 1: sys clock 51.0 MHz routed" in line for line in lines)
+    p = argparse.ArgumentParser()
+    ecp5.add_arguments(p)
+    args = p.parse_args(["--seeds", "1,2,3", "--jobs", "3"])
+    assert args.jobs == 3 and "--jobs" not in ecp5._cmdline(args)

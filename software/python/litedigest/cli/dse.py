@@ -12,10 +12,19 @@ an interrupted run keeps every seed run so far and the next one resumes.
   litedigest dse                                   # the default set, table
   litedigest dse --engine sha1:base --seeds 1      # one spec, one seed
   litedigest dse --out bitstreams/engines.json     # the committed document
+  litedigest dse --engine all --jobs 32            # on 32 cores (Dask, the [cluster] extra)
+  litedigest dse --scheduler tcp://head:8786       # on a running Dask cluster
+
+With the [cluster] extra (Dask's distributed scheduler) each synthesis and each (spec, seed)
+place and route is a task: --jobs N runs them on a local cluster of N worker processes (default:
+the machine's cores), --scheduler on a running cluster whose workers (`dask worker
+tcp://HOST:8786`) have this project installed from the same sources. The records are the ones a
+sequential run makes (--jobs 1, and the default without the extra).
 """
 
 import argparse
 import json
+import os
 import sys
 
 from litedigest import extras
@@ -83,6 +92,21 @@ def add_parser(subparsers):
         "this option, on a fresh checkout too, routes that placement instead of "
         "placing again (for runs longer than a session)",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="runs at once on a local Dask cluster of N workers (default: the machine's "
+        "cores with the [cluster] extra, else 1: one after the other in this process)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
+        "its dashboard's address is printed",
+    )
     p.add_argument("--out", default=None, help="write the engines.json document here")
     p.add_argument("--json", action="store_true", help="print the document on stdout")
     p.add_argument("--no-xc7", action="store_true", help="skip synth_xilinx")
@@ -147,13 +171,22 @@ def run(args):
             pseeds = [int(x) for x in args.pipeline_seeds.split(",") if x.strip()]
             if not pseeds:
                 raise ValueError("--pipeline-seeds needs at least one seed")
+        if args.jobs is not None and args.jobs < 1:
+            raise ValueError("--jobs must be 1 or more")
+        if args.scheduler and "://" not in args.scheduler:
+            raise ValueError(
+                f"--scheduler: a Dask scheduler address (tcp://HOST:8786), not {args.scheduler!r}"
+            )
+        jobs = args.jobs
+        if jobs is None:  # the machine's cores when Dask is there, else as before
+            jobs = (os.cpu_count() or 1) if extras.available("cluster") else 1
+        if (jobs > 1 or args.scheduler) and not extras.available("cluster"):
+            extras.require("cluster", "litedigest dse --jobs N / --scheduler")
     except ValueError as e:  # SpecError is a ValueError
         print(f"litedigest dse: {e}", file=sys.stderr)
         return 2
     log = progress_of(args)
-    records = dse.measure(
-        specs,
-        seeds,
+    kw = dict(
         xc7=not args.no_xc7,
         log=log,
         force=args.force,
@@ -163,6 +196,16 @@ def run(args):
         placer=args.placer,
         keep_placement=args.keep_placement,
     )
+    failed = None
+    if jobs > 1 or args.scheduler:
+        from litedigest.soc.flows import cluster
+
+        try:
+            records = cluster.measure_specs(specs, seeds, jobs=jobs, scheduler=args.scheduler, **kw)
+        except cluster.TaskFailed as err:  # the others are recorded: write them, then say it
+            records, failed = err.records, err
+    else:
+        records = dse.measure(specs, seeds, **kw)
     log.close()
     doc = dse.document(records, seeds, _cmdline(args), pseeds)
     if args.out:
@@ -173,6 +216,9 @@ def run(args):
         print()
     else:
         print(table(records))
+    if failed is not None:
+        print(f"litedigest dse: {failed}", file=sys.stderr)
+        return 1
     return 0
 
 

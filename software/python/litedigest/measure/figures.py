@@ -475,6 +475,55 @@ def c_library_sizes(src):
     )
 
 
+def dse_jobs(src):
+    rows = src.rows("dse_jobs")
+    body = [
+        [
+            f"`{r['engines']}`, seeds {r['seeds']}",
+            str(r["jobs"]),
+            _num(r["tasks"]),
+            f"{r['wall_seconds']:,} s",
+            f"x{r['speedup']}",
+            "yes" if r["records_identical"] else "**no**",
+        ]
+        for r in rows
+    ]
+    return "\n".join(
+        [
+            _table(
+                ["run", "--jobs", "tasks", "wall time", "over --jobs 1", "records identical"],
+                body,
+            ),
+            "",
+            f"On a machine of {rows[0]['cpu_count']} cores. " + _source_line("dse_jobs", src=src),
+        ]
+    )
+
+
+def dse_projection(src):
+    rows = src.rows("dse_projection")
+    body = [
+        [
+            str(r["workers"]),
+            f"{r['projected_hours']:,} h",
+            f"{r['bound_hours']:,} h",
+            f"x{r['speedup']}",
+        ]
+        for r in rows
+    ]
+    r0 = rows[0]
+    return "\n".join(
+        [
+            f"The committed design space ({r0['specs']} specs, {r0['tasks']} tasks, "
+            f"{r0['cpu_hours']:,} CPU-hours of recorded runs) scheduled on N workers:",
+            "",
+            _table(["workers", "projected", "no schedule is shorter than", "over 1 worker"], body),
+            "",
+            _source_line("dse_projection", src=src),
+        ]
+    )
+
+
 # ------------------------------------------------------------------ the records
 def records_index(src):
     body = []
@@ -983,6 +1032,8 @@ BLOCKS = {
         ecp5_images,
         install_sizes,
         c_library_sizes,
+        dse_jobs,
+        dse_projection,
         records_index,
         headline,
         ecp5_device,
