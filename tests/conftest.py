@@ -6,6 +6,7 @@ The tests live in a folder per layer; what a folder's tests need sets their mark
 elsewhere that needs one carries the marker itself (@pytest.mark.rtl, @pytest.mark.soc)."""
 
 import os
+import signal
 
 import pytest
 from litedigest.soc.sim import migen_compiled, migen_widths
@@ -15,6 +16,12 @@ from litedigest.soc.sim import migen_compiled, migen_widths
 # the design's statements compiled to Python (soc/sim/migen_compiled.py)
 migen_widths.install()
 migen_compiled.install()
+
+# A suite started as a background job (`cmd &` without job control) inherits SIGINT ignored, and
+# Python then installs no KeyboardInterrupt handler: the tests that interrupt themselves
+# (tests/soc/test_interrupted.py) need the default one back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # what each folder's tests need (pyproject.toml describes the markers)
 FOLDER_MARKERS = {
