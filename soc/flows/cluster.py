@@ -85,8 +85,9 @@ def synth_task(name, stamp, have, xc7, shell):
     dse.synthesize(rec, name, workdir, engine_text, shell_text, xc7, shell, lambda r: None, _quiet)
     out = {k: rec[k] for k in ("ecp5_area", "xc7", "shell_synth") if k in rec}
     if shell:
-        with open(os.path.join(workdir, "shell", "netlist.json"), "rb") as f:
-            out["netlist"] = lzma.compress(f.read(), preset=1)
+        out["netlist"] = lzma.compress(
+            _read_bytes(os.path.join(workdir, "shell", "netlist.json")), preset=1
+        )
     return out
 
 
@@ -98,12 +99,17 @@ def route_task(name, stamp, netlist, seed, placer, route_timeout, keep, shell_sy
     os.makedirs(sw, exist_ok=True)
     net = os.path.join(sw, "netlist.json")
     data = lzma.decompress(netlist)
-    if not os.path.exists(net) or os.path.getsize(net) != len(data):
+    if not os.path.exists(net) or _read_bytes(net) != data:  # (absent, or another synthesis's)
         tmp = f"{net}.tmp{os.getpid()}"
         with open(tmp, "wb") as f:
             f.write(data)
         os.replace(tmp, net)  # (atomic: another seed of the spec may be writing it too)
     return dse.route_seed(name, stamp, sw, seed, placer, route_timeout, keep, shell_synth, _quiet)
+
+
+def _read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _failure(name, seed, err):
@@ -236,9 +242,9 @@ def measure(
                 continue
             if seed is None:
                 job.rec.update({k: v for k, v in result.items() if k != "netlist"})
+                fits = not job.todo or dse._fits(job.rec, n, log)  # (else: does_not_fit set)
                 job.store(job.rec)
-                if job.todo and not dse._fits(job.rec, n, log):
-                    job.store(job.rec)
+                if not fits:
                     if work is not None:
                         work.advance(f"{n}: does not fit", worked=False, n=len(job.todo))
                     job.todo = []

@@ -140,3 +140,31 @@ def test_command_line_jobs_and_scheduler(tools, monkeypatch, capsys):
     assert cli_main(["dse", "--engine", "sha1:base", "--scheduler", "h:8786"]) == 2
     assert "--scheduler" in capsys.readouterr().err
     assert "--jobs" in cmd_dse.__doc__
+
+
+def test_a_route_task_replaces_another_synthesis_netlist(tools):
+    """A worker's netlist of another synthesis (here: the same size) is replaced by the one the
+    task carries before nextpnr runs."""
+    import lzma
+    import os
+
+    runs, where = tools
+    where("netlist")
+    sw = os.path.join(dse.workdir_of("sha1:base:p1"), "shell")
+    os.makedirs(sw)
+    net = os.path.join(sw, "netlist.json")
+    with open(net, "w") as f:
+        f.write("[]")
+    kind, run = cluster.route_task(
+        "sha1:base:p1",
+        "stamp",
+        lzma.compress(b"{}"),
+        1,
+        dse.DEFAULT_PLACER,
+        None,
+        None,
+        {"lut4": 1, "ccu2c": 0, "ff": 1},
+    )
+    with open(net) as f:
+        assert f.read() == "{}"
+    assert kind == "run" and run["fmax_mhz"] == 41.0 and runs[-1][1] == 1
